@@ -1,0 +1,30 @@
+//! `twinspot simhash FILE...`: one line per file, the 64-bit SimHash in hex and the path.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use rayon::prelude::*;
+use twinspot::Settings;
+use twinspot::fingerprint::simhash::simhash;
+use twinspot::ingest::{self, IngestLimits};
+use twinspot::normalize::folded_text;
+
+pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let settings = Settings::default();
+    let lines: Vec<Result<String, String>> = files
+        .par_iter()
+        .map(|file| {
+            let extracted =
+                ingest::extract(file, &IngestLimits::default()).map_err(|e| format!("{e:#}"))?;
+            let hash = simhash(&folded_text(&extracted.text, settings.normalize));
+            Ok(format!("{hash:016x}  {}", file.display()))
+        })
+        .collect();
+    for line in lines {
+        match line {
+            Ok(line) => println!("{line}"),
+            Err(error) => eprintln!("twinspot: {error}"),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

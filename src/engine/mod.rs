@@ -1,0 +1,74 @@
+//! Runs a whole check — read, fingerprint, index, match, score — over many documents in
+//! parallel, reporting progress to a sink and stopping promptly when cancelled.
+//! Front ends (command line, window) build a [`CheckRequest`] and call [`run_check`].
+
+mod inputs;
+mod pipeline;
+mod progress;
+mod template;
+
+pub use inputs::{SUPPORTED_EXTENSIONS, collect_inputs};
+pub use pipeline::run_check;
+pub use progress::{CancelFlag, Cancelled, NoProgress, Progress, ProgressSink, Stage};
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::settings::Settings;
+
+/// What a document is in a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Checked against the references (in all-vs-all mode: every document).
+    Suspect,
+    /// Something suspects may have copied from.
+    Reference,
+    /// Text given to everyone (an assignment sheet): never counted as copied.
+    Template,
+}
+
+/// Which documents are compared with which.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Every suspect against every reference.
+    #[default]
+    SuspectsVsReferences,
+    /// Every suspect against every other suspect (a class's submissions); references are
+    /// compared with the suspects as well.
+    AllVsAll,
+}
+
+/// One input file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocumentInput {
+    /// The file to read.
+    pub path: PathBuf,
+    /// How the report names it: the path as given, or the folder as given joined with the
+    /// path inside it.
+    pub display: String,
+    pub role: Role,
+}
+
+impl DocumentInput {
+    /// An input named by its own path.
+    pub fn new(path: impl Into<PathBuf>, role: Role) -> Self {
+        let path = path.into();
+        let display = path.to_string_lossy().replace('\\', "/");
+        Self {
+            path,
+            display,
+            role,
+        }
+    }
+}
+
+/// A whole check: the documents, how to compare them, and the settings.
+#[derive(Clone, Debug, Default)]
+pub struct CheckRequest {
+    pub documents: Vec<DocumentInput>,
+    pub mode: Mode,
+    pub settings: Settings,
+}

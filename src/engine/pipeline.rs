@@ -1,0 +1,434 @@
+//! The stages of a check wired together: read + fingerprint every document in parallel,
+//! index the references, match every suspect, score the pairs.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
+use super::{CheckRequest, DocumentInput, Mode, Role, template};
+use crate::fingerprint::{DocumentFingerprints, simhash};
+use crate::index::{InvertedIndex, Posting, SimhashIndex};
+use crate::ingest;
+use crate::matching::{Hit, MatchTuning, PairContext, match_pair};
+use crate::report::{DocumentEntry, Pair, Report};
+use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
+use crate::settings::Settings;
+
+/// Fingerprints shared by more reference positions than this are too common to say
+/// anything (boilerplate); they are skipped at lookup.
+const MAX_POSTINGS: usize = 2_000;
+
+/// One document after reading: its entry for the report and its fingerprints.
+struct Loaded {
+    entry: DocumentEntry,
+    prints: Option<DocumentFingerprints>,
+    mask: Option<Vec<bool>>,
+    masked_chars: Vec<(u32, u32)>,
+}
+
+/// Counts finished units of a stage and tells the sink.
+struct Counter<'a> {
+    sink: &'a dyn ProgressSink,
+    stage: Stage,
+    total: usize,
+    done: AtomicUsize,
+}
+
+impl<'a> Counter<'a> {
+    fn start(sink: &'a dyn ProgressSink, stage: Stage, total: usize) -> Self {
+        sink.progress(Progress {
+            stage,
+            done: 0,
+            total,
+        });
+        Self {
+            sink,
+            stage,
+            total,
+            done: AtomicUsize::new(0),
+        }
+    }
+    fn tick(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        self.sink.progress(Progress {
+            stage: self.stage,
+            done,
+            total: self.total,
+        });
+    }
+}
+
+/// Runs the check described by `request`.
+///
+/// Per-file errors do not stop it: such a document gets an `error` in the report. Returns
+/// `Err(Cancelled)` soon after `cancel` is set.
+pub fn run_check(
+    request: &CheckRequest,
+    sink: &dyn ProgressSink,
+    cancel: &CancelFlag,
+) -> Result<Report, Cancelled> {
+    let settings = request.settings.clone().sanitized();
+    // The jieba dictionary takes a moment to build: start it while files are read.
+    let warm = std::thread::Builder::new()
+        .name("twinspot-jieba-warmup".into())
+        .spawn(simhash::warm_up)
+        .ok();
+
+    let mut docs = read_all(&request.documents, &settings, sink, cancel)?;
+    drop(warm);
+    apply_templates(&mut docs, &settings);
+
+    let is_reference = |d: &Loaded| match request.mode {
+        Mode::SuspectsVsReferences => d.entry.role == Role::Reference,
+        Mode::AllVsAll => d.entry.role != Role::Template,
+    };
+    let is_suspect = |d: &Loaded| {
+        d.entry.role == Role::Suspect
+            || (request.mode == Mode::AllVsAll && d.entry.role == Role::Reference)
+    };
+
+    let counter = Counter::start(sink, Stage::Indexing, 1);
+    let index = build_index(&docs, &is_reference);
+    let mut simhashes = SimhashIndex::new(settings.simhash_threshold);
+    for (id, d) in docs.iter().enumerate().filter(|(_, d)| is_reference(d)) {
+        if let Some(h) = d.entry.simhash {
+            simhashes.insert(id as u32, h);
+        }
+    }
+    counter.tick();
+    check(cancel)?;
+
+    let suspects: Vec<usize> = (0..docs.len())
+        .filter(|&i| is_suspect(&docs[i]) && docs[i].prints.is_some())
+        .collect();
+    let counter = Counter::start(sink, Stage::Matching, suspects.len());
+    let tuning = MatchTuning::default();
+    let matcher = Matcher {
+        docs: &docs,
+        index: &index,
+        simhashes: &simhashes,
+        settings: &settings,
+        tuning: &tuning,
+        mode: request.mode,
+        is_reference: &is_reference,
+    };
+    let per_suspect: Vec<Option<Vec<Pair>>> = suspects
+        .par_iter()
+        .map(|&a| {
+            if cancel.is_cancelled() {
+                return None;
+            }
+            let pairs = matcher.pairs_of(a);
+            counter.tick();
+            Some(pairs)
+        })
+        .collect();
+    check(cancel)?;
+
+    let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().flatten().collect();
+    pairs.sort_by(|x, y| {
+        y.score
+            .total_cmp(&x.score)
+            .then(x.a.cmp(&y.a))
+            .then(x.b.cmp(&y.b))
+    });
+    let mut near_duplicates: Vec<[usize; 2]> = pairs
+        .iter()
+        .filter(|p| p.near_duplicate)
+        .map(|p| [p.a, p.b])
+        .collect();
+    near_duplicates.sort_unstable();
+    let groups = near_duplicate_groups(&near_duplicates);
+    let documents = docs.into_iter().map(|d| d.entry).collect();
+    sink.progress(Progress {
+        stage: Stage::Done,
+        done: 1,
+        total: 1,
+    });
+    Ok(Report {
+        settings,
+        mode: request.mode,
+        documents,
+        pairs,
+        near_duplicates,
+        groups,
+    })
+}
+
+fn check(cancel: &CancelFlag) -> Result<(), Cancelled> {
+    if cancel.is_cancelled() {
+        Err(Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
+fn read_all(
+    inputs: &[DocumentInput],
+    settings: &Settings,
+    sink: &dyn ProgressSink,
+    cancel: &CancelFlag,
+) -> Result<Vec<Loaded>, Cancelled> {
+    let counter = Counter::start(sink, Stage::Reading, inputs.len());
+    let loaded: Vec<Option<Loaded>> = inputs
+        .par_iter()
+        .enumerate()
+        .map(|(id, input)| {
+            if cancel.is_cancelled() {
+                return None;
+            }
+            let loaded = load(id, input, settings);
+            counter.tick();
+            Some(loaded)
+        })
+        .collect();
+    check(cancel)?;
+    Ok(loaded.into_iter().flatten().collect())
+}
+
+fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
+    let mut entry = DocumentEntry {
+        id,
+        path: input.display.clone(),
+        source: input.path.clone(),
+        role: input.role,
+        chars: 0,
+        countable_chars: 0,
+        simhash: None,
+        error: None,
+        warnings: Vec::new(),
+        text: Arc::from(""),
+    };
+    match ingest::extract(&input.path, &settings.ingest) {
+        Ok(extracted) => {
+            let prints = DocumentFingerprints::compute(&extracted.text, settings);
+            let prints = if input.role == Role::Template {
+                prints
+            } else {
+                prints.with_simhash(&extracted.text, settings)
+            };
+            entry.chars = extracted.text.chars().count();
+            entry.countable_chars = entry.chars;
+            entry.simhash = prints.simhash;
+            entry.warnings = extracted.warnings;
+            entry.text = Arc::from(extracted.text);
+            Loaded {
+                entry,
+                prints: Some(prints),
+                mask: None,
+                masked_chars: Vec::new(),
+            }
+        }
+        Err(error) => {
+            entry.error = Some(format!("{error:#}"));
+            Loaded {
+                entry,
+                prints: None,
+                mask: None,
+                masked_chars: Vec::new(),
+            }
+        }
+    }
+}
+
+/// Masks template text out of every other document and its fingerprints.
+fn apply_templates(docs: &mut [Loaded], settings: &Settings) {
+    let k = settings.k.max(1);
+    let set = template::template_kgrams(
+        docs.iter()
+            .filter(|d| d.entry.role == Role::Template)
+            .filter_map(|d| d.prints.as_ref())
+            .map(|p| p.tokenized.tokens.as_slice()),
+        k,
+    );
+    if set.is_empty() {
+        return;
+    }
+    docs.par_iter_mut()
+        .filter(|d| d.entry.role != Role::Template)
+        .for_each(|d| {
+            let Some(prints) = d.prints.as_mut() else {
+                return;
+            };
+            let Some((mask, ranges)) = template::mask(&prints.tokenized.tokens, &set, k) else {
+                return;
+            };
+            prints.kgrams.retain(|f| {
+                !mask[f.position as usize..f.position as usize + k]
+                    .iter()
+                    .any(|&m| m)
+            });
+            prints
+                .sentences
+                .retain(|s| !mask[s.start as usize..s.end as usize].iter().any(|&m| m));
+            let masked: usize = ranges.iter().map(|r| (r.1 - r.0) as usize).sum();
+            d.entry.countable_chars = d.entry.chars.saturating_sub(masked);
+            d.mask = Some(mask);
+            d.masked_chars = ranges;
+        });
+}
+
+/// The k-gram index and the sentence index of the references.
+struct Indexes {
+    kgrams: InvertedIndex,
+    sentences: InvertedIndex,
+}
+
+fn build_index(docs: &[Loaded], is_reference: &(dyn Fn(&Loaded) -> bool + Sync)) -> Indexes {
+    let refs = || {
+        docs.par_iter()
+            .enumerate()
+            .filter(|(_, d)| is_reference(d))
+            .filter_map(|(id, d)| Some((id as u32, d.prints.as_ref()?)))
+    };
+    let kgrams: Vec<(u64, Posting)> = refs()
+        .flat_map_iter(|(doc, p)| {
+            p.kgrams.iter().map(move |f| {
+                (
+                    f.hash,
+                    Posting {
+                        doc,
+                        position: f.position,
+                    },
+                )
+            })
+        })
+        .collect();
+    let sentences: Vec<(u64, Posting)> = refs()
+        .flat_map_iter(|(doc, p)| {
+            p.sentences.iter().map(move |s| {
+                (
+                    s.hash,
+                    Posting {
+                        doc,
+                        position: s.start,
+                    },
+                )
+            })
+        })
+        .collect();
+    Indexes {
+        kgrams: InvertedIndex::build(kgrams),
+        sentences: InvertedIndex::build(sentences),
+    }
+}
+
+/// Compares one suspect with the indexed references.
+struct Matcher<'a> {
+    docs: &'a [Loaded],
+    index: &'a Indexes,
+    simhashes: &'a SimhashIndex,
+    settings: &'a Settings,
+    tuning: &'a MatchTuning,
+    mode: Mode,
+    is_reference: &'a (dyn Fn(&Loaded) -> bool + Sync),
+}
+
+impl Matcher<'_> {
+    /// In all-vs-all mode each unordered pair is compared once, from its smaller id.
+    fn wanted(&self, a: usize, b: usize) -> bool {
+        a != b && (self.mode == Mode::SuspectsVsReferences || b > a)
+    }
+
+    fn pairs_of(&self, a: usize) -> Vec<Pair> {
+        let doc = &self.docs[a];
+        let Some(prints) = doc.prints.as_ref() else {
+            return Vec::new();
+        };
+        let mut hits: FxHashMap<u32, Vec<Hit>> = FxHashMap::default();
+        for f in &prints.kgrams {
+            let postings = self.index.kgrams.get(f.hash);
+            if postings.len() > MAX_POSTINGS {
+                continue;
+            }
+            for p in postings.iter().filter(|p| self.wanted(a, p.doc as usize)) {
+                hits.entry(p.doc).or_default().push(Hit {
+                    a: f.position,
+                    b: p.position,
+                });
+            }
+        }
+        let mut shared_sentences: FxHashMap<u32, u32> = FxHashMap::default();
+        for s in &prints.sentences {
+            let mut docs: Vec<u32> = self
+                .index
+                .sentences
+                .get(s.hash)
+                .iter()
+                .map(|p| p.doc)
+                .filter(|&b| self.wanted(a, b as usize))
+                .collect();
+            docs.dedup();
+            for b in docs {
+                *shared_sentences.entry(b).or_default() += 1;
+            }
+        }
+        let mut candidates: FxHashSet<u32> = hits.keys().copied().collect();
+        if let Some(h) = doc.entry.simhash {
+            candidates.extend(
+                self.simhashes
+                    .query(h)
+                    .into_iter()
+                    .map(|(b, _)| b)
+                    .filter(|&b| self.wanted(a, b as usize)),
+            );
+        }
+        let mut candidates: Vec<u32> = candidates.into_iter().collect();
+        candidates.sort_unstable();
+
+        let mut pairs = Vec::new();
+        for b in candidates {
+            let reference = &self.docs[b as usize];
+            let (Some(rprints), true) = (reference.prints.as_ref(), (self.is_reference)(reference))
+            else {
+                continue;
+            };
+            let ctx = PairContext {
+                k: self.settings.k.max(1),
+                min_chars: self.settings.min_chars,
+                tuning: self.tuning,
+                suspect_mask: doc.mask.as_deref(),
+                reference_mask: reference.mask.as_deref(),
+            };
+            let passages = hits
+                .get(&b)
+                .map(|h| match_pair(prints, rprints, h, &ctx))
+                .unwrap_or_default();
+            let scores = pair_scores(
+                &passages,
+                doc.entry.countable_chars,
+                reference.entry.countable_chars,
+                &doc.masked_chars,
+                &reference.masked_chars,
+            );
+            let simhash_distance = match (doc.entry.simhash, reference.entry.simhash) {
+                (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
+                _ => None,
+            };
+            let near_duplicate = is_near_duplicate(
+                &scores,
+                simhash_distance,
+                self.settings.simhash_threshold,
+                self.settings.near_duplicate_coverage,
+            );
+            if passages.is_empty() && !near_duplicate {
+                continue;
+            }
+            pairs.push(Pair {
+                a,
+                b: b as usize,
+                score: scores.score,
+                score_b: scores.score_b,
+                simhash_distance,
+                passages,
+                longest: scores.longest,
+                shared_sentences: shared_sentences.get(&b).copied().unwrap_or(0),
+                near_duplicate,
+            });
+        }
+        pairs
+    }
+}

@@ -1,0 +1,81 @@
+//! Fingerprints of one document: winnowed k-grams with positions, sentence hashes with
+//! the nshash key, and a 64-bit SimHash. Built from the tokens of [`crate::normalize`].
+
+pub mod hashing;
+pub mod sentence;
+pub mod simhash;
+pub mod winnow;
+
+pub use sentence::{SentenceFingerprint, nshash, sentence_fingerprints};
+pub use winnow::{Fingerprint, winnow};
+
+use crate::normalize::{Tokenized, folded_text, tokenize};
+use crate::settings::Settings;
+
+/// Everything the index and the matcher need to know about one document.
+#[derive(Clone, Debug, Default)]
+pub struct DocumentFingerprints {
+    /// Tokens with their character offsets and sentence starts.
+    pub tokenized: Tokenized,
+    /// Winnowed k-gram fingerprints, ascending by position.
+    pub kgrams: Vec<Fingerprint>,
+    /// Sentence hashes, in text order.
+    pub sentences: Vec<SentenceFingerprint>,
+    /// Whole-document repost key; `None` for documents with few sentences.
+    pub nshash: Option<u64>,
+    /// 64-bit SimHash, when computed.
+    pub simhash: Option<u64>,
+}
+
+impl DocumentFingerprints {
+    /// Tokenizes, winnows and hashes sentences. SimHash is left out: it costs word
+    /// segmentation; see [`DocumentFingerprints::with_simhash`].
+    pub fn compute(text: &str, settings: &Settings) -> Self {
+        let tokenized = tokenize(text, settings.normalize);
+        let kgram_hashes =
+            hashing::kgram_hashes(tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
+        let kgrams = winnow(&kgram_hashes, settings.w);
+        let sentences = sentence_fingerprints(
+            &tokenized.tokens,
+            &tokenized.sentence_starts,
+            settings.min_sentence_tokens,
+        );
+        let nshash = nshash(&sentences);
+        Self {
+            tokenized,
+            kgrams,
+            sentences,
+            nshash,
+            simhash: None,
+        }
+    }
+
+    /// Adds the SimHash of `text`.
+    pub fn with_simhash(mut self, text: &str, settings: &Settings) -> Self {
+        self.simhash = Some(simhash::simhash(&folded_text(text, settings.normalize)));
+        self
+    }
+
+    /// Number of tokens.
+    pub fn token_count(&self) -> usize {
+        self.tokenized.tokens.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_have_positions_inside_the_token_list() {
+        let settings = Settings::default();
+        let text = "软件包管理系统可以帮助用户安装、升级和删除软件包。The quick brown fox jumps over the lazy dog.";
+        let f = DocumentFingerprints::compute(text, &settings);
+        assert!(!f.kgrams.is_empty());
+        for fp in &f.kgrams {
+            assert!((fp.position as usize) + settings.k <= f.token_count());
+        }
+        assert!(f.kgrams.windows(2).all(|p| p[0].position < p[1].position));
+        assert_eq!(f.sentences.len(), 2);
+    }
+}

@@ -1,0 +1,177 @@
+//! SimHash (Charikar 2002; Manku, Jain, Das Sarma 2007): 64 bits from a document's words,
+//! each word's hash voting ±weight on every bit, weighted by TF-IDF.
+//!
+//! Chinese text is segmented with jieba-rs and weighted with jieba's IDF table; text
+//! without Han characters is split into words and weighted by term frequency. The jieba
+//! dictionary is built once, lazily, the first time Chinese text needs it.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
+
+use jieba_rs::{Jieba, KeywordExtract, KeywordExtractConfig, TfIdf};
+
+use super::hashing::hash_str;
+use crate::normalize::is_single_char_token;
+
+/// Chinese function words dropped on top of jieba's English list (single characters are
+/// dropped anyway: keywords have at least two characters).
+const CHINESE_STOP_WORDS: &[&str] = &[
+    "我们", "你们", "他们", "她们", "它们", "这个", "那个", "这些", "那些", "这样", "那样", "因为",
+    "所以", "但是", "而且", "并且", "或者", "如果", "虽然", "然后", "可以", "已经", "没有", "不是",
+    "就是", "还是", "一个", "什么", "怎么", "为了", "通过", "以及", "之后", "之前", "其中", "以上",
+    "以下", "进行", "使用", "需要", "这里", "那里",
+];
+
+/// English function words dropped from Latin text.
+const ENGLISH_STOP_WORDS: &[&str] = &[
+    "a", "an", "the", "of", "is", "and", "to", "in", "that", "we", "for", "are", "by", "be", "as",
+    "on", "with", "can", "if", "from", "which", "you", "it", "this", "then", "at", "have", "all",
+    "not", "one", "has", "or", "was", "were", "will", "would", "there", "their", "they", "but",
+    "so", "no", "do", "does", "its", "than", "these", "those", "i", "he", "she", "his", "her",
+    "our", "your", "been", "being", "into", "also", "may", "such", "any",
+];
+
+struct Segmenter {
+    jieba: Jieba,
+    tfidf: TfIdf,
+}
+
+static SEGMENTER: LazyLock<Segmenter> = LazyLock::new(|| {
+    let mut stop_words: BTreeSet<String> = jieba_rs::DEFAULT_STOP_WORDS.clone();
+    stop_words.extend(
+        CHINESE_STOP_WORDS
+            .iter()
+            .chain(ENGLISH_STOP_WORDS)
+            .map(|s| s.to_string()),
+    );
+    let mut tfidf = TfIdf::default();
+    *tfidf.config_mut() = KeywordExtractConfig::builder()
+        .set_stop_words(stop_words)
+        .build();
+    Segmenter {
+        jieba: Jieba::new(),
+        tfidf,
+    }
+});
+
+/// Builds the jieba dictionary now rather than at the first Chinese document (the window
+/// and the command line call this on a background thread while files are read).
+pub fn warm_up() {
+    LazyLock::force(&SEGMENTER);
+}
+
+/// The weighted words of a normalized text (see [`crate::normalize::folded_text`]).
+pub fn weighted_words(folded: &str) -> Vec<(String, f64)> {
+    if folded.chars().any(is_single_char_token) {
+        let segmenter = &*SEGMENTER;
+        let mut words = Vec::new();
+        // Line by line: jieba is much faster on short inputs than on one huge string.
+        let mut merged: HashMap<String, f64> = HashMap::new();
+        for line in folded.lines().filter(|l| !l.trim().is_empty()) {
+            for kw in
+                segmenter
+                    .tfidf
+                    .extract_keywords(&segmenter.jieba, line, usize::MAX, Vec::new())
+            {
+                *merged.entry(kw.keyword).or_default() += kw.weight;
+            }
+        }
+        words.extend(merged);
+        words.sort_by(|a, b| a.0.cmp(&b.0));
+        return words;
+    }
+    let mut counts: HashMap<&str, f64> = HashMap::new();
+    for word in folded.split_whitespace() {
+        if word.chars().count() >= 2 && !ENGLISH_STOP_WORDS.contains(&word) {
+            *counts.entry(word).or_default() += 1.0;
+        }
+    }
+    let mut words: Vec<(String, f64)> = counts
+        .into_iter()
+        .map(|(w, c)| (w.to_string(), c))
+        .collect();
+    words.sort_by(|a, b| a.0.cmp(&b.0));
+    words
+}
+
+/// 64-bit SimHash of weighted words. 0 for a document with no words.
+pub fn simhash_of_words(words: &[(String, f64)]) -> u64 {
+    let mut votes = [0f64; 64];
+    for (word, weight) in words {
+        let h = hash_str(word);
+        for (bit, vote) in votes.iter_mut().enumerate() {
+            if h >> bit & 1 == 1 {
+                *vote += weight;
+            } else {
+                *vote -= weight;
+            }
+        }
+    }
+    votes
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v > 0.0)
+        .fold(0u64, |acc, (bit, _)| acc | 1 << bit)
+}
+
+/// SimHash of a normalized text.
+pub fn simhash(folded: &str) -> u64 {
+    simhash_of_words(&weighted_words(folded))
+}
+
+/// Number of differing bits.
+#[inline]
+pub fn hamming(a: u64, b: u64) -> u32 {
+    (a ^ b).count_ones()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::{NormalizeOptions, folded_text};
+
+    fn sh(text: &str) -> u64 {
+        simhash(&folded_text(text, NormalizeOptions::default()))
+    }
+
+    const ZH: &str = "Debian 是一个自由的操作系统，它使用 Linux 内核和大量的自由软件工具。\
+        软件包管理系统可以帮助用户安装、升级和删除软件包。维护者负责打包上游软件，\
+        并确保它符合 Debian 政策手册的要求。每个发行版都会经过测试和冻结阶段，然后才正式发布。";
+
+    #[test]
+    fn near_identical_documents_are_close_and_different_ones_far() {
+        let edited = ZH.replace("大量的", "许多").replace("正式", "");
+        let other = "今天天气很好，我们去公园散步，看见很多孩子在放风筝，老人在下棋，湖面上有小船慢慢划过。";
+        assert!(
+            hamming(sh(ZH), sh(&edited)) <= 8,
+            "{}",
+            hamming(sh(ZH), sh(&edited))
+        );
+        assert!(
+            hamming(sh(ZH), sh(other)) > 10,
+            "{}",
+            hamming(sh(ZH), sh(other))
+        );
+    }
+
+    #[test]
+    fn traditional_text_hashes_like_simplified() {
+        let traditional =
+            "Debian 是一個自由的作業系統，軟體包管理系統可以幫助使用者安裝、升級和刪除軟體包。";
+        let simplified =
+            "Debian 是一个自由的作业系统，软体包管理系统可以帮助使用者安装、升级和删除软体包。";
+        assert_eq!(sh(traditional), sh(simplified));
+    }
+
+    #[test]
+    fn latin_text_and_empty_text() {
+        assert_eq!(sh(""), 0);
+        let a = sh(
+            "The package manager installs, upgrades and removes software packages on the system.",
+        );
+        let b =
+            sh("The package manager installs, upgrades and removes software packages on a system!");
+        assert_eq!(a, b);
+        assert_eq!(hamming(a, a), 0);
+    }
+}

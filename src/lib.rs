@@ -1,0 +1,31 @@
+//! Twinspot's engine: finds the passages that documents share, through light edits,
+//! re-punctuation, reordered sentences and simplified/traditional Chinese conversion,
+//! and scores how close whole documents are.
+//!
+//! The pipeline is laid out as modules, in order:
+//! [`ingest`] (files → text) → [`normalize`] (text → tokens with character offsets) →
+//! [`fingerprint`] (winnowed k-grams, sentence hashes, SimHash) → [`index`] (inverted
+//! index over the references) → [`matching`] (seeds → passages) → [`score`] (pair scores,
+//! near duplicates) → [`report`] (the result, JSON/CSV/HTML). [`engine`] runs them all with
+//! progress and cancellation. The window lives in `gui`, behind the `gui` feature; the
+//! engine never depends on it.
+
+pub mod engine;
+pub mod fingerprint;
+pub mod index;
+pub mod ingest;
+pub mod matching;
+pub mod normalize;
+pub mod report;
+pub mod score;
+pub mod settings;
+
+#[cfg(feature = "gui")]
+pub mod gui;
+
+pub use engine::{
+    CancelFlag, Cancelled, CheckRequest, DocumentInput, Mode, NoProgress, Progress, ProgressSink,
+    Role, Stage, run_check,
+};
+pub use report::{DocumentEntry, Pair, Passage, Report};
+pub use settings::Settings;

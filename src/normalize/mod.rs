@@ -1,0 +1,327 @@
+//! Normalization: extracted text → tokens, each keeping the `[start, end)` character
+//! offsets of the text it came from.
+//!
+//! Every switch in [`NormalizeOptions`] can be turned off: Unicode NFKC (full-width →
+//! half-width), case folding, traditional → simplified Chinese, dropping punctuation.
+//! A token is one Han/Kana/Hangul character or one run of letters/digits.
+
+mod classify;
+mod fold;
+
+pub use classify::{is_sentence_terminator, is_single_char_token};
+pub use fold::to_simplified;
+
+use serde::{Deserialize, Serialize};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::fingerprint::hashing::{WordHasher, fmix64, hash_char};
+
+/// Which normalizations run before tokens are hashed. All on by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NormalizeOptions {
+    /// Unicode NFKC, character by character: full-width forms become half-width, ligatures
+    /// and compatibility characters their plain letters.
+    pub nfkc: bool,
+    /// Lower-case every letter.
+    pub case_fold: bool,
+    /// Fold traditional Chinese characters to simplified ones.
+    pub traditional_to_simplified: bool,
+    /// Drop punctuation and symbols. When off, each one is a token of its own.
+    pub drop_punctuation: bool,
+}
+
+impl Default for NormalizeOptions {
+    fn default() -> Self {
+        Self {
+            nfkc: true,
+            case_fold: true,
+            traditional_to_simplified: true,
+            drop_punctuation: true,
+        }
+    }
+}
+
+/// One token: the hash of its normalized form and the character range it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// 64-bit hash of the normalized token.
+    pub hash: u64,
+    /// First character of the token in the extracted text.
+    pub start: u32,
+    /// One past its last character.
+    pub end: u32,
+}
+
+/// A document's tokens and where its sentences start.
+#[derive(Clone, Debug, Default)]
+pub struct Tokenized {
+    /// Tokens in text order.
+    pub tokens: Vec<Token>,
+    /// Index of the first token of every sentence, ascending; the first is 0 when there
+    /// are tokens.
+    pub sentence_starts: Vec<u32>,
+}
+
+/// Calls `emit(char_offset, normalized_char)` for every character of `text` after NFKC,
+/// case folding and the Chinese fold. One input character may yield several (NFKC of a
+/// ligature) or keep its offset for all of them.
+#[inline]
+pub fn for_each_normalized_char(
+    text: &str,
+    options: NormalizeOptions,
+    mut emit: impl FnMut(u32, char),
+) {
+    let after_case = |offset: u32, c: char, emit: &mut dyn FnMut(u32, char)| {
+        if options.case_fold && !c.is_lowercase() && c.is_alphabetic() {
+            for lower in c.to_lowercase() {
+                emit(offset, lower);
+            }
+        } else {
+            emit(offset, c);
+        }
+    };
+    for (offset, c) in (0u32..).zip(text.chars()) {
+        if c.is_ascii() {
+            emit(
+                offset,
+                if options.case_fold {
+                    c.to_ascii_lowercase()
+                } else {
+                    c
+                },
+            );
+        } else if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
+            emit(
+                offset,
+                if options.traditional_to_simplified {
+                    to_simplified(c)
+                } else {
+                    c
+                },
+            );
+        } else if options.nfkc {
+            for n in std::iter::once(c).nfkc() {
+                let n = if options.traditional_to_simplified {
+                    to_simplified(n)
+                } else {
+                    n
+                };
+                after_case(offset, n, &mut emit);
+            }
+        } else {
+            let n = if options.traditional_to_simplified {
+                to_simplified(c)
+            } else {
+                c
+            };
+            after_case(offset, n, &mut emit);
+        }
+    }
+}
+
+/// Combining marks continue the word they follow instead of splitting it.
+#[inline]
+fn is_combining_mark(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+/// Splits `text` into tokens with character offsets, and records sentence starts.
+///
+/// ```
+/// use twinspot::normalize::{tokenize, NormalizeOptions};
+/// let t = tokenize("Ｈｅｌｌｏ, 世界。", NormalizeOptions::default());
+/// assert_eq!(t.tokens.len(), 3); // "hello", "世", "界"
+/// assert_eq!((t.tokens[0].start, t.tokens[0].end), (0, 5));
+/// assert_eq!(t.tokens[0].hash, tokenize("hello", NormalizeOptions::default()).tokens[0].hash);
+/// ```
+pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
+    let mut out = Tokenized {
+        tokens: Vec::with_capacity(text.len() / 2),
+        sentence_starts: Vec::new(),
+    };
+    let mut word = WordHasher::new();
+    let mut word_start = 0u32;
+    let mut word_end = 0u32;
+    let mut in_word = false;
+    let mut pending_period = false;
+    let mut sentence_open = false;
+
+    let flush =
+        |out: &mut Tokenized, word: &mut WordHasher, in_word: &mut bool, start: u32, end: u32| {
+            if *in_word {
+                out.tokens.push(Token {
+                    hash: word.finish(),
+                    start,
+                    end,
+                });
+                *word = WordHasher::new();
+                *in_word = false;
+            }
+        };
+
+    for_each_normalized_char(text, options, |offset, c| {
+        if pending_period {
+            pending_period = false;
+            if c.is_whitespace() {
+                sentence_open = false;
+            }
+        }
+        if c.is_alphanumeric() || (in_word && is_combining_mark(c)) {
+            if !in_word {
+                if !sentence_open {
+                    out.sentence_starts.push(out.tokens.len() as u32);
+                    sentence_open = true;
+                }
+                in_word = true;
+                word_start = offset;
+            }
+            // A ligature expands into several chars with one offset: the word still ends
+            // after that source character.
+            word_end = offset + 1;
+            word.push(c);
+            return;
+        }
+        flush(&mut out, &mut word, &mut in_word, word_start, word_end);
+        if is_single_char_token(c) {
+            if !sentence_open {
+                out.sentence_starts.push(out.tokens.len() as u32);
+                sentence_open = true;
+            }
+            out.tokens.push(Token {
+                hash: hash_char(c),
+                start: offset,
+                end: offset + 1,
+            });
+            return;
+        }
+        if c == '.' {
+            pending_period = true;
+        } else if is_sentence_terminator(c) {
+            sentence_open = false;
+        }
+        if !options.drop_punctuation && !c.is_whitespace() && !c.is_control() {
+            if !sentence_open {
+                out.sentence_starts.push(out.tokens.len() as u32);
+                sentence_open = true;
+            }
+            out.tokens.push(Token {
+                hash: fmix64(hash_char(c) ^ 0x7075_6e63),
+                start: offset,
+                end: offset + 1,
+            });
+        }
+    });
+    flush(&mut out, &mut word, &mut in_word, word_start, word_end);
+    out
+}
+
+/// The normalized text as words separated by single spaces: what SimHash segments.
+/// Han characters are kept together so that a word segmenter can find words in them.
+pub fn folded_text(text: &str, options: NormalizeOptions) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last_space = true;
+    for_each_normalized_char(text, options, |_, c| {
+        if c.is_alphanumeric() || is_single_char_token(c) {
+            out.push(c);
+            last_space = false;
+        } else if c == '\n' || is_sentence_terminator(c) {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            last_space = true;
+        } else if !last_space {
+            out.push(' ');
+            last_space = true;
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str, options: NormalizeOptions) -> Vec<(u64, u32, u32)> {
+        tokenize(text, options)
+            .tokens
+            .iter()
+            .map(|t| (t.hash, t.start, t.end))
+            .collect()
+    }
+
+    fn spans(text: &str) -> Vec<String> {
+        let chars: Vec<char> = text.chars().collect();
+        tokenize(text, NormalizeOptions::default())
+            .tokens
+            .iter()
+            .map(|t| chars[t.start as usize..t.end as usize].iter().collect())
+            .collect()
+    }
+
+    #[test]
+    fn tokens_keep_offsets_into_the_original() {
+        assert_eq!(
+            spans("Ｄｅｂｉａｎ 软件包，version 12."),
+            vec!["Ｄｅｂｉａｎ", "软", "件", "包", "version", "12"]
+        );
+    }
+
+    #[test]
+    fn full_width_case_and_traditional_fold_to_the_same_hashes() {
+        let a: Vec<u64> = words("ＤＥＢＩＡＮ軟體說明", NormalizeOptions::default())
+            .iter()
+            .map(|t| t.0)
+            .collect();
+        let b: Vec<u64> = words("debian 软体说明", NormalizeOptions::default())
+            .iter()
+            .map(|t| t.0)
+            .collect();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn each_switch_can_be_turned_off() {
+        let off = NormalizeOptions {
+            nfkc: false,
+            case_fold: false,
+            traditional_to_simplified: false,
+            drop_punctuation: false,
+        };
+        let h = |s: &str, o| words(s, o).iter().map(|t| t.0).collect::<Vec<_>>();
+        assert_ne!(h("Debian", off), h("debian", off));
+        assert_ne!(h("說", off), h("说", off));
+        assert_ne!(h("ｄ", off), h("d", off));
+        assert_eq!(words("a, b", off).len(), 3);
+        assert_eq!(words("a, b", NormalizeOptions::default()).len(), 2);
+    }
+
+    #[test]
+    fn sentences_split_on_terminators_and_period_before_space() {
+        let t = tokenize(
+            "第一句。第二句！Third one. Fourth v1.2 ok\nlast",
+            NormalizeOptions::default(),
+        );
+        let starts: Vec<u32> = t.sentence_starts.clone();
+        // 第一句 (3) | 第二句 (3) | third one (2) | fourth v1 2 ok (4) | last
+        assert_eq!(starts, vec![0, 3, 6, 8, 12]);
+    }
+
+    #[test]
+    fn folded_text_joins_han_and_separates_words() {
+        assert_eq!(
+            folded_text("軟體，Debian  套件!", NormalizeOptions::default()),
+            "软体 debian 套件\n"
+        );
+    }
+
+    #[test]
+    fn empty_and_punctuation_only_text_has_no_tokens() {
+        assert!(tokenize("", NormalizeOptions::default()).tokens.is_empty());
+        assert!(
+            tokenize("，。！ ... \n", NormalizeOptions::default())
+                .tokens
+                .is_empty()
+        );
+    }
+}

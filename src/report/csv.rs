@@ -1,0 +1,58 @@
+//! The pairs as CSV, one row per pair, for spreadsheets.
+
+use std::fmt::Write;
+
+use super::Report;
+
+/// Quotes a field when it holds a comma, quote or line break.
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One header line, then one line per pair in report order.
+pub fn to_csv(report: &Report) -> String {
+    let mut out = String::from(
+        "suspect,reference,score,score_b,simhash_distance,passages,longest_passage,shared_sentences,near_duplicate\n",
+    );
+    for p in &report.pairs {
+        let name = |id: usize| {
+            report
+                .documents
+                .get(id)
+                .map(|d| field(&d.path))
+                .unwrap_or_default()
+        };
+        let _ = writeln!(
+            out,
+            "{},{},{:.4},{:.4},{},{},{},{},{}",
+            name(p.a),
+            name(p.b),
+            p.score,
+            p.score_b,
+            p.simhash_distance
+                .map(|d| d.to_string())
+                .unwrap_or_default(),
+            p.passages.len(),
+            p.longest,
+            p.shared_sentences,
+            p.near_duplicate
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_with_commas_and_quotes_are_quoted() {
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(field("plain.txt"), "plain.txt");
+    }
+}

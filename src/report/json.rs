@@ -1,0 +1,77 @@
+//! The JSON result, version 1 (see the design's schema): documents with paths as given,
+//! pairs with scores and passages, near duplicates, and the settings used.
+
+use serde::Serialize;
+
+use super::{Passage, Report};
+use crate::engine::Role;
+use crate::settings::Settings;
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    version: u32,
+    settings: &'a Settings,
+    documents: Vec<JsonDocument<'a>>,
+    pairs: Vec<JsonPair<'a>>,
+    near_duplicates: &'a [[usize; 2]],
+}
+
+#[derive(Serialize)]
+struct JsonDocument<'a> {
+    id: usize,
+    path: &'a str,
+    role: Role,
+    chars: usize,
+    simhash: Option<String>,
+    error: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct JsonPair<'a> {
+    a: usize,
+    b: usize,
+    score: f64,
+    score_b: f64,
+    simhash_distance: Option<u32>,
+    passages: &'a [Passage],
+}
+
+/// Rounds a score to 4 decimals so the output is stable and readable.
+fn round(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+/// The report as pretty-printed JSON.
+pub fn to_json(report: &Report) -> String {
+    let json = JsonReport {
+        version: 1,
+        settings: &report.settings,
+        documents: report
+            .documents
+            .iter()
+            .map(|d| JsonDocument {
+                id: d.id,
+                path: &d.path,
+                role: d.role,
+                chars: d.chars,
+                simhash: d.simhash.map(|h| format!("{h:016x}")),
+                error: d.error.as_deref(),
+            })
+            .collect(),
+        pairs: report
+            .pairs
+            .iter()
+            .map(|p| JsonPair {
+                a: p.a,
+                b: p.b,
+                score: round(p.score),
+                score_b: round(p.score_b),
+                simhash_distance: p.simhash_distance,
+                passages: &p.passages,
+            })
+            .collect(),
+        near_duplicates: &report.near_duplicates,
+    };
+    // Serializing plain structs of numbers and strings cannot fail.
+    serde_json::to_string_pretty(&json).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}")) + "\n"
+}

@@ -1,0 +1,94 @@
+//! Every tunable of a check in one plain-data struct, with the engine's defaults.
+//! The window edits it, the command line fills it from flags, and the report records it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ingest::IngestLimits;
+use crate::normalize::NormalizeOptions;
+
+/// Settings of one check. `Settings::default()` is what the engine recommends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Tokens per k-gram. Nothing shorter than `k` tokens is ever reported.
+    pub k: usize,
+    /// Winnowing window, in k-grams.
+    pub w: usize,
+    /// Passages shorter than this many characters (on the suspect side) are dropped.
+    pub min_chars: usize,
+    /// Normalization switches.
+    pub normalize: NormalizeOptions,
+    /// Two documents whose SimHash values differ in at most this many bits are near duplicates.
+    pub simhash_threshold: u32,
+    /// Two documents that each have at least this share of their text in shared passages
+    /// are near duplicates (SimHash alone misses many lightly edited reposts).
+    pub near_duplicate_coverage: f64,
+    /// A sentence needs at least this many tokens to get a sentence fingerprint.
+    pub min_sentence_tokens: usize,
+    /// Limits on what one input file may cost to read.
+    pub ingest: IngestLimits,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            k: 5,
+            w: 4,
+            min_chars: 40,
+            normalize: NormalizeOptions::default(),
+            simhash_threshold: 3,
+            near_duplicate_coverage: 0.5,
+            min_sentence_tokens: 5,
+            ingest: IngestLimits::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// The winnowing guarantee: every shared run of at least `t = w + k − 1` tokens
+    /// yields at least one shared fingerprint.
+    pub fn guarantee_t(&self) -> usize {
+        self.w + self.k.max(1) - 1
+    }
+
+    /// Clamps values into the ranges the engine accepts (k ≥ 1, w ≥ 1, …).
+    pub fn sanitized(mut self) -> Self {
+        self.k = self.k.clamp(1, 64);
+        self.w = self.w.clamp(1, 256);
+        self.simhash_threshold = self.simhash_threshold.min(32);
+        if !self.near_duplicate_coverage.is_finite() {
+            self.near_duplicate_coverage = Settings::default().near_duplicate_coverage;
+        }
+        self.near_duplicate_coverage = self.near_duplicate_coverage.clamp(0.0, 1.0);
+        self.min_sentence_tokens = self.min_sentence_tokens.max(1);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guarantee_is_w_plus_k_minus_one() {
+        let s = Settings {
+            k: 5,
+            w: 4,
+            ..Settings::default()
+        };
+        assert_eq!(s.guarantee_t(), 8);
+    }
+
+    #[test]
+    fn sanitized_clamps_zero_k_and_w() {
+        let s = Settings {
+            k: 0,
+            w: 0,
+            near_duplicate_coverage: f64::NAN,
+            ..Settings::default()
+        }
+        .sanitized();
+        assert_eq!((s.k, s.w), (1, 1));
+        assert!(s.near_duplicate_coverage.is_finite());
+    }
+}

@@ -1,0 +1,2 @@
+//! Engine benchmarks (criterion).
+fn main() {}

@@ -1,0 +1,1 @@
+//! The command line on small Chinese and English fixtures.

@@ -1,0 +1,3 @@
+//! The one integration test binary: runs the `twinspot` command line on small fixtures.
+
+mod cli;

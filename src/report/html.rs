@@ -21,23 +21,10 @@ pub fn escape(s: &str) -> String {
 
 /// The report as one HTML page.
 pub fn to_html(report: &Report) -> String {
-    let mut out = String::from(
-        "<!doctype html><meta charset=\"utf-8\"><title>Twinspot report</title><body><table>",
-    );
+    let mut out = String::from("<!doctype html><meta charset=\"utf-8\"><title>Twinspot report</title><body><table>");
     for p in &report.pairs {
-        let name = |id: usize| {
-            report
-                .documents
-                .get(id)
-                .map(|d| escape(&d.path))
-                .unwrap_or_default()
-        };
-        out.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{:.1}%</td></tr>",
-            name(p.a),
-            name(p.b),
-            p.score * 100.0
-        ));
+        let name = |id: usize| report.documents.get(id).map(|d| escape(&d.path)).unwrap_or_default();
+        out.push_str(&format!("<tr><td>{}</td><td>{}</td><td>{:.1}%</td></tr>", name(p.a), name(p.b), p.score * 100.0));
     }
     out.push_str("</table></body>");
     out

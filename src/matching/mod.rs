@@ -54,7 +54,7 @@ impl Default for MatchTuning {
             rough_gap_chars: 300,
             box_margin: 120,
             gap_chars: 60,
-            min_density: 0.4,
+            min_density: 0.75,
             max_seed_repeats: 8,
             min_run: 3,
             max_length_ratio: 1.5,

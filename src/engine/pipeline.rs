@@ -9,10 +9,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
+use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{InvertedIndex, Posting, SimhashIndex};
 use crate::ingest;
-use crate::matching::{Hit, MatchTuning, PairContext, match_pair};
+use crate::matching::{Hit, MatchTuning, PairContext, match_pair, overlaps};
 use crate::report::{DocumentEntry, Pair, Report};
 use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
 use crate::settings::Settings;
@@ -246,13 +247,23 @@ impl Matcher<'_> {
             return Vec::new();
         };
         let mut hits: FxHashMap<u32, Vec<Hit>> = FxHashMap::default();
-        for f in &prints.kgrams {
-            let postings = self.index.kgrams.get(f.hash);
-            if postings.len() > MAX_POSTINGS {
+        // Every k-gram of the suspect is looked up, not only its winnowed ones: the
+        // references' fingerprints are winnowed, and a shared run shorter than t still
+        // hits whenever the reference kept one of its k-grams.
+        let k = self.settings.k.max(1);
+        let tokens = &prints.tokenized.tokens;
+        for (position, hash) in kgram_hashes(tokens.iter().map(|t| t.hash), k).into_iter().enumerate() {
+            let postings = self.index.kgrams.get(hash);
+            if postings.is_empty() || postings.len() > MAX_POSTINGS {
+                continue;
+            }
+            if !doc.masked_chars.is_empty()
+                && overlaps(&doc.masked_chars, (tokens[position].start, tokens[position + k - 1].end))
+            {
                 continue;
             }
             for p in postings.iter().filter(|p| self.wanted(a, p.doc as usize)) {
-                hits.entry(p.doc).or_default().push(Hit { a: f.position, b: p.position });
+                hits.entry(p.doc).or_default().push(Hit { a: position as u32, b: p.position });
             }
         }
         let mut shared_sentences: FxHashMap<u32, u32> = FxHashMap::default();

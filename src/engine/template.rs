@@ -57,7 +57,7 @@ mod tests {
         let tokens = tokenize(doc, NormalizeOptions::default()).tokens;
         let set = template_kgrams(std::iter::once(template.tokens.as_slice()), 5);
         let (masked, ranges) = mask(&tokens, &set, 5).unwrap();
-        assert_eq!(masked.iter().filter(|m| **m).count(), 11);
+        assert_eq!(masked.iter().filter(|m| **m).count(), 12);
         let chars: Vec<char> = doc.chars().collect();
         let text: String = chars[ranges[0].0 as usize..ranges[0].1 as usize].iter().collect();
         assert_eq!(ranges.len(), 1);

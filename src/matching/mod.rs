@@ -13,6 +13,7 @@
 //!    copied passage is reported once.
 
 pub mod cluster;
+pub mod extend;
 
 use rustc_hash::FxHashMap;
 
@@ -45,6 +46,12 @@ pub struct MatchTuning {
     /// characters of the shorter: copied text keeps its length, chance matches of a few
     /// phrases spread out on one side.
     pub max_length_ratio: f64,
+    /// A passage's ends grow over edited text until the alignment score drops this far
+    /// below its best (see [`extend`]).
+    pub extension_x_drop: i32,
+    /// Before its ends grow, the exactly matched part of a passage must already span this
+    /// share of the minimum passage length.
+    pub min_seeded_share: f64,
 }
 
 impl Default for MatchTuning {
@@ -58,6 +65,8 @@ impl Default for MatchTuning {
             max_seed_repeats: 8,
             min_run: 3,
             max_length_ratio: 1.5,
+            extension_x_drop: 6,
+            min_seeded_share: 0.8,
         }
     }
 }
@@ -213,7 +222,7 @@ fn grow_box(current: StreamBox, found: &[FoundPassage], margin: u32, a_len: u32,
 }
 
 /// True when `span` overlaps one of the sorted, disjoint `ranges`.
-fn overlaps(ranges: &[(u32, u32)], span: (u32, u32)) -> bool {
+pub fn overlaps(ranges: &[(u32, u32)], span: (u32, u32)) -> bool {
     let i = ranges.partition_point(|r| r.1 <= span.0);
     ranges.get(i).is_some_and(|r| r.0 < span.1)
 }
@@ -272,7 +281,7 @@ fn passages_in_box(
     }
     let seeds = keep_runs(seeds, ctx.tuning.min_run, sb);
     let mut found = Vec::new();
-    accept_groups(seeds, ctx.tuning.gap_chars, suspect, ctx, &mut found);
+    accept_groups(seeds, ctx.tuning.gap_chars, (suspect, reference), ctx, &mut found);
     found
 }
 
@@ -285,14 +294,14 @@ const MIN_SPLIT_GAP: u32 = 8;
 fn accept_groups(
     seeds: Vec<SpanSeed>,
     gap: u32,
-    suspect: &DocumentFingerprints,
+    docs: (&DocumentFingerprints, &DocumentFingerprints),
     ctx: &PairContext,
     found: &mut Vec<FoundPassage>,
 ) {
     for group in cluster(seeds, gap, gap) {
-        match accept(&group, suspect, ctx) {
+        match accept(&group, docs, ctx) {
             Verdict::Passage(passage) => found.push(passage),
-            Verdict::Lopsided if gap / 2 >= MIN_SPLIT_GAP => accept_groups(group, gap / 2, suspect, ctx, found),
+            Verdict::Lopsided if gap / 2 >= MIN_SPLIT_GAP => accept_groups(group, gap / 2, docs, ctx, found),
             Verdict::Lopsided | Verdict::Rejected => {}
         }
     }
@@ -365,7 +374,11 @@ fn tokens_in(tokens: &[Token], (start, end): (u32, u32)) -> usize {
     tokens.partition_point(|t| t.start < end) - tokens.partition_point(|t| t.start < start)
 }
 
-fn accept(group: &[SpanSeed], suspect: &DocumentFingerprints, ctx: &PairContext) -> Verdict {
+fn accept(
+    group: &[SpanSeed],
+    (suspect, reference): (&DocumentFingerprints, &DocumentFingerprints),
+    ctx: &PairContext,
+) -> Verdict {
     let (Some(a_lo), Some(a_hi), Some(b_lo), Some(b_hi)) = (
         group.iter().map(|s| s.a_at).min(),
         group.iter().map(|s| s.a_at + s.len).max(),
@@ -374,18 +387,6 @@ fn accept(group: &[SpanSeed], suspect: &DocumentFingerprints, ctx: &PairContext)
     ) else {
         return Verdict::Rejected;
     };
-    let passage = Passage {
-        a_start: group.iter().map(|s| s.a.0).min().unwrap_or(0),
-        a_end: group.iter().map(|s| s.a.1).max().unwrap_or(0),
-        b_start: group.iter().map(|s| s.b.0).min().unwrap_or(0),
-        b_end: group.iter().map(|s| s.b.1).max().unwrap_or(0),
-    };
-    if ((passage.a_end - passage.a_start) as usize) < ctx.min_chars
-        || ((passage.b_end - passage.b_start) as usize) < ctx.min_chars
-        || tokens_in(&suspect.tokenized.tokens, (passage.a_start, passage.a_end)) < ctx.k
-    {
-        return Verdict::Rejected;
-    }
     let (a_stream, b_stream) = ((a_hi - a_lo) as f64, (b_hi - b_lo) as f64);
     if a_stream.max(b_stream) > ctx.tuning.max_length_ratio * a_stream.min(b_stream) {
         return Verdict::Lopsided;
@@ -395,7 +396,54 @@ fn accept(group: &[SpanSeed], suspect: &DocumentFingerprints, ctx: &PairContext)
     if da.min(db) < ctx.tuning.min_density {
         return Verdict::Rejected;
     }
-    Verdict::Passage(FoundPassage { passage, span: StreamBox { a: (a_lo, a_hi), b: (b_lo, b_hi) } })
+    let seeded = stream_span(&suspect.tokenized, a_lo, a_hi - a_lo);
+    if ((seeded.1 - seeded.0) as f64) < ctx.tuning.min_seeded_share * ctx.min_chars as f64 {
+        return Verdict::Rejected;
+    }
+    let span =
+        extend_ends(&suspect.tokenized, &reference.tokenized, StreamBox { a: (a_lo, a_hi), b: (b_lo, b_hi) }, ctx);
+    let (a, b) = (
+        stream_span(&suspect.tokenized, span.a.0, span.a.1 - span.a.0),
+        stream_span(&reference.tokenized, span.b.0, span.b.1 - span.b.0),
+    );
+    let passage = Passage { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1 };
+    if (passage.a_len() as usize) < ctx.min_chars
+        || (passage.b_len() as usize) < ctx.min_chars
+        || tokens_in(&suspect.tokenized.tokens, a) < ctx.k
+    {
+        return Verdict::Rejected;
+    }
+    Verdict::Passage(FoundPassage { passage, span })
+}
+
+/// Grows both ends of a passage (in stream indices) over text that still aligns, never
+/// into template text.
+fn extend_ends(sa: &Tokenized, rb: &Tokenized, span: StreamBox, ctx: &PairContext) -> StreamBox {
+    let x_drop = ctx.tuning.extension_x_drop;
+    let (mut a, mut b) = (span.a, span.b);
+    let (fa, fb) = extend::extend(&sa.stream[a.1 as usize..], &rb.stream[b.1 as usize..], x_drop);
+    let grown = StreamBox { a: (a.1, a.1 + fa as u32), b: (b.1, b.1 + fb as u32) };
+    if fa > 0 && fb > 0 && !touches_mask(sa, rb, grown, ctx) {
+        a.1 += fa as u32;
+        b.1 += fb as u32;
+    }
+    let back = |stream: &[char], at: u32| -> Vec<char> {
+        stream[at.saturating_sub(extend::MAX_EXTENSION as u32) as usize..at as usize].iter().rev().copied().collect()
+    };
+    let (ra, rb_rev) = (back(&sa.stream, a.0), back(&rb.stream, b.0));
+    let (ba, bb) = extend::extend(&ra, &rb_rev, x_drop);
+    let grown = StreamBox { a: (a.0 - ba as u32, a.0), b: (b.0 - bb as u32, b.0) };
+    if ba > 0 && bb > 0 && !touches_mask(sa, rb, grown, ctx) {
+        a.0 -= ba as u32;
+        b.0 -= bb as u32;
+    }
+    StreamBox { a, b }
+}
+
+fn touches_mask(sa: &Tokenized, rb: &Tokenized, grown: StreamBox, ctx: &PairContext) -> bool {
+    let empty = |r: (u32, u32)| r.1 <= r.0;
+    (!empty(grown.a) && overlaps(ctx.suspect_masked, stream_span(sa, grown.a.0, grown.a.1 - grown.a.0)))
+        || (!empty(grown.b) && overlaps(ctx.reference_masked, stream_span(rb, grown.b.0, grown.b.1 - grown.b.0)))
 }
 
 /// Unions passages that overlap or nearly touch on both sides.
@@ -437,7 +485,7 @@ mod tests {
         let tuning = MatchTuning::default();
         let ctx = PairContext {
             k: settings.k,
-            min_chars: settings.min_chars,
+            min_chars: 30,
             tuning: &tuning,
             suspect_masked: &[],
             reference_masked: &[],

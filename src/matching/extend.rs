@@ -10,9 +10,12 @@ const BAND: usize = 6;
 const MATCH: i32 = 1;
 const MISMATCH: i32 = -1;
 const GAP: i32 = -1;
+/// An extension must gain at least this score: one or two characters that happen to
+/// agree next to a passage are chance, not copying.
+const MIN_GAIN: i32 = 4;
 
 /// The best alignment of a prefix of `a` with a prefix of `b`: how many characters of
-/// each it covers. `(0, 0)` when not even the first characters align well.
+/// each it covers. `(0, 0)` when the best alignment gains less than [`MIN_GAIN`].
 pub fn extend(a: &[char], b: &[char], x_drop: i32) -> (usize, usize) {
     let (n, m) = (a.len().min(MAX_EXTENSION), b.len().min(MAX_EXTENSION));
     let width = 2 * BAND + 1;
@@ -64,7 +67,7 @@ pub fn extend(a: &[char], b: &[char], x_drop: i32) -> (usize, usize) {
         }
         std::mem::swap(&mut prev, &mut row);
     }
-    (best.1, best.2)
+    if best.0 < MIN_GAIN { (0, 0) } else { (best.1, best.2) }
 }
 
 #[cfg(test)]
@@ -87,5 +90,6 @@ mod tests {
     fn nothing_aligns_nothing_grows() {
         assert_eq!(extend(&chars("abcdef"), &chars("uvwxyz"), 4), (0, 0));
         assert_eq!(extend(&[], &chars("abc"), 4), (0, 0));
+        assert_eq!(extend(&chars("e course"), &chars("e language"), 6), (0, 0));
     }
 }

@@ -483,13 +483,8 @@ mod tests {
         let fa = DocumentFingerprints::compute(a, &settings);
         let fb = DocumentFingerprints::compute(b, &settings);
         let tuning = MatchTuning::default();
-        let ctx = PairContext {
-            k: settings.k,
-            min_chars: 30,
-            tuning: &tuning,
-            suspect_masked: &[],
-            reference_masked: &[],
-        };
+        let ctx =
+            PairContext { k: settings.k, min_chars: 30, tuning: &tuning, suspect_masked: &[], reference_masked: &[] };
         let ca: Vec<char> = a.chars().collect();
         let cb: Vec<char> = b.chars().collect();
         match_pair(&fa, &fb, &hits_between(&fa, &fb), &ctx)

@@ -30,7 +30,7 @@ struct Cli {
 enum Command {
     /// Compare suspects with references (or every document with every other, --all) and
     /// report shared passages, scores and near duplicates.
-    Compare(compare::CompareArgs),
+    Compare(Box<compare::CompareArgs>),
     /// Print the text of a file exactly as the engine reads it: every offset in a report
     /// counts characters (Unicode code points) of this text.
     Extract {
@@ -50,7 +50,7 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Compare(args)) => compare::run(*args),
         Some(Command::Extract { file }) => extract::run(&file),
         Some(Command::Simhash { files }) => simhash::run(&files),
         None => open_window(cli.files),

@@ -11,9 +11,12 @@ pub fn template_kgrams<'a>(templates: impl Iterator<Item = &'a [Token]>, k: usiz
     templates.flat_map(|tokens| kgram_hashes(tokens.iter().map(|t| t.hash), k)).collect()
 }
 
+/// Masked tokens (one flag per token) and the sorted, disjoint character ranges they span.
+pub type Masked = (Vec<bool>, Vec<(u32, u32)>);
+
 /// Which tokens of `tokens` lie inside a k-gram that the templates contain, and the
 /// character ranges those tokens span (sorted, disjoint). `None` when nothing is masked.
-pub fn mask(tokens: &[Token], template: &FxHashSet<u64>, k: usize) -> Option<(Vec<bool>, Vec<(u32, u32)>)> {
+pub fn mask(tokens: &[Token], template: &FxHashSet<u64>, k: usize) -> Option<Masked> {
     if template.is_empty() {
         return None;
     }

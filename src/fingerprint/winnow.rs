@@ -32,13 +32,12 @@ pub fn winnow(hashes: &[u64], w: usize) -> Vec<Fingerprint> {
             deque.pop_front();
         }
         let window_full = i + 1 >= w;
-        if window_full || i + 1 == hashes.len() {
-            if let Some(&min) = deque.front() {
-                if last != Some(min) {
-                    out.push(Fingerprint { hash: hashes[min], position: min as u32 });
-                    last = Some(min);
-                }
-            }
+        if (window_full || i + 1 == hashes.len())
+            && let Some(&min) = deque.front()
+            && last != Some(min)
+        {
+            out.push(Fingerprint { hash: hashes[min], position: min as u32 });
+            last = Some(min);
         }
     }
     out

@@ -44,9 +44,7 @@ pub fn heatmap_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, actions: &mut Vec
         let cell = ((ui.available_width() - 40.0) / n as f32).clamp(3.0, 28.0);
         let size = Vec2::splat(cell * n as f32);
         let (rect, response) = ui.allocate_exact_size(size, Sense::click());
-        response.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::Role::Image, true, tr.tab_heatmap)
-        });
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, tr.tab_heatmap));
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 0.0, Color32::from_gray(245));
         for d in 0..n {

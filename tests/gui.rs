@@ -389,3 +389,107 @@ fn the_worker_messages_carry_no_egui_types() {
     is_send::<twinspot::gui::worker::Event>();
     is_send::<twinspot::gui::worker::Command>();
 }
+
+#[test]
+fn a_pair_of_100000_character_documents_is_laid_out_once_and_stays_smooth() {
+    let a: String = format!("{FILLER_1}{COPIED_1}\n{FILLER_3}\n{COPIED_2}{FILLER_2}\n").repeat(280);
+    let b: String = format!("{COPIED_2}\n{FILLER_2}{COPIED_1}\n{FILLER_3}\n").repeat(380);
+    assert!(a.chars().count() > 100_000 && b.chars().count() > 100_000);
+    let passages: Vec<Passage> = (0..200u32)
+        .map(|i| Passage {
+            a_start: i * 500,
+            a_end: i * 500 + 80,
+            b_start: i * 500 + 7,
+            b_end: i * 500 + 87,
+        })
+        .collect();
+    let report = Report {
+        settings: Settings::default(),
+        mode: Mode::SuspectsVsReferences,
+        documents: vec![
+            doc(0, "long-a.txt", Role::Suspect, &a),
+            doc(1, "long-b.txt", Role::Reference, &b),
+        ],
+        pairs: vec![Pair {
+            a: 0,
+            b: 1,
+            score: 0.2,
+            score_b: 0.2,
+            simhash_distance: None,
+            passages,
+            longest: 80,
+            shared_sentences: 0,
+            near_duplicate: false,
+        }],
+        near_duplicates: vec![],
+        groups: vec![],
+    };
+    let mut harness = harness();
+    harness.state_mut().show_report(Arc::new(report));
+    harness.state_mut().apply(Action::OpenPair(0));
+    harness.run();
+    harness.get_by_label("Passage 1 / 200");
+    // Stepping through passages scrolls but never lays the texts out again.
+    let layouts = harness.state().state.pair.as_ref().map(|v| v.layouts());
+    let start = Instant::now();
+    for _ in 0..20 {
+        harness.key_press(Key::N);
+        harness.step();
+    }
+    let per_frame = start.elapsed() / 20;
+    harness.run();
+    harness.get_by_label("Passage 21 / 200");
+    assert_eq!(
+        harness.state().state.pair.as_ref().map(|v| v.layouts()),
+        layouts
+    );
+    assert!(
+        per_frame < Duration::from_millis(250),
+        "a frame took {per_frame:?}"
+    );
+}
+
+#[test]
+fn a_table_of_10000_pairs_sorts_and_scrolls_quickly() {
+    let documents: Vec<DocumentEntry> = (0..200)
+        .map(|i| doc(i, &format!("doc{i:03}.txt"), Role::Suspect, FILLER_3))
+        .collect();
+    let pairs: Vec<Pair> = (0..10_000usize)
+        .map(|i| Pair {
+            a: i % 100,
+            b: 100 + i / 100,
+            score: (i % 997) as f64 / 997.0,
+            score_b: (i % 13) as f64 / 13.0,
+            simhash_distance: Some((i % 64) as u32),
+            passages: vec![],
+            longest: (i % 500) as u32,
+            shared_sentences: 0,
+            near_duplicate: false,
+        })
+        .collect();
+    let report = Arc::new(Report {
+        settings: Settings::default(),
+        mode: Mode::AllVsAll,
+        documents,
+        pairs,
+        near_duplicates: vec![],
+        groups: vec![],
+    });
+    let mut harness = harness();
+    harness.state_mut().show_report(report.clone());
+    harness.run();
+    harness.get_by_label("10000 / 10000 pairs");
+    let start = Instant::now();
+    harness.get_by_label("Longest").click();
+    harness.run();
+    for _ in 0..10 {
+        harness.key_press(Key::ArrowDown);
+        harness.step();
+    }
+    harness.run();
+    let elapsed = start.elapsed();
+    let rows = harness.state_mut().state.table.rows(&report).to_vec();
+    assert_eq!(report.pairs[rows[0]].longest, 499);
+    assert_eq!(harness.state().state.table.selected, Some(rows[9]));
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+}

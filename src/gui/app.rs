@@ -279,12 +279,13 @@ impl TwinspotApp {
                     actions.push(Action::StepPassage(-1));
                 }
             }
-            if !typing && state.pair.is_none() && state.report.is_some() {
-                if i.consume_key(Modifiers::NONE, Key::Enter)
-                    && let Some(selected) = state.table.selected
-                {
-                    actions.push(Action::OpenPair(selected));
-                }
+            if !typing
+                && state.pair.is_none()
+                && state.report.is_some()
+                && i.consume_key(Modifiers::NONE, Key::Enter)
+                && let Some(selected) = state.table.selected
+            {
+                actions.push(Action::OpenPair(selected));
             }
             let dropped: Vec<PathBuf> = i
                 .raw

@@ -26,6 +26,8 @@ pub struct PairView {
     /// Per side: a passage to scroll into view on the next frame.
     pub pending_scroll: [Option<usize>; 2],
     layout: [Option<SideLayout>; 2],
+    /// How many times a side was laid out (once per side, again only on resize or theme).
+    layouts: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -48,6 +50,7 @@ impl PairView {
             current,
             pending_scroll: [current, current],
             layout: [None, None],
+            layouts: 0,
         }
     }
 
@@ -70,9 +73,14 @@ impl PairView {
         self.pending_scroll = [Some(i), Some(i)];
     }
 
-    /// True when a side has been laid out (for tests: layout happens once).
+    /// True when both sides have been laid out.
     pub fn laid_out(&self) -> bool {
         self.layout.iter().all(Option::is_some)
+    }
+
+    /// How many times a side was laid out so far.
+    pub fn layouts(&self) -> usize {
+        self.layouts
     }
 }
 

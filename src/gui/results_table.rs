@@ -225,14 +225,14 @@ pub fn table_ui(
         .resizable(true)
         .sense(Sense::click())
         .cell_layout(egui::Layout::left_to_right(Align::Center))
-        .column(Column::initial(240.0).at_least(80.0).clip(true))
-        .column(Column::initial(240.0).at_least(80.0).clip(true))
-        .column(Column::initial(96.0).at_least(50.0))
-        .column(Column::initial(104.0).at_least(50.0))
-        .column(Column::initial(96.0).at_least(40.0))
-        .column(Column::initial(72.0).at_least(40.0))
-        .column(Column::initial(72.0).at_least(40.0))
-        .column(Column::remainder().at_least(60.0))
+        .column(Column::initial(200.0).at_least(80.0).clip(true))
+        .column(Column::initial(200.0).at_least(80.0).clip(true))
+        .column(Column::initial(92.0).at_least(50.0).clip(true))
+        .column(Column::initial(104.0).at_least(50.0).clip(true))
+        .column(Column::initial(92.0).at_least(40.0).clip(true))
+        .column(Column::initial(66.0).at_least(40.0).clip(true))
+        .column(Column::initial(64.0).at_least(40.0).clip(true))
+        .column(Column::remainder().at_least(40.0).clip(true))
         .auto_shrink(false);
     if let Some(row) = scroll_row {
         builder = builder.scroll_to_row(row, None);

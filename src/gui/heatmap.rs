@@ -10,17 +10,17 @@ use crate::Report;
 /// More documents than this are not drawn as a matrix (the table still has every pair).
 pub const MAX_MATRIX_DOCUMENTS: usize = 600;
 
-/// Colour of a score from white (0) through yellow to red (1).
+/// Colour of a score: light yellow (a little shared) through orange to red (all shared).
 fn heat(score: f64) -> Color32 {
     let t = score.clamp(0.0, 1.0) as f32;
-    let (r, g, b) = if t < 0.5 {
+    let lerp = |a: u8, b: u8, u: f32| (f32::from(a) + (f32::from(b) - f32::from(a)) * u) as u8;
+    if t < 0.5 {
         let u = t * 2.0;
-        (255.0, 255.0 - 40.0 * u, 255.0 - 200.0 * u)
+        Color32::from_rgb(255, lerp(236, 160, u), lerp(150, 40, u))
     } else {
         let u = (t - 0.5) * 2.0;
-        (255.0 - 45.0 * u, 215.0 - 185.0 * u, 55.0 - 25.0 * u)
-    };
-    Color32::from_rgb(r as u8, g as u8, b as u8)
+        Color32::from_rgb(lerp(255, 200, u), lerp(160, 20, u), lerp(40, 20, u))
+    }
 }
 
 /// Draws the matrix; clicking a cell opens the pair.
@@ -41,7 +41,8 @@ pub fn heatmap_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, actions: &mut Vec
         cells.push((p.b, p.a, p.score_b, i));
     }
     egui::ScrollArea::both().auto_shrink(false).show(ui, |ui| {
-        let cell = ((ui.available_width() - 40.0) / n as f32).clamp(3.0, 28.0);
+        let fit = ui.available_width().min(ui.available_height()) - 8.0;
+        let cell = (fit / n as f32).clamp(3.0, 28.0);
         let size = Vec2::splat(cell * n as f32);
         let (rect, response) = ui.allocate_exact_size(size, Sense::click());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, tr.tab_heatmap));

@@ -151,7 +151,7 @@ pub static EN: Tr = Tr {
     col_reference: "Reference",
     col_score: "% of suspect",
     col_score_b: "% of reference",
-    col_simhash: "SimHash dist.",
+    col_simhash: "SimHash",
     col_passages: "Passages",
     col_longest: "Longest",
     filter: "Filter by name",

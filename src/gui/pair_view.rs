@@ -15,6 +15,8 @@ use crate::{DocumentEntry, Pair, Report};
 
 /// Font size of the texts.
 const TEXT_SIZE: f32 = 15.0;
+/// Room left of each text for the bar that marks the passage in focus.
+const GUTTER: f32 = 10.0;
 
 /// The open pair.
 #[derive(Clone, Debug)]
@@ -244,7 +246,7 @@ fn side_ui(
         .id_salt(("pair-side", side))
         .auto_shrink(false)
         .show(ui, |ui| {
-            let width = ui.available_width().floor().max(50.0);
+            let width = (ui.available_width() - GUTTER).floor().max(50.0);
             let dark = ui.visuals().dark_mode;
             let stale = view.layout[side]
                 .as_ref()
@@ -262,7 +264,9 @@ fn side_ui(
                 return;
             };
             let galley = layout.galley.clone();
-            let (rect, response) = ui.allocate_exact_size(galley.size(), Sense::click());
+            let (outer, response) =
+                ui.allocate_exact_size(galley.size() + egui::vec2(GUTTER, 0.0), Sense::click());
+            let rect = outer.with_min_x(outer.min.x + GUTTER);
             response.widget_info(|| {
                 egui::WidgetInfo::labeled(egui::Role::Document, true, doc.path.clone())
             });
@@ -275,17 +279,11 @@ fn side_ui(
                 let bottom = galley
                     .pos_from_cursor(CCursor::new(end.saturating_sub(1) as usize))
                     .translate(origin);
-                let x = rect.left() - 2.0;
+                let x = outer.left() + GUTTER / 2.0 - 1.0;
                 let [r, g, b] = passage_colour(view.current.unwrap_or(0));
                 ui.painter().line_segment(
                     [egui::pos2(x, top.top()), egui::pos2(x, bottom.bottom())],
-                    Stroke::new(3.0, Color32::from_rgb(r, g, b).gamma_multiply(0.8)),
-                );
-                ui.painter().rect_stroke(
-                    top.expand(1.0),
-                    2.0,
-                    Stroke::new(1.5, ui.visuals().strong_text_color()),
-                    egui::StrokeKind::Outside,
+                    Stroke::new(4.0, Color32::from_rgb(r, g, b)),
                 );
             }
             ui.painter()

@@ -208,6 +208,8 @@ pub fn table_ui(
         ui.label(RichText::new(tr.no_pairs).italics());
         return;
     }
+    // Clicks go to the row (select, double-click to open), not to text selection.
+    ui.style_mut().interaction.selectable_labels = false;
     let rows: Vec<usize> = table.rows(report).to_vec();
     let scroll_row = table
         .scroll_to_selected
@@ -225,13 +227,13 @@ pub fn table_ui(
         .resizable(true)
         .sense(Sense::click())
         .cell_layout(egui::Layout::left_to_right(Align::Center))
-        .column(Column::initial(200.0).at_least(80.0).clip(true))
-        .column(Column::initial(200.0).at_least(80.0).clip(true))
-        .column(Column::initial(92.0).at_least(50.0).clip(true))
-        .column(Column::initial(104.0).at_least(50.0).clip(true))
-        .column(Column::initial(92.0).at_least(40.0).clip(true))
-        .column(Column::initial(66.0).at_least(40.0).clip(true))
-        .column(Column::initial(64.0).at_least(40.0).clip(true))
+        .column(Column::initial(160.0).at_least(80.0).clip(true))
+        .column(Column::initial(160.0).at_least(80.0).clip(true))
+        .column(Column::initial(118.0).at_least(50.0).clip(true))
+        .column(Column::initial(118.0).at_least(50.0).clip(true))
+        .column(Column::initial(74.0).at_least(40.0).clip(true))
+        .column(Column::initial(76.0).at_least(40.0).clip(true))
+        .column(Column::initial(70.0).at_least(40.0).clip(true))
         .column(Column::remainder().at_least(40.0).clip(true))
         .auto_shrink(false);
     if let Some(row) = scroll_row {

@@ -34,7 +34,7 @@ impl Default for Settings {
         Self {
             k: 5,
             w: 4,
-            min_chars: 40,
+            min_chars: 50,
             normalize: NormalizeOptions::default(),
             simhash_threshold: 3,
             near_duplicate_coverage: 0.5,
@@ -71,23 +71,13 @@ mod tests {
 
     #[test]
     fn guarantee_is_w_plus_k_minus_one() {
-        let s = Settings {
-            k: 5,
-            w: 4,
-            ..Settings::default()
-        };
+        let s = Settings { k: 5, w: 4, ..Settings::default() };
         assert_eq!(s.guarantee_t(), 8);
     }
 
     #[test]
     fn sanitized_clamps_zero_k_and_w() {
-        let s = Settings {
-            k: 0,
-            w: 0,
-            near_duplicate_coverage: f64::NAN,
-            ..Settings::default()
-        }
-        .sanitized();
+        let s = Settings { k: 0, w: 0, near_duplicate_coverage: f64::NAN, ..Settings::default() }.sanitized();
         assert_eq!((s.k, s.w), (1, 1));
         assert!(s.near_duplicate_coverage.is_finite());
     }

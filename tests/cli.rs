@@ -1,1 +1,145 @@
-//! The command line on small Chinese and English fixtures.
+//! The command line on small Chinese and English fixtures: passages found on both sides,
+//! the golden JSON, templates, all-vs-all, extract, simhash, bad input and bad arguments.
+
+use crate::util::{compare_json, doc_id, fixtures, pair, slice, success, twinspot};
+
+#[test]
+fn traditional_chinese_copy_is_found_with_offsets_on_both_sides() {
+    let dir = fixtures();
+    let report = compare_json(&dir, &["--reference", "reference", "--suspect", "suspect"]);
+    let p = pair(&report, "suspect/zh_copy.txt", "reference/zh_debian.txt").expect("the copied pair");
+    let passages = p["passages"].as_array().unwrap();
+    assert_eq!(passages.len(), 1, "{p:#}");
+    let q = &passages[0];
+    let a = slice(&dir, "suspect/zh_copy.txt", q["a_start"].as_u64().unwrap(), q["a_end"].as_u64().unwrap());
+    let b = slice(&dir, "reference/zh_debian.txt", q["b_start"].as_u64().unwrap(), q["b_end"].as_u64().unwrap());
+    assert!(a.starts_with("軟件包管理") && a.ends_with("凍結階段"), "suspect side: {a}");
+    assert!(b.starts_with("软件包管理") && b.ends_with("冻结阶段"), "reference side: {b}");
+    assert!(p["score"].as_f64().unwrap() > 0.4, "{p:#}");
+}
+
+#[test]
+fn reordered_english_sentences_are_one_passage() {
+    let dir = fixtures();
+    let report = compare_json(&dir, &["--reference", "reference", "--suspect", "suspect"]);
+    let p = pair(&report, "suspect/en_reordered.txt", "reference/en_python.txt").expect("the copied pair");
+    let passages = p["passages"].as_array().unwrap();
+    assert_eq!(passages.len(), 1, "{p:#}");
+    let q = &passages[0];
+    let a = slice(&dir, "suspect/en_reordered.txt", q["a_start"].as_u64().unwrap(), q["a_end"].as_u64().unwrap());
+    assert!(a.starts_with("Different applications") && a.ends_with("version 2.0"), "{a}");
+}
+
+#[test]
+fn clean_document_has_no_pairs_and_every_document_is_listed_once() {
+    let dir = fixtures();
+    let report = compare_json(&dir, &["--reference", "reference", "--suspect", "suspect"]);
+    let clean = doc_id(&report, "suspect/clean.txt");
+    assert!(report["pairs"].as_array().unwrap().iter().all(|p| p["a"] != clean && p["b"] != clean));
+    let mut paths: Vec<&str> =
+        report["documents"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
+    paths.sort_unstable();
+    assert_eq!(
+        paths,
+        [
+            "reference/en_python.txt",
+            "reference/zh_debian.txt",
+            "suspect/clean.txt",
+            "suspect/en_reordered.txt",
+            "suspect/zh_copy.txt"
+        ]
+    );
+}
+
+#[test]
+fn json_matches_the_golden_file() {
+    let dir = fixtures();
+    let got = success(&twinspot(
+        &dir,
+        &["compare", "-r", "reference", "-s", "suspect", "-t", "template", "--json", "-", "-q"],
+    ));
+    let golden_path = dir.join("golden.json");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden_path, &got).unwrap();
+    }
+    let golden = std::fs::read_to_string(&golden_path).unwrap();
+    assert_eq!(got, golden, "JSON changed; if that is intended, run with UPDATE_GOLDEN=1 and review the diff");
+}
+
+#[test]
+fn template_text_is_neither_matched_nor_counted() {
+    let dir = fixtures();
+    let without = compare_json(&dir, &["-r", "reference", "-s", "suspect"]);
+    let with = compare_json(&dir, &["-r", "reference", "-s", "suspect", "-t", "template"]);
+    let score = |r: &serde_json::Value| {
+        pair(r, "suspect/zh_copy.txt", "reference/zh_debian.txt").unwrap()["score"].as_f64().unwrap()
+    };
+    assert!(score(&with) > score(&without), "the template's characters leave the denominator");
+    let template = doc_id(&with, "template/assignment.txt");
+    assert_eq!(with["documents"][template as usize]["role"], "template");
+    assert!(with["pairs"].as_array().unwrap().iter().all(|p| p["a"] != template && p["b"] != template));
+}
+
+#[test]
+fn all_vs_all_reports_each_pair_once_with_the_smaller_id_first() {
+    let dir = fixtures();
+    let report = compare_json(&dir, &["--all", "."]);
+    let pairs = report["pairs"].as_array().unwrap();
+    assert!(pairs.len() >= 2, "{report:#}");
+    for p in pairs {
+        assert!(p["a"].as_u64() < p["b"].as_u64(), "{p}");
+    }
+}
+
+#[test]
+fn a_file_that_cannot_be_read_is_reported_and_the_run_goes_on() {
+    let dir = fixtures();
+    let output = twinspot(
+        &dir,
+        &["compare", "-r", "reference", "-s", "suspect/zh_copy.txt", "suspect/missing.txt", "--json", "-", "-q"],
+    );
+    let stdout = success(&output);
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let missing = doc_id(&report, "suspect/missing.txt");
+    let error = report["documents"][missing as usize]["error"].as_str().unwrap();
+    assert!(error.contains("suspect/missing.txt"), "{error}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("suspect/missing.txt"));
+    assert!(pair(&report, "suspect/zh_copy.txt", "reference/zh_debian.txt").is_some());
+}
+
+#[test]
+fn bad_arguments_exit_with_two() {
+    let dir = fixtures();
+    assert_eq!(twinspot(&dir, &["compare", "--suspect", "suspect"]).status.code(), Some(2));
+    assert_eq!(twinspot(&dir, &["compare", "--no-such-flag"]).status.code(), Some(2));
+}
+
+#[test]
+fn extract_prints_the_text_offsets_count() {
+    let dir = fixtures();
+    let text = success(&twinspot(&dir, &["extract", "reference/zh_debian.txt"]));
+    assert_eq!(text, std::fs::read_to_string(dir.join("reference/zh_debian.txt")).unwrap());
+}
+
+#[test]
+fn simhash_prints_one_hex_line_per_file_and_traditional_equals_simplified() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("s.txt"), "软件包管理系统可以帮助用户安装和删除软件包。").unwrap();
+    std::fs::write(dir.path().join("t.txt"), "軟件包管理系統可以幫助用戶安裝和刪除軟件包。").unwrap();
+    let out = success(&twinspot(dir.path(), &["simhash", "s.txt", "t.txt"]));
+    let hashes: Vec<&str> = out.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(hashes.len(), 2);
+    assert!(hashes.iter().all(|h| h.len() == 16 && h.chars().all(|c| c.is_ascii_hexdigit())));
+    assert_eq!(hashes[0], hashes[1]);
+}
+
+#[test]
+fn summary_table_and_csv() {
+    let dir = fixtures();
+    let out = success(&twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect"]));
+    assert!(out.contains("suspect/zh_copy.txt ⇐ reference/zh_debian.txt"), "{out}");
+    let csv = success(&twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect", "--csv", "-", "-q"]));
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().starts_with("suspect,reference,score"));
+    assert_eq!(lines.count(), 2, "{csv}");
+}

@@ -17,11 +17,10 @@ use twinspot::{DocumentEntry, Mode, Pair, Passage, Report, Role, Settings};
 
 const COPIED_1: &str = "软件工程是一门研究用工程化方法构建和维护有效的、实用的和高质量的软件的学科。它涉及程序设计语言、数据库、软件开发工具、系统平台、标准、设计模式等方面。在现代社会中，软件应用于多个方面。";
 const COPIED_2: &str = "典型的软件有电子邮件、嵌入式系统、人机界面、办公套件、操作系统、编译器、数据库、游戏等。同时，各个行业几乎都有计算机软件的应用，如工业、农业、银行、航空、政府部门等。这些应用促进了经济和社会的发展。";
-const FILLER_1: &str = "今天天气很好，我们一起去公园散步。湖边的柳树发出了新芽，孩子们在草地上放风筝，老人们坐在长椅上聊天。";
-const FILLER_2: &str =
-    "晚上回到家里，妈妈已经做好了饭菜。我们围坐在桌子旁边，一边吃饭一边说着白天看到的有趣的事情。";
-const FILLER_3: &str =
-    "The library opens at nine in the morning and closes at six in the evening every weekday.";
+const FILLER_1: &str =
+    "今天天气很好，我们一起去公园散步。湖边的柳树发出了新芽，孩子们在草地上放风筝，老人们坐在长椅上聊天。";
+const FILLER_2: &str = "晚上回到家里，妈妈已经做好了饭菜。我们围坐在桌子旁边，一边吃饭一边说着白天看到的有趣的事情。";
+const FILLER_3: &str = "The library opens at nine in the morning and closes at six in the evening every weekday.";
 
 fn harness<'a>() -> Harness<'a, TwinspotApp> {
     let mut harness = Harness::builder()
@@ -40,11 +39,7 @@ fn fixtures() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let suspect = dir.path().join("suspect.txt");
     let reference = dir.path().join("reference.txt");
-    std::fs::write(
-        &suspect,
-        format!("{FILLER_1}\n{COPIED_1}\n{FILLER_3}\n{COPIED_2}\n"),
-    )
-    .unwrap();
+    std::fs::write(&suspect, format!("{FILLER_1}\n{COPIED_1}\n{FILLER_3}\n{COPIED_2}\n")).unwrap();
     std::fs::write(&reference, format!("{COPIED_2}\n{FILLER_2}\n{COPIED_1}\n")).unwrap();
     (dir, suspect, reference)
 }
@@ -52,10 +47,7 @@ fn fixtures() -> (tempfile::TempDir, PathBuf, PathBuf) {
 fn wait_for_check(harness: &mut Harness<'_, TwinspotApp>) {
     let start = Instant::now();
     while harness.state().state.is_running() {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "the check did not finish"
-        );
+        assert!(start.elapsed() < Duration::from_secs(120), "the check did not finish");
         std::thread::sleep(Duration::from_millis(20));
         harness.step();
     }
@@ -90,12 +82,7 @@ fn ready_report(mode: Mode) -> Report {
     let a = format!("{FILLER_1}{COPIED_1}{FILLER_3}{COPIED_2}{FILLER_2}");
     let r = format!("{COPIED_2}{FILLER_2}{COPIED_1}");
     let q = format!("{FILLER_3}{FILLER_1}");
-    let passage = |x: (u32, u32), y: (u32, u32)| Passage {
-        a_start: x.0,
-        a_end: x.1,
-        b_start: y.0,
-        b_end: y.1,
-    };
+    let passage = |x: (u32, u32), y: (u32, u32)| Passage { a_start: x.0, a_end: x.1, b_start: y.0, b_end: y.1 };
     let mut bad = doc(3, "bad.pdf", Role::Reference, "");
     bad.error = Some("not a PDF: bad.pdf".into());
     Report {
@@ -163,16 +150,8 @@ fn the_window_opens_with_a_hint_and_switches_to_chinese() {
 fn a_check_finds_the_copied_passages_and_the_pair_view_steps_through_them() {
     let (_dir, suspect, reference) = fixtures();
     let mut harness = harness();
-    harness
-        .state_mut()
-        .state
-        .inputs
-        .add(ListKind::Suspect, [suspect]);
-    harness
-        .state_mut()
-        .state
-        .inputs
-        .add(ListKind::Reference, [reference]);
+    harness.state_mut().state.inputs.add(ListKind::Suspect, [suspect]);
+    harness.state_mut().state.inputs.add(ListKind::Reference, [reference]);
     harness.run();
     harness.get_by_label("suspect.txt");
     harness.get_by_label("Check").click();
@@ -182,10 +161,7 @@ fn a_check_finds_the_copied_passages_and_the_pair_view_steps_through_them() {
     let report = harness.state().state.report.clone().expect("a report");
     assert_eq!(report.pairs.len(), 1, "{report:#?}");
     assert_eq!(report.pairs[0].passages.len(), 2, "{report:#?}");
-    assert!(matches!(
-        harness.state().state.status,
-        Some(Status::Finished { pairs: 1, .. })
-    ));
+    assert!(matches!(harness.state().state.status, Some(Status::Finished { pairs: 1, .. })));
 
     // The table shows the pair; select it and open it with Enter.
     harness.get_by_label_contains("suspect.txt ⇐").click();
@@ -214,9 +190,7 @@ fn a_check_finds_the_copied_passages_and_the_pair_view_steps_through_them() {
 #[test]
 fn the_viewer_shows_an_injected_report_side_by_side() {
     let mut harness = harness();
-    harness
-        .state_mut()
-        .show_report(Arc::new(ready_report(Mode::SuspectsVsReferences)));
+    harness.state_mut().show_report(Arc::new(ready_report(Mode::SuspectsVsReferences)));
     harness.run();
     harness.get_by_label("a.txt ⇐ r.txt");
     harness.get_by_label("a.txt ⇐ q.txt");
@@ -239,12 +213,7 @@ fn the_viewer_shows_an_injected_report_side_by_side() {
     harness.get_by_label("↑ Previous passage").click();
     harness.run();
     harness.get_by_label("Passage 2 / 3");
-    let view = harness
-        .state()
-        .state
-        .pair
-        .clone()
-        .expect("the pair is open");
+    let view = harness.state().state.pair.clone().expect("the pair is open");
     assert!(view.laid_out());
     assert_eq!(view.current, Some(1));
 
@@ -285,9 +254,7 @@ fn the_table_sorts_and_filters() {
 #[test]
 fn all_against_all_shows_the_heat_map_and_the_groups() {
     let mut harness = harness();
-    harness
-        .state_mut()
-        .show_report(Arc::new(ready_report(Mode::AllVsAll)));
+    harness.state_mut().show_report(Arc::new(ready_report(Mode::AllVsAll)));
     harness.run();
     harness.get_by_label("Heat map").click();
     harness.run();
@@ -307,17 +274,10 @@ fn escape_cancels_a_running_check_and_its_late_events_are_dropped() {
     }
     let mut harness = harness();
     harness.state_mut().state.persisted.mode = Mode::AllVsAll;
-    harness
-        .state_mut()
-        .state
-        .inputs
-        .add(ListKind::Suspect, [dir.path().to_path_buf()]);
+    harness.state_mut().state.inputs.add(ListKind::Suspect, [dir.path().to_path_buf()]);
     harness.key_press_modifiers(egui::Modifiers::COMMAND, Key::Enter);
     harness.step();
-    assert!(
-        harness.state().state.is_running(),
-        "Ctrl+Enter starts the check"
-    );
+    assert!(harness.state().state.is_running(), "Ctrl+Enter starts the check");
     harness.key_press(Key::Escape);
     harness.step();
     assert!(!harness.state().state.is_running());
@@ -347,18 +307,12 @@ fn two_files_dropped_on_an_empty_window_are_compared_at_once() {
     let (_dir, suspect, reference) = fixtures();
     let mut harness = harness();
     for path in [suspect, reference] {
-        harness
-            .input_mut()
-            .dropped_files
-            .push(Arc::new(Dropped(path)));
+        harness.input_mut().dropped_files.push(Arc::new(Dropped(path)));
     }
     harness.step();
     assert!(harness.state().state.is_running());
     wait_for_check(&mut harness);
-    assert!(
-        harness.state().state.pair.is_some(),
-        "the pair opens by itself"
-    );
+    assert!(harness.state().state.pair.is_some(), "the pair opens by itself");
     harness.get_by_label("Passage 1 / 2");
 }
 
@@ -381,10 +335,7 @@ fn exports_write_json_csv_and_html() {
 #[test]
 fn the_worker_messages_carry_no_egui_types() {
     let source = include_str!("../src/gui/worker.rs");
-    assert!(
-        !source.contains("egui::") && !source.contains("use egui"),
-        "src/gui/worker.rs must not use egui"
-    );
+    assert!(!source.contains("egui::") && !source.contains("use egui"), "src/gui/worker.rs must not use egui");
     fn is_send<T: Send + 'static>() {}
     is_send::<twinspot::gui::worker::Event>();
     is_send::<twinspot::gui::worker::Command>();
@@ -396,20 +347,12 @@ fn a_pair_of_100000_character_documents_is_laid_out_once_and_stays_smooth() {
     let b: String = format!("{COPIED_2}\n{FILLER_2}{COPIED_1}\n{FILLER_3}\n").repeat(380);
     assert!(a.chars().count() > 100_000 && b.chars().count() > 100_000);
     let passages: Vec<Passage> = (0..200u32)
-        .map(|i| Passage {
-            a_start: i * 500,
-            a_end: i * 500 + 80,
-            b_start: i * 500 + 7,
-            b_end: i * 500 + 87,
-        })
+        .map(|i| Passage { a_start: i * 500, a_end: i * 500 + 80, b_start: i * 500 + 7, b_end: i * 500 + 87 })
         .collect();
     let report = Report {
         settings: Settings::default(),
         mode: Mode::SuspectsVsReferences,
-        documents: vec![
-            doc(0, "long-a.txt", Role::Suspect, &a),
-            doc(1, "long-b.txt", Role::Reference, &b),
-        ],
+        documents: vec![doc(0, "long-a.txt", Role::Suspect, &a), doc(1, "long-b.txt", Role::Reference, &b)],
         pairs: vec![Pair {
             a: 0,
             b: 1,
@@ -439,21 +382,14 @@ fn a_pair_of_100000_character_documents_is_laid_out_once_and_stays_smooth() {
     let per_frame = start.elapsed() / 20;
     harness.run();
     harness.get_by_label("Passage 21 / 200");
-    assert_eq!(
-        harness.state().state.pair.as_ref().map(|v| v.layouts()),
-        layouts
-    );
-    assert!(
-        per_frame < Duration::from_millis(250),
-        "a frame took {per_frame:?}"
-    );
+    assert_eq!(harness.state().state.pair.as_ref().map(|v| v.layouts()), layouts);
+    assert!(per_frame < Duration::from_millis(250), "a frame took {per_frame:?}");
 }
 
 #[test]
 fn a_table_of_10000_pairs_sorts_and_scrolls_quickly() {
-    let documents: Vec<DocumentEntry> = (0..200)
-        .map(|i| doc(i, &format!("doc{i:03}.txt"), Role::Suspect, FILLER_3))
-        .collect();
+    let documents: Vec<DocumentEntry> =
+        (0..200).map(|i| doc(i, &format!("doc{i:03}.txt"), Role::Suspect, FILLER_3)).collect();
     let pairs: Vec<Pair> = (0..10_000usize)
         .map(|i| Pair {
             a: i % 100,

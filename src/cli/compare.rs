@@ -111,10 +111,7 @@ impl CompareArgs {
 
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let (mode, documents) = match &args.all {
-        Some(dir) => (
-            Mode::AllVsAll,
-            collect_inputs(std::slice::from_ref(dir), Role::Suspect),
-        ),
+        Some(dir) => (Mode::AllVsAll, collect_inputs(std::slice::from_ref(dir), Role::Suspect)),
         None => {
             if args.reference.is_empty() || args.suspect.is_empty() {
                 eprintln!(
@@ -133,14 +130,9 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         eprintln!("twinspot: no documents found in the paths given");
         return Ok(ExitCode::from(2));
     }
-    let request = CheckRequest {
-        documents,
-        mode,
-        settings: args.settings(),
-    };
+    let request = CheckRequest { documents, mode, settings: args.settings() };
     let progress = TerminalProgress::new(args.quiet);
-    let report =
-        run_check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
+    let report = run_check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
     progress.finish();
 
     for doc in report.errors() {
@@ -171,18 +163,8 @@ fn write_output(out: &Path, content: &str) -> anyhow::Result<()> {
 }
 
 fn print_summary(report: &Report) {
-    let name = |id: usize| {
-        report
-            .documents
-            .get(id)
-            .map(|d| d.path.as_str())
-            .unwrap_or("?")
-    };
-    let readable = report
-        .documents
-        .iter()
-        .filter(|d| d.error.is_none())
-        .count();
+    let name = |id: usize| report.documents.get(id).map(|d| d.path.as_str()).unwrap_or("?");
+    let readable = report.documents.iter().filter(|d| d.error.is_none()).count();
     println!(
         "{} documents read ({} could not be read), {} pairs with shared text, {} near duplicates",
         readable,
@@ -193,32 +175,20 @@ fn print_summary(report: &Report) {
     if report.pairs.is_empty() {
         return;
     }
-    println!(
-        "{:>7} {:>7} {:>4} {:>8}  {:<}",
-        "copied", "of ref", "sim", "passages", "suspect ⇐ reference"
-    );
+    println!("{:>7} {:>7} {:>4} {:>8}  {:<}", "copied", "of ref", "sim", "passages", "suspect ⇐ reference");
     for p in report.pairs.iter().take(50) {
         println!(
             "{:>6.1}% {:>6.1}% {:>4} {:>8}  {} ⇐ {}{}",
             p.score * 100.0,
             p.score_b * 100.0,
-            p.simhash_distance
-                .map(|d| d.to_string())
-                .unwrap_or_else(|| "-".into()),
+            p.simhash_distance.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
             p.passages.len(),
             name(p.a),
             name(p.b),
-            if p.near_duplicate {
-                "  [near duplicate]"
-            } else {
-                ""
-            }
+            if p.near_duplicate { "  [near duplicate]" } else { "" }
         );
     }
     if report.pairs.len() > 50 {
-        println!(
-            "… {} more pairs (use --json or --csv for all)",
-            report.pairs.len() - 50
-        );
+        println!("… {} more pairs (use --json or --csv for all)", report.pairs.len() - 50);
     }
 }

@@ -19,11 +19,7 @@ pub fn run(file: &Path) -> anyhow::Result<ExitCode> {
         eprintln!("twinspot: warning: {warning}: {}", file.display());
     }
     let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(extracted.text.as_bytes())
-        .context("writing the text to standard output")?;
-    stdout
-        .flush()
-        .context("writing the text to standard output")?;
+    stdout.write_all(extracted.text.as_bytes()).context("writing the text to standard output")?;
+    stdout.flush().context("writing the text to standard output")?;
     Ok(ExitCode::SUCCESS)
 }

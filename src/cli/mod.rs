@@ -66,8 +66,7 @@ pub fn main() -> ExitCode {
 
 #[cfg(feature = "gui")]
 fn open_window(files: Vec<PathBuf>) -> anyhow::Result<ExitCode> {
-    twinspot::gui::run(files)
-        .map_err(|e| anyhow::anyhow!("the window could not be opened: {e}"))?;
+    twinspot::gui::run(files).map_err(|e| anyhow::anyhow!("the window could not be opened: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -17,17 +17,12 @@ impl TerminalProgress {
     pub fn new(quiet: bool) -> Self {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(0);
-            if let Ok(style) =
-                ProgressStyle::with_template("{msg:>9} [{bar:40}] {pos}/{len} {elapsed}")
-            {
+            if let Ok(style) = ProgressStyle::with_template("{msg:>9} [{bar:40}] {pos}/{len} {elapsed}") {
                 bar.set_style(style.progress_chars("=> "));
             }
             bar
         });
-        Self {
-            bar,
-            stage: Mutex::new(None),
-        }
+        Self { bar, stage: Mutex::new(None) }
     }
 
     pub fn finish(&self) {

@@ -14,8 +14,7 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let lines: Vec<Result<String, String>> = files
         .par_iter()
         .map(|file| {
-            let extracted =
-                ingest::extract(file, &IngestLimits::default()).map_err(|e| format!("{e:#}"))?;
+            let extracted = ingest::extract(file, &IngestLimits::default()).map_err(|e| format!("{e:#}"))?;
             let hash = simhash(&folded_text(&extracted.text, settings.normalize));
             Ok(format!("{hash:016x}  {}", file.display()))
         })

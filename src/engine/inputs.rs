@@ -5,9 +5,8 @@ use std::path::{Path, PathBuf};
 use super::{DocumentInput, Role};
 
 /// File extensions read when a folder is given (a file given by name is always read).
-pub const SUPPORTED_EXTENSIONS: &[&str] = &[
-    "txt", "md", "markdown", "text", "docx", "pdf", "html", "htm", "xhtml", "odt",
-];
+pub const SUPPORTED_EXTENSIONS: &[&str] =
+    &["txt", "md", "markdown", "text", "docx", "pdf", "html", "htm", "xhtml", "odt"];
 
 const MAX_DEPTH: usize = 32;
 
@@ -32,11 +31,7 @@ fn walk(dir: &Path, display: &str, role: Role, depth: usize, out: &mut Vec<Docum
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) if depth <= MAX_DEPTH => entries,
         _ => {
-            out.push(DocumentInput {
-                path: dir.to_path_buf(),
-                display: display.to_string(),
-                role,
-            });
+            out.push(DocumentInput { path: dir.to_path_buf(), display: display.to_string(), role });
             return;
         }
     };
@@ -51,21 +46,15 @@ fn walk(dir: &Path, display: &str, role: Role, depth: usize, out: &mut Vec<Docum
         if path.is_dir() {
             walk(&path, &child_display, role, depth + 1, out);
         } else if has_supported_extension(&path) {
-            out.push(DocumentInput {
-                path,
-                display: child_display,
-                role,
-            });
+            out.push(DocumentInput { path, display: child_display, role });
         }
     }
 }
 
 fn has_supported_extension(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-        SUPPORTED_EXTENSIONS
-            .iter()
-            .any(|s| s.eq_ignore_ascii_case(e))
-    })
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| SUPPORTED_EXTENSIONS.iter().any(|s| s.eq_ignore_ascii_case(e)))
 }
 
 #[cfg(test)]
@@ -80,17 +69,8 @@ mod tests {
             std::fs::write(dir.path().join(name), "x").unwrap();
         }
         let base = dir.path().to_string_lossy().replace('\\', "/");
-        let got: Vec<String> = collect_inputs(&[dir.path().to_path_buf()], Role::Suspect)
-            .into_iter()
-            .map(|d| d.display)
-            .collect();
-        assert_eq!(
-            got,
-            vec![
-                format!("{base}/a.docx"),
-                format!("{base}/b.txt"),
-                format!("{base}/sub/c.pdf")
-            ]
-        );
+        let got: Vec<String> =
+            collect_inputs(&[dir.path().to_path_buf()], Role::Suspect).into_iter().map(|d| d.display).collect();
+        assert_eq!(got, vec![format!("{base}/a.docx"), format!("{base}/b.txt"), format!("{base}/sub/c.pdf")]);
     }
 }

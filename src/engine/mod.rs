@@ -57,11 +57,7 @@ impl DocumentInput {
     pub fn new(path: impl Into<PathBuf>, role: Role) -> Self {
         let path = path.into();
         let display = path.to_string_lossy().replace('\\', "/");
-        Self {
-            path,
-            display,
-            role,
-        }
+        Self { path, display, role }
     }
 }
 

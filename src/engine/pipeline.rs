@@ -9,10 +9,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
+use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{InvertedIndex, Posting, SimhashIndex};
 use crate::ingest;
-use crate::matching::{Hit, MatchTuning, PairContext, match_pair};
+use crate::matching::{Hit, MatchTuning, PairContext, match_pair, overlaps};
 use crate::report::{DocumentEntry, Pair, Report};
 use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
 use crate::settings::Settings;
@@ -25,7 +26,6 @@ const MAX_POSTINGS: usize = 2_000;
 struct Loaded {
     entry: DocumentEntry,
     prints: Option<DocumentFingerprints>,
-    mask: Option<Vec<bool>>,
     masked_chars: Vec<(u32, u32)>,
 }
 
@@ -39,25 +39,12 @@ struct Counter<'a> {
 
 impl<'a> Counter<'a> {
     fn start(sink: &'a dyn ProgressSink, stage: Stage, total: usize) -> Self {
-        sink.progress(Progress {
-            stage,
-            done: 0,
-            total,
-        });
-        Self {
-            sink,
-            stage,
-            total,
-            done: AtomicUsize::new(0),
-        }
+        sink.progress(Progress { stage, done: 0, total });
+        Self { sink, stage, total, done: AtomicUsize::new(0) }
     }
     fn tick(&self) {
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        self.sink.progress(Progress {
-            stage: self.stage,
-            done,
-            total: self.total,
-        });
+        self.sink.progress(Progress { stage: self.stage, done, total: self.total });
     }
 }
 
@@ -65,17 +52,10 @@ impl<'a> Counter<'a> {
 ///
 /// Per-file errors do not stop it: such a document gets an `error` in the report. Returns
 /// `Err(Cancelled)` soon after `cancel` is set.
-pub fn run_check(
-    request: &CheckRequest,
-    sink: &dyn ProgressSink,
-    cancel: &CancelFlag,
-) -> Result<Report, Cancelled> {
+pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &CancelFlag) -> Result<Report, Cancelled> {
     let settings = request.settings.clone().sanitized();
     // The jieba dictionary takes a moment to build: start it while files are read.
-    let warm = std::thread::Builder::new()
-        .name("twinspot-jieba-warmup".into())
-        .spawn(simhash::warm_up)
-        .ok();
+    let warm = std::thread::Builder::new().name("twinspot-jieba-warmup".into()).spawn(simhash::warm_up).ok();
 
     let mut docs = read_all(&request.documents, &settings, sink, cancel)?;
     drop(warm);
@@ -86,8 +66,7 @@ pub fn run_check(
         Mode::AllVsAll => d.entry.role != Role::Template,
     };
     let is_suspect = |d: &Loaded| {
-        d.entry.role == Role::Suspect
-            || (request.mode == Mode::AllVsAll && d.entry.role == Role::Reference)
+        d.entry.role == Role::Suspect || (request.mode == Mode::AllVsAll && d.entry.role == Role::Reference)
     };
 
     let counter = Counter::start(sink, Stage::Indexing, 1);
@@ -101,9 +80,7 @@ pub fn run_check(
     counter.tick();
     check(cancel)?;
 
-    let suspects: Vec<usize> = (0..docs.len())
-        .filter(|&i| is_suspect(&docs[i]) && docs[i].prints.is_some())
-        .collect();
+    let suspects: Vec<usize> = (0..docs.len()).filter(|&i| is_suspect(&docs[i]) && docs[i].prints.is_some()).collect();
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
     let matcher = Matcher {
@@ -129,41 +106,17 @@ pub fn run_check(
     check(cancel)?;
 
     let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().flatten().collect();
-    pairs.sort_by(|x, y| {
-        y.score
-            .total_cmp(&x.score)
-            .then(x.a.cmp(&y.a))
-            .then(x.b.cmp(&y.b))
-    });
-    let mut near_duplicates: Vec<[usize; 2]> = pairs
-        .iter()
-        .filter(|p| p.near_duplicate)
-        .map(|p| [p.a, p.b])
-        .collect();
+    pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
+    let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
     near_duplicates.sort_unstable();
     let groups = near_duplicate_groups(&near_duplicates);
     let documents = docs.into_iter().map(|d| d.entry).collect();
-    sink.progress(Progress {
-        stage: Stage::Done,
-        done: 1,
-        total: 1,
-    });
-    Ok(Report {
-        settings,
-        mode: request.mode,
-        documents,
-        pairs,
-        near_duplicates,
-        groups,
-    })
+    sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
+    Ok(Report { settings, mode: request.mode, documents, pairs, near_duplicates, groups })
 }
 
 fn check(cancel: &CancelFlag) -> Result<(), Cancelled> {
-    if cancel.is_cancelled() {
-        Err(Cancelled)
-    } else {
-        Ok(())
-    }
+    if cancel.is_cancelled() { Err(Cancelled) } else { Ok(()) }
 }
 
 fn read_all(
@@ -205,31 +158,18 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
     match ingest::extract(&input.path, &settings.ingest) {
         Ok(extracted) => {
             let prints = DocumentFingerprints::compute(&extracted.text, settings);
-            let prints = if input.role == Role::Template {
-                prints
-            } else {
-                prints.with_simhash(&extracted.text, settings)
-            };
+            let prints =
+                if input.role == Role::Template { prints } else { prints.with_simhash(&extracted.text, settings) };
             entry.chars = extracted.text.chars().count();
             entry.countable_chars = entry.chars;
             entry.simhash = prints.simhash;
             entry.warnings = extracted.warnings;
             entry.text = Arc::from(extracted.text);
-            Loaded {
-                entry,
-                prints: Some(prints),
-                mask: None,
-                masked_chars: Vec::new(),
-            }
+            Loaded { entry, prints: Some(prints), masked_chars: Vec::new() }
         }
         Err(error) => {
             entry.error = Some(format!("{error:#}"));
-            Loaded {
-                entry,
-                prints: None,
-                mask: None,
-                masked_chars: Vec::new(),
-            }
+            Loaded { entry, prints: None, masked_chars: Vec::new() }
         }
     }
 }
@@ -247,28 +187,19 @@ fn apply_templates(docs: &mut [Loaded], settings: &Settings) {
     if set.is_empty() {
         return;
     }
-    docs.par_iter_mut()
-        .filter(|d| d.entry.role != Role::Template)
-        .for_each(|d| {
-            let Some(prints) = d.prints.as_mut() else {
-                return;
-            };
-            let Some((mask, ranges)) = template::mask(&prints.tokenized.tokens, &set, k) else {
-                return;
-            };
-            prints.kgrams.retain(|f| {
-                !mask[f.position as usize..f.position as usize + k]
-                    .iter()
-                    .any(|&m| m)
-            });
-            prints
-                .sentences
-                .retain(|s| !mask[s.start as usize..s.end as usize].iter().any(|&m| m));
-            let masked: usize = ranges.iter().map(|r| (r.1 - r.0) as usize).sum();
-            d.entry.countable_chars = d.entry.chars.saturating_sub(masked);
-            d.mask = Some(mask);
-            d.masked_chars = ranges;
-        });
+    docs.par_iter_mut().filter(|d| d.entry.role != Role::Template).for_each(|d| {
+        let Some(prints) = d.prints.as_mut() else {
+            return;
+        };
+        let Some((mask, ranges)) = template::mask(&prints.tokenized.tokens, &set, k) else {
+            return;
+        };
+        prints.kgrams.retain(|f| !mask[f.position as usize..f.position as usize + k].iter().any(|&m| m));
+        prints.sentences.retain(|s| !mask[s.start as usize..s.end as usize].iter().any(|&m| m));
+        let masked: usize = ranges.iter().map(|r| (r.1 - r.0) as usize).sum();
+        d.entry.countable_chars = d.entry.chars.saturating_sub(masked);
+        d.masked_chars = ranges;
+    });
 }
 
 /// The k-gram index and the sentence index of the references.
@@ -285,35 +216,12 @@ fn build_index(docs: &[Loaded], is_reference: &(dyn Fn(&Loaded) -> bool + Sync))
             .filter_map(|(id, d)| Some((id as u32, d.prints.as_ref()?)))
     };
     let kgrams: Vec<(u64, Posting)> = refs()
-        .flat_map_iter(|(doc, p)| {
-            p.kgrams.iter().map(move |f| {
-                (
-                    f.hash,
-                    Posting {
-                        doc,
-                        position: f.position,
-                    },
-                )
-            })
-        })
+        .flat_map_iter(|(doc, p)| p.kgrams.iter().map(move |f| (f.hash, Posting { doc, position: f.position })))
         .collect();
     let sentences: Vec<(u64, Posting)> = refs()
-        .flat_map_iter(|(doc, p)| {
-            p.sentences.iter().map(move |s| {
-                (
-                    s.hash,
-                    Posting {
-                        doc,
-                        position: s.start,
-                    },
-                )
-            })
-        })
+        .flat_map_iter(|(doc, p)| p.sentences.iter().map(move |s| (s.hash, Posting { doc, position: s.start })))
         .collect();
-    Indexes {
-        kgrams: InvertedIndex::build(kgrams),
-        sentences: InvertedIndex::build(sentences),
-    }
+    Indexes { kgrams: InvertedIndex::build(kgrams), sentences: InvertedIndex::build(sentences) }
 }
 
 /// Compares one suspect with the indexed references.
@@ -339,16 +247,23 @@ impl Matcher<'_> {
             return Vec::new();
         };
         let mut hits: FxHashMap<u32, Vec<Hit>> = FxHashMap::default();
-        for f in &prints.kgrams {
-            let postings = self.index.kgrams.get(f.hash);
-            if postings.len() > MAX_POSTINGS {
+        // Every k-gram of the suspect is looked up, not only its winnowed ones: the
+        // references' fingerprints are winnowed, and a shared run shorter than t still
+        // hits whenever the reference kept one of its k-grams.
+        let k = self.settings.k.max(1);
+        let tokens = &prints.tokenized.tokens;
+        for (position, hash) in kgram_hashes(tokens.iter().map(|t| t.hash), k).into_iter().enumerate() {
+            let postings = self.index.kgrams.get(hash);
+            if postings.is_empty() || postings.len() > MAX_POSTINGS {
+                continue;
+            }
+            if !doc.masked_chars.is_empty()
+                && overlaps(&doc.masked_chars, (tokens[position].start, tokens[position + k - 1].end))
+            {
                 continue;
             }
             for p in postings.iter().filter(|p| self.wanted(a, p.doc as usize)) {
-                hits.entry(p.doc).or_default().push(Hit {
-                    a: f.position,
-                    b: p.position,
-                });
+                hits.entry(p.doc).or_default().push(Hit { a: position as u32, b: p.position });
             }
         }
         let mut shared_sentences: FxHashMap<u32, u32> = FxHashMap::default();
@@ -368,13 +283,8 @@ impl Matcher<'_> {
         }
         let mut candidates: FxHashSet<u32> = hits.keys().copied().collect();
         if let Some(h) = doc.entry.simhash {
-            candidates.extend(
-                self.simhashes
-                    .query(h)
-                    .into_iter()
-                    .map(|(b, _)| b)
-                    .filter(|&b| self.wanted(a, b as usize)),
-            );
+            candidates
+                .extend(self.simhashes.query(h).into_iter().map(|(b, _)| b).filter(|&b| self.wanted(a, b as usize)));
         }
         let mut candidates: Vec<u32> = candidates.into_iter().collect();
         candidates.sort_unstable();
@@ -382,21 +292,17 @@ impl Matcher<'_> {
         let mut pairs = Vec::new();
         for b in candidates {
             let reference = &self.docs[b as usize];
-            let (Some(rprints), true) = (reference.prints.as_ref(), (self.is_reference)(reference))
-            else {
+            let (Some(rprints), true) = (reference.prints.as_ref(), (self.is_reference)(reference)) else {
                 continue;
             };
             let ctx = PairContext {
                 k: self.settings.k.max(1),
                 min_chars: self.settings.min_chars,
                 tuning: self.tuning,
-                suspect_mask: doc.mask.as_deref(),
-                reference_mask: reference.mask.as_deref(),
+                suspect_masked: &doc.masked_chars,
+                reference_masked: &reference.masked_chars,
             };
-            let passages = hits
-                .get(&b)
-                .map(|h| match_pair(prints, rprints, h, &ctx))
-                .unwrap_or_default();
+            let passages = hits.get(&b).map(|h| match_pair(prints, rprints, h, &ctx)).unwrap_or_default();
             let scores = pair_scores(
                 &passages,
                 doc.entry.countable_chars,

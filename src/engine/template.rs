@@ -7,31 +7,19 @@ use crate::fingerprint::hashing::kgram_hashes;
 use crate::normalize::Token;
 
 /// Every k-gram hash of the template documents.
-pub fn template_kgrams<'a>(
-    templates: impl Iterator<Item = &'a [Token]>,
-    k: usize,
-) -> FxHashSet<u64> {
-    templates
-        .flat_map(|tokens| kgram_hashes(tokens.iter().map(|t| t.hash), k))
-        .collect()
+pub fn template_kgrams<'a>(templates: impl Iterator<Item = &'a [Token]>, k: usize) -> FxHashSet<u64> {
+    templates.flat_map(|tokens| kgram_hashes(tokens.iter().map(|t| t.hash), k)).collect()
 }
 
 /// Which tokens of `tokens` lie inside a k-gram that the templates contain, and the
 /// character ranges those tokens span (sorted, disjoint). `None` when nothing is masked.
-pub fn mask(
-    tokens: &[Token],
-    template: &FxHashSet<u64>,
-    k: usize,
-) -> Option<(Vec<bool>, Vec<(u32, u32)>)> {
+pub fn mask(tokens: &[Token], template: &FxHashSet<u64>, k: usize) -> Option<(Vec<bool>, Vec<(u32, u32)>)> {
     if template.is_empty() {
         return None;
     }
     let mut masked = vec![false; tokens.len()];
     let mut any = false;
-    for (i, h) in kgram_hashes(tokens.iter().map(|t| t.hash), k)
-        .iter()
-        .enumerate()
-    {
+    for (i, h) in kgram_hashes(tokens.iter().map(|t| t.hash), k).iter().enumerate() {
         if template.contains(h) {
             masked[i..i + k].iter_mut().for_each(|m| *m = true);
             any = true;
@@ -44,9 +32,7 @@ pub fn mask(
     for (token, _) in tokens.iter().zip(&masked).filter(|(_, m)| **m) {
         match ranges.last_mut() {
             // Tokens of one masked run: extend across the punctuation between them.
-            Some(last) if last.1 >= token.start || is_adjacent(tokens, last.1, token.start) => {
-                last.1 = token.end
-            }
+            Some(last) if last.1 >= token.start || is_adjacent(tokens, last.1, token.start) => last.1 = token.end,
             _ => ranges.push((token.start, token.end)),
         }
     }
@@ -71,11 +57,9 @@ mod tests {
         let tokens = tokenize(doc, NormalizeOptions::default()).tokens;
         let set = template_kgrams(std::iter::once(template.tokens.as_slice()), 5);
         let (masked, ranges) = mask(&tokens, &set, 5).unwrap();
-        assert_eq!(masked.iter().filter(|m| **m).count(), 11);
+        assert_eq!(masked.iter().filter(|m| **m).count(), 12);
         let chars: Vec<char> = doc.chars().collect();
-        let text: String = chars[ranges[0].0 as usize..ranges[0].1 as usize]
-            .iter()
-            .collect();
+        let text: String = chars[ranges[0].0 as usize..ranges[0].1 as usize].iter().collect();
         assert_eq!(ranges.len(), 1);
         assert_eq!(text, "请回答下列问题，并写出理由");
     }

@@ -56,10 +56,7 @@ const BASE: u64 = 0x9E37_79B9_7F4A_7C15 | 1;
 
 /// Hashes of every run of `k` consecutive token hashes (a polynomial rolling hash, then
 /// mixed). Returns `tokens.len() − k + 1` values, or none when there are fewer than `k`.
-pub fn kgram_hashes(
-    token_hashes: impl ExactSizeIterator<Item = u64> + Clone,
-    k: usize,
-) -> Vec<u64> {
+pub fn kgram_hashes(token_hashes: impl ExactSizeIterator<Item = u64> + Clone, k: usize) -> Vec<u64> {
     let n = token_hashes.len();
     if k == 0 || n < k {
         return Vec::new();

@@ -32,22 +32,12 @@ impl DocumentFingerprints {
     /// segmentation; see [`DocumentFingerprints::with_simhash`].
     pub fn compute(text: &str, settings: &Settings) -> Self {
         let tokenized = tokenize(text, settings.normalize);
-        let kgram_hashes =
-            hashing::kgram_hashes(tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
+        let kgram_hashes = hashing::kgram_hashes(tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
         let kgrams = winnow(&kgram_hashes, settings.w);
-        let sentences = sentence_fingerprints(
-            &tokenized.tokens,
-            &tokenized.sentence_starts,
-            settings.min_sentence_tokens,
-        );
+        let sentences =
+            sentence_fingerprints(&tokenized.tokens, &tokenized.sentence_starts, settings.min_sentence_tokens);
         let nshash = nshash(&sentences);
-        Self {
-            tokenized,
-            kgrams,
-            sentences,
-            nshash,
-            simhash: None,
-        }
+        Self { tokenized, kgrams, sentences, nshash, simhash: None }
     }
 
     /// Adds the SimHash of `text`.

@@ -19,16 +19,8 @@ pub struct SentenceFingerprint {
 }
 
 /// Hashes every sentence with at least `min_tokens` tokens.
-pub fn sentence_fingerprints(
-    tokens: &[Token],
-    sentence_starts: &[u32],
-    min_tokens: usize,
-) -> Vec<SentenceFingerprint> {
-    let ends = sentence_starts
-        .iter()
-        .skip(1)
-        .copied()
-        .chain(std::iter::once(tokens.len() as u32));
+pub fn sentence_fingerprints(tokens: &[Token], sentence_starts: &[u32], min_tokens: usize) -> Vec<SentenceFingerprint> {
+    let ends = sentence_starts.iter().skip(1).copied().chain(std::iter::once(tokens.len() as u32));
     sentence_starts
         .iter()
         .zip(ends)
@@ -51,11 +43,7 @@ pub fn nshash(sentences: &[SentenceFingerprint]) -> Option<u64> {
     }
     let mut by_length: Vec<&SentenceFingerprint> = sentences.iter().collect();
     by_length.sort_by_key(|s| (std::cmp::Reverse(s.end - s.start), s.start));
-    let mut top: Vec<u64> = by_length
-        .iter()
-        .take(NSHASH_SENTENCES)
-        .map(|s| s.hash)
-        .collect();
+    let mut top: Vec<u64> = by_length.iter().take(NSHASH_SENTENCES).map(|s| s.hash).collect();
     top.sort_unstable();
     Some(top.iter().fold(0x4e53_4841_5348u64, |h, &x| fmix64(h ^ x)))
 }
@@ -89,9 +77,11 @@ mod tests {
 
     #[test]
     fn nshash_ignores_order_and_short_documents() {
-        let text = "一二三四五六。七八九十一二三。四五六七八九十一。二三四五六七八九十。一二三四五六七八九十一二。短句子。";
+        let text =
+            "一二三四五六。七八九十一二三。四五六七八九十一。二三四五六七八九十。一二三四五六七八九十一二。短句子。";
         let a = sentences(text);
-        let reordered = "短句子。二三四五六七八九十。一二三四五六七八九十一二。一二三四五六。七八九十一二三。四五六七八九十一。";
+        let reordered =
+            "短句子。二三四五六七八九十。一二三四五六七八九十一二。一二三四五六。七八九十一二三。四五六七八九十一。";
         assert_eq!(nshash(&a), nshash(&sentences(reordered)));
         assert!(nshash(&a).is_some());
         assert_eq!(nshash(&sentences("一二三四。五六七八。")), None);

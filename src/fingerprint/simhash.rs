@@ -16,19 +16,17 @@ use crate::normalize::is_single_char_token;
 /// Chinese function words dropped on top of jieba's English list (single characters are
 /// dropped anyway: keywords have at least two characters).
 const CHINESE_STOP_WORDS: &[&str] = &[
-    "我们", "你们", "他们", "她们", "它们", "这个", "那个", "这些", "那些", "这样", "那样", "因为",
-    "所以", "但是", "而且", "并且", "或者", "如果", "虽然", "然后", "可以", "已经", "没有", "不是",
-    "就是", "还是", "一个", "什么", "怎么", "为了", "通过", "以及", "之后", "之前", "其中", "以上",
-    "以下", "进行", "使用", "需要", "这里", "那里",
+    "我们", "你们", "他们", "她们", "它们", "这个", "那个", "这些", "那些", "这样", "那样", "因为", "所以", "但是",
+    "而且", "并且", "或者", "如果", "虽然", "然后", "可以", "已经", "没有", "不是", "就是", "还是", "一个", "什么",
+    "怎么", "为了", "通过", "以及", "之后", "之前", "其中", "以上", "以下", "进行", "使用", "需要", "这里", "那里",
 ];
 
 /// English function words dropped from Latin text.
 const ENGLISH_STOP_WORDS: &[&str] = &[
-    "a", "an", "the", "of", "is", "and", "to", "in", "that", "we", "for", "are", "by", "be", "as",
-    "on", "with", "can", "if", "from", "which", "you", "it", "this", "then", "at", "have", "all",
-    "not", "one", "has", "or", "was", "were", "will", "would", "there", "their", "they", "but",
-    "so", "no", "do", "does", "its", "than", "these", "those", "i", "he", "she", "his", "her",
-    "our", "your", "been", "being", "into", "also", "may", "such", "any",
+    "a", "an", "the", "of", "is", "and", "to", "in", "that", "we", "for", "are", "by", "be", "as", "on", "with", "can",
+    "if", "from", "which", "you", "it", "this", "then", "at", "have", "all", "not", "one", "has", "or", "was", "were",
+    "will", "would", "there", "their", "they", "but", "so", "no", "do", "does", "its", "than", "these", "those", "i",
+    "he", "she", "his", "her", "our", "your", "been", "being", "into", "also", "may", "such", "any",
 ];
 
 struct Segmenter {
@@ -38,20 +36,10 @@ struct Segmenter {
 
 static SEGMENTER: LazyLock<Segmenter> = LazyLock::new(|| {
     let mut stop_words: BTreeSet<String> = jieba_rs::DEFAULT_STOP_WORDS.clone();
-    stop_words.extend(
-        CHINESE_STOP_WORDS
-            .iter()
-            .chain(ENGLISH_STOP_WORDS)
-            .map(|s| s.to_string()),
-    );
+    stop_words.extend(CHINESE_STOP_WORDS.iter().chain(ENGLISH_STOP_WORDS).map(|s| s.to_string()));
     let mut tfidf = TfIdf::default();
-    *tfidf.config_mut() = KeywordExtractConfig::builder()
-        .set_stop_words(stop_words)
-        .build();
-    Segmenter {
-        jieba: Jieba::new(),
-        tfidf,
-    }
+    *tfidf.config_mut() = KeywordExtractConfig::builder().set_stop_words(stop_words).build();
+    Segmenter { jieba: Jieba::new(), tfidf }
 });
 
 /// Builds the jieba dictionary now rather than at the first Chinese document (the window
@@ -68,11 +56,7 @@ pub fn weighted_words(folded: &str) -> Vec<(String, f64)> {
         // Line by line: jieba is much faster on short inputs than on one huge string.
         let mut merged: HashMap<String, f64> = HashMap::new();
         for line in folded.lines().filter(|l| !l.trim().is_empty()) {
-            for kw in
-                segmenter
-                    .tfidf
-                    .extract_keywords(&segmenter.jieba, line, usize::MAX, Vec::new())
-            {
+            for kw in segmenter.tfidf.extract_keywords(&segmenter.jieba, line, usize::MAX, Vec::new()) {
                 *merged.entry(kw.keyword).or_default() += kw.weight;
             }
         }
@@ -86,10 +70,7 @@ pub fn weighted_words(folded: &str) -> Vec<(String, f64)> {
             *counts.entry(word).or_default() += 1.0;
         }
     }
-    let mut words: Vec<(String, f64)> = counts
-        .into_iter()
-        .map(|(w, c)| (w.to_string(), c))
-        .collect();
+    let mut words: Vec<(String, f64)> = counts.into_iter().map(|(w, c)| (w.to_string(), c)).collect();
     words.sort_by(|a, b| a.0.cmp(&b.0));
     words
 }
@@ -107,11 +88,7 @@ pub fn simhash_of_words(words: &[(String, f64)]) -> u64 {
             }
         }
     }
-    votes
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| **v > 0.0)
-        .fold(0u64, |acc, (bit, _)| acc | 1 << bit)
+    votes.iter().enumerate().filter(|(_, v)| **v > 0.0).fold(0u64, |acc, (bit, _)| acc | 1 << bit)
 }
 
 /// SimHash of a normalized text.
@@ -142,35 +119,22 @@ mod tests {
     fn near_identical_documents_are_close_and_different_ones_far() {
         let edited = ZH.replace("大量的", "许多").replace("正式", "");
         let other = "今天天气很好，我们去公园散步，看见很多孩子在放风筝，老人在下棋，湖面上有小船慢慢划过。";
-        assert!(
-            hamming(sh(ZH), sh(&edited)) <= 8,
-            "{}",
-            hamming(sh(ZH), sh(&edited))
-        );
-        assert!(
-            hamming(sh(ZH), sh(other)) > 10,
-            "{}",
-            hamming(sh(ZH), sh(other))
-        );
+        assert!(hamming(sh(ZH), sh(&edited)) <= 8, "{}", hamming(sh(ZH), sh(&edited)));
+        assert!(hamming(sh(ZH), sh(other)) > 10, "{}", hamming(sh(ZH), sh(other)));
     }
 
     #[test]
     fn traditional_text_hashes_like_simplified() {
-        let traditional =
-            "Debian 是一個自由的作業系統，軟體包管理系統可以幫助使用者安裝、升級和刪除軟體包。";
-        let simplified =
-            "Debian 是一个自由的作业系统，软体包管理系统可以帮助使用者安装、升级和删除软体包。";
+        let traditional = "Debian 是一個自由的作業系統，軟體包管理系統可以幫助使用者安裝、升級和刪除軟體包。";
+        let simplified = "Debian 是一个自由的作业系统，软体包管理系统可以帮助使用者安装、升级和删除软体包。";
         assert_eq!(sh(traditional), sh(simplified));
     }
 
     #[test]
     fn latin_text_and_empty_text() {
         assert_eq!(sh(""), 0);
-        let a = sh(
-            "The package manager installs, upgrades and removes software packages on the system.",
-        );
-        let b =
-            sh("The package manager installs, upgrades and removes software packages on a system!");
+        let a = sh("The package manager installs, upgrades and removes software packages on the system.");
+        let b = sh("The package manager installs, upgrades and removes software packages on a system!");
         assert_eq!(a, b);
         assert_eq!(hamming(a, a), 0);
     }

@@ -35,10 +35,7 @@ pub fn winnow(hashes: &[u64], w: usize) -> Vec<Fingerprint> {
         if window_full || i + 1 == hashes.len() {
             if let Some(&min) = deque.front() {
                 if last != Some(min) {
-                    out.push(Fingerprint {
-                        hash: hashes[min],
-                        position: min as u32,
-                    });
+                    out.push(Fingerprint { hash: hashes[min], position: min as u32 });
                     last = Some(min);
                 }
             }
@@ -57,39 +54,23 @@ mod tests {
     /// run", k = 5, w = 4, with the paper's k-gram hashes injected.
     #[test]
     fn reproduces_the_paper_example() {
-        let text: String = "A do run run run, a do run run"
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .collect::<String>()
-            .to_lowercase();
+        let text: String =
+            "A do run run run, a do run run".chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
         assert_eq!(text, "adorunrunrunadorunrun");
         assert_eq!(text.chars().count() - 5 + 1, 17);
-        let hashes = [
-            77, 74, 42, 17, 98, 50, 17, 98, 8, 88, 67, 39, 77, 74, 42, 17, 98,
-        ];
-        let got: Vec<(u64, u32)> = winnow(&hashes, 4)
-            .iter()
-            .map(|f| (f.hash, f.position))
-            .collect();
+        let hashes = [77, 74, 42, 17, 98, 50, 17, 98, 8, 88, 67, 39, 77, 74, 42, 17, 98];
+        let got: Vec<(u64, u32)> = winnow(&hashes, 4).iter().map(|f| (f.hash, f.position)).collect();
         assert_eq!(got, vec![(17, 3), (17, 6), (8, 8), (39, 11), (17, 15)]);
     }
 
     #[test]
     fn short_input_keeps_its_minimum() {
-        assert_eq!(
-            winnow(&[5, 3, 9], 8),
-            vec![Fingerprint {
-                hash: 3,
-                position: 1
-            }]
-        );
+        assert_eq!(winnow(&[5, 3, 9], 8), vec![Fingerprint { hash: 3, position: 1 }]);
         assert!(winnow(&[], 4).is_empty());
     }
 
     fn tokens_of(seed: &[u16]) -> Vec<u64> {
-        seed.iter()
-            .map(|&x| crate::fingerprint::hashing::fmix64(x as u64))
-            .collect()
+        seed.iter().map(|&x| crate::fingerprint::hashing::fmix64(x as u64)).collect()
     }
 
     proptest! {

@@ -52,24 +52,13 @@ impl TwinspotApp {
     /// (exactly two files: compared with each other at once).
     pub fn new(cc: &eframe::CreationContext<'_>, files: Vec<PathBuf>) -> Self {
         fonts::install(&cc.egui_ctx);
-        let persisted: Persisted = cc
-            .storage
-            .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
-            .unwrap_or_default();
+        let persisted: Persisted = cc.storage.and_then(|s| eframe::get_value(s, eframe::APP_KEY)).unwrap_or_default();
         let ctx = cc.egui_ctx.clone();
         let worker = Worker::spawn(Arc::new(move || ctx.request_repaint()))
             .map_err(|e| log_error(&format!("the worker thread could not start: {e}")))
             .ok();
-        let state = State {
-            persisted,
-            ..State::default()
-        };
-        let mut app = Self {
-            state,
-            worker,
-            cancel: None,
-            next_job: 1,
-        };
+        let state = State { persisted, ..State::default() };
+        let mut app = Self { state, worker, cancel: None, next_job: 1 };
         if !files.is_empty() {
             // Like a drop on the empty window: two files are compared at once (the first as
             // suspect, the second as reference); otherwise every path joins the suspects.
@@ -103,21 +92,10 @@ impl TwinspotApp {
             settings: self.state.persisted.settings.clone(),
         };
         let cancel = CancelFlag::new();
-        let sent = self.worker.as_ref().is_some_and(|w| {
-            w.send(Command::Check {
-                job,
-                plan,
-                cancel: cancel.clone(),
-            })
-        });
+        let sent = self.worker.as_ref().is_some_and(|w| w.send(Command::Check { job, plan, cancel: cancel.clone() }));
         if sent {
             self.cancel = Some(cancel);
-            self.state.run = RunState::Running {
-                job,
-                started: Instant::now(),
-                documents: None,
-                progress: None,
-            };
+            self.state.run = RunState::Running { job, started: Instant::now(), documents: None, progress: None };
             self.state.status = None;
         }
     }
@@ -148,9 +126,7 @@ impl TwinspotApp {
                     *progress = Some(p);
                 }
             }
-            Event::Finished {
-                report, elapsed, ..
-            } => {
+            Event::Finished { report, elapsed, .. } => {
                 self.cancel = None;
                 self.state.run = RunState::Idle;
                 self.state.status = Some(Status::Finished {
@@ -185,8 +161,7 @@ impl TwinspotApp {
                     dialog = dialog.set_directory(dir);
                 }
                 if let Some(files) = dialog.pick_files() {
-                    state.persisted.last_dir =
-                        files.first().and_then(|f| f.parent()).map(PathBuf::from);
+                    state.persisted.last_dir = files.first().and_then(|f| f.parent()).map(PathBuf::from);
                     state.inputs.add(kind, files);
                 }
             }
@@ -269,13 +244,10 @@ impl TwinspotApp {
                 }
             }
             if !typing && state.pair.is_some() {
-                if i.consume_key(Modifiers::NONE, Key::N) || i.consume_key(Modifiers::NONE, Key::F3)
-                {
+                if i.consume_key(Modifiers::NONE, Key::N) || i.consume_key(Modifiers::NONE, Key::F3) {
                     actions.push(Action::StepPassage(1));
                 }
-                if i.consume_key(Modifiers::NONE, Key::P)
-                    || i.consume_key(Modifiers::SHIFT, Key::F3)
-                {
+                if i.consume_key(Modifiers::NONE, Key::P) || i.consume_key(Modifiers::SHIFT, Key::F3) {
                     actions.push(Action::StepPassage(-1));
                 }
             }
@@ -287,23 +259,17 @@ impl TwinspotApp {
             {
                 actions.push(Action::OpenPair(selected));
             }
-            let dropped: Vec<PathBuf> = i
-                .raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_path_buf())
-                .collect();
+            let dropped: Vec<PathBuf> = i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect();
             if !dropped.is_empty() {
                 let pos = i.pointer.latest_pos();
-                let target = ListKind::ALL.into_iter().find(|k| {
-                    pos.is_some_and(|p| state.list_rects[k.index()].is_some_and(|r| r.contains(p)))
-                });
+                let target = ListKind::ALL
+                    .into_iter()
+                    .find(|k| pos.is_some_and(|p| state.list_rects[k.index()].is_some_and(|r| r.contains(p))));
                 actions.push(Action::Dropped(target, dropped));
             }
         });
         if !typing && state.pair.is_none() && state.report.is_some() {
-            let (up, down) =
-                ctx.input(|i| (i.key_pressed(Key::ArrowUp), i.key_pressed(Key::ArrowDown)));
+            let (up, down) = ctx.input(|i| (i.key_pressed(Key::ArrowUp), i.key_pressed(Key::ArrowDown)));
             if up || down {
                 actions.push(Action::MoveSelection(if up { -1 } else { 1 }));
             }
@@ -317,20 +283,13 @@ impl TwinspotApp {
             ui.separator();
             let blocked = self.state.cannot_check();
             if self.state.is_running() {
-                if ui
-                    .button(RichText::new(tr.cancel).size(15.0))
-                    .on_hover_text("Esc")
-                    .clicked()
-                {
+                if ui.button(RichText::new(tr.cancel).size(15.0)).on_hover_text("Esc").clicked() {
                     actions.push(Action::Cancel);
                 }
                 progress_ui(ui, &self.state);
             } else {
                 let check = ui
-                    .add_enabled(
-                        blocked.is_none(),
-                        egui::Button::new(RichText::new(tr.check).size(15.0)),
-                    )
+                    .add_enabled(blocked.is_none(), egui::Button::new(RichText::new(tr.check).size(15.0)))
                     .on_hover_text("Ctrl+Enter");
                 if let Some(why) = blocked {
                     check.clone().on_disabled_hover_text(why);
@@ -348,9 +307,7 @@ impl TwinspotApp {
                         ui.selectable_value(lang, Lang::Zh, Lang::Zh.name());
                     })
                     .response
-                    .widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::ComboBox, true, tr.language)
-                    });
+                    .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, tr.language));
                 let has_report = self.state.report.is_some();
                 ui.add_enabled_ui(has_report, |ui| {
                     ui.menu_button(tr.export, |ui| {
@@ -378,12 +335,7 @@ impl TwinspotApp {
             ui.separator();
             let text = match &self.state.status {
                 None => String::new(),
-                Some(Status::Finished {
-                    documents,
-                    pairs,
-                    unreadable,
-                    elapsed,
-                }) => format!(
+                Some(Status::Finished { documents, pairs, unreadable, elapsed }) => format!(
                     "{documents} {} · {pairs} {} · {unreadable} {} · {:.1} s",
                     tr.files_word,
                     tr.pairs_word,
@@ -446,34 +398,19 @@ fn stage_name(tr: &super::i18n::Tr, stage: Stage) -> &'static str {
 
 fn progress_ui(ui: &mut egui::Ui, state: &State) {
     let tr = state.persisted.lang.tr();
-    let RunState::Running {
-        started,
-        documents,
-        progress,
-        ..
-    } = &state.run
-    else {
+    let RunState::Running { started, documents, progress, .. } = &state.run else {
         return;
     };
     let (fraction, text) = match (progress, documents) {
         (Some(p), _) => (
-            if p.total > 0 {
-                p.done as f32 / p.total as f32
-            } else {
-                0.0
-            },
+            if p.total > 0 { p.done as f32 / p.total as f32 } else { 0.0 },
             format!("{}: {} / {}", stage_name(tr, p.stage), p.done, p.total),
         ),
         (None, Some(n)) => (0.0, format!("{}: 0 / {n}", tr.reading)),
         (None, None) => (0.0, tr.starting.to_owned()),
     };
     let text = format!("{text} · {:.0} s", started.elapsed().as_secs_f64());
-    ui.add(
-        egui::ProgressBar::new(fraction)
-            .desired_width(420.0)
-            .text(text)
-            .animate(true),
-    );
+    ui.add(egui::ProgressBar::new(fraction).desired_width(420.0).text(text).animate(true));
 }
 
 fn empty_ui(ui: &mut egui::Ui, state: &State) {

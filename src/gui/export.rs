@@ -41,9 +41,8 @@ pub fn export_with_dialog(
     last_dir: Option<&Path>,
 ) -> Result<Option<PathBuf>, String> {
     let ext = kind.extension();
-    let mut dialog = rfd::FileDialog::new()
-        .set_file_name(format!("twinspot-report.{ext}"))
-        .add_filter(ext.to_uppercase(), &[ext]);
+    let mut dialog =
+        rfd::FileDialog::new().set_file_name(format!("twinspot-report.{ext}")).add_filter(ext.to_uppercase(), &[ext]);
     if let Some(dir) = last_dir {
         dialog = dialog.set_directory(dir);
     }

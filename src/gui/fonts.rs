@@ -14,16 +14,9 @@ const CJK_NAME: &str = "noto-sans-cjk-sc-subset";
 /// Egui's default fonts with the CJK font as fallback of every family.
 pub fn definitions() -> FontDefinitions {
     let mut fonts = FontDefinitions::default();
-    fonts.font_data.insert(
-        CJK_NAME.to_owned(),
-        Arc::new(FontData::from_static(CJK_FONT)),
-    );
+    fonts.font_data.insert(CJK_NAME.to_owned(), Arc::new(FontData::from_static(CJK_FONT)));
     for family in [FontFamily::Proportional, FontFamily::Monospace] {
-        fonts
-            .families
-            .entry(family)
-            .or_default()
-            .push(CJK_NAME.to_owned());
+        fonts.families.entry(family).or_default().push(CJK_NAME.to_owned());
     }
     fonts
 }

@@ -50,19 +50,11 @@ pub fn heatmap_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, actions: &mut Vec
         painter.rect_filled(rect, 0.0, Color32::from_gray(245));
         for d in 0..n {
             let min = rect.min + Vec2::splat(d as f32 * cell);
-            painter.rect_filled(
-                egui::Rect::from_min_size(min, Vec2::splat(cell)),
-                0.0,
-                Color32::from_gray(180),
-            );
+            painter.rect_filled(egui::Rect::from_min_size(min, Vec2::splat(cell)), 0.0, Color32::from_gray(180));
         }
         for &(row, col, score, _) in &cells {
             let min = rect.min + Vec2::new(col as f32 * cell, row as f32 * cell);
-            painter.rect_filled(
-                egui::Rect::from_min_size(min, Vec2::splat(cell)),
-                0.0,
-                heat(score),
-            );
+            painter.rect_filled(egui::Rect::from_min_size(min, Vec2::splat(cell)), 0.0, heat(score));
         }
         let Some(pos) = response.hover_pos() else {
             return;
@@ -92,16 +84,9 @@ pub fn groups_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report) {
         ui.label(RichText::new(tr.no_groups).italics());
         return;
     }
-    egui::ScrollArea::vertical()
-        .auto_shrink(false)
-        .show(ui, |ui| {
-            for (i, group) in report.groups.iter().enumerate() {
-                egui::CollapsingHeader::new(format!(
-                    "{} · {} {}",
-                    i + 1,
-                    group.len(),
-                    tr.files_word
-                ))
+    egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+        for (i, group) in report.groups.iter().enumerate() {
+            egui::CollapsingHeader::new(format!("{} · {} {}", i + 1, group.len(), tr.files_word))
                 .id_salt(("group", i))
                 .default_open(i < 20)
                 .show(ui, |ui| {
@@ -111,6 +96,6 @@ pub fn groups_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report) {
                         }
                     }
                 });
-            }
-        });
+        }
+    });
 }

@@ -30,9 +30,5 @@ pub fn run(files: Vec<PathBuf>) -> eframe::Result<()> {
             .with_drag_and_drop(true),
         ..Default::default()
     };
-    eframe::run_native(
-        "Twinspot",
-        options,
-        Box::new(|cc| Ok(Box::new(TwinspotApp::new(cc, files)))),
-    )
+    eframe::run_native("Twinspot", options, Box::new(|cc| Ok(Box::new(TwinspotApp::new(cc, files)))))
 }

@@ -42,18 +42,9 @@ struct SideLayout {
 impl PairView {
     /// Opens pair `pair` with its first passage in view.
     pub fn new(pair: usize, report: &Report) -> Self {
-        let has = report
-            .pairs
-            .get(pair)
-            .is_some_and(|p| !p.passages.is_empty());
+        let has = report.pairs.get(pair).is_some_and(|p| !p.passages.is_empty());
         let current = has.then_some(0);
-        Self {
-            pair,
-            current,
-            pending_scroll: [current, current],
-            layout: [None, None],
-            layouts: 0,
-        }
+        Self { pair, current, pending_scroll: [current, current], layout: [None, None], layouts: 0 }
     }
 
     /// Moves to the next (`+1`) or previous (`-1`) passage, wrapping around.
@@ -88,24 +79,10 @@ impl PairView {
 
 /// Passage ranges of one side (0 = suspect, 1 = reference).
 fn ranges(pair: &Pair, side: usize) -> Vec<(u32, u32)> {
-    pair.passages
-        .iter()
-        .map(|p| {
-            if side == 0 {
-                (p.a_start, p.a_end)
-            } else {
-                (p.b_start, p.b_end)
-            }
-        })
-        .collect()
+    pair.passages.iter().map(|p| if side == 0 { (p.a_start, p.a_end) } else { (p.b_start, p.b_end) }).collect()
 }
 
-fn layout_job(
-    doc: &DocumentEntry,
-    ranges: &[(u32, u32)],
-    width: f32,
-    text_color: Color32,
-) -> LayoutJob {
+fn layout_job(doc: &DocumentEntry, ranges: &[(u32, u32)], width: f32, text_color: Color32) -> LayoutJob {
     let text: &str = &doc.text;
     let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     starts.push(text.len());
@@ -142,13 +119,7 @@ fn layout_job(
 }
 
 /// Draws the pair view.
-pub fn pair_view_ui(
-    ui: &mut egui::Ui,
-    tr: &Tr,
-    report: &Report,
-    view: &mut PairView,
-    actions: &mut Vec<Action>,
-) {
+pub fn pair_view_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, view: &mut PairView, actions: &mut Vec<Action>) {
     let Some(pair) = report.pairs.get(view.pair) else {
         actions.push(Action::ClosePair);
         return;
@@ -162,11 +133,7 @@ pub fn pair_view_ui(
     let mut clicked: Option<(usize, usize)> = None;
     ui.columns(2, |columns| {
         for (side, (ui, doc)) in columns.iter_mut().zip([a, b]).enumerate() {
-            let title = if side == 0 {
-                tr.col_suspect
-            } else {
-                tr.col_reference
-            };
+            let title = if side == 0 { tr.col_suspect } else { tr.col_reference };
             ui.label(RichText::new(format!("{title}: {}", doc.path)).strong())
                 .on_hover_text(doc.source.display().to_string());
             if let Some(i) = side_ui(ui, side, doc, pair, view) {
@@ -187,17 +154,9 @@ fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, actions: 
             actions.push(Action::ClosePair);
         }
         ui.separator();
-        ui.label(
-            RichText::new(format!("{:.1} %", pair.score * 100.0))
-                .strong()
-                .size(16.0),
-        );
+        ui.label(RichText::new(format!("{:.1} %", pair.score * 100.0)).strong().size(16.0));
         ui.label(tr.of_suspect);
-        ui.label(
-            RichText::new(format!("{:.1} %", pair.score_b * 100.0))
-                .strong()
-                .size(16.0),
-        );
+        ui.label(RichText::new(format!("{:.1} %", pair.score_b * 100.0)).strong().size(16.0));
         ui.label(tr.of_reference);
         ui.separator();
         ui.label(format!(
@@ -233,75 +192,50 @@ fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, actions: 
 }
 
 /// One side; returns the passage clicked, if any.
-fn side_ui(
-    ui: &mut egui::Ui,
-    side: usize,
-    doc: &DocumentEntry,
-    pair: &Pair,
-    view: &mut PairView,
-) -> Option<usize> {
+fn side_ui(ui: &mut egui::Ui, side: usize, doc: &DocumentEntry, pair: &Pair, view: &mut PairView) -> Option<usize> {
     let side_ranges = ranges(pair, side);
     let mut clicked = None;
-    egui::ScrollArea::vertical()
-        .id_salt(("pair-side", side))
-        .auto_shrink(false)
-        .show(ui, |ui| {
-            let width = (ui.available_width() - GUTTER).floor().max(50.0);
-            let dark = ui.visuals().dark_mode;
-            let stale = view.layout[side]
-                .as_ref()
-                .is_none_or(|l| (l.width - width).abs() >= 1.0 || l.dark != dark);
-            if stale {
-                let job = layout_job(doc, &side_ranges, width, ui.visuals().text_color());
-                let galley = ui.fonts_mut(|f| f.layout_job(job));
-                view.layout[side] = Some(SideLayout {
-                    width,
-                    dark,
-                    galley,
-                });
-            }
-            let Some(layout) = view.layout[side].as_ref() else {
-                return;
-            };
-            let galley = layout.galley.clone();
-            let (outer, response) =
-                ui.allocate_exact_size(galley.size() + egui::vec2(GUTTER, 0.0), Sense::click());
-            let rect = outer.with_min_x(outer.min.x + GUTTER);
-            response.widget_info(|| {
-                egui::WidgetInfo::labeled(egui::Role::Document, true, doc.path.clone())
-            });
-            let origin = rect.min.to_vec2();
-            // The passage in focus gets a bar in the margin, from its first to its last row.
-            if let Some(&(start, end)) = view.current.and_then(|c| side_ranges.get(c)) {
-                let top = galley
-                    .pos_from_cursor(CCursor::new(start as usize))
-                    .translate(origin);
-                let bottom = galley
-                    .pos_from_cursor(CCursor::new(end.saturating_sub(1) as usize))
-                    .translate(origin);
-                let x = outer.left() + GUTTER / 2.0 - 1.0;
-                let [r, g, b] = passage_colour(view.current.unwrap_or(0));
-                ui.painter().line_segment(
-                    [egui::pos2(x, top.top()), egui::pos2(x, bottom.bottom())],
-                    Stroke::new(4.0, Color32::from_rgb(r, g, b)),
-                );
-            }
-            ui.painter()
-                .galley(rect.min, galley.clone(), ui.visuals().text_color());
-            if let Some(i) = view.pending_scroll[side].take()
-                && let Some(&(start, _)) = side_ranges.get(i)
-            {
-                let target = galley
-                    .pos_from_cursor(CCursor::new(start as usize))
-                    .translate(origin);
-                ui.scroll_to_rect(target, Some(Align::Center));
-            }
-            if response.clicked()
-                && let Some(pos) = response.interact_pointer_pos()
-            {
-                let at = galley.cursor_from_pos(pos - rect.min).index.0 as u32;
-                clicked = side_ranges.iter().position(|&(s, e)| s <= at && at < e);
-            }
-        });
+    egui::ScrollArea::vertical().id_salt(("pair-side", side)).auto_shrink(false).show(ui, |ui| {
+        let width = (ui.available_width() - GUTTER).floor().max(50.0);
+        let dark = ui.visuals().dark_mode;
+        let stale = view.layout[side].as_ref().is_none_or(|l| (l.width - width).abs() >= 1.0 || l.dark != dark);
+        if stale {
+            let job = layout_job(doc, &side_ranges, width, ui.visuals().text_color());
+            let galley = ui.fonts_mut(|f| f.layout_job(job));
+            view.layout[side] = Some(SideLayout { width, dark, galley });
+        }
+        let Some(layout) = view.layout[side].as_ref() else {
+            return;
+        };
+        let galley = layout.galley.clone();
+        let (outer, response) = ui.allocate_exact_size(galley.size() + egui::vec2(GUTTER, 0.0), Sense::click());
+        let rect = outer.with_min_x(outer.min.x + GUTTER);
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Document, true, doc.path.clone()));
+        let origin = rect.min.to_vec2();
+        // The passage in focus gets a bar in the margin, from its first to its last row.
+        if let Some(&(start, end)) = view.current.and_then(|c| side_ranges.get(c)) {
+            let top = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
+            let bottom = galley.pos_from_cursor(CCursor::new(end.saturating_sub(1) as usize)).translate(origin);
+            let x = outer.left() + GUTTER / 2.0 - 1.0;
+            let [r, g, b] = passage_colour(view.current.unwrap_or(0));
+            ui.painter().line_segment(
+                [egui::pos2(x, top.top()), egui::pos2(x, bottom.bottom())],
+                Stroke::new(4.0, Color32::from_rgb(r, g, b)),
+            );
+        }
+        ui.painter().galley(rect.min, galley.clone(), ui.visuals().text_color());
+        if let Some(i) = view.pending_scroll[side].take()
+            && let Some(&(start, _)) = side_ranges.get(i)
+        {
+            let target = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
+            ui.scroll_to_rect(target, Some(Align::Center));
+        }
+        if response.clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            let at = galley.cursor_from_pos(pos - rect.min).index.0 as u32;
+            clicked = side_ranges.iter().position(|&(s, e)| s <= at && at < e);
+        }
+    });
     clicked
 }

@@ -96,9 +96,7 @@ impl TableState {
         if self.rows.is_empty() {
             return;
         }
-        let at = self
-            .selected
-            .and_then(|s| self.rows.iter().position(|&r| r == s));
+        let at = self.selected.and_then(|s| self.rows.iter().position(|&r| r == s));
         let next = match at {
             None => 0,
             Some(i) => (i as isize + delta).clamp(0, self.rows.len() as isize - 1) as usize,
@@ -147,11 +145,7 @@ fn sorted_rows(report: &Report, state: &TableState) -> Vec<usize> {
                 kx.0.total_cmp(&ky.0).then(kx.1.cmp(&ky.1))
             }
         };
-        let order = if state.descending {
-            order.reverse()
-        } else {
-            order
-        };
+        let order = if state.descending { order.reverse() } else { order };
         order.then(x.cmp(&y))
     });
     rows
@@ -166,28 +160,13 @@ pub fn filter_bar_ui(
     actions: &mut Vec<Action>,
 ) {
     ui.horizontal_wrapped(|ui| {
-        ui.add(
-            egui::TextEdit::singleline(&mut table.name_filter)
-                .hint_text(tr.filter)
-                .desired_width(220.0),
-        );
+        ui.add(egui::TextEdit::singleline(&mut table.name_filter).hint_text(tr.filter).desired_width(220.0));
         let label = ui.label(tr.min_score);
-        ui.add(
-            egui::DragValue::new(&mut table.min_percent)
-                .range(0.0..=100.0)
-                .speed(0.5)
-                .suffix(" %"),
-        )
-        .labelled_by(label.id);
+        ui.add(egui::DragValue::new(&mut table.min_percent).range(0.0..=100.0).speed(0.5).suffix(" %"))
+            .labelled_by(label.id);
         let shown = table.rows(report).len();
-        ui.label(format!(
-            "{shown} / {} {}",
-            report.pairs.len(),
-            tr.pairs_word
-        ));
-        if ui
-            .add_enabled(table.selected.is_some(), egui::Button::new(tr.open))
-            .clicked()
+        ui.label(format!("{shown} / {} {}", report.pairs.len(), tr.pairs_word));
+        if ui.add_enabled(table.selected.is_some(), egui::Button::new(tr.open)).clicked()
             && let Some(selected) = table.selected
         {
             actions.push(Action::OpenPair(selected));
@@ -196,13 +175,7 @@ pub fn filter_bar_ui(
 }
 
 /// The table itself.
-pub fn table_ui(
-    ui: &mut egui::Ui,
-    tr: &Tr,
-    report: &Arc<Report>,
-    table: &mut TableState,
-    actions: &mut Vec<Action>,
-) {
+pub fn table_ui(ui: &mut egui::Ui, tr: &Tr, report: &Arc<Report>, table: &mut TableState, actions: &mut Vec<Action>) {
     if report.pairs.is_empty() {
         ui.add_space(12.0);
         ui.label(RichText::new(tr.no_pairs).italics());
@@ -211,14 +184,8 @@ pub fn table_ui(
     // Clicks go to the row (select, double-click to open), not to text selection.
     ui.style_mut().interaction.selectable_labels = false;
     let rows: Vec<usize> = table.rows(report).to_vec();
-    let scroll_row = table
-        .scroll_to_selected
-        .then(|| {
-            table
-                .selected
-                .and_then(|s| rows.iter().position(|&r| r == s))
-        })
-        .flatten();
+    let scroll_row =
+        table.scroll_to_selected.then(|| table.selected.and_then(|s| rows.iter().position(|&r| r == s))).flatten();
     table.scroll_to_selected = false;
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     let mut builder = TableBuilder::new(ui)
@@ -258,10 +225,7 @@ pub fn table_ui(
                         (true, true) => " ↓",
                         (true, false) => " ↑",
                     };
-                    if ui
-                        .selectable_label(active, RichText::new(format!("{name}{arrow}")).strong())
-                        .clicked()
-                    {
+                    if ui.selectable_label(active, RichText::new(format!("{name}{arrow}")).strong()).clicked() {
                         table.toggle_sort(column);
                     }
                 });
@@ -302,19 +266,12 @@ pub fn table_ui(
                 });
                 row.col(|ui| {
                     if pair.near_duplicate {
-                        ui.label(
-                            RichText::new(tr.near_duplicate)
-                                .color(Color32::from_rgb(0xd0, 0x30, 0x30)),
-                        );
+                        ui.label(RichText::new(tr.near_duplicate).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
                     }
                 });
                 let response = row.response();
                 response.widget_info(|| {
-                    egui::WidgetInfo::labeled(
-                        egui::Role::Button,
-                        true,
-                        format!("{suspect} ⇐ {reference}"),
-                    )
+                    egui::WidgetInfo::labeled(egui::Role::Button, true, format!("{suspect} ⇐ {reference}"))
                 });
                 if response.clicked() {
                     table.selected = Some(index);

@@ -48,12 +48,7 @@ pub struct Persisted {
 
 impl Default for Persisted {
     fn default() -> Self {
-        Self {
-            settings: Settings::default(),
-            lang: Lang::from_system(),
-            mode: Mode::default(),
-            last_dir: None,
-        }
+        Self { settings: Settings::default(), lang: Lang::from_system(), mode: Mode::default(), last_dir: None }
     }
 }
 
@@ -123,12 +118,7 @@ pub enum ResultsTab {
 /// A short message in the status line.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Status {
-    Finished {
-        documents: usize,
-        pairs: usize,
-        unreadable: usize,
-        elapsed: Duration,
-    },
+    Finished { documents: usize, pairs: usize, unreadable: usize, elapsed: Duration },
     Cancelled,
     Saved(PathBuf),
     SaveFailed(String),
@@ -188,11 +178,8 @@ impl State {
 
     /// Number of documents in the report that could not be read.
     pub fn problem_count(&self) -> usize {
-        self.report.as_ref().map_or(0, |r| {
-            r.documents
-                .iter()
-                .filter(|d| d.error.is_some() || !d.warnings.is_empty())
-                .count()
-        })
+        self.report
+            .as_ref()
+            .map_or(0, |r| r.documents.iter().filter(|d| d.error.is_some() || !d.warnings.is_empty()).count())
     }
 }

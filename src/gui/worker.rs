@@ -33,11 +33,7 @@ pub struct CheckPlan {
 #[derive(Debug)]
 pub enum Command {
     /// Expand the folders of `plan` and run a check; `cancel` stops it.
-    Check {
-        job: JobId,
-        plan: CheckPlan,
-        cancel: CancelFlag,
-    },
+    Check { job: JobId, plan: CheckPlan, cancel: CancelFlag },
 }
 
 /// From the worker to the UI.
@@ -48,11 +44,7 @@ pub enum Event {
     /// Throttled progress of the engine.
     Progress { job: JobId, progress: Progress },
     /// The check finished; the report crosses once.
-    Finished {
-        job: JobId,
-        report: Arc<Report>,
-        elapsed: Duration,
-    },
+    Finished { job: JobId, report: Arc<Report>, elapsed: Duration },
     /// The check stopped because it was cancelled.
     Cancelled { job: JobId },
 }
@@ -87,18 +79,12 @@ impl Worker {
         let thread = std::thread::Builder::new()
             .name("twinspot-worker".into())
             .spawn(move || serve(&command_rx, &event_tx, &waker))?;
-        Ok(Self {
-            commands: Some(command_tx),
-            events: event_rx,
-            thread: Some(thread),
-        })
+        Ok(Self { commands: Some(command_tx), events: event_rx, thread: Some(thread) })
     }
 
     /// Sends a command; false when the worker is gone.
     pub fn send(&self, command: Command) -> bool {
-        self.commands
-            .as_ref()
-            .is_some_and(|tx| tx.send(command).is_ok())
+        self.commands.as_ref().is_some_and(|tx| tx.send(command).is_ok())
     }
 
     /// Every event waiting now, without blocking.
@@ -133,13 +119,7 @@ fn serve(commands: &Receiver<Command>, events: &Sender<Event>, waker: &Waker) {
     }
 }
 
-fn run_one(
-    job: JobId,
-    plan: CheckPlan,
-    cancel: &CancelFlag,
-    events: &Sender<Event>,
-    waker: &Waker,
-) -> Event {
+fn run_one(job: JobId, plan: CheckPlan, cancel: &CancelFlag, events: &Sender<Event>, waker: &Waker) -> Event {
     let started = Instant::now();
     let mut documents = collect_inputs(&plan.suspects, Role::Suspect);
     if cancel.is_cancelled() {
@@ -151,16 +131,9 @@ fn run_one(
     if cancel.is_cancelled() {
         return Event::Cancelled { job };
     }
-    let _ = events.send(Event::Listed {
-        job,
-        documents: documents.len(),
-    });
+    let _ = events.send(Event::Listed { job, documents: documents.len() });
     waker();
-    let request = CheckRequest {
-        documents,
-        mode: plan.mode,
-        settings: plan.settings.sanitized(),
-    };
+    let request = CheckRequest { documents, mode: plan.mode, settings: plan.settings.sanitized() };
     let throttle = Mutex::new((Instant::now() - PROGRESS_INTERVAL, None::<Stage>));
     let sink = |progress: Progress| {
         let Ok(mut last) = throttle.try_lock() else {
@@ -176,11 +149,7 @@ fn run_one(
         }
     };
     match run_check(&request, &sink, cancel) {
-        Ok(report) => Event::Finished {
-            job,
-            report: Arc::new(report),
-            elapsed: started.elapsed(),
-        },
+        Ok(report) => Event::Finished { job, report: Arc::new(report), elapsed: started.elapsed() },
         Err(_) => Event::Cancelled { job },
     }
 }

@@ -26,8 +26,7 @@ impl InvertedIndex {
     pub fn build(mut entries: Vec<(u64, Posting)>) -> Self {
         entries.sort_unstable();
         entries.dedup();
-        let mut ranges =
-            FxHashMap::with_capacity_and_hasher(entries.len() / 2 + 1, Default::default());
+        let mut ranges = FxHashMap::with_capacity_and_hasher(entries.len() / 2 + 1, Default::default());
         let mut postings = Vec::with_capacity(entries.len());
         let mut start = 0usize;
         while start < entries.len() {
@@ -71,8 +70,7 @@ mod tests {
     #[test]
     fn lookups_return_sorted_postings() {
         let p = |doc, position| Posting { doc, position };
-        let index =
-            InvertedIndex::build(vec![(7, p(2, 5)), (3, p(0, 1)), (7, p(0, 9)), (7, p(2, 5))]);
+        let index = InvertedIndex::build(vec![(7, p(2, 5)), (3, p(0, 1)), (7, p(0, 9)), (7, p(2, 5))]);
         assert_eq!(index.get(7), &[p(0, 9), p(2, 5)]);
         assert_eq!(index.get(3), &[p(0, 1)]);
         assert!(index.get(4).is_empty());

@@ -20,25 +20,14 @@ impl SimhashIndex {
     pub fn new(max_distance: u32) -> Self {
         let max_distance = max_distance.min(63);
         let count = max_distance + 1;
-        let blocks = (0..count)
-            .map(|i| (i * 64 / count, (i + 1) * 64 / count))
-            .collect::<Vec<_>>();
+        let blocks = (0..count).map(|i| (i * 64 / count, (i + 1) * 64 / count)).collect::<Vec<_>>();
         let buckets = vec![FxHashMap::default(); blocks.len()];
-        Self {
-            max_distance,
-            blocks,
-            buckets,
-            values: Vec::new(),
-        }
+        Self { max_distance, blocks, buckets, values: Vec::new() }
     }
 
     fn block(value: u64, (lo, hi): (u32, u32)) -> u64 {
         let width = hi - lo;
-        let mask = if width >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << width) - 1
-        };
+        let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
         (value >> lo) & mask
     }
 
@@ -47,10 +36,7 @@ impl SimhashIndex {
         let slot = self.values.len() as u32;
         self.values.push((doc, value));
         for (bucket, &range) in self.buckets.iter_mut().zip(&self.blocks) {
-            bucket
-                .entry(Self::block(value, range))
-                .or_default()
-                .push(slot);
+            bucket.entry(Self::block(value, range)).or_default().push(slot);
         }
     }
 
@@ -59,11 +45,7 @@ impl SimhashIndex {
     pub fn query(&self, value: u64) -> Vec<(u32, u32)> {
         let mut found: Vec<(u32, u32)> = Vec::new();
         for (bucket, &range) in self.buckets.iter().zip(&self.blocks) {
-            for &slot in bucket
-                .get(&Self::block(value, range))
-                .map(Vec::as_slice)
-                .unwrap_or(&[])
-            {
+            for &slot in bucket.get(&Self::block(value, range)).map(Vec::as_slice).unwrap_or(&[]) {
                 let (doc, other) = self.values[slot as usize];
                 let distance = hamming(value, other);
                 if distance <= self.max_distance {

@@ -14,11 +14,7 @@ pub enum IngestError {
     #[error("not a file: {path}")]
     NotAFile { path: PathBuf },
     #[error("file too large ({bytes} bytes, limit {limit}): {path}")]
-    TooLarge {
-        path: PathBuf,
-        bytes: u64,
-        limit: u64,
-    },
+    TooLarge { path: PathBuf, bytes: u64, limit: u64 },
     #[error("not readable as text ({reason}): {path}")]
     Undecodable { path: PathBuf, reason: String },
 }

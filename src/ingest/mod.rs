@@ -61,27 +61,16 @@ pub struct Extracted {
 /// Reads the text of the file at `path`.
 pub fn extract(path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestError> {
     let bytes = read_bounded(path, limits)?;
-    let (text, warnings) = text::decode(&bytes).map_err(|reason| IngestError::Undecodable {
-        path: path.to_path_buf(),
-        reason,
-    })?;
-    Ok(Extracted {
-        text,
-        format: Format::Text,
-        warnings,
-    })
+    let (text, warnings) =
+        text::decode(&bytes).map_err(|reason| IngestError::Undecodable { path: path.to_path_buf(), reason })?;
+    Ok(Extracted { text, format: Format::Text, warnings })
 }
 
 fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>, IngestError> {
-    let io = |source| IngestError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
+    let io = |source| IngestError::Io { path: path.to_path_buf(), source };
     let meta = std::fs::metadata(path).map_err(io)?;
     if meta.is_dir() {
-        return Err(IngestError::NotAFile {
-            path: path.to_path_buf(),
-        });
+        return Err(IngestError::NotAFile { path: path.to_path_buf() });
     }
     if meta.len() > limits.max_file_bytes {
         return Err(IngestError::TooLarge {

@@ -28,17 +28,9 @@ fn finish(encoding: &'static Encoding, bytes: &[u8]) -> Result<(String, Vec<Stri
         let replaced = text.chars().filter(|&c| c == '\u{FFFD}').count();
         let total = text.chars().count().max(1);
         if replaced * 20 > total {
-            return Err(format!(
-                "{} of {} characters are not valid {}",
-                replaced,
-                total,
-                encoding.name()
-            ));
+            return Err(format!("{} of {} characters are not valid {}", replaced, total, encoding.name()));
         }
-        warnings.push(format!(
-            "{replaced} malformed byte sequences replaced while decoding as {}",
-            encoding.name()
-        ));
+        warnings.push(format!("{replaced} malformed byte sequences replaced while decoding as {}", encoding.name()));
     } else if encoding != UTF_8 {
         warnings.push(format!("decoded as {}", encoding.name()));
     }
@@ -53,12 +45,7 @@ fn utf16_by_nul_pattern(bytes: &[u8]) -> Option<&'static Encoding> {
     }
     let pairs = sample.len() / 2;
     let even_nul = sample.iter().step_by(2).filter(|&&b| b == 0).count();
-    let odd_nul = sample
-        .iter()
-        .skip(1)
-        .step_by(2)
-        .filter(|&&b| b == 0)
-        .count();
+    let odd_nul = sample.iter().skip(1).step_by(2).filter(|&&b| b == 0).count();
     if odd_nul * 10 > pairs * 4 && even_nul * 10 < pairs {
         Some(UTF_16LE)
     } else if even_nul * 10 > pairs * 4 && odd_nul * 10 < pairs {
@@ -74,14 +61,8 @@ mod tests {
 
     #[test]
     fn utf8_with_and_without_bom() {
-        assert_eq!(
-            decode("\u{FEFF}软件".as_bytes()).map(|r| r.0),
-            Ok("软件".to_string())
-        );
-        assert_eq!(
-            decode("plain".as_bytes()).map(|r| r.0),
-            Ok("plain".to_string())
-        );
+        assert_eq!(decode("\u{FEFF}软件".as_bytes()).map(|r| r.0), Ok("软件".to_string()));
+        assert_eq!(decode("plain".as_bytes()).map(|r| r.0), Ok("plain".to_string()));
     }
 
     #[test]
@@ -89,17 +70,10 @@ mod tests {
         let text = "这是一个用于测试编码检测的中文句子，软件包管理系统可以帮助用户安装和删除软件。";
         let (gbk, _, _) = encoding_rs::GBK.encode(text);
         assert_eq!(decode(&gbk).map(|r| r.0), Ok(text.to_string()));
-        let trad =
-            "這是一個用於測試編碼偵測的中文句子，軟體套件管理系統可以幫助使用者安裝和移除軟體。";
+        let trad = "這是一個用於測試編碼偵測的中文句子，軟體套件管理系統可以幫助使用者安裝和移除軟體。";
         let (big5, _, _) = encoding_rs::BIG5.encode(trad);
         assert_eq!(decode(&big5).map(|r| r.0), Ok(trad.to_string()));
-        let utf16le: Vec<u8> = "hello world, plain text"
-            .encode_utf16()
-            .flat_map(|u| u.to_le_bytes())
-            .collect();
-        assert_eq!(
-            decode(&utf16le).map(|r| r.0),
-            Ok("hello world, plain text".to_string())
-        );
+        let utf16le: Vec<u8> = "hello world, plain text".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        assert_eq!(decode(&utf16le).map(|r| r.0), Ok("hello world, plain text".to_string()));
     }
 }

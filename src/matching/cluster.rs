@@ -38,11 +38,7 @@ pub fn cluster<T: Spanned + Clone>(items: Vec<T>, max_gap_a: u32, max_gap_b: u32
     done
 }
 
-fn split_on_gaps<T: Spanned>(
-    mut group: Vec<T>,
-    max_gap: u32,
-    span: impl Fn(&T) -> (u32, u32),
-) -> Vec<Vec<T>> {
+fn split_on_gaps<T: Spanned>(mut group: Vec<T>, max_gap: u32, span: impl Fn(&T) -> (u32, u32)) -> Vec<Vec<T>> {
     group.sort_by_key(|t| span(t));
     let mut parts: Vec<Vec<T>> = Vec::new();
     let mut reach = 0u32;

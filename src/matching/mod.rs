@@ -2,20 +2,24 @@
 //! character ranges on both sides — that survive light edits and reordered sentences.
 //!
 //! 1. Hits of winnowed k-grams (from the index) are grouped roughly ([`cluster`]); each
-//!    group marks a box of the two token lists worth a closer look.
-//! 2. Inside each box every shared run of `seed_len` tokens is a dense seed.
+//!    group marks a box of the two texts worth a closer look.
+//! 2. Inside each box, every shared short run of normalized characters (three Han
+//!    characters, or about nine Latin letters: see [`MatchTuning::seed_weight`]) is a
+//!    dense seed. Working on characters rather than words keeps a word split by a line
+//!    break, or two words run together, matching.
 //! 3. Dense seeds are grouped with small gaps on both sides; a group that covers enough
 //!    of its own span on both sides becomes a passage, extended to its seeds' ends and
 //!    mapped to character offsets. Passages that touch or overlap are merged, so one
 //!    copied passage is reported once.
 
 pub mod cluster;
+pub mod extend;
 
 use rustc_hash::FxHashMap;
 
 use crate::fingerprint::DocumentFingerprints;
-use crate::fingerprint::hashing::kgram_hashes;
-use crate::normalize::Token;
+use crate::fingerprint::hashing::fmix64;
+use crate::normalize::{Token, Tokenized, is_single_char_token};
 use crate::report::Passage;
 use cluster::{Spanned, cluster};
 
@@ -23,29 +27,46 @@ use cluster::{Spanned, cluster};
 /// measured on the development corpus, not user settings.
 #[derive(Clone, Debug)]
 pub struct MatchTuning {
-    /// Tokens per dense seed.
-    pub seed_len: usize,
+    /// Weight a dense seed needs: a Han/Kana/Hangul character weighs 3, any other 1.
+    pub seed_weight: u32,
     /// Hits further apart than this many characters (on either side) start a new box.
     pub rough_gap_chars: u32,
-    /// Tokens added around a box of hits before looking for dense seeds.
-    pub box_margin_tokens: u32,
+    /// Normalized characters added around a box of hits before looking for dense seeds.
+    pub box_margin: u32,
     /// Dense seeds further apart than this many characters start a new passage.
     pub gap_chars: u32,
-    /// Share of a passage's tokens, on each side, that seeds must cover.
+    /// Share of a passage's normalized characters, on each side, that seeds must cover.
     pub min_density: f64,
     /// Seeds whose gram occurs more often than this inside one reference box are noise.
     pub max_seed_repeats: usize,
+    /// A seed counts only inside a run of at least this many seeds on one diagonal
+    /// (consecutive characters matching on both sides): chance matches are isolated.
+    pub min_run: u32,
+    /// The longer side of a passage may have at most this many times the normalized
+    /// characters of the shorter: copied text keeps its length, chance matches of a few
+    /// phrases spread out on one side.
+    pub max_length_ratio: f64,
+    /// A passage's ends grow over edited text until the alignment score drops this far
+    /// below its best (see [`extend`]).
+    pub extension_x_drop: i32,
+    /// Before its ends grow, the exactly matched part of a passage must already span this
+    /// share of the minimum passage length.
+    pub min_seeded_share: f64,
 }
 
 impl Default for MatchTuning {
     fn default() -> Self {
         Self {
-            seed_len: 3,
+            seed_weight: 9,
             rough_gap_chars: 300,
-            box_margin_tokens: 60,
+            box_margin: 120,
             gap_chars: 60,
-            min_density: 0.4,
+            min_density: 0.75,
             max_seed_repeats: 8,
+            min_run: 3,
+            max_length_ratio: 1.5,
+            extension_x_drop: 6,
+            min_seeded_share: 0.8,
         }
     }
 }
@@ -56,10 +77,10 @@ pub struct PairContext<'a> {
     pub k: usize,
     pub min_chars: usize,
     pub tuning: &'a MatchTuning,
-    /// Tokens of the suspect that belong to template text (never matched).
-    pub suspect_mask: Option<&'a [bool]>,
+    /// Character ranges of the suspect that are template text (never matched), sorted.
+    pub suspect_masked: &'a [(u32, u32)],
     /// The same for the reference.
-    pub reference_mask: Option<&'a [bool]>,
+    pub reference_masked: &'a [(u32, u32)],
 }
 
 /// A shared k-gram: token index on the suspect side and on the reference side.
@@ -69,11 +90,13 @@ pub struct Hit {
     pub b: u32,
 }
 
-/// A hit or seed with its character spans, for clustering.
+/// A hit or seed: where it starts on each side (token or stream index) and the character
+/// spans it covers, for clustering.
 #[derive(Clone, Copy, Debug)]
 struct SpanSeed {
-    a_tok: u32,
-    b_tok: u32,
+    a_at: u32,
+    b_at: u32,
+    len: u32,
     a: (u32, u32),
     b: (u32, u32),
 }
@@ -96,17 +119,31 @@ impl Spanned for Passage {
     }
 }
 
-fn char_span(tokens: &[Token], first: u32, len: usize) -> (u32, u32) {
+fn token_span(tokens: &[Token], first: u32, len: usize) -> (u32, u32) {
     let last = (first as usize + len).min(tokens.len()).saturating_sub(1);
     (tokens[first as usize].start, tokens[last].end)
 }
 
-/// A half-open range of token indices on each side.
+/// The character span of `len` stream characters from `first`.
+fn stream_span(t: &Tokenized, first: u32, len: u32) -> (u32, u32) {
+    let last = (first + len).min(t.stream_offsets.len() as u32).saturating_sub(1);
+    (t.stream_offsets[first as usize], t.stream_offsets[last as usize] + 1)
+}
+
+/// First stream index at or after character offset `offset`.
+fn stream_index(t: &Tokenized, offset: u32) -> u32 {
+    t.stream_offsets.partition_point(|&o| o < offset) as u32
+}
+
+/// A half-open range of stream indices on each side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct TokenBox {
+struct StreamBox {
     a: (u32, u32),
     b: (u32, u32),
 }
+
+/// How often a box may grow before its passages are taken as they are.
+const MAX_BOX_ROUNDS: usize = 8;
 
 /// Finds the passages shared by `suspect` and `reference`, given the k-gram `hits`
 /// between them. Passages are sorted by suspect offset and never overlap on both sides.
@@ -116,186 +153,297 @@ pub fn match_pair(
     hits: &[Hit],
     ctx: &PairContext,
 ) -> Vec<Passage> {
-    let sa = &suspect.tokenized.tokens;
-    let rb = &reference.tokenized.tokens;
-    if hits.is_empty() || sa.is_empty() || rb.is_empty() {
+    let (sa, rb) = (&suspect.tokenized, &reference.tokenized);
+    if hits.is_empty() || sa.tokens.is_empty() || rb.tokens.is_empty() {
         return Vec::new();
     }
     let tuning = ctx.tuning;
     let k = ctx.k.max(1);
     let rough: Vec<SpanSeed> = hits
         .iter()
-        .filter(|h| (h.a as usize) < sa.len() && (h.b as usize) < rb.len())
+        .filter(|h| (h.a as usize) < sa.tokens.len() && (h.b as usize) < rb.tokens.len())
         .map(|h| SpanSeed {
-            a_tok: h.a,
-            b_tok: h.b,
-            a: char_span(sa, h.a, k),
-            b: char_span(rb, h.b, k),
+            a_at: h.a,
+            b_at: h.b,
+            len: k as u32,
+            a: token_span(&sa.tokens, h.a, k),
+            b: token_span(&rb.tokens, h.b, k),
         })
         .collect();
-    let margin = tuning.box_margin_tokens;
+    let (a_len, b_len) = (sa.stream.len() as u32, rb.stream.len() as u32);
+    let margin = tuning.box_margin;
     let mut passages = Vec::new();
     for group in cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars) {
-        let a_lo = group.iter().map(|s| s.a_tok).min().unwrap_or(0);
-        let a_hi = group.iter().map(|s| s.a_tok + k as u32).max().unwrap_or(0);
-        let b_lo = group.iter().map(|s| s.b_tok).min().unwrap_or(0);
-        let b_hi = group.iter().map(|s| s.b_tok + k as u32).max().unwrap_or(0);
-        let mut token_box = TokenBox {
-            a: (
-                a_lo.saturating_sub(margin),
-                (a_hi + margin).min(sa.len() as u32),
-            ),
-            b: (
-                b_lo.saturating_sub(margin),
-                (b_hi + margin).min(rb.len() as u32),
-            ),
+        let a_lo = group.iter().map(|s| s.a.0).min().unwrap_or(0);
+        let a_hi = group.iter().map(|s| s.a.1).max().unwrap_or(0);
+        let b_lo = group.iter().map(|s| s.b.0).min().unwrap_or(0);
+        let b_hi = group.iter().map(|s| s.b.1).max().unwrap_or(0);
+        let mut stream_box = StreamBox {
+            a: (stream_index(sa, a_lo).saturating_sub(margin), (stream_index(sa, a_hi) + margin).min(a_len)),
+            b: (stream_index(rb, b_lo).saturating_sub(margin), (stream_index(rb, b_hi) + margin).min(b_len)),
         };
         // Grow the box while a passage found in it runs into one of its inner edges.
-        for _round in 0..6 {
-            let found = passages_in_box(suspect, reference, token_box, ctx);
-            let grown = grow_box(
-                token_box,
-                &found,
-                margin,
-                sa.len() as u32,
-                rb.len() as u32,
-                tuning.seed_len as u32,
-            );
-            if grown == token_box {
+        for round in 0..MAX_BOX_ROUNDS {
+            let found = passages_in_box(suspect, reference, stream_box, ctx);
+            let grown = grow_box(stream_box, &found, margin, a_len, b_len, tuning.seed_weight);
+            if grown == stream_box || round + 1 == MAX_BOX_ROUNDS {
                 passages.extend(found.into_iter().map(|f| f.passage));
                 break;
             }
-            token_box = grown;
+            stream_box = grown;
         }
     }
     merge_passages(passages, tuning.gap_chars)
 }
 
-/// A passage and the token box it spans.
+/// A passage and the stream box it spans.
 struct FoundPassage {
     passage: Passage,
-    tokens: TokenBox,
+    span: StreamBox,
 }
 
-fn grow_box(
-    current: TokenBox,
-    found: &[FoundPassage],
-    margin: u32,
-    a_len: u32,
-    b_len: u32,
-    slack: u32,
-) -> TokenBox {
+fn grow_box(current: StreamBox, found: &[FoundPassage], margin: u32, a_len: u32, b_len: u32, slack: u32) -> StreamBox {
     let mut next = current;
     for f in found {
-        if f.tokens.a.0 < current.a.0 + slack && current.a.0 > 0 {
+        if f.span.a.0 < current.a.0 + slack && current.a.0 > 0 {
             next.a.0 = current.a.0.saturating_sub(margin);
         }
-        if f.tokens.a.1 + slack > current.a.1 && current.a.1 < a_len {
+        if f.span.a.1 + slack > current.a.1 && current.a.1 < a_len {
             next.a.1 = (current.a.1 + margin).min(a_len);
         }
-        if f.tokens.b.0 < current.b.0 + slack && current.b.0 > 0 {
+        if f.span.b.0 < current.b.0 + slack && current.b.0 > 0 {
             next.b.0 = current.b.0.saturating_sub(margin);
         }
-        if f.tokens.b.1 + slack > current.b.1 && current.b.1 < b_len {
+        if f.span.b.1 + slack > current.b.1 && current.b.1 < b_len {
             next.b.1 = (current.b.1 + margin).min(b_len);
         }
     }
     next
 }
 
-fn masked(mask: Option<&[bool]>, start: usize, len: usize) -> bool {
-    mask.is_some_and(|m| {
-        m.get(start..start + len)
-            .is_some_and(|s| s.iter().any(|&x| x))
-    })
+/// True when `span` overlaps one of the sorted, disjoint `ranges`.
+pub fn overlaps(ranges: &[(u32, u32)], span: (u32, u32)) -> bool {
+    let i = ranges.partition_point(|r| r.1 <= span.0);
+    ranges.get(i).is_some_and(|r| r.0 < span.1)
+}
+
+/// The dense-seed grams starting at each stream index of `[lo, hi)`: a gram takes
+/// characters until their weight reaches `weight`; returns (hash, length) per start, or
+/// none for starts too close to `hi`.
+fn grams(stream: &[char], lo: usize, hi: usize, weight: u32) -> Vec<Option<(u64, u32)>> {
+    (lo..hi)
+        .map(|start| {
+            let mut h = 0x6772_616du64;
+            let mut w = 0;
+            for (n, &c) in stream[start..hi].iter().enumerate() {
+                h = fmix64(h ^ c as u64);
+                w += if is_single_char_token(c) { 3 } else { 1 };
+                if w >= weight {
+                    return Some((h, n as u32 + 1));
+                }
+            }
+            None
+        })
+        .collect()
 }
 
 fn passages_in_box(
     suspect: &DocumentFingerprints,
     reference: &DocumentFingerprints,
-    tb: TokenBox,
+    sb: StreamBox,
     ctx: &PairContext,
 ) -> Vec<FoundPassage> {
-    let sa = &suspect.tokenized.tokens;
-    let rb = &reference.tokenized.tokens;
-    let n = ctx.tuning.seed_len.max(1);
-    let (a0, a1) = (tb.a.0 as usize, tb.a.1 as usize);
-    let (b0, b1) = (tb.b.0 as usize, tb.b.1 as usize);
-    if a1 < a0 + n || b1 < b0 + n {
+    let (sa, rb) = (&suspect.tokenized, &reference.tokenized);
+    let weight = ctx.tuning.seed_weight.max(1);
+    let (a0, a1) = (sb.a.0 as usize, sb.a.1 as usize);
+    let (b0, b1) = (sb.b.0 as usize, sb.b.1 as usize);
+    if a1 <= a0 || b1 <= b0 {
         return Vec::new();
     }
-    let b_grams = kgram_hashes(rb[b0..b1].iter().map(|t| t.hash), n);
     let mut positions: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
-    for (offset, &h) in b_grams.iter().enumerate() {
-        let j = b0 + offset;
-        if !masked(ctx.reference_mask, j, n) {
-            positions.entry(h).or_default().push(j as u32);
+    for (offset, gram) in grams(&rb.stream, b0, b1, weight).into_iter().enumerate() {
+        let Some((h, len)) = gram else { break };
+        let j = (b0 + offset) as u32;
+        if !overlaps(ctx.reference_masked, stream_span(rb, j, len)) {
+            positions.entry(h).or_default().push(j);
         }
     }
-    let a_grams = kgram_hashes(sa[a0..a1].iter().map(|t| t.hash), n);
     let mut seeds = Vec::new();
-    for (offset, h) in a_grams.iter().enumerate() {
-        let i = a0 + offset;
-        let Some(js) = positions.get(h) else { continue };
-        if js.len() > ctx.tuning.max_seed_repeats || masked(ctx.suspect_mask, i, n) {
+    for (offset, gram) in grams(&sa.stream, a0, a1, weight).into_iter().enumerate() {
+        let Some((h, len)) = gram else { break };
+        let Some(js) = positions.get(&h) else { continue };
+        let i = (a0 + offset) as u32;
+        let a = stream_span(sa, i, len);
+        if js.len() > ctx.tuning.max_seed_repeats || overlaps(ctx.suspect_masked, a) {
             continue;
         }
-        for &j in js {
-            seeds.push(SpanSeed {
-                a_tok: i as u32,
-                b_tok: j,
-                a: char_span(sa, i as u32, n),
-                b: char_span(rb, j, n),
-            });
-        }
+        seeds.extend(js.iter().map(|&j| SpanSeed { a_at: i, b_at: j, len, a, b: stream_span(rb, j, len) }));
     }
-    cluster(seeds, ctx.tuning.gap_chars, ctx.tuning.gap_chars)
-        .into_iter()
-        .filter_map(|group| accept(&group, n, ctx))
-        .collect()
+    let seeds = keep_runs(seeds, ctx.tuning.min_run, sb);
+    let mut found = Vec::new();
+    accept_groups(seeds, ctx.tuning.gap_chars, (suspect, reference), ctx, &mut found);
+    found
 }
 
-/// Share of the tokens in `[lo, hi)` covered by some seed starting in `starts`.
-fn density(starts: impl Iterator<Item = u32>, lo: u32, hi: u32, n: u32) -> f64 {
-    let mut covered = vec![false; (hi - lo) as usize];
-    for s in starts {
-        for t in s..(s + n).min(hi) {
-            covered[(t - lo) as usize] = true;
+/// Gaps are halved at most this often when a group's two sides disagree in length.
+const MIN_SPLIT_GAP: u32 = 8;
+
+/// Clusters `seeds` with `gap` and keeps the groups that make passages. A group whose two
+/// sides differ too much in length holds chance matches beside the copied text: it is
+/// clustered again with half the gap, which sheds them.
+fn accept_groups(
+    seeds: Vec<SpanSeed>,
+    gap: u32,
+    docs: (&DocumentFingerprints, &DocumentFingerprints),
+    ctx: &PairContext,
+    found: &mut Vec<FoundPassage>,
+) {
+    for group in cluster(seeds, gap, gap) {
+        match accept(&group, docs, ctx) {
+            Verdict::Passage(passage) => found.push(passage),
+            Verdict::Lopsided if gap / 2 >= MIN_SPLIT_GAP => accept_groups(group, gap / 2, docs, ctx, found),
+            Verdict::Lopsided | Verdict::Rejected => {}
         }
+    }
+}
+
+/// What a group of seeds amounts to.
+enum Verdict {
+    Passage(FoundPassage),
+    /// Its sides differ too much in length.
+    Lopsided,
+    Rejected,
+}
+
+/// Keeps the seeds that lie in a run of at least `min_run` seeds on one diagonal
+/// (consecutive characters matching on both sides), and lets every character on each
+/// side belong to one run only: longer runs first, so a phrase that occurs twice nearby
+/// in one text keeps its true twin and drops the other.
+fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, sb: StreamBox) -> Vec<SpanSeed> {
+    seeds.sort_by_key(|s| (s.a_at as i64 - s.b_at as i64, s.a_at));
+    let mut runs: Vec<&[SpanSeed]> = Vec::new();
+    let mut start = 0;
+    while start < seeds.len() {
+        let mut end = start + 1;
+        while end < seeds.len()
+            && seeds[end].a_at == seeds[end - 1].a_at + 1
+            && seeds[end].b_at == seeds[end - 1].b_at + 1
+        {
+            end += 1;
+        }
+        if (end - start) as u32 >= min_run.max(1) {
+            runs.push(&seeds[start..end]);
+        }
+        start = end;
+    }
+    let extent = |run: &[SpanSeed], at: fn(&SpanSeed) -> u32, lo: u32| {
+        let first = at(&run[0]) - lo;
+        let last = run.iter().map(|s| at(s) + s.len).max().unwrap_or(0) - lo;
+        first as usize..last as usize
+    };
+    runs.sort_by_key(|run| (std::cmp::Reverse(run.len()), run[0].a_at, run[0].b_at));
+    let mut taken_a = vec![false; (sb.a.1 - sb.a.0) as usize];
+    let mut taken_b = vec![false; (sb.b.1 - sb.b.0) as usize];
+    let mut kept = Vec::with_capacity(seeds.len());
+    for run in runs {
+        let (ra, rb) = (extent(run, |s| s.a_at, sb.a.0), extent(run, |s| s.b_at, sb.b.0));
+        let free = |taken: &[bool], r: &std::ops::Range<usize>| {
+            let slice = taken.get(r.clone()).unwrap_or(&[]);
+            slice.iter().filter(|&&t| !t).count() * 2 >= slice.len()
+        };
+        if free(&taken_a, &ra) && free(&taken_b, &rb) {
+            taken_a.get_mut(ra).into_iter().flatten().for_each(|t| *t = true);
+            taken_b.get_mut(rb).into_iter().flatten().for_each(|t| *t = true);
+            kept.extend_from_slice(run);
+        }
+    }
+    kept
+}
+
+/// Share of the stream characters in `[lo, hi)` covered by some seed.
+fn density(seeds: impl Iterator<Item = (u32, u32)>, lo: u32, hi: u32) -> f64 {
+    let mut covered = vec![false; (hi - lo) as usize];
+    for (start, len) in seeds {
+        covered[(start - lo) as usize..((start + len).min(hi) - lo) as usize].iter_mut().for_each(|c| *c = true);
     }
     covered.iter().filter(|&&c| c).count() as f64 / covered.len().max(1) as f64
 }
 
-fn accept(group: &[SpanSeed], n: usize, ctx: &PairContext) -> Option<FoundPassage> {
-    let n32 = n as u32;
-    let a_lo = group.iter().map(|s| s.a_tok).min()?;
-    let a_hi = group.iter().map(|s| s.a_tok + n32).max()?;
-    let b_lo = group.iter().map(|s| s.b_tok).min()?;
-    let b_hi = group.iter().map(|s| s.b_tok + n32).max()?;
-    if ((a_hi - a_lo) as usize) < ctx.k || ((b_hi - b_lo) as usize) < ctx.k {
-        return None;
-    }
-    let passage = Passage {
-        a_start: group.iter().map(|s| s.a.0).min()?,
-        a_end: group.iter().map(|s| s.a.1).max()?,
-        b_start: group.iter().map(|s| s.b.0).min()?,
-        b_end: group.iter().map(|s| s.b.1).max()?,
+/// Number of tokens starting inside the character range.
+fn tokens_in(tokens: &[Token], (start, end): (u32, u32)) -> usize {
+    tokens.partition_point(|t| t.start < end) - tokens.partition_point(|t| t.start < start)
+}
+
+fn accept(
+    group: &[SpanSeed],
+    (suspect, reference): (&DocumentFingerprints, &DocumentFingerprints),
+    ctx: &PairContext,
+) -> Verdict {
+    let (Some(a_lo), Some(a_hi), Some(b_lo), Some(b_hi)) = (
+        group.iter().map(|s| s.a_at).min(),
+        group.iter().map(|s| s.a_at + s.len).max(),
+        group.iter().map(|s| s.b_at).min(),
+        group.iter().map(|s| s.b_at + s.len).max(),
+    ) else {
+        return Verdict::Rejected;
     };
-    if ((passage.a_end - passage.a_start) as usize) < ctx.min_chars {
-        return None;
+    let (a_stream, b_stream) = ((a_hi - a_lo) as f64, (b_hi - b_lo) as f64);
+    if a_stream.max(b_stream) > ctx.tuning.max_length_ratio * a_stream.min(b_stream) {
+        return Verdict::Lopsided;
     }
-    let da = density(group.iter().map(|s| s.a_tok), a_lo, a_hi, n32);
-    let db = density(group.iter().map(|s| s.b_tok), b_lo, b_hi, n32);
+    let da = density(group.iter().map(|s| (s.a_at, s.len)), a_lo, a_hi);
+    let db = density(group.iter().map(|s| (s.b_at, s.len)), b_lo, b_hi);
     if da.min(db) < ctx.tuning.min_density {
-        return None;
+        return Verdict::Rejected;
     }
-    Some(FoundPassage {
-        passage,
-        tokens: TokenBox {
-            a: (a_lo, a_hi),
-            b: (b_lo, b_hi),
-        },
-    })
+    let seeded = stream_span(&suspect.tokenized, a_lo, a_hi - a_lo);
+    if ((seeded.1 - seeded.0) as f64) < ctx.tuning.min_seeded_share * ctx.min_chars as f64 {
+        return Verdict::Rejected;
+    }
+    let span =
+        extend_ends(&suspect.tokenized, &reference.tokenized, StreamBox { a: (a_lo, a_hi), b: (b_lo, b_hi) }, ctx);
+    let (a, b) = (
+        stream_span(&suspect.tokenized, span.a.0, span.a.1 - span.a.0),
+        stream_span(&reference.tokenized, span.b.0, span.b.1 - span.b.0),
+    );
+    let passage = Passage { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1 };
+    if (passage.a_len() as usize) < ctx.min_chars
+        || (passage.b_len() as usize) < ctx.min_chars
+        || tokens_in(&suspect.tokenized.tokens, a) < ctx.k
+    {
+        return Verdict::Rejected;
+    }
+    Verdict::Passage(FoundPassage { passage, span })
+}
+
+/// Grows both ends of a passage (in stream indices) over text that still aligns, never
+/// into template text.
+fn extend_ends(sa: &Tokenized, rb: &Tokenized, span: StreamBox, ctx: &PairContext) -> StreamBox {
+    let x_drop = ctx.tuning.extension_x_drop;
+    let (mut a, mut b) = (span.a, span.b);
+    let (fa, fb) = extend::extend(&sa.stream[a.1 as usize..], &rb.stream[b.1 as usize..], x_drop);
+    let grown = StreamBox { a: (a.1, a.1 + fa as u32), b: (b.1, b.1 + fb as u32) };
+    if fa > 0 && fb > 0 && !touches_mask(sa, rb, grown, ctx) {
+        a.1 += fa as u32;
+        b.1 += fb as u32;
+    }
+    let back = |stream: &[char], at: u32| -> Vec<char> {
+        stream[at.saturating_sub(extend::MAX_EXTENSION as u32) as usize..at as usize].iter().rev().copied().collect()
+    };
+    let (ra, rb_rev) = (back(&sa.stream, a.0), back(&rb.stream, b.0));
+    let (ba, bb) = extend::extend(&ra, &rb_rev, x_drop);
+    let grown = StreamBox { a: (a.0 - ba as u32, a.0), b: (b.0 - bb as u32, b.0) };
+    if ba > 0 && bb > 0 && !touches_mask(sa, rb, grown, ctx) {
+        a.0 -= ba as u32;
+        b.0 -= bb as u32;
+    }
+    StreamBox { a, b }
+}
+
+fn touches_mask(sa: &Tokenized, rb: &Tokenized, grown: StreamBox, ctx: &PairContext) -> bool {
+    let empty = |r: (u32, u32)| r.1 <= r.0;
+    (!empty(grown.a) && overlaps(ctx.suspect_masked, stream_span(sa, grown.a.0, grown.a.1 - grown.a.0)))
+        || (!empty(grown.b) && overlaps(ctx.reference_masked, stream_span(rb, grown.b.0, grown.b.1 - grown.b.0)))
 }
 
 /// Unions passages that overlap or nearly touch on both sides.
@@ -324,10 +472,7 @@ mod tests {
         let mut hits = Vec::new();
         for fa in &a.kgrams {
             for fb in b.kgrams.iter().filter(|fb| fb.hash == fa.hash) {
-                hits.push(Hit {
-                    a: fa.position,
-                    b: fb.position,
-                });
+                hits.push(Hit { a: fa.position, b: fb.position });
             }
         }
         hits
@@ -338,13 +483,8 @@ mod tests {
         let fa = DocumentFingerprints::compute(a, &settings);
         let fb = DocumentFingerprints::compute(b, &settings);
         let tuning = MatchTuning::default();
-        let ctx = PairContext {
-            k: settings.k,
-            min_chars: settings.min_chars,
-            tuning: &tuning,
-            suspect_mask: None,
-            reference_mask: None,
-        };
+        let ctx =
+            PairContext { k: settings.k, min_chars: 30, tuning: &tuning, suspect_masked: &[], reference_masked: &[] };
         let ca: Vec<char> = a.chars().collect();
         let cb: Vec<char> = b.chars().collect();
         match_pair(&fa, &fb, &hits_between(&fa, &fb), &ctx)
@@ -358,13 +498,12 @@ mod tests {
             .collect()
     }
 
-    const COPIED: &str = "软件包管理系统可以帮助用户安装、升级和删除软件包，维护者负责打包上游软件并确保它符合政策手册的要求。";
+    const COPIED: &str =
+        "软件包管理系统可以帮助用户安装、升级和删除软件包，维护者负责打包上游软件并确保它符合政策手册的要求。";
 
     #[test]
     fn verbatim_passage_is_found_with_exact_ends_on_both_sides() {
-        let a = format!(
-            "今天我们讨论完全不同的话题比如天气和运动。{COPIED}最后还有一些别的内容在这里结尾。"
-        );
+        let a = format!("今天我们讨论完全不同的话题比如天气和运动。{COPIED}最后还有一些别的内容在这里结尾。");
         let b = format!("这是参考文献的开头部分内容介绍。{COPIED}参考文献后面还有其它的文字说明。");
         let found = find(&a, &b);
         assert_eq!(found.len(), 1, "{found:?}");

@@ -26,10 +26,7 @@ pub fn is_single_char_token(c: char) -> bool {
 /// white space; the tokenizer checks that.
 #[inline]
 pub fn is_sentence_terminator(c: char) -> bool {
-    matches!(
-        c,
-        '。' | '！' | '？' | '；' | '!' | '?' | ';' | '\n' | '\r' | '\u{2029}' | '\u{2028}' | '｡'
-    )
+    matches!(c, '。' | '！' | '？' | '；' | '!' | '?' | ';' | '\n' | '\r' | '\u{2029}' | '\u{2028}' | '｡')
 }
 
 #[cfg(test)]

@@ -9,8 +9,7 @@ const BLOCKS: [(u32, u32); 2] = [(0x3400, 0xA000), (0xF900, 0xFB00)];
 
 /// For every code point in [`BLOCKS`], its simplified form (the same code point when
 /// there is none). Dense arrays make the fold one indexed load per character.
-static TABLES: LazyLock<[Vec<char>; 2]> =
-    LazyLock::new(|| BLOCKS.map(|(lo, hi)| build_block(lo, hi)));
+static TABLES: LazyLock<[Vec<char>; 2]> = LazyLock::new(|| BLOCKS.map(|(lo, hi)| build_block(lo, hi)));
 
 fn build_block(lo: u32, hi: u32) -> Vec<char> {
     let mut buf = [0u8; 4];

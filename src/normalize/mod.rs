@@ -33,12 +33,7 @@ pub struct NormalizeOptions {
 
 impl Default for NormalizeOptions {
     fn default() -> Self {
-        Self {
-            nfkc: true,
-            case_fold: true,
-            traditional_to_simplified: true,
-            drop_punctuation: true,
-        }
+        Self { nfkc: true, case_fold: true, traditional_to_simplified: true, drop_punctuation: true }
     }
 }
 
@@ -61,17 +56,19 @@ pub struct Tokenized {
     /// Index of the first token of every sentence, ascending; the first is 0 when there
     /// are tokens.
     pub sentence_starts: Vec<u32>,
+    /// The normalized characters of all tokens, in order, without separators: what dense
+    /// alignment compares, so that a word split by a line break or two words run together
+    /// still match character by character.
+    pub stream: Vec<char>,
+    /// For each character of `stream`, the offset of the character it came from.
+    pub stream_offsets: Vec<u32>,
 }
 
 /// Calls `emit(char_offset, normalized_char)` for every character of `text` after NFKC,
 /// case folding and the Chinese fold. One input character may yield several (NFKC of a
 /// ligature) or keep its offset for all of them.
 #[inline]
-pub fn for_each_normalized_char(
-    text: &str,
-    options: NormalizeOptions,
-    mut emit: impl FnMut(u32, char),
-) {
+pub fn for_each_normalized_char(text: &str, options: NormalizeOptions, mut emit: impl FnMut(u32, char)) {
     let after_case = |offset: u32, c: char, emit: &mut dyn FnMut(u32, char)| {
         if options.case_fold && !c.is_lowercase() && c.is_alphabetic() {
             for lower in c.to_lowercase() {
@@ -83,38 +80,16 @@ pub fn for_each_normalized_char(
     };
     for (offset, c) in (0u32..).zip(text.chars()) {
         if c.is_ascii() {
-            emit(
-                offset,
-                if options.case_fold {
-                    c.to_ascii_lowercase()
-                } else {
-                    c
-                },
-            );
+            emit(offset, if options.case_fold { c.to_ascii_lowercase() } else { c });
         } else if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
-            emit(
-                offset,
-                if options.traditional_to_simplified {
-                    to_simplified(c)
-                } else {
-                    c
-                },
-            );
+            emit(offset, if options.traditional_to_simplified { to_simplified(c) } else { c });
         } else if options.nfkc {
             for n in std::iter::once(c).nfkc() {
-                let n = if options.traditional_to_simplified {
-                    to_simplified(n)
-                } else {
-                    n
-                };
+                let n = if options.traditional_to_simplified { to_simplified(n) } else { n };
                 after_case(offset, n, &mut emit);
             }
         } else {
-            let n = if options.traditional_to_simplified {
-                to_simplified(c)
-            } else {
-                c
-            };
+            let n = if options.traditional_to_simplified { to_simplified(c) } else { c };
             after_case(offset, n, &mut emit);
         }
     }
@@ -139,6 +114,8 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
     let mut out = Tokenized {
         tokens: Vec::with_capacity(text.len() / 2),
         sentence_starts: Vec::new(),
+        stream: Vec::with_capacity(text.len() / 2),
+        stream_offsets: Vec::with_capacity(text.len() / 2),
     };
     let mut word = WordHasher::new();
     let mut word_start = 0u32;
@@ -147,18 +124,13 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
     let mut pending_period = false;
     let mut sentence_open = false;
 
-    let flush =
-        |out: &mut Tokenized, word: &mut WordHasher, in_word: &mut bool, start: u32, end: u32| {
-            if *in_word {
-                out.tokens.push(Token {
-                    hash: word.finish(),
-                    start,
-                    end,
-                });
-                *word = WordHasher::new();
-                *in_word = false;
-            }
-        };
+    let flush = |out: &mut Tokenized, word: &mut WordHasher, in_word: &mut bool, start: u32, end: u32| {
+        if *in_word {
+            out.tokens.push(Token { hash: word.finish(), start, end });
+            *word = WordHasher::new();
+            *in_word = false;
+        }
+    };
 
     for_each_normalized_char(text, options, |offset, c| {
         if pending_period {
@@ -167,7 +139,8 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
                 sentence_open = false;
             }
         }
-        if c.is_alphanumeric() || (in_word && is_combining_mark(c)) {
+        let single = is_single_char_token(c);
+        if !single && (c.is_alphanumeric() || (in_word && is_combining_mark(c))) {
             if !in_word {
                 if !sentence_open {
                     out.sentence_starts.push(out.tokens.len() as u32);
@@ -180,19 +153,19 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
             // after that source character.
             word_end = offset + 1;
             word.push(c);
+            out.stream.push(c);
+            out.stream_offsets.push(offset);
             return;
         }
         flush(&mut out, &mut word, &mut in_word, word_start, word_end);
-        if is_single_char_token(c) {
+        if single {
             if !sentence_open {
                 out.sentence_starts.push(out.tokens.len() as u32);
                 sentence_open = true;
             }
-            out.tokens.push(Token {
-                hash: hash_char(c),
-                start: offset,
-                end: offset + 1,
-            });
+            out.tokens.push(Token { hash: hash_char(c), start: offset, end: offset + 1 });
+            out.stream.push(c);
+            out.stream_offsets.push(offset);
             return;
         }
         if c == '.' {
@@ -205,11 +178,9 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
                 out.sentence_starts.push(out.tokens.len() as u32);
                 sentence_open = true;
             }
-            out.tokens.push(Token {
-                hash: fmix64(hash_char(c) ^ 0x7075_6e63),
-                start: offset,
-                end: offset + 1,
-            });
+            out.tokens.push(Token { hash: fmix64(hash_char(c) ^ 0x7075_6e63), start: offset, end: offset + 1 });
+            out.stream.push(c);
+            out.stream_offsets.push(offset);
         }
     });
     flush(&mut out, &mut word, &mut in_word, word_start, word_end);
@@ -243,11 +214,7 @@ mod tests {
     use super::*;
 
     fn words(text: &str, options: NormalizeOptions) -> Vec<(u64, u32, u32)> {
-        tokenize(text, options)
-            .tokens
-            .iter()
-            .map(|t| (t.hash, t.start, t.end))
-            .collect()
+        tokenize(text, options).tokens.iter().map(|t| (t.hash, t.start, t.end)).collect()
     }
 
     fn spans(text: &str) -> Vec<String> {
@@ -261,22 +228,13 @@ mod tests {
 
     #[test]
     fn tokens_keep_offsets_into_the_original() {
-        assert_eq!(
-            spans("Ｄｅｂｉａｎ 软件包，version 12."),
-            vec!["Ｄｅｂｉａｎ", "软", "件", "包", "version", "12"]
-        );
+        assert_eq!(spans("Ｄｅｂｉａｎ 软件包，version 12."), vec!["Ｄｅｂｉａｎ", "软", "件", "包", "version", "12"]);
     }
 
     #[test]
     fn full_width_case_and_traditional_fold_to_the_same_hashes() {
-        let a: Vec<u64> = words("ＤＥＢＩＡＮ軟體說明", NormalizeOptions::default())
-            .iter()
-            .map(|t| t.0)
-            .collect();
-        let b: Vec<u64> = words("debian 软体说明", NormalizeOptions::default())
-            .iter()
-            .map(|t| t.0)
-            .collect();
+        let a: Vec<u64> = words("ＤＥＢＩＡＮ軟體說明", NormalizeOptions::default()).iter().map(|t| t.0).collect();
+        let b: Vec<u64> = words("debian 软体说明", NormalizeOptions::default()).iter().map(|t| t.0).collect();
         assert_eq!(a, b);
     }
 
@@ -298,10 +256,7 @@ mod tests {
 
     #[test]
     fn sentences_split_on_terminators_and_period_before_space() {
-        let t = tokenize(
-            "第一句。第二句！Third one. Fourth v1.2 ok\nlast",
-            NormalizeOptions::default(),
-        );
+        let t = tokenize("第一句。第二句！Third one. Fourth v1.2 ok\nlast", NormalizeOptions::default());
         let starts: Vec<u32> = t.sentence_starts.clone();
         // 第一句 (3) | 第二句 (3) | third one (2) | fourth v1 2 ok (4) | last
         assert_eq!(starts, vec![0, 3, 6, 8, 12]);
@@ -309,19 +264,19 @@ mod tests {
 
     #[test]
     fn folded_text_joins_han_and_separates_words() {
-        assert_eq!(
-            folded_text("軟體，Debian  套件!", NormalizeOptions::default()),
-            "软体 debian 套件\n"
-        );
+        assert_eq!(folded_text("軟體，Debian  套件!", NormalizeOptions::default()), "软体 debian 套件\n");
+    }
+
+    #[test]
+    fn stream_holds_the_normalized_characters_with_their_offsets() {
+        let t = tokenize("Ｔｅｓ\nting 軟體", NormalizeOptions::default());
+        assert_eq!(t.stream.iter().collect::<String>(), "testing软体");
+        assert_eq!(t.stream_offsets, vec![0, 1, 2, 4, 5, 6, 7, 9, 10]);
     }
 
     #[test]
     fn empty_and_punctuation_only_text_has_no_tokens() {
         assert!(tokenize("", NormalizeOptions::default()).tokens.is_empty());
-        assert!(
-            tokenize("，。！ ... \n", NormalizeOptions::default())
-                .tokens
-                .is_empty()
-        );
+        assert!(tokenize("，。！ ... \n", NormalizeOptions::default()).tokens.is_empty());
     }
 }

@@ -6,11 +6,7 @@ use super::Report;
 
 /// Quotes a field when it holds a comma, quote or line break.
 fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
 /// One header line, then one line per pair in report order.
@@ -19,13 +15,7 @@ pub fn to_csv(report: &Report) -> String {
         "suspect,reference,score,score_b,simhash_distance,passages,longest_passage,shared_sentences,near_duplicate\n",
     );
     for p in &report.pairs {
-        let name = |id: usize| {
-            report
-                .documents
-                .get(id)
-                .map(|d| field(&d.path))
-                .unwrap_or_default()
-        };
+        let name = |id: usize| report.documents.get(id).map(|d| field(&d.path)).unwrap_or_default();
         let _ = writeln!(
             out,
             "{},{},{:.4},{:.4},{},{},{},{},{}",
@@ -33,9 +23,7 @@ pub fn to_csv(report: &Report) -> String {
             name(p.b),
             p.score,
             p.score_b,
-            p.simhash_distance
-                .map(|d| d.to_string())
-                .unwrap_or_default(),
+            p.simhash_distance.map(|d| d.to_string()).unwrap_or_default(),
             p.passages.len(),
             p.longest,
             p.shared_sentences,

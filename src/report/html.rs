@@ -101,11 +101,7 @@ fn doc_chars(report: &Report, id: usize) -> usize {
 }
 
 fn name(report: &Report, id: usize) -> String {
-    report
-        .documents
-        .get(id)
-        .map(|d| escape(&d.path))
-        .unwrap_or_else(|| "?".into())
+    report.documents.get(id).map(|d| escape(&d.path)).unwrap_or_else(|| "?".into())
 }
 
 fn percent(x: f64) -> String {
@@ -160,11 +156,8 @@ fn settings_table(out: &mut String, report: &Report) {
 }
 
 fn errors(out: &mut String, report: &Report) {
-    let with_problems: Vec<&DocumentEntry> = report
-        .documents
-        .iter()
-        .filter(|d| d.error.is_some() || !d.warnings.is_empty())
-        .collect();
+    let with_problems: Vec<&DocumentEntry> =
+        report.documents.iter().filter(|d| d.error.is_some() || !d.warnings.is_empty()).collect();
     if with_problems.is_empty() {
         return;
     }
@@ -212,11 +205,7 @@ fn pairs_table(out: &mut String, report: &Report, full: usize) {
             p.simhash_distance.map_or("–".into(), |d| d.to_string()),
             p.passages.len(),
             p.longest,
-            if p.near_duplicate {
-                "<span class=nd>near duplicate</span>"
-            } else {
-                ""
-            }
+            if p.near_duplicate { "<span class=nd>near duplicate</span>" } else { "" }
         );
     }
     out.push_str("</table>\n");
@@ -241,11 +230,7 @@ fn pair_section(out: &mut String, report: &Report, index: usize, pair: &Pair, fu
         index + 1,
         name(report, pair.a),
         name(report, pair.b),
-        if pair.near_duplicate {
-            " <span class=nd>near duplicate</span>"
-        } else {
-            ""
-        }
+        if pair.near_duplicate { " <span class=nd>near duplicate</span>" } else { "" }
     );
     let _ = writeln!(
         out,
@@ -263,10 +248,8 @@ fn pair_section(out: &mut String, report: &Report, index: usize, pair: &Pair, fu
     };
     if full {
         out.push_str("<div class=sbs>");
-        let a_ranges: Vec<(u32, u32)> =
-            pair.passages.iter().map(|p| (p.a_start, p.a_end)).collect();
-        let b_ranges: Vec<(u32, u32)> =
-            pair.passages.iter().map(|p| (p.b_start, p.b_end)).collect();
+        let a_ranges: Vec<(u32, u32)> = pair.passages.iter().map(|p| (p.a_start, p.a_end)).collect();
+        let b_ranges: Vec<(u32, u32)> = pair.passages.iter().map(|p| (p.b_start, p.b_end)).collect();
         side(out, index, a, &a_ranges, 'a', 'b');
         side(out, index, b, &b_ranges, 'b', 'a');
         out.push_str("</div>\n");
@@ -276,19 +259,8 @@ fn pair_section(out: &mut String, report: &Report, index: usize, pair: &Pair, fu
 }
 
 /// One side of a pair: the whole text, passages as `<mark>` with the twin's id.
-fn side(
-    out: &mut String,
-    pair: usize,
-    doc: &DocumentEntry,
-    ranges: &[(u32, u32)],
-    me: char,
-    twin: char,
-) {
-    let _ = write!(
-        out,
-        "<div class=side><h3>{}</h3><div class=text>",
-        escape(&doc.path)
-    );
+fn side(out: &mut String, pair: usize, doc: &DocumentEntry, ranges: &[(u32, u32)], me: char, twin: char) {
+    let _ = write!(out, "<div class=side><h3>{}</h3><div class=text>", escape(&doc.path));
     let text = &*doc.text;
     let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     starts.push(text.len());
@@ -324,10 +296,7 @@ fn excerpts(out: &mut String, a: &DocumentEntry, b: &DocumentEntry, pair: &Pair)
     out.push_str("<table><tr><th>#</th><th>suspect</th><th>reference</th></tr>\n");
     for (i, p) in pair.passages.iter().enumerate() {
         let cut = |doc: &DocumentEntry, start: u32, end: u32| {
-            let text: String = doc.text[super::byte_range(&doc.text, start, end)]
-                .chars()
-                .take(EXCERPT_CHARS)
-                .collect();
+            let text: String = doc.text[super::byte_range(&doc.text, start, end)].chars().take(EXCERPT_CHARS).collect();
             let more = (end - start) as usize > EXCERPT_CHARS;
             format!("{}{}", escape(&text), if more { "…" } else { "" })
         };
@@ -358,11 +327,7 @@ mod tests {
             id,
             path: path.into(),
             source: PathBuf::from(path),
-            role: if id == 0 {
-                Role::Suspect
-            } else {
-                Role::Reference
-            },
+            role: if id == 0 { Role::Suspect } else { Role::Reference },
             chars: text.chars().count(),
             countable_chars: text.chars().count(),
             simhash: None,
@@ -387,12 +352,7 @@ mod tests {
                 score: 0.5,
                 score_b: 1.0,
                 simhash_distance: Some(4),
-                passages: vec![Passage {
-                    a_start: 3,
-                    a_end: 12,
-                    b_start: 0,
-                    b_end: 9,
-                }],
+                passages: vec![Passage { a_start: 3, a_end: 12, b_start: 0, b_end: 9 }],
                 longest: 9,
                 shared_sentences: 1,
                 near_duplicate: true,

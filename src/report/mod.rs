@@ -100,18 +100,9 @@ impl Report {
 
 /// The `[start, end)` character range as a byte range of `text`, for slicing.
 pub fn byte_range(text: &str, start: u32, end: u32) -> std::ops::Range<usize> {
-    let mut indices = text
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain(std::iter::once(text.len()));
+    let mut indices = text.char_indices().map(|(i, _)| i).chain(std::iter::once(text.len()));
     let from = indices.nth(start as usize).unwrap_or(text.len());
-    let to = if end > start {
-        indices
-            .nth((end - start - 1) as usize)
-            .unwrap_or(text.len())
-    } else {
-        from
-    };
+    let to = if end > start { indices.nth((end - start - 1) as usize).unwrap_or(text.len()) } else { from };
     from..to
 }
 

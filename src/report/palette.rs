@@ -61,11 +61,7 @@ pub fn runs(chars: u32, ranges: &[(u32, u32)]) -> Vec<Run> {
         let passage = (o != NONE).then_some(o as usize);
         match out.last_mut() {
             Some(last) if last.passage == passage => last.end = pos as u32 + 1,
-            _ => out.push(Run {
-                start: pos as u32,
-                end: pos as u32 + 1,
-                passage,
-            }),
+            _ => out.push(Run { start: pos as u32, end: pos as u32 + 1, passage }),
         }
     }
     out
@@ -81,31 +77,11 @@ mod tests {
         assert_eq!(
             r,
             vec![
-                Run {
-                    start: 0,
-                    end: 2,
-                    passage: None
-                },
-                Run {
-                    start: 2,
-                    end: 4,
-                    passage: Some(1)
-                },
-                Run {
-                    start: 4,
-                    end: 8,
-                    passage: Some(0)
-                },
-                Run {
-                    start: 8,
-                    end: 9,
-                    passage: None
-                },
-                Run {
-                    start: 9,
-                    end: 10,
-                    passage: Some(2)
-                },
+                Run { start: 0, end: 2, passage: None },
+                Run { start: 2, end: 4, passage: Some(1) },
+                Run { start: 4, end: 8, passage: Some(0) },
+                Run { start: 8, end: 9, passage: None },
+                Run { start: 9, end: 10, passage: Some(2) },
             ]
         );
         assert!(runs(0, &[(0, 3)]).is_empty());

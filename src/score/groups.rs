@@ -17,8 +17,7 @@ pub fn near_duplicate_groups(pairs: &[[usize; 2]]) -> Vec<Vec<usize>> {
             parent[ra.max(rb)] = ra.min(rb);
         }
     }
-    let mut members: std::collections::BTreeMap<usize, Vec<usize>> =
-        std::collections::BTreeMap::new();
+    let mut members: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
     for &x in pairs.iter().flatten() {
         let r = root(&mut parent, x);
         members.entry(r).or_default().push(x);
@@ -41,10 +40,7 @@ mod tests {
 
     #[test]
     fn chains_join_into_one_group() {
-        assert_eq!(
-            near_duplicate_groups(&[[0, 5], [5, 2], [7, 8]]),
-            vec![vec![0, 2, 5], vec![7, 8]]
-        );
+        assert_eq!(near_duplicate_groups(&[[0, 5], [5, 2], [7, 8]]), vec![vec![0, 2, 5], vec![7, 8]]);
         assert!(near_duplicate_groups(&[]).is_empty());
     }
 }

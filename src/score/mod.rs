@@ -33,10 +33,7 @@ pub fn covered_chars(ranges: impl Iterator<Item = (u32, u32)>, masked: &[(u32, u
 
 /// Characters of `r` inside the sorted, disjoint `masked` ranges.
 fn overlap(r: (u32, u32), masked: &[(u32, u32)]) -> usize {
-    masked
-        .iter()
-        .map(|m| (r.1.min(m.1).saturating_sub(r.0.max(m.0))) as usize)
-        .sum()
+    masked.iter().map(|m| (r.1.min(m.1).saturating_sub(r.0.max(m.0))) as usize).sum()
 }
 
 /// Scores of one pair.
@@ -59,11 +56,7 @@ pub fn pair_scores(
     let ca = covered_chars(passages.iter().map(|p| (p.a_start, p.a_end)), masked_a);
     let cb = covered_chars(passages.iter().map(|p| (p.b_start, p.b_end)), masked_b);
     let ratio = |c: usize, n: usize| {
-        if n == 0 {
-            0.0
-        } else {
-            (c as f64 / n as f64).min(1.0)
-        }
+        if n == 0 { 0.0 } else { (c as f64 / n as f64).min(1.0) }
     };
     PairScores {
         score: ratio(ca, countable_a),
@@ -80,8 +73,7 @@ pub fn is_near_duplicate(
     simhash_threshold: u32,
     coverage: f64,
 ) -> bool {
-    simhash_distance.is_some_and(|d| d <= simhash_threshold)
-        || (scores.score >= coverage && scores.score_b >= coverage)
+    simhash_distance.is_some_and(|d| d <= simhash_threshold) || (scores.score >= coverage && scores.score_b >= coverage)
 }
 
 #[cfg(test)]
@@ -90,25 +82,14 @@ mod tests {
 
     #[test]
     fn covered_chars_unions_overlaps_and_skips_masks() {
-        assert_eq!(
-            covered_chars([(0, 10), (5, 15), (20, 25)].into_iter(), &[]),
-            20
-        );
+        assert_eq!(covered_chars([(0, 10), (5, 15), (20, 25)].into_iter(), &[]), 20);
         assert_eq!(covered_chars([(0, 10)].into_iter(), &[(2, 4), (8, 30)]), 6);
     }
 
     #[test]
     fn near_duplicate_by_either_signal() {
-        let high = PairScores {
-            score: 0.8,
-            score_b: 0.9,
-            longest: 100,
-        };
-        let low = PairScores {
-            score: 0.2,
-            score_b: 0.9,
-            longest: 100,
-        };
+        let high = PairScores { score: 0.8, score_b: 0.9, longest: 100 };
+        let low = PairScores { score: 0.2, score_b: 0.9, longest: 100 };
         assert!(is_near_duplicate(&high, Some(30), 3, 0.5));
         assert!(is_near_duplicate(&low, Some(2), 3, 0.5));
         assert!(!is_near_duplicate(&low, Some(4), 3, 0.5));

@@ -429,3 +429,23 @@ fn a_table_of_10000_pairs_sorts_and_scrolls_quickly() {
     assert_eq!(harness.state().state.table.selected, Some(rows[9]));
     assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
 }
+
+#[test]
+fn files_dropped_on_a_list_join_that_list_and_elsewhere_the_suspects() {
+    let (_dir, suspect, reference) = fixtures();
+    let mut harness = harness();
+    // Dropped on the template list (the pointer is over it).
+    let at = harness.get_by_label("Template (optional)").rect().center();
+    harness.hover_at(at);
+    harness.input_mut().dropped_files.push(Arc::new(Dropped(reference.clone())));
+    harness.step();
+    harness.run();
+    assert_eq!(harness.state().state.inputs.list(ListKind::Template), &[reference]);
+    // One file dropped anywhere else joins the suspects, and nothing starts by itself.
+    harness.hover_at(egui::pos2(900.0, 600.0));
+    harness.input_mut().dropped_files.push(Arc::new(Dropped(suspect.clone())));
+    harness.step();
+    harness.run();
+    assert_eq!(harness.state().state.inputs.list(ListKind::Suspect), &[suspect]);
+    assert!(!harness.state().state.is_running());
+}

@@ -1,6 +1,9 @@
 //! The one integration test binary: runs the `twinspot` command line on small fixtures
-//! and the development corpus. Helpers print the command's whole output on failure.
+//! and the development corpus, and drives the window with egui_kittest. Helpers print the
+//! command's whole output on failure.
 
 mod cli;
 mod devset;
+#[cfg(feature = "gui")]
+mod gui;
 mod util;

@@ -1,8 +1,34 @@
 //! The desktop window (egui/eframe), built on the engine. Only compiled with the `gui`
-//! feature; the engine never depends on it.
+//! feature; the engine never depends on it. The app type lives here, in the library, so
+//! tests can build and drive it; `run` only sets the options and starts eframe.
+
+pub mod app;
+pub mod errors_panel;
+pub mod export;
+pub mod fonts;
+pub mod heatmap;
+pub mod i18n;
+pub mod pair_view;
+pub mod results_table;
+pub mod settings_ui;
+pub mod sidebar;
+pub mod state;
+pub mod worker;
+
+use std::path::PathBuf;
+
+pub use app::{Action, TwinspotApp};
+pub use fonts::install as install_fonts;
 
 /// Opens the window, with `files` as the first suspects.
-pub fn run(files: Vec<std::path::PathBuf>) -> eframe::Result<()> {
-    let _ = files;
-    Ok(())
+pub fn run(files: Vec<PathBuf>) -> eframe::Result<()> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Twinspot")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([720.0, 480.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    eframe::run_native("Twinspot", options, Box::new(|cc| Ok(Box::new(TwinspotApp::new(cc, files)))))
 }

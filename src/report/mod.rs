@@ -4,6 +4,7 @@
 pub mod csv;
 pub mod html;
 pub mod json;
+pub mod palette;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -1,0 +1,482 @@
+//! The eframe app: owns the [`State`] and the worker. `logic` drains the worker's events;
+//! `ui` draws the panels (which only read state and push [`Action`]s), then applies the
+//! actions: dialogs, starting and cancelling checks, opening pairs, exporting.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use egui::{Key, Modifiers, RichText};
+
+use super::errors_panel::errors_ui;
+use super::export::{ExportKind, export_with_dialog};
+use super::fonts;
+use super::heatmap::{groups_ui, heatmap_ui};
+use super::i18n::Lang;
+use super::pair_view::{PairView, pair_view_ui};
+use super::results_table::{TableState, filter_bar_ui, table_ui};
+use super::sidebar::sidebar_ui;
+use super::state::{ListKind, Persisted, ResultsTab, RunState, State, Status};
+use super::worker::{CheckPlan, Command, Event, JobId, Worker};
+use crate::{CancelFlag, Mode, Report, Stage};
+
+/// What the user asked for, collected while drawing and applied after.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    AddFiles(ListKind),
+    AddFolder(ListKind),
+    Remove(ListKind, usize),
+    Clear(ListKind),
+    /// Files dropped on the window (on a list, or anywhere: the suspects).
+    Dropped(Option<ListKind>, Vec<PathBuf>),
+    Check,
+    Cancel,
+    OpenPair(usize),
+    ClosePair,
+    StepPassage(isize),
+    /// Moves the table's selection up (-1) or down (+1).
+    MoveSelection(isize),
+    Export(ExportKind),
+}
+
+/// The window.
+pub struct TwinspotApp {
+    pub state: State,
+    worker: Option<Worker>,
+    cancel: Option<CancelFlag>,
+    next_job: JobId,
+}
+
+impl TwinspotApp {
+    /// Builds the app: fonts, remembered settings, the worker thread, and `files` as suspects
+    /// (exactly two files: compared with each other at once).
+    pub fn new(cc: &eframe::CreationContext<'_>, files: Vec<PathBuf>) -> Self {
+        fonts::install(&cc.egui_ctx);
+        let persisted: Persisted = cc.storage.and_then(|s| eframe::get_value(s, eframe::APP_KEY)).unwrap_or_default();
+        let ctx = cc.egui_ctx.clone();
+        let worker = Worker::spawn(Arc::new(move || ctx.request_repaint()))
+            .map_err(|e| log_error(&format!("the worker thread could not start: {e}")))
+            .ok();
+        let state = State { persisted, ..State::default() };
+        let mut app = Self { state, worker, cancel: None, next_job: 1 };
+        if !files.is_empty() {
+            // Like a drop on the empty window: two files are compared at once (the first as
+            // suspect, the second as reference); otherwise every path joins the suspects.
+            app.apply(Action::Dropped(None, files));
+        }
+        app
+    }
+
+    /// Shows a finished report, as if a check had just produced it.
+    pub fn show_report(&mut self, report: Arc<Report>) {
+        self.state.report = Some(report);
+        self.state.table = TableState::default();
+        self.state.pair = None;
+        self.state.tab = ResultsTab::Pairs;
+    }
+
+    /// Starts a check of the current lists (cancelling any running one).
+    pub fn start_check(&mut self) {
+        if self.state.cannot_check().is_some() {
+            return;
+        }
+        self.cancel_check();
+        let job = self.next_job;
+        self.next_job += 1;
+        let inputs = &self.state.inputs;
+        let plan = CheckPlan {
+            references: inputs.list(ListKind::Reference).to_vec(),
+            suspects: inputs.list(ListKind::Suspect).to_vec(),
+            templates: inputs.list(ListKind::Template).to_vec(),
+            mode: self.state.persisted.mode,
+            settings: self.state.persisted.settings.clone(),
+        };
+        let cancel = CancelFlag::new();
+        let sent = self.worker.as_ref().is_some_and(|w| w.send(Command::Check { job, plan, cancel: cancel.clone() }));
+        if sent {
+            self.cancel = Some(cancel);
+            self.state.run = RunState::Running { job, started: Instant::now(), documents: None, progress: None };
+            self.state.status = None;
+        }
+    }
+
+    /// Cancels the running check; its late events are dropped.
+    pub fn cancel_check(&mut self) {
+        if let Some(cancel) = self.cancel.take() {
+            cancel.cancel();
+        }
+        if self.state.is_running() {
+            self.state.run = RunState::Idle;
+            self.state.status = Some(Status::Cancelled);
+        }
+    }
+
+    fn handle_event(&mut self, event: Event) {
+        if Some(event.job()) != self.state.running_job() {
+            return; // stale: from a cancelled or replaced job
+        }
+        match event {
+            Event::Listed { documents: n, .. } => {
+                if let RunState::Running { documents, .. } = &mut self.state.run {
+                    *documents = Some(n);
+                }
+            }
+            Event::Progress { progress: p, .. } => {
+                if let RunState::Running { progress, .. } = &mut self.state.run {
+                    *progress = Some(p);
+                }
+            }
+            Event::Finished { report, elapsed, .. } => {
+                self.cancel = None;
+                self.state.run = RunState::Idle;
+                self.state.status = Some(Status::Finished {
+                    documents: report.documents.len(),
+                    pairs: report.pairs.len(),
+                    unreadable: report.errors().count(),
+                    elapsed,
+                });
+                let open_first = std::mem::take(&mut self.state.open_first_pair);
+                let has_errors = report.errors().next().is_some();
+                self.show_report(report);
+                self.state.show_problems |= has_errors;
+                if open_first {
+                    self.apply(Action::OpenPair(0));
+                }
+            }
+            Event::Cancelled { .. } => {
+                self.cancel = None;
+                self.state.run = RunState::Idle;
+                self.state.status = Some(Status::Cancelled);
+            }
+        }
+    }
+
+    /// Applies one action.
+    pub fn apply(&mut self, action: Action) {
+        let state = &mut self.state;
+        match action {
+            Action::AddFiles(kind) => {
+                let mut dialog = rfd::FileDialog::new();
+                if let Some(dir) = &state.persisted.last_dir {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(files) = dialog.pick_files() {
+                    state.persisted.last_dir = files.first().and_then(|f| f.parent()).map(PathBuf::from);
+                    state.inputs.add(kind, files);
+                }
+            }
+            Action::AddFolder(kind) => {
+                let mut dialog = rfd::FileDialog::new();
+                if let Some(dir) = &state.persisted.last_dir {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(folders) = dialog.pick_folders() {
+                    state.persisted.last_dir = folders.first().cloned();
+                    state.inputs.add(kind, folders);
+                }
+            }
+            Action::Remove(kind, i) => state.inputs.remove(kind, i),
+            Action::Clear(kind) => state.inputs.clear(kind),
+            Action::Dropped(target, paths) => {
+                let was_empty = state.inputs.is_empty() && state.report.is_none();
+                let two_files = paths.len() == 2 && paths.iter().all(|p| p.is_file());
+                if target.is_none() && was_empty && two_files && !state.is_running() {
+                    // Two files on an empty window: compare them at once and open the pair.
+                    let mut paths = paths.into_iter();
+                    state.inputs.add(ListKind::Suspect, paths.next());
+                    state.inputs.add(ListKind::Reference, paths.next());
+                    state.persisted.mode = Mode::SuspectsVsReferences;
+                    state.open_first_pair = true;
+                    self.start_check();
+                } else {
+                    state.inputs.add(target.unwrap_or(ListKind::Suspect), paths);
+                }
+            }
+            Action::Check => self.start_check(),
+            Action::Cancel => self.cancel_check(),
+            Action::OpenPair(i) => {
+                if let Some(report) = &state.report
+                    && i < report.pairs.len()
+                {
+                    state.table.selected = Some(i);
+                    state.pair = Some(PairView::new(i, report));
+                }
+            }
+            Action::ClosePair => {
+                state.pair = None;
+                state.table.scroll_to_selected = true;
+            }
+            Action::StepPassage(delta) => {
+                if let (Some(view), Some(report)) = (&mut state.pair, &state.report) {
+                    view.step(report, delta);
+                }
+            }
+            Action::MoveSelection(delta) => state.table.move_selection(delta),
+            Action::Export(kind) => {
+                if let Some(report) = &state.report {
+                    let dir = state.persisted.last_dir.clone();
+                    state.status = match export_with_dialog(kind, report, dir.as_deref()) {
+                        Ok(Some(path)) => {
+                            state.persisted.last_dir = path.parent().map(PathBuf::from);
+                            Some(Status::Saved(path))
+                        }
+                        Ok(None) => state.status.take(),
+                        Err(e) => Some(Status::SaveFailed(e)),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Keys and dropped files of this frame, as actions.
+    fn input_actions(&self, ctx: &egui::Context, actions: &mut Vec<Action>) {
+        let typing = ctx.egui_wants_keyboard_input();
+        let state = &self.state;
+        ctx.input_mut(|i| {
+            if i.consume_key(Modifiers::COMMAND, Key::Enter) {
+                actions.push(Action::Check);
+            }
+            if i.consume_key(Modifiers::NONE, Key::Escape) {
+                if state.is_running() {
+                    actions.push(Action::Cancel);
+                } else if state.pair.is_some() {
+                    actions.push(Action::ClosePair);
+                }
+            }
+            if !typing && state.pair.is_some() {
+                if i.consume_key(Modifiers::NONE, Key::N) || i.consume_key(Modifiers::NONE, Key::F3) {
+                    actions.push(Action::StepPassage(1));
+                }
+                if i.consume_key(Modifiers::NONE, Key::P) || i.consume_key(Modifiers::SHIFT, Key::F3) {
+                    actions.push(Action::StepPassage(-1));
+                }
+            }
+            if !typing
+                && state.pair.is_none()
+                && state.report.is_some()
+                && i.consume_key(Modifiers::NONE, Key::Enter)
+                && let Some(selected) = state.table.selected
+            {
+                actions.push(Action::OpenPair(selected));
+            }
+            let dropped: Vec<PathBuf> = i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect();
+            if !dropped.is_empty() {
+                let pos = i.pointer.latest_pos();
+                let target = ListKind::ALL
+                    .into_iter()
+                    .find(|k| pos.is_some_and(|p| state.list_rects[k.index()].is_some_and(|r| r.contains(p))));
+                actions.push(Action::Dropped(target, dropped));
+            }
+        });
+        if !typing && state.pair.is_none() && state.report.is_some() {
+            let (up, down) = ctx.input(|i| (i.key_pressed(Key::ArrowUp), i.key_pressed(Key::ArrowDown)));
+            if up || down {
+                actions.push(Action::MoveSelection(if up { -1 } else { 1 }));
+            }
+        }
+    }
+
+    fn toolbar_ui(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+        let tr = self.state.persisted.lang.tr();
+        ui.horizontal(|ui| {
+            ui.heading(RichText::new("Twinspot").strong());
+            ui.separator();
+            let blocked = self.state.cannot_check();
+            if self.state.is_running() {
+                if ui.button(RichText::new(tr.cancel).size(15.0)).on_hover_text("Esc").clicked() {
+                    actions.push(Action::Cancel);
+                }
+                progress_ui(ui, &self.state);
+            } else {
+                let check = ui
+                    .add_enabled(blocked.is_none(), egui::Button::new(RichText::new(tr.check).size(15.0)))
+                    .on_hover_text("Ctrl+Enter");
+                if let Some(why) = blocked {
+                    check.clone().on_disabled_hover_text(why);
+                }
+                if check.clicked() {
+                    actions.push(Action::Check);
+                }
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let lang = &mut self.state.persisted.lang;
+                egui::ComboBox::from_id_salt("language")
+                    .selected_text(lang.name())
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(lang, Lang::En, Lang::En.name());
+                        ui.selectable_value(lang, Lang::Zh, Lang::Zh.name());
+                    })
+                    .response
+                    .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, tr.language));
+                let has_report = self.state.report.is_some();
+                ui.add_enabled_ui(has_report, |ui| {
+                    ui.menu_button(tr.export, |ui| {
+                        for (label, kind) in [
+                            (tr.export_html, ExportKind::Html),
+                            (tr.export_json, ExportKind::Json),
+                            (tr.export_csv, ExportKind::Csv),
+                        ] {
+                            if ui.button(label).clicked() {
+                                actions.push(Action::Export(kind));
+                            }
+                        }
+                    });
+                });
+            });
+        });
+    }
+
+    fn status_ui(&mut self, ui: &mut egui::Ui) {
+        let tr = self.state.persisted.lang.tr();
+        ui.horizontal(|ui| {
+            let problems = self.state.problem_count();
+            let label = format!("{} ({problems})", tr.problems);
+            ui.toggle_value(&mut self.state.show_problems, label);
+            ui.separator();
+            let text = match &self.state.status {
+                None => String::new(),
+                Some(Status::Finished { documents, pairs, unreadable, elapsed }) => format!(
+                    "{documents} {} · {pairs} {} · {unreadable} {} · {:.1} s",
+                    tr.files_word,
+                    tr.pairs_word,
+                    tr.unreadable,
+                    elapsed.as_secs_f64()
+                ),
+                Some(Status::Cancelled) => tr.cancelled.to_owned(),
+                Some(Status::Saved(path)) => format!("{} {}", tr.saved, path.display()),
+                Some(Status::SaveFailed(e)) => format!("{}: {e}", tr.save_failed),
+            };
+            ui.label(text);
+        });
+    }
+
+    fn central_ui(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
+        let tr = self.state.persisted.lang.tr();
+        let Some(report) = self.state.report.clone() else {
+            empty_ui(ui, &self.state);
+            return;
+        };
+        if let Some(view) = &mut self.state.pair {
+            pair_view_ui(ui, tr, &report, view, actions);
+            return;
+        }
+        if report.mode == Mode::AllVsAll {
+            ui.horizontal(|ui| {
+                let tab = &mut self.state.tab;
+                ui.selectable_value(tab, ResultsTab::Pairs, tr.tab_pairs);
+                ui.selectable_value(tab, ResultsTab::Heatmap, tr.tab_heatmap);
+                ui.selectable_value(tab, ResultsTab::Groups, tr.tab_groups);
+            });
+            ui.separator();
+        }
+        match (report.mode, self.state.tab) {
+            (Mode::AllVsAll, ResultsTab::Heatmap) => heatmap_ui(ui, tr, &report, actions),
+            (Mode::AllVsAll, ResultsTab::Groups) => groups_ui(ui, tr, &report),
+            _ => {
+                filter_bar_ui(ui, tr, &report, &mut self.state.table, actions);
+                if !report.pairs.is_empty() {
+                    ui.label(RichText::new(tr.open_hint).weak());
+                }
+                table_ui(ui, tr, &report, &mut self.state.table, actions);
+            }
+        }
+    }
+}
+
+fn log_error(message: &str) {
+    eprintln!("twinspot: {message}");
+}
+
+fn stage_name(tr: &super::i18n::Tr, stage: Stage) -> &'static str {
+    match stage {
+        Stage::Reading => tr.reading,
+        Stage::Indexing => tr.indexing,
+        Stage::Matching => tr.matching,
+        Stage::Done => tr.done,
+    }
+}
+
+fn progress_ui(ui: &mut egui::Ui, state: &State) {
+    let tr = state.persisted.lang.tr();
+    let RunState::Running { started, documents, progress, .. } = &state.run else {
+        return;
+    };
+    let (fraction, text) = match (progress, documents) {
+        (Some(p), _) => (
+            if p.total > 0 { p.done as f32 / p.total as f32 } else { 0.0 },
+            format!("{}: {} / {}", stage_name(tr, p.stage), p.done, p.total),
+        ),
+        (None, Some(n)) => (0.0, format!("{}: 0 / {n}", tr.reading)),
+        (None, None) => (0.0, tr.starting.to_owned()),
+    };
+    let text = format!("{text} · {:.0} s", started.elapsed().as_secs_f64());
+    ui.add(egui::ProgressBar::new(fraction).desired_width(420.0).text(text).animate(true));
+}
+
+fn empty_ui(ui: &mut egui::Ui, state: &State) {
+    let tr = state.persisted.lang.tr();
+    ui.vertical_centered(|ui| {
+        ui.add_space(ui.available_height() * 0.3);
+        ui.label(RichText::new("Twinspot").size(28.0).strong());
+        ui.add_space(8.0);
+        if state.is_running() {
+            progress_ui(ui, state);
+        } else if state.inputs.is_empty() {
+            ui.label(RichText::new(tr.empty_hint).size(15.0));
+        } else if let Some(why) = state.cannot_check() {
+            ui.label(RichText::new(why).size(15.0));
+        } else {
+            ui.label(RichText::new(tr.ready_hint).size(15.0));
+        }
+    });
+}
+
+impl eframe::App for TwinspotApp {
+    fn logic(&mut self, _ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        let events = self.worker.as_ref().map(Worker::drain).unwrap_or_default();
+        for event in events {
+            self.handle_event(event);
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        let mut actions = Vec::new();
+        self.input_actions(&ctx, &mut actions);
+        egui::Panel::top("toolbar").show(ui, |ui| {
+            ui.add_space(4.0);
+            self.toolbar_ui(ui, &mut actions);
+            ui.add_space(2.0);
+        });
+        egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
+        if self.state.show_problems {
+            let tr = self.state.persisted.lang.tr();
+            egui::Panel::bottom("problems")
+                .resizable(true)
+                .default_size(140.0)
+                .show(ui, |ui| errors_ui(ui, tr, self.state.report.as_deref()));
+        }
+        egui::Panel::left("sidebar")
+            .resizable(true)
+            .default_size(350.0)
+            .show(ui, |ui| sidebar_ui(ui, &mut self.state, &mut actions));
+        egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui, &mut actions));
+        for action in actions {
+            self.apply(action);
+        }
+        if self.state.is_running() {
+            // The elapsed time in the progress bar ticks even between progress events.
+            ctx.request_repaint_after(std::time::Duration::from_millis(250));
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, eframe::APP_KEY, &self.state.persisted);
+    }
+
+    fn on_exit(&mut self) {
+        if let Some(cancel) = self.cancel.take() {
+            cancel.cancel();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The sidebar: the three input lists (Reference, Suspects, Template), each with add files /
+//! add folder / remove / clear and a count, then the comparison mode and the settings.
+
+use egui::{RichText, Stroke};
+
+use super::app::Action;
+use super::settings_ui::settings_ui;
+use super::state::{ListKind, State};
+use crate::Mode;
+
+/// Draws the sidebar.
+pub fn sidebar_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Action>) {
+    let tr = state.persisted.lang.tr();
+    let dragging_files = ui.ctx().input(|i| !i.raw.hovered_files.is_empty());
+    let pointer = ui.ctx().input(|i| i.pointer.latest_pos());
+    egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+        for kind in ListKind::ALL {
+            if kind == ListKind::Reference && state.persisted.mode == Mode::AllVsAll {
+                // All against all: the reference list is optional, shown under the suspects.
+                continue;
+            }
+            list_ui(ui, state, kind, dragging_files, pointer, actions);
+            ui.add_space(6.0);
+        }
+        if state.persisted.mode == Mode::AllVsAll {
+            list_ui(ui, state, ListKind::Reference, dragging_files, pointer, actions);
+            ui.add_space(6.0);
+        }
+        ui.separator();
+        ui.label(RichText::new(tr.mode).strong());
+        ui.radio_value(&mut state.persisted.mode, Mode::SuspectsVsReferences, tr.mode_refs);
+        ui.radio_value(&mut state.persisted.mode, Mode::AllVsAll, tr.mode_all);
+        ui.separator();
+        settings_ui(ui, tr, &mut state.persisted.settings);
+    });
+}
+
+fn list_ui(
+    ui: &mut egui::Ui,
+    state: &mut State,
+    kind: ListKind,
+    dragging_files: bool,
+    pointer: Option<egui::Pos2>,
+    actions: &mut Vec<Action>,
+) {
+    let tr = state.persisted.lang.tr();
+    let title = match kind {
+        ListKind::Reference => tr.reference,
+        ListKind::Suspect => tr.suspects,
+        ListKind::Template => tr.template,
+    };
+    let index = kind.index();
+    let hovered = dragging_files && pointer.is_some_and(|p| state.list_rects[index].is_some_and(|r| r.contains(p)));
+    let stroke = if hovered {
+        Stroke::new(2.0, ui.visuals().selection.stroke.color)
+    } else {
+        ui.visuals().widgets.noninteractive.bg_stroke
+    };
+    let response = egui::Frame::group(ui.style()).stroke(stroke).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        let count = state.inputs.lists[index].len();
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(title).strong().size(15.0));
+            ui.label(RichText::new(format!("({count})")).weak());
+        });
+        let row_height = ui.spacing().interact_size.y;
+        ui.push_id(("list", index), |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(if kind == ListKind::Template { 60.0 } else { 120.0 })
+                .auto_shrink([false, true])
+                .show_rows(ui, row_height, count.max(1), |ui, rows| {
+                    if count == 0 {
+                        ui.label(RichText::new(tr.drop_here).weak().italics());
+                        return;
+                    }
+                    // Only the visible rows are drawn: thousands of files stay cheap.
+                    for i in rows {
+                        let Some(path) = state.inputs.lists[index].get(i) else {
+                            continue;
+                        };
+                        let name = path
+                            .file_name()
+                            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                        let name = if path.is_dir() { format!("{name}/") } else { name };
+                        let selected = state.inputs.selected[index] == Some(i);
+                        if ui.selectable_label(selected, name).on_hover_text(path.display().to_string()).clicked() {
+                            state.inputs.selected[index] = if selected { None } else { Some(i) };
+                        }
+                    }
+                });
+        });
+        ui.horizontal_wrapped(|ui| {
+            if ui.small_button(tr.add_files).clicked() {
+                actions.push(Action::AddFiles(kind));
+            }
+            if ui.small_button(tr.add_folder).clicked() {
+                actions.push(Action::AddFolder(kind));
+            }
+            let selected = state.inputs.selected[index];
+            if ui.add_enabled(selected.is_some(), egui::Button::new(tr.remove).small()).clicked()
+                && let Some(i) = selected
+            {
+                actions.push(Action::Remove(kind, i));
+            }
+            if ui.add_enabled(count > 0, egui::Button::new(tr.clear).small()).clicked() {
+                actions.push(Action::Clear(kind));
+            }
+        });
+    });
+    state.list_rects[index] = Some(response.response.rect);
+}

@@ -1,0 +1,95 @@
+//! Passage colours shared by the window and the HTML report, and the split of a text into
+//! runs, each lit by the passage that covers it — so both show a pair the same way.
+
+/// Light background colours for passages (black text stays readable on each), in order:
+/// passage `i` of a pair gets `PASSAGE_COLOURS[i % len]` on both sides.
+pub const PASSAGE_COLOURS: [[u8; 3]; 12] = [
+    [0xff, 0xd6, 0xa5],
+    [0xa0, 0xe7, 0xa0],
+    [0x9b, 0xe3, 0xff],
+    [0xd0, 0xc4, 0xff],
+    [0xff, 0xc6, 0xf0],
+    [0xf6, 0xf0, 0x8a],
+    [0xb0, 0xcc, 0xff],
+    [0xff, 0xb3, 0xb3],
+    [0xb5, 0xea, 0xd7],
+    [0xff, 0xe0, 0xc8],
+    [0xdc, 0xf0, 0xb0],
+    [0xe0, 0xc8, 0xe8],
+];
+
+/// The colour of passage `index`, as RGB.
+pub fn passage_colour(index: usize) -> [u8; 3] {
+    PASSAGE_COLOURS[index % PASSAGE_COLOURS.len()]
+}
+
+/// The colour of passage `index` as a CSS hex colour (`#rrggbb`).
+pub fn css_colour(index: usize) -> String {
+    let [r, g, b] = passage_colour(index);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// A run of characters `[start, end)` of a text and the passage that lights it, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub start: u32,
+    pub end: u32,
+    pub passage: Option<usize>,
+}
+
+/// Splits a text of `chars` characters into runs: where passages overlap, the one listed
+/// first wins. `ranges[i]` is passage `i`'s `[start, end)` on this side; ranges past the
+/// end of the text are clipped. The runs cover the whole text, in order.
+///
+/// ```
+/// use twinspot::report::palette::{runs, Run};
+/// let r = runs(10, &[(2, 5)]);
+/// assert_eq!(r[1], Run { start: 2, end: 5, passage: Some(0) });
+/// assert_eq!(r.len(), 3);
+/// ```
+pub fn runs(chars: u32, ranges: &[(u32, u32)]) -> Vec<Run> {
+    const NONE: u32 = u32::MAX;
+    let mut owner = vec![NONE; chars as usize];
+    for (i, &(start, end)) in ranges.iter().enumerate().rev() {
+        let (start, end) = (start.min(chars) as usize, end.min(chars) as usize);
+        if start < end {
+            owner[start..end].fill(i as u32);
+        }
+    }
+    let mut out: Vec<Run> = Vec::new();
+    for (pos, &o) in owner.iter().enumerate() {
+        let passage = (o != NONE).then_some(o as usize);
+        match out.last_mut() {
+            Some(last) if last.passage == passage => last.end = pos as u32 + 1,
+            _ => out.push(Run { start: pos as u32, end: pos as u32 + 1, passage }),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_passages_go_to_the_first_and_runs_cover_the_text() {
+        let r = runs(10, &[(4, 8), (2, 6), (9, 40)]);
+        assert_eq!(
+            r,
+            vec![
+                Run { start: 0, end: 2, passage: None },
+                Run { start: 2, end: 4, passage: Some(1) },
+                Run { start: 4, end: 8, passage: Some(0) },
+                Run { start: 8, end: 9, passage: None },
+                Run { start: 9, end: 10, passage: Some(2) },
+            ]
+        );
+        assert!(runs(0, &[(0, 3)]).is_empty());
+    }
+
+    #[test]
+    fn colours_cycle() {
+        assert_eq!(passage_colour(0), passage_colour(PASSAGE_COLOURS.len()));
+        assert_eq!(css_colour(0), "#ffd6a5");
+    }
+}

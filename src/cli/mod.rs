@@ -16,13 +16,14 @@ use clap::{Parser, Subcommand};
 /// scores how close whole documents are. Offline: no document leaves this machine.
 ///
 /// Run without a command to open the window; `twinspot FILE...` opens it with those
-/// files as suspects.
+/// files as suspects (exactly two files: the first is checked against the second at once).
 #[derive(Debug, Parser)]
 #[command(name = "twinspot", version, about, long_about)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Files to open in the window as suspects (when no command is given).
+    /// Files to open in the window as suspects (when no command is given); exactly two
+    /// files are compared at once, the first as suspect, the second as reference.
     files: Vec<PathBuf>,
 }
 

@@ -15,6 +15,8 @@ pub(crate) struct Glyph {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Page {
     pub(crate) glyphs: Vec<Glyph>,
+    /// Width of the page's media box (0 when unknown).
+    pub(crate) width: f64,
     pub(crate) plain: Option<String>,
 }
 
@@ -30,24 +32,154 @@ pub(crate) struct Line {
     pub(crate) head_width: f64,
 }
 
-/// Lays the pages out as text: one paragraph per line, ending with a line break.
+/// Lays the pages out as text: lines the PDF wrapped are joined, every paragraph ends
+/// with a line break, repeated page headers/footers are dropped.
 pub(crate) fn reflow(pages: &[Page]) -> String {
+    let mut laid: Vec<Vec<Line>> = pages.iter().map(|p| lines(&p.glyphs)).collect();
+    drop_running_lines(&mut laid);
+    let all: Vec<&Line> = laid.iter().flatten().collect();
+    let left = all.iter().map(|l| l.x0).fold(f64::MAX, f64::min);
+    // Text wraps at the right margin, taken as wide as the left one; a line running
+    // past it (an overlong word) must not move it.
+    let widest = all.iter().map(|l| l.x1).fold(f64::MIN, f64::max);
+    let page_width = pages.iter().map(|p| p.width).fold(0.0, f64::max);
+    let right = if page_width > left && page_width - left > left {
+        widest.min(page_width - left)
+    } else {
+        widest
+    };
+    let corpus: String = all
+        .iter()
+        .map(|l| l.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+
     let mut out = String::new();
-    for page in pages {
+    let mut prev: Option<&Line> = None;
+    for (page, lines) in pages.iter().zip(&laid) {
         if let Some(plain) = &page.plain {
-            out.push_str(plain);
+            if prev.is_some() {
+                out.push('\n');
+            }
+            out.push_str(plain.trim_end());
+            out.push('\n');
+            prev = None;
             continue;
         }
-        for line in lines(&page.glyphs) {
-            out.push_str(&line.text);
-            out.push('\n');
+        for (i, line) in lines.iter().enumerate() {
+            match prev {
+                Some(p) if wrapped(p, line, i == 0, left, right) => {
+                    join(&mut out, line, &corpus);
+                }
+                Some(_) => {
+                    out.push('\n');
+                    out.push_str(&line.text);
+                }
+                None => out.push_str(&line.text),
+            }
+            prev = Some(line);
         }
+    }
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
     }
     out
 }
 
-/// Groups glyphs into lines, in content order; spaces from gaps between glyphs.
+/// Did the PDF wrap `prev` onto `next`? Yes when `next` continues at the left margin,
+/// right below (or at the top of the next page), and its first word would not have
+/// fitted at the end of `prev`.
+fn wrapped(prev: &Line, next: &Line, new_page: bool, left: f64, right: f64) -> bool {
+    let em = prev.size.max(next.size).max(1e-3);
+    let below = new_page || (next.y > prev.y && next.y - prev.y < 2.2 * em);
+    let at_margin = next.x0 < left + 0.5 * em;
+    // Between Latin words the break took a space too.
+    let latin_break = match (prev.text.chars().last(), next.text.chars().next()) {
+        (Some(a), Some(b)) => !(is_cjk(a) && is_cjk(b)),
+        _ => false,
+    };
+    let space = if latin_break { 0.3 * em } else { 0.0 };
+    let full = prev.x1 + space + next.head_width > right - 0.5 * em;
+    below && at_margin && full && !prev.text.is_empty()
+}
+
+/// Appends `line` to the paragraph in `out` that the PDF wrapped.
+fn join(out: &mut String, line: &Line, corpus: &str) {
+    let last = out.chars().last();
+    let first = line.text.chars().next();
+    let (Some(last), Some(first)) = (last, first) else {
+        out.push_str(&line.text);
+        return;
+    };
+    if last == '\u{ad}' {
+        out.pop();
+    } else if last == '-' && first.is_lowercase() {
+        let before: String = {
+            let mut w: Vec<char> = out
+                .chars()
+                .rev()
+                .skip(1)
+                .take_while(|c| c.is_alphabetic())
+                .collect();
+            w.reverse();
+            w.into_iter().collect()
+        };
+        let after: String = line
+            .text
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .collect();
+        let compound = format!("{before}-{after}");
+        // A hyphen the author wrote (it appears unbroken elsewhere) stays.
+        if before.chars().count() > 1 && !corpus.contains(&compound) {
+            out.pop();
+        }
+    } else if !(is_cjk(last) && is_cjk(first)) && !last.is_whitespace() {
+        out.push(' ');
+    }
+    out.push_str(&line.text);
+}
+
+/// Drops page headers and footers: a first or last line that repeats (digits aside)
+/// on most pages of a document of three pages or more.
+fn drop_running_lines(pages: &mut [Vec<Line>]) {
+    let with_text = pages.iter().filter(|p| !p.is_empty()).count();
+    if with_text < 3 {
+        return;
+    }
+    let key = |l: &Line| -> String {
+        l.text
+            .chars()
+            .map(|c| if c.is_ascii_digit() { '#' } else { c })
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    };
+    for top in [true, false] {
+        let mut counts: std::collections::HashMap<String, usize> = Default::default();
+        for page in pages.iter() {
+            let line = if top { page.first() } else { page.last() };
+            if let Some(l) = line {
+                *counts.entry(key(l)).or_default() += 1;
+            }
+        }
+        for page in pages.iter_mut() {
+            let line = if top { page.first() } else { page.last() };
+            let Some(l) = line else { continue };
+            if counts.get(&key(l)).copied().unwrap_or(0) * 5 >= with_text * 3 {
+                if top {
+                    page.remove(0);
+                } else {
+                    page.pop();
+                }
+            }
+        }
+    }
+}
+
+/// Groups glyphs into lines, in content order; spaces from gaps between glyphs where
+/// the PDF has no space glyphs of its own.
 pub(crate) fn lines(glyphs: &[Glyph]) -> Vec<Line> {
+    let has_spaces = glyphs.iter().any(|g| g.text == " ");
     let mut out: Vec<Line> = Vec::new();
     let mut current: Vec<&Glyph> = Vec::new();
     for g in glyphs {
@@ -56,27 +188,29 @@ pub(crate) fn lines(glyphs: &[Glyph]) -> Vec<Line> {
             let moved_down = (g.y - last.y).abs() > tolerance;
             let moved_back = g.x < last.end - 2.0 * last.size.max(1e-3);
             if moved_down || (moved_back && (g.y - last.y).abs() > 0.2 * tolerance) {
-                out.push(build(&current));
+                out.push(build(&current, has_spaces));
                 current.clear();
             }
         }
         current.push(g);
     }
     if !current.is_empty() {
-        out.push(build(&current));
+        out.push(build(&current, has_spaces));
     }
     out.retain(|l| !l.text.is_empty());
     out
 }
 
-fn build(glyphs: &[&Glyph]) -> Line {
+fn build(glyphs: &[&Glyph], has_spaces: bool) -> Line {
     let mut text = String::new();
     let mut prev: Option<&Glyph> = None;
+    // With space glyphs in the PDF, small gaps are just kerning or CJK/Latin spacing.
+    let threshold = if has_spaces { 0.8 } else { 0.15 };
     for g in glyphs {
         if let Some(p) = prev {
             let gap = g.x - p.end;
             let blank = g.text.trim().is_empty() || p.text.trim().is_empty();
-            if !blank && gap > 0.15 * p.size {
+            if !blank && gap > threshold * p.size {
                 let unit = 0.5 * p.size.max(1e-3);
                 let n = ((gap / unit).round() as usize).clamp(1, 64);
                 text.extend(std::iter::repeat_n(' ', n));
@@ -89,16 +223,57 @@ fn build(glyphs: &[&Glyph]) -> Line {
         }
         prev = Some(g);
     }
-    let first = glyphs.first().copied();
-    let last = glyphs.last().copied();
+    let x0 = glyphs.first().map_or(0.0, |g| g.x);
     Line {
         text: text.trim_end().to_string(),
-        x0: first.map_or(0.0, |g| g.x),
-        x1: glyphs.iter().map(|g| g.end).fold(f64::MIN, f64::max),
-        y: last.map_or(0.0, |g| g.y),
+        x0,
+        x1: glyphs
+            .iter()
+            .filter(|g| !g.text.trim().is_empty())
+            .map(|g| g.end)
+            .fold(x0, f64::max),
+        y: glyphs.last().map_or(0.0, |g| g.y),
         size: glyphs.iter().map(|g| g.size).fold(0.0, f64::max),
-        head_width: 0.0,
+        head_width: head_width(glyphs),
     }
+}
+
+/// Width of the first unit a line could have been broken before: one CJK character
+/// with the closing punctuation that may not start a line, or one Latin word.
+fn head_width(glyphs: &[&Glyph]) -> f64 {
+    let Some(first) = glyphs.first() else {
+        return 0.0;
+    };
+    let starts_cjk = first.text.chars().next().is_some_and(is_cjk);
+    let mut end = first.end;
+    for g in &glyphs[1..] {
+        let c = g.text.chars().next().unwrap_or(' ');
+        let more = if starts_cjk {
+            is_closing_punct(c)
+        } else {
+            !c.is_whitespace() && !is_cjk(c) && g.x - end < 0.15 * g.size
+        };
+        if !more {
+            break;
+        }
+        end = g.end;
+    }
+    end - first.x
+}
+
+/// Han, Kana, Hangul and CJK punctuation: text written without spaces.
+pub(crate) fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF | 0x2E80..=0x2FDF | 0x3000..=0x303F | 0x3040..=0x30FF
+        | 0x3100..=0x31FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF
+        | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6
+        | 0x20000..=0x3FFFF)
+}
+
+/// Punctuation that may not begin a line (kinsoku): it drags the character before
+/// it onto the next line.
+fn is_closing_punct(c: char) -> bool {
+    "，。、；：！？）」』》〉】〕”’…—·%,.;:!?)]}".contains(c)
 }
 
 /// Private-use code points: list bullets and symbol fonts come out as these.

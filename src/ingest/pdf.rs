@@ -79,6 +79,7 @@ fn fallback(doc: &Document, number: u32, why: &str, warnings: &mut Vec<String>) 
     ));
     Page {
         glyphs: Vec::new(),
+        width: 0.0,
         plain: Some(text),
     }
 }
@@ -109,9 +110,9 @@ impl OutputDev for Collector {
     ) -> Result<(), OutputError> {
         self.pages.push(Page {
             glyphs: Vec::new(),
+            width: media_box.urx - media_box.llx,
             plain: None,
         });
-        let _ = media_box;
         Ok(())
     }
 
@@ -169,5 +170,57 @@ impl OutputDev for Collector {
 
     fn end_line(&mut self) -> Result<(), OutputError> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod debug {
+    #[test]
+    #[ignore]
+    fn dump_glyphs() {
+        let Ok(path) = std::env::var("TWINSPOT_PDF") else {
+            return;
+        };
+        let needle = std::env::var("TWINSPOT_NEEDLE").unwrap_or_default();
+        let bytes = std::fs::read(path).unwrap();
+        let doc = super::Document::load_mem(&bytes).unwrap();
+        let mut c = super::Collector {
+            pages: Vec::new(),
+            budget: super::Budget::new(0.0),
+            text_bytes: 0,
+            glyphs: 0,
+            max_text_bytes: u64::MAX,
+            over: None,
+        };
+        pdf_extract::output_doc(&doc, &mut c).unwrap();
+        if std::env::var("TWINSPOT_LINES").is_ok() {
+            for (p, page) in c.pages.iter().enumerate() {
+                for l in super::layout::lines(&page.glyphs) {
+                    let t: String = l.text.chars().take(12).collect();
+                    println!(
+                        "L{p} x0={:.1} x1={:.1} y={:.1} head={:.1} {t}",
+                        l.x0, l.x1, l.y, l.head_width
+                    );
+                }
+            }
+            return;
+        }
+        for (p, page) in c.pages.iter().enumerate() {
+            let s: String = page.glyphs.iter().map(|g| g.text.as_str()).collect();
+            if let Some(at) = s.find(&needle) {
+                let start = s[..at].chars().count().saturating_sub(5);
+                for g in page
+                    .glyphs
+                    .iter()
+                    .skip(start)
+                    .take(needle.chars().count() + 10)
+                {
+                    println!(
+                        "p{p} {:?} x={:.2} end={:.2} y={:.2} size={:.2}",
+                        g.text, g.x, g.end, g.y, g.size
+                    );
+                }
+            }
+        }
     }
 }

@@ -24,12 +24,16 @@ impl Parts {
 }
 
 /// What kind of office document a ZIP archive holds, told by its entries.
-pub(crate) fn kind(bytes: &[u8], by_ext: Option<Format>) -> Result<Format, Failure> {
+pub(crate) fn kind(
+    bytes: &[u8],
+    by_ext: Option<Format>,
+    limits: &IngestLimits,
+) -> Result<Format, Failure> {
     let guess = match by_ext {
         Some(f @ Format::Odt) => f,
         _ => Format::Docx,
     };
-    let archive = open(bytes, guess)?;
+    let archive = open(bytes, guess, limits)?;
     let names: Vec<&[u8]> = archive.file_names_raw().collect();
     if names.contains(&&b"word/document.xml"[..]) {
         return Ok(Format::Docx);
@@ -48,20 +52,14 @@ pub(crate) fn kind(bytes: &[u8], by_ext: Option<Format>) -> Result<Format, Failu
     })
 }
 
-fn open(bytes: &[u8], format: Format) -> Result<ZipArchive<Cursor<&[u8]>>, Failure> {
-    ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| Failure::Corrupt(format, format!("not a readable ZIP archive: {e}")))
-}
-
-/// Reads every entry whose name `want` accepts, within `limits`.
-pub(crate) fn read_parts(
-    bytes: &[u8],
+/// Opens the archive, refusing one with more entries than the limit.
+fn open<'a>(
+    bytes: &'a [u8],
     format: Format,
     limits: &IngestLimits,
-    budget: &Budget,
-    want: impl Fn(&str) -> bool,
-) -> Result<Parts, Failure> {
-    let mut archive = open(bytes, format)?;
+) -> Result<ZipArchive<Cursor<&'a [u8]>>, Failure> {
+    let archive = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| Failure::Corrupt(format, format!("not a readable ZIP archive: {e}")))?;
     if archive.len() > limits.max_archive_entries {
         return Err(Failure::ArchiveTooLarge(
             format,
@@ -72,6 +70,18 @@ pub(crate) fn read_parts(
             ),
         ));
     }
+    Ok(archive)
+}
+
+/// Reads every entry whose name `want` accepts, within `limits`.
+pub(crate) fn read_parts(
+    bytes: &[u8],
+    format: Format,
+    limits: &IngestLimits,
+    budget: &Budget,
+    want: impl Fn(&str) -> bool,
+) -> Result<Parts, Failure> {
+    let mut archive = open(bytes, format, limits)?;
     let limit = limits.max_uncompressed_bytes;
     let mut wanted = Vec::new();
     let mut declared: u64 = 0;

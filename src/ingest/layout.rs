@@ -141,10 +141,10 @@ fn join(out: &mut String, line: &Line, corpus: &str) {
 }
 
 /// Drops page headers and footers: a first or last line that repeats (digits aside)
-/// on most pages of a document of three pages or more.
+/// on most pages (at least two) of the document.
 fn drop_running_lines(pages: &mut [Vec<Line>]) {
     let with_text = pages.iter().filter(|p| !p.is_empty()).count();
-    if with_text < 3 {
+    if with_text < 2 {
         return;
     }
     let key = |l: &Line| -> String {
@@ -165,7 +165,8 @@ fn drop_running_lines(pages: &mut [Vec<Line>]) {
         for page in pages.iter_mut() {
             let line = if top { page.first() } else { page.last() };
             let Some(l) = line else { continue };
-            if counts.get(&key(l)).copied().unwrap_or(0) * 5 >= with_text * 3 {
+            let n = counts.get(&key(l)).copied().unwrap_or(0);
+            if n >= 2 && n * 5 >= with_text * 3 {
                 if top {
                     page.remove(0);
                 } else {

@@ -124,7 +124,7 @@ fn extract_bytes(
     let by_ext = sniff::format_by_extension(ext);
     let format = match sniff::sniff(bytes, ext) {
         Sniffed::Format(f) => f,
-        Sniffed::Zip => archive::kind(bytes, by_ext)?,
+        Sniffed::Zip => archive::kind(bytes, by_ext, limits)?,
         Sniffed::Refuse(failure) => return Err(failure),
     };
     let (text, mut warnings) = match format {

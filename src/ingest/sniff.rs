@@ -79,8 +79,9 @@ pub(crate) fn sniff(bytes: &[u8], ext: &str) -> Sniffed {
         return Sniffed::Format(Format::Html);
     }
     match by_ext {
-        // Claimed a binary document format, but has neither its signature nor text.
-        Some(f @ (Format::Pdf | Format::Docx | Format::Odt)) if !looks_textual(bytes) => {
+        // Claimed a binary document format, but has neither its signature nor plainly
+        // text (Unicode: a mis-named legacy-encoded text file is too unlikely).
+        Some(f @ (Format::Pdf | Format::Docx | Format::Odt)) if !is_unicode_text(bytes) => {
             let reason = match f {
                 Format::Pdf => "no %PDF header",
                 _ => "not a ZIP archive",
@@ -138,6 +139,14 @@ pub(crate) fn looks_textual(bytes: &[u8]) -> bool {
     }
     let head = &bytes[..bytes.len().min(4096)];
     !head.contains(&0) && control_bytes(head) * 100 <= head.len()
+}
+
+/// Valid UTF-8 or UTF-16 with a BOM, and textual.
+fn is_unicode_text(bytes: &[u8]) -> bool {
+    let unicode = bytes.starts_with(b"\xff\xfe")
+        || bytes.starts_with(b"\xfe\xff")
+        || std::str::from_utf8(bytes).is_ok();
+    unicode && looks_textual(bytes)
 }
 
 /// Bytes that never occur in text: C0 controls other than tab, line feed, form feed,

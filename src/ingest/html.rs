@@ -232,7 +232,7 @@ fn visible_text(src: &str, budget: &Budget) -> Result<String, Failure> {
         }
         match name.as_str() {
             "br" => lines.hard_break(),
-            "td" | "th" => lines.cell(),
+            "td" | "th" if !closing => lines.cell(),
             "pre" | "textarea" | "listing" | "plaintext" => {
                 lines.block();
                 if closing {

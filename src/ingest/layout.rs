@@ -281,3 +281,85 @@ fn is_closing_punct(c: char) -> bool {
 fn is_private_use(c: char) -> bool {
     matches!(c as u32, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of monospace glyphs (0.6 em Latin, 1 em CJK) at `y`, from x = 50.
+    fn line(text: &str, y: f64) -> Vec<Glyph> {
+        let mut x = 50.0;
+        text.chars()
+            .map(|c| {
+                let w = if is_cjk(c) { 10.0 } else { 6.0 };
+                let g = Glyph {
+                    x,
+                    y,
+                    end: x + w,
+                    size: 10.0,
+                    text: c.to_string(),
+                };
+                x += w;
+                g
+            })
+            .collect()
+    }
+
+    fn page(lines: &[&str]) -> Page {
+        Page {
+            glyphs: lines
+                .iter()
+                .enumerate()
+                .flat_map(|(i, t)| line(t, 100.0 + 14.0 * i as f64))
+                .collect(),
+            width: 0.0,
+            plain: None,
+        }
+    }
+
+    #[test]
+    fn wrapped_lines_are_joined_by_script() {
+        // 40 characters: the widest line sets the right margin.
+        let full = "aaaa bbbb cccc dddd eeee ffff gggg hhhh";
+        let p = page(&[
+            full,
+            "iiii",
+            "一二三四五六七八九十一二三四五六七八九十一二三四",
+            "七八",
+            "word word word word word word word compu-",
+            "tation and",
+            "well-known",
+            "the end of a line  word word word well-",
+            "known end",
+        ]);
+        assert_eq!(
+            reflow(&[p]),
+            format!(
+                "{full} iiii\n一二三四五六七八九十一二三四五六七八九十一二三四七八\n\
+                 word word word word word word word computation and\nwell-known\n\
+                 the end of a line  word word word well-known end\n"
+            )
+        );
+    }
+
+    #[test]
+    fn running_headers_and_page_numbers_are_dropped() {
+        let pages: Vec<Page> = (1..=3)
+            .map(|n| {
+                page(&[
+                    "Running head",
+                    "first line of body text",
+                    &format!("page {n} ends here"),
+                    &n.to_string(),
+                ])
+            })
+            .collect();
+        let text = reflow(&pages);
+        assert!(!text.contains("Running head"), "{text}");
+        assert!(
+            !text.lines().any(|l| l.trim().parse::<u32>().is_ok()),
+            "{text}"
+        );
+        assert!(text.contains("page 2 ends here"), "{text}");
+    }
+}

@@ -14,7 +14,7 @@ const THREAD_PREFIX: &str = "twinspot-extract";
 
 /// Stack of a helper thread: deeply nested PDF objects recurse deeply, and a stack
 /// overflow cannot be caught. Reserved, not committed, memory.
-const STACK_BYTES: usize = 256 * 1024 * 1024;
+const STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// When an extraction must stop. Extractors that loop over input check it and give up
 /// early; code they cannot interrupt is abandoned when the bound passes.

@@ -134,6 +134,9 @@ fn extract_bytes(
         Format::Odt => odt::extract(bytes, limits, budget)?,
         Format::Pdf => pdf::extract(bytes, limits, budget)?,
     };
+    if text.trim().is_empty() && warnings.is_empty() {
+        warnings.push("no text found".to_string());
+    }
     if let Some(claimed) = by_ext
         && claimed != format
     {

@@ -1,3 +1,10 @@
+# Makes the committed ingest fixtures (run from tests/data):
+#   python3 make_fixtures.py sample.docx            -> sample.docx (header, table, footnote, tracked changes, footer)
+#   soffice --headless --convert-to odt sample.docx -> sample.odt
+#   the commented script at the end, as mkwrap.py:  python3 mkwrap.py wrap.docx wrap.txt
+#   soffice --headless --convert-to pdf wrap.docx   -> wrap.pdf (3 pages, running header, page numbers)
+#   encrypted.pdf: a one-line text exported with  soffice --convert-to
+#     'pdf:writer_pdf_Export:{"EncryptFile":{"type":"boolean","value":"true"},"DocumentOpenPassword":{"type":"string","value":"secret"}}'
 import zipfile, sys
 W='xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
 def p(*runs): return '<w:p>'+''.join(runs)+'</w:p>'
@@ -28,7 +35,7 @@ z.close()
 
 # --- wrap.docx (source of wrap.pdf via: soffice --headless --convert-to pdf wrap.docx) ---
 # import zipfile, sys
-# exec(open('/tmp/mkdocx.py').read().split("body=(")[0])
+# exec(open('make_fixtures.py').read().split("body=(")[0])
 # zh='软件包管理系统可以帮助用户安装、升级和删除软件，它会自动处理依赖关系，并在安装之前检查软件包的签名，以确保软件来源可信。'
 # en='A package manager keeps track of which files belong to which package, so that removing software never leaves stray files behind and upgrades replace every file at once.'
 # paras=[]

@@ -668,3 +668,11 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn docx_with_only_the_document_part() {
+    let s = Scratch::new();
+    let doc = b"<?xml version=\"1.0\"?><w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body><w:p><w:r><w:t>only the document part</w:t></w:r></w:p></w:body></w:document>";
+    let path = s.file("bare.docx", &zip_of(&[("word/document.xml", doc)]));
+    assert_eq!(text_of(&path), "only the document part\n");
+}

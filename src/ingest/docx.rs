@@ -19,12 +19,23 @@ pub(crate) fn extract(
     limits: &IngestLimits,
     budget: &Budget,
 ) -> Result<(String, Vec<String>), Failure> {
-    let parts = archive::read_parts(bytes, Format::Docx, limits, budget, is_xml_part)?;
+    let mut parts = archive::read_parts(bytes, Format::Docx, limits, budget, is_xml_part)?;
     if parts.get("word/document.xml").is_none() && parts.get("[Content_Types].xml").is_none() {
         return Err(Failure::Corrupt(
             Format::Docx,
             "no word/document.xml in the archive".into(),
         ));
+    }
+    // docx-rs refuses a package without these bookkeeping parts; Word does not.
+    for (name, content) in [
+        ("[Content_Types].xml", MINIMAL_TYPES),
+        ("_rels/.rels", MINIMAL_RELS),
+        ("word/_rels/document.xml.rels", EMPTY_RELS),
+    ] {
+        parts
+            .parts
+            .entry(name.to_string())
+            .or_insert_with(|| content.as_bytes().to_vec());
     }
     // docx-rs is handed a clean copy: only XML parts, sizes all true.
     let clean = archive::repack(&parts, Format::Docx)?;
@@ -77,6 +88,10 @@ pub(crate) fn extract(
     }
     Ok((out.0, warnings))
 }
+
+const MINIMAL_TYPES: &str = r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>"#;
+const MINIMAL_RELS: &str = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>"#;
+const EMPTY_RELS: &str = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>"#;
 
 fn is_xml_part(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();

@@ -134,7 +134,7 @@ fn join(out: &mut String, line: &Line, corpus: &str) {
         if before.chars().count() > 1 && !corpus.contains(&compound) {
             out.pop();
         }
-    } else if !(is_cjk(last) && is_cjk(first)) && !last.is_whitespace() {
+    } else if !(last.is_whitespace() || (is_cjk(last) && is_cjk(first))) {
         out.push(' ');
     }
     out.push_str(&line.text);

@@ -19,7 +19,7 @@ pub struct IngestLimits {
     pub max_uncompressed_bytes: u64,
     /// Archives may hold at most this many entries.
     pub max_archive_entries: usize,
-    /// Extraction of one file is abandoned after this many seconds.
+    /// Extraction of one file is abandoned after this many seconds (0: no bound).
     pub timeout_secs: f64,
     /// Extracted text longer than this many bytes (UTF-8) is refused.
     pub max_text_bytes: u64,

@@ -258,7 +258,7 @@ fn minimal_pdf(with_media_box: bool, text: &str) -> Vec<u8> {
     let xref = out.len();
     write!(out, "xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).expect("write");
     for off in offsets {
-        write!(out, "{off:010} 00000 n \n").expect("write");
+        writeln!(out, "{off:010} 00000 n ").expect("write");
     }
     write!(
         out,

@@ -1,40 +1,32 @@
 //! Ingest: a path becomes one `String` of extracted text (plus warnings), or a typed,
 //! per-file error. The format is chosen by sniffing the content first, the extension
-//! second. Input files are only ever read.
+//! second. Input files are only ever read; every extractor runs contained (panics
+//! caught, time bounded), so no file can take a run down.
 
+mod archive;
+mod contain;
+mod docx;
 mod error;
+mod html;
+mod layout;
+mod limits;
+mod odt;
+mod pdf;
+mod sniff;
 mod text;
+mod xml;
 
 pub use error::IngestError;
+pub use limits::IngestLimits;
 
+use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-/// What reading one file may cost at most.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct IngestLimits {
-    /// Files larger than this are refused.
-    pub max_file_bytes: u64,
-    /// Archives (.docx, .odt) may expand to at most this many bytes.
-    pub max_uncompressed_bytes: u64,
-    /// Archives may hold at most this many entries.
-    pub max_archive_entries: usize,
-    /// Extraction of one file is abandoned after this many seconds.
-    pub timeout_secs: f64,
-}
-
-impl Default for IngestLimits {
-    fn default() -> Self {
-        Self {
-            max_file_bytes: 200 * 1024 * 1024,
-            max_uncompressed_bytes: 512 * 1024 * 1024,
-            max_archive_entries: 20_000,
-            timeout_secs: 30.0,
-        }
-    }
-}
+use contain::{Budget, Escape};
+use error::Failure;
+use sniff::Sniffed;
 
 /// The formats ingest reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +37,18 @@ pub enum Format {
     Pdf,
     Html,
     Odt,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Text => "text",
+            Self::Docx => "DOCX",
+            Self::Pdf => "PDF",
+            Self::Html => "HTML",
+            Self::Odt => "ODT",
+        })
+    }
 }
 
 /// The text of one file.
@@ -59,25 +63,97 @@ pub struct Extracted {
 }
 
 /// Reads the text of the file at `path`.
+///
+/// Never panics and returns within about `limits.timeout_secs` (plus the time to read
+/// the file): the format extractor runs on a helper thread, its panics are caught and
+/// it is abandoned when the time is up.
+///
+/// ```no_run
+/// use twinspot::ingest::{extract, IngestLimits};
+/// match extract("essay.docx".as_ref(), &IngestLimits::default()) {
+///     Ok(doc) => println!("{} characters", doc.text.chars().count()),
+///     Err(e) => eprintln!("{e:#}"),
+/// }
+/// ```
 pub fn extract(path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestError> {
-    let bytes = read_bounded(path, limits)?;
-    let (text, warnings) =
-        text::decode(&bytes).map_err(|reason| IngestError::Undecodable { path: path.to_path_buf(), reason })?;
-    Ok(Extracted { text, format: Format::Text, warnings })
+    let budget = Budget::new(limits.timeout_secs);
+    let bytes = limits::read_bounded(path, limits)?;
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let label = format_label(&bytes, &ext);
+    let job_limits = limits.clone();
+    let result = contain::run_contained(label, &budget, move |budget| {
+        extract_bytes(&bytes, &ext, &job_limits, budget)
+    });
+    let fail = |f: Failure| f.at(path, limits.timeout_secs);
+    let (text, format, warnings) = match result {
+        Ok(Ok(done)) => done,
+        Ok(Err(failure)) => return Err(fail(failure)),
+        Err(Escape::TimedOut) => return Err(fail(Failure::TimedOut)),
+        Err(Escape::Panicked(message)) => {
+            return Err(IngestError::Panicked {
+                path: path.to_path_buf(),
+                format: sniff::format_by_extension(label).unwrap_or(Format::Text),
+                message,
+            });
+        }
+    };
+    if text.len() as u64 > limits.max_text_bytes {
+        return Err(fail(Failure::Corrupt(
+            format,
+            format!("more than {} bytes of text", limits.max_text_bytes),
+        )));
+    }
+    Ok(Extracted {
+        text,
+        format,
+        warnings,
+    })
 }
 
-fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>, IngestError> {
-    let io = |source| IngestError::Io { path: path.to_path_buf(), source };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.is_dir() {
-        return Err(IngestError::NotAFile { path: path.to_path_buf() });
+/// Extracts text from the bytes of a file whose lower-case extension is `ext`.
+fn extract_bytes(
+    bytes: &[u8],
+    ext: &str,
+    limits: &IngestLimits,
+    budget: &Budget,
+) -> Result<(String, Format, Vec<String>), Failure> {
+    let by_ext = sniff::format_by_extension(ext);
+    let format = match sniff::sniff(bytes, ext) {
+        Sniffed::Format(f) => f,
+        Sniffed::Zip => archive::kind(bytes, by_ext, limits)?,
+        Sniffed::Refuse(failure) => return Err(failure),
+    };
+    let (text, mut warnings) = match format {
+        Format::Text => text::decode(bytes)?,
+        Format::Html => html::extract(bytes, budget)?,
+        Format::Docx => docx::extract(bytes, limits, budget)?,
+        Format::Odt => odt::extract(bytes, limits, budget)?,
+        Format::Pdf => pdf::extract(bytes, limits, budget)?,
+    };
+    if text.trim().is_empty() && warnings.is_empty() {
+        warnings.push("no text found".to_string());
     }
-    if meta.len() > limits.max_file_bytes {
-        return Err(IngestError::TooLarge {
-            path: path.to_path_buf(),
-            bytes: meta.len(),
-            limit: limits.max_file_bytes,
-        });
+    if let Some(claimed) = by_ext
+        && claimed != format
+    {
+        warnings.push(format!(
+            "named .{ext} but the content is {format}; read as {format}"
+        ));
     }
-    std::fs::read(path).map_err(io)
+    Ok((text, format, warnings))
+}
+
+/// A short name for the helper thread (and the format a crash is blamed on).
+fn format_label(bytes: &[u8], ext: &str) -> &'static str {
+    match sniff::sniff(bytes, ext) {
+        Sniffed::Format(Format::Pdf) => "pdf",
+        Sniffed::Format(Format::Html) => "html",
+        Sniffed::Zip if ext == "odt" => "odt",
+        Sniffed::Zip => "docx",
+        _ => "txt",
+    }
 }

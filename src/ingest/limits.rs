@@ -1,0 +1,108 @@
+//! What reading one file may cost at most, and the bounded read of its bytes:
+//! only regular files are opened, never more than the size limit is read.
+
+use std::fs::File;
+use std::io::{ErrorKind, Read};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::IngestError;
+
+/// What reading one file may cost at most.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct IngestLimits {
+    /// Files larger than this are refused.
+    pub max_file_bytes: u64,
+    /// Archives (.docx, .odt) may expand to at most this many bytes.
+    pub max_uncompressed_bytes: u64,
+    /// Archives may hold at most this many entries.
+    pub max_archive_entries: usize,
+    /// Extraction of one file is abandoned after this many seconds (0: no bound).
+    pub timeout_secs: f64,
+    /// Extracted text longer than this many bytes (UTF-8) is refused.
+    pub max_text_bytes: u64,
+}
+
+impl Default for IngestLimits {
+    fn default() -> Self {
+        Self {
+            max_file_bytes: 200 * 1024 * 1024,
+            max_uncompressed_bytes: 512 * 1024 * 1024,
+            max_archive_entries: 20_000,
+            timeout_secs: 30.0,
+            max_text_bytes: 256 * 1024 * 1024,
+        }
+    }
+}
+
+/// Reads the whole file at `path`, refusing anything but a regular, non-empty file
+/// within `limits.max_file_bytes`. Opens read-only.
+pub(crate) fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>, IngestError> {
+    let owned = || path.to_path_buf();
+    let io = |source: std::io::Error| match source.kind() {
+        ErrorKind::NotFound => IngestError::NotFound { path: owned() },
+        _ => IngestError::Io {
+            path: owned(),
+            source,
+        },
+    };
+    let link = std::fs::symlink_metadata(path).map_err(io)?;
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == ErrorKind::NotFound && link.file_type().is_symlink() => {
+            return Err(IngestError::BrokenLink { path: owned() });
+        }
+        Err(e) => return Err(io(e)),
+    };
+    if !meta.is_file() {
+        return Err(IngestError::NotAFile {
+            path: owned(),
+            kind: kind_of(&meta),
+        });
+    }
+    let too_large = |bytes| IngestError::TooLarge {
+        path: owned(),
+        bytes,
+        limit: limits.max_file_bytes,
+    };
+    if meta.len() > limits.max_file_bytes {
+        return Err(too_large(meta.len()));
+    }
+    let file = File::open(path).map_err(io)?;
+    let capacity = usize::try_from(meta.len()).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
+    // The file may grow while it is read: never take more than the limit + 1 byte.
+    file.take(limits.max_file_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > limits.max_file_bytes {
+        return Err(too_large(bytes.len() as u64));
+    }
+    if bytes.is_empty() {
+        return Err(IngestError::Empty { path: owned() });
+    }
+    Ok(bytes)
+}
+
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    "not a regular file"
+}

@@ -1,0 +1,226 @@
+//! .pdf: glyphs with their positions from pdf-extract, page by page, then laid out
+//! into lines and paragraphs by [`super::layout`]. A page the extractor fails on falls
+//! back to lopdf's simpler text extraction.
+
+use std::panic::{self, AssertUnwindSafe};
+
+use pdf_extract::{Document, MediaBox, OutputDev, OutputError, Transform};
+
+use super::contain::Budget;
+use super::error::Failure;
+use super::layout::{self, Glyph, Page};
+use super::{Format, IngestLimits};
+
+/// Extracts the text of the PDF held in `bytes`.
+pub(crate) fn extract(
+    bytes: &[u8],
+    limits: &IngestLimits,
+    budget: &Budget,
+) -> Result<(String, Vec<String>), Failure> {
+    let mut doc =
+        Document::load_mem(bytes).map_err(|e| Failure::Corrupt(Format::Pdf, e.to_string()))?;
+    if doc.is_encrypted() && doc.decrypt("").is_err() {
+        return Err(Failure::Encrypted(Format::Pdf));
+    }
+    let numbers: Vec<u32> = doc.get_pages().keys().copied().collect();
+    if numbers.is_empty() {
+        return Err(Failure::Corrupt(Format::Pdf, "no pages".into()));
+    }
+    let mut warnings = Vec::new();
+    let mut pages = Vec::with_capacity(numbers.len());
+    let mut collector = Collector {
+        pages: Vec::new(),
+        budget: budget.clone(),
+        text_bytes: 0,
+        glyphs: 0,
+        max_text_bytes: limits.max_text_bytes,
+        over: None,
+    };
+    for &number in &numbers {
+        if budget.exhausted() {
+            return Err(Failure::TimedOut);
+        }
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            pdf_extract::output_doc_page(&doc, &mut collector, number)
+        }));
+        if let Some(over) = collector.over.take() {
+            return Err(over);
+        }
+        let page = collector.pages.pop().unwrap_or_default();
+        match outcome {
+            Ok(Ok(())) => pages.push(page),
+            Ok(Err(e)) => pages.push(fallback(&doc, number, &e.to_string(), &mut warnings)),
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".into());
+                pages.push(fallback(&doc, number, &message, &mut warnings));
+            }
+        }
+        collector.pages.clear();
+    }
+    let text = layout::reflow(&pages);
+    if text.trim().is_empty() {
+        warnings.push("no text found (a scanned PDF? Twinspot does no OCR)".into());
+    }
+    Ok((text, warnings))
+}
+
+/// lopdf's own text extraction for a page pdf-extract failed on, as unpositioned lines.
+fn fallback(doc: &Document, number: u32, why: &str, warnings: &mut Vec<String>) -> Page {
+    let text = panic::catch_unwind(AssertUnwindSafe(|| doc.extract_text(&[number])))
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    warnings.push(format!(
+        "page {number}: pdf-extract failed ({why}); used the simpler lopdf extractor"
+    ));
+    Page {
+        glyphs: Vec::new(),
+        width: 0.0,
+        plain: Some(text),
+    }
+}
+
+/// Receives pdf-extract's glyphs; stops the extractor when time or size runs out.
+struct Collector {
+    pages: Vec<Page>,
+    budget: Budget,
+    text_bytes: u64,
+    glyphs: u64,
+    max_text_bytes: u64,
+    over: Option<Failure>,
+}
+
+impl Collector {
+    fn stop(&mut self, failure: Failure) -> Result<(), OutputError> {
+        self.over = Some(failure);
+        Err(OutputError::FormatError(std::fmt::Error))
+    }
+}
+
+impl OutputDev for Collector {
+    fn begin_page(
+        &mut self,
+        _page_num: u32,
+        media_box: &MediaBox,
+        _art_box: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        self.pages.push(Page {
+            glyphs: Vec::new(),
+            width: media_box.urx - media_box.llx,
+            plain: None,
+        });
+        Ok(())
+    }
+
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        _spacing: f64,
+        font_size: f64,
+        text: &str,
+    ) -> Result<(), OutputError> {
+        self.text_bytes += text.len() as u64;
+        if self.text_bytes > self.max_text_bytes {
+            let limit = self.max_text_bytes;
+            return self.stop(Failure::Corrupt(
+                Format::Pdf,
+                format!("more than {limit} bytes of text"),
+            ));
+        }
+        self.glyphs += 1;
+        if self.glyphs.is_multiple_of(256) && self.budget.exhausted() {
+            return self.stop(Failure::TimedOut);
+        }
+        let scale = (trm.m11 * trm.m22 - trm.m12 * trm.m21).abs().sqrt();
+        let size = font_size * scale;
+        let (x, y) = (trm.m31, trm.m32);
+        if !(x.is_finite() && y.is_finite() && size.is_finite()) {
+            return Ok(());
+        }
+        let Some(page) = self.pages.last_mut() else {
+            return Ok(());
+        };
+        page.glyphs.push(Glyph {
+            x,
+            // Top-down, like reading.
+            y: -y,
+            end: x + width * size,
+            size,
+            text: text.to_string(),
+        });
+        Ok(())
+    }
+
+    fn begin_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn end_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn end_line(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod debug {
+    #[test]
+    #[ignore]
+    fn dump_glyphs() {
+        let Ok(path) = std::env::var("TWINSPOT_PDF") else {
+            return;
+        };
+        let needle = std::env::var("TWINSPOT_NEEDLE").unwrap_or_default();
+        let bytes = std::fs::read(path).unwrap();
+        let doc = super::Document::load_mem(&bytes).unwrap();
+        let mut c = super::Collector {
+            pages: Vec::new(),
+            budget: super::Budget::new(0.0),
+            text_bytes: 0,
+            glyphs: 0,
+            max_text_bytes: u64::MAX,
+            over: None,
+        };
+        pdf_extract::output_doc(&doc, &mut c).unwrap();
+        if std::env::var("TWINSPOT_LINES").is_ok() {
+            for (p, page) in c.pages.iter().enumerate() {
+                for l in super::layout::lines(&page.glyphs) {
+                    let t: String = l.text.chars().take(12).collect();
+                    println!(
+                        "L{p} x0={:.1} x1={:.1} y={:.1} head={:.1} {t}",
+                        l.x0, l.x1, l.y, l.head_width
+                    );
+                }
+            }
+            return;
+        }
+        for (p, page) in c.pages.iter().enumerate() {
+            let s: String = page.glyphs.iter().map(|g| g.text.as_str()).collect();
+            if let Some(at) = s.find(&needle) {
+                let start = s[..at].chars().count().saturating_sub(5);
+                for g in page
+                    .glyphs
+                    .iter()
+                    .skip(start)
+                    .take(needle.chars().count() + 10)
+                {
+                    println!(
+                        "p{p} {:?} x={:.2} end={:.2} y={:.2} size={:.2}",
+                        g.text, g.x, g.end, g.y, g.size
+                    );
+                }
+            }
+        }
+    }
+}

@@ -10,9 +10,7 @@ use proptest::prelude::*;
 use twinspot::ingest::{Format, IngestError, IngestLimits, extract};
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
 }
 
 /// A scratch folder; files put there are made read-only, as inputs always are.
@@ -22,9 +20,7 @@ struct Scratch {
 
 impl Scratch {
     fn new() -> Self {
-        Self {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
+        Self { dir: tempfile::tempdir().expect("temp dir") }
     }
 
     /// Writes `bytes` as `name` and makes it read-only.
@@ -52,18 +48,8 @@ fn run(path: &Path, limits: &IngestLimits) -> Result<twinspot::ingest::Extracted
     let before = fs::read(path).ok();
     let modified = fs::metadata(path).and_then(|m| m.modified()).ok();
     let result = extract(path, limits);
-    assert_eq!(
-        fs::read(path).ok(),
-        before,
-        "input changed: {}",
-        path.display()
-    );
-    assert_eq!(
-        fs::metadata(path).and_then(|m| m.modified()).ok(),
-        modified,
-        "input touched: {}",
-        path.display()
-    );
+    assert_eq!(fs::read(path).ok(), before, "input changed: {}", path.display());
+    assert_eq!(fs::metadata(path).and_then(|m| m.modified()).ok(), modified, "input touched: {}", path.display());
     result
 }
 
@@ -83,18 +69,11 @@ fn assert_same(got: &str, want: &str, what: &str) {
 
 fn error_of(path: &Path, limits: &IngestLimits) -> IngestError {
     match run(path, limits) {
-        Ok(e) => panic!(
-            "expected an error for {}, got text: {:?}",
-            path.display(),
-            e.text
-        ),
+        Ok(e) => panic!("expected an error for {}, got text: {:?}", path.display(), e.text),
         Err(e) => {
             assert_eq!(e.path(), path, "the error names the file");
             let shown = format!("{e:#}");
-            assert!(
-                shown.ends_with(&path.display().to_string()),
-                "message ends with the path: {shown}"
-            );
+            assert!(shown.ends_with(&path.display().to_string()), "message ends with the path: {shown}");
             e
         }
     }
@@ -153,16 +132,7 @@ fn encrypted_pdf_is_reported() {
     let s = Scratch::new();
     let path = s.copy("encrypted.pdf", "encrypted.pdf");
     let e = error_of(&path, &IngestLimits::default());
-    assert!(
-        matches!(
-            e,
-            IngestError::Encrypted {
-                format: Format::Pdf,
-                ..
-            }
-        ),
-        "{e:#}"
-    );
+    assert!(matches!(e, IngestError::Encrypted { format: Format::Pdf, .. }), "{e:#}");
 }
 
 #[test]
@@ -174,13 +144,7 @@ fn truncated_pdf_gives_an_error_or_text() {
         match run(&path, &IngestLimits::default()) {
             Ok(e) => assert_eq!(e.format, Format::Pdf),
             Err(e) => assert!(
-                matches!(
-                    e,
-                    IngestError::Corrupt {
-                        format: Format::Pdf,
-                        ..
-                    } | IngestError::Panicked { .. }
-                ),
+                matches!(e, IngestError::Corrupt { format: Format::Pdf, .. } | IngestError::Panicked { .. }),
                 "{e:#}"
             ),
         }
@@ -204,26 +168,13 @@ fn corrupt_pdf_bytes_never_escape() {
 #[test]
 fn pdf_that_makes_pdf_extract_panic_is_contained() {
     let s = Scratch::new();
-    let path = s.file(
-        "no-mediabox.pdf",
-        &minimal_pdf(false, "Hello contained world"),
-    );
+    let path = s.file("no-mediabox.pdf", &minimal_pdf(false, "Hello contained world"));
     match run(&path, &IngestLimits::default()) {
         Ok(e) => {
             assert!(e.text.contains("Hello contained world"), "{:?}", e.text);
-            assert!(
-                e.warnings.iter().any(|w| w.contains("pdf-extract failed")),
-                "{:?}",
-                e.warnings
-            );
+            assert!(e.warnings.iter().any(|w| w.contains("pdf-extract failed")), "{:?}", e.warnings);
         }
-        Err(e) => assert!(
-            matches!(
-                e,
-                IngestError::Panicked { .. } | IngestError::Corrupt { .. }
-            ),
-            "{e:#}"
-        ),
+        Err(e) => assert!(matches!(e, IngestError::Panicked { .. } | IngestError::Corrupt { .. }), "{e:#}"),
     }
     let ok = s.file("ok.pdf", &minimal_pdf(true, "Hello plain world"));
     assert_eq!(text_of(&ok), "Hello plain world\n");
@@ -232,21 +183,12 @@ fn pdf_that_makes_pdf_extract_panic_is_contained() {
 /// A one-page PDF with one line of Helvetica text, valid xref offsets.
 fn minimal_pdf(with_media_box: bool, text: &str) -> Vec<u8> {
     let stream = format!("BT /F1 12 Tf 72 720 Td ({text}) Tj ET");
-    let media = if with_media_box {
-        "/MediaBox [0 0 612 792] "
-    } else {
-        ""
-    };
+    let media = if with_media_box { "/MediaBox [0 0 612 792] " } else { "" };
     let objects = [
         "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
-        format!(
-            "<< /Type /Page /Parent 2 0 R {media}/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>"
-        ),
-        format!(
-            "<< /Length {} >>\nstream\n{stream}\nendstream",
-            stream.len()
-        ),
+        format!("<< /Type /Page /Parent 2 0 R {media}/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>"),
+        format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
         "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
     ];
     let mut out = b"%PDF-1.4\n".to_vec();
@@ -260,12 +202,7 @@ fn minimal_pdf(with_media_box: bool, text: &str) -> Vec<u8> {
     for off in offsets {
         writeln!(out, "{off:010} 00000 n ").expect("write");
     }
-    write!(
-        out,
-        "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-        objects.len() + 1
-    )
-    .expect("write");
+    write!(out, "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).expect("write");
     out
 }
 
@@ -277,41 +214,13 @@ fn text_encodings_detected_and_bom_removed() {
     let ja = "これは文字コードの判定を試すための日本語の文章です。ソフトウェアを管理します。\n";
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("utf8.txt", zh.as_bytes().to_vec(), zh),
-        (
-            "bom.md",
-            [b"\xef\xbb\xbf".as_slice(), zh.as_bytes()].concat(),
-            zh,
-        ),
-        (
-            "utf16le.txt",
-            [
-                vec![0xff, 0xfe],
-                zh.encode_utf16().flat_map(u16::to_le_bytes).collect(),
-            ]
-            .concat(),
-            zh,
-        ),
-        (
-            "utf16be.txt",
-            [
-                vec![0xfe, 0xff],
-                zh.encode_utf16().flat_map(u16::to_be_bytes).collect(),
-            ]
-            .concat(),
-            zh,
-        ),
+        ("bom.md", [b"\xef\xbb\xbf".as_slice(), zh.as_bytes()].concat(), zh),
+        ("utf16le.txt", [vec![0xff, 0xfe], zh.encode_utf16().flat_map(u16::to_le_bytes).collect()].concat(), zh),
+        ("utf16be.txt", [vec![0xfe, 0xff], zh.encode_utf16().flat_map(u16::to_be_bytes).collect()].concat(), zh),
         ("gbk.txt", encoding_rs::GBK.encode(zh).0.into_owned(), zh),
-        (
-            "gb18030.txt",
-            encoding_rs::GB18030.encode(zh).0.into_owned(),
-            zh,
-        ),
+        ("gb18030.txt", encoding_rs::GB18030.encode(zh).0.into_owned(), zh),
         ("big5.txt", encoding_rs::BIG5.encode(tw).0.into_owned(), tw),
-        (
-            "sjis.txt",
-            encoding_rs::SHIFT_JIS.encode(ja).0.into_owned(),
-            ja,
-        ),
+        ("sjis.txt", encoding_rs::SHIFT_JIS.encode(ja).0.into_owned(), ja),
     ];
     for (name, bytes, want) in cases {
         let path = s.file(name, &bytes);
@@ -329,11 +238,7 @@ fn html_visible_text_with_meta_charset() {
     let path = s.file("page.htm", &encoding_rs::GBK.encode(page).0);
     let got = run(&path, &IngestLimits::default()).expect("html");
     assert_eq!(got.format, Format::Html);
-    assert_same(
-        &got.text,
-        "网页&标题\n第一段 文字<b>，\"引号\"\u{a0}结束。\n第二段\n换行\n甲\n乙丙\n",
-        "page.htm",
-    );
+    assert_same(&got.text, "网页&标题\n第一段 文字<b>，\"引号\"\u{a0}结束。\n第二段\n换行\n甲\n乙丙\n", "page.htm");
 }
 
 #[test]
@@ -342,18 +247,9 @@ fn content_decides_over_extension() {
     let docx_as_txt = s.copy("sample.docx", "really-a-docx.txt");
     let got = run(&docx_as_txt, &IngestLimits::default()).expect("docx named .txt");
     assert_eq!(got.format, Format::Docx);
-    assert!(
-        got.warnings.iter().any(|w| w.contains("named .txt")),
-        "{:?}",
-        got.warnings
-    );
+    assert!(got.warnings.iter().any(|w| w.contains("named .txt")), "{:?}", got.warnings);
     let pdf_no_ext = s.copy("wrap.pdf", "wrap");
-    assert_eq!(
-        run(&pdf_no_ext, &IngestLimits::default())
-            .map(|e| e.format)
-            .ok(),
-        Some(Format::Pdf)
-    );
+    assert_eq!(run(&pdf_no_ext, &IngestLimits::default()).map(|e| e.format).ok(), Some(Format::Pdf));
     let text_as_pdf = s.file("notes.pdf", "plain notes, not a PDF\n".as_bytes());
     assert_eq!(text_of(&text_as_pdf), "plain notes, not a PDF\n");
 }
@@ -368,11 +264,7 @@ fn cli_extract_prints_exactly_the_text() {
         .output()
         .expect("run twinspot");
     assert!(out.status.success());
-    assert_same(
-        &String::from_utf8_lossy(&out.stdout),
-        SAMPLE_TEXT,
-        "twinspot extract",
-    );
+    assert_same(&String::from_utf8_lossy(&out.stdout), SAMPLE_TEXT, "twinspot extract");
     let bad = s.file("bad.docx", b"PK\x03\x04 this is no zip");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_twinspot"))
         .arg("extract")
@@ -381,10 +273,7 @@ fn cli_extract_prints_exactly_the_text() {
         .expect("run twinspot");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("corrupt DOCX file") && err.contains("bad.docx"),
-        "{err}"
-    );
+    assert!(err.contains("corrupt DOCX file") && err.contains("bad.docx"), "{err}");
 }
 
 // ---------------------------------------------------------------- hostile files
@@ -392,8 +281,7 @@ fn cli_extract_prints_exactly_the_text() {
 /// A ZIP archive from (name, bytes) pairs, deflated.
 fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
     for (name, data) in entries {
         w.start_file(*name, options).expect("zip entry");
         w.write_all(data).expect("zip write");
@@ -402,34 +290,18 @@ fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
 }
 
 fn small_limits() -> IngestLimits {
-    IngestLimits {
-        max_uncompressed_bytes: 1 << 20,
-        max_archive_entries: 100,
-        ..IngestLimits::default()
-    }
+    IngestLimits { max_uncompressed_bytes: 1 << 20, max_archive_entries: 100, ..IngestLimits::default() }
 }
 
 #[test]
 fn zip_bomb_docx_is_refused() {
     let s = Scratch::new();
     let zeros = vec![b' '; 8 << 20];
-    let bomb = zip_of(&[
-        ("[Content_Types].xml", b"<Types/>"),
-        ("word/document.xml", &zeros),
-    ]);
+    let bomb = zip_of(&[("[Content_Types].xml", b"<Types/>"), ("word/document.xml", &zeros)]);
     assert!(bomb.len() < 100_000);
     let path = s.file("bomb.docx", &bomb);
     let e = error_of(&path, &small_limits());
-    assert!(
-        matches!(
-            e,
-            IngestError::ArchiveTooLarge {
-                format: Format::Docx,
-                ..
-            }
-        ),
-        "{e:#}"
-    );
+    assert!(matches!(e, IngestError::ArchiveTooLarge { format: Format::Docx, .. }), "{e:#}");
 }
 
 /// The declared sizes lie (say 100 bytes): the actual inflation is bounded anyway.
@@ -437,38 +309,23 @@ fn zip_bomb_docx_is_refused() {
 fn zip_bomb_with_lying_sizes_is_refused() {
     let s = Scratch::new();
     let big = vec![b'a'; 4 << 20];
-    let mut bomb = zip_of(&[
-        ("content.xml", &big),
-        ("mimetype", b"application/vnd.oasis.opendocument.text"),
-    ]);
+    let mut bomb = zip_of(&[("content.xml", &big), ("mimetype", b"application/vnd.oasis.opendocument.text")]);
     // Patch "uncompressed size" in the local header (offset 22) and the central
     // directory entry (offset 24) of content.xml to 100.
     let fake = 100u32.to_le_bytes();
     bomb[22..26].copy_from_slice(&fake);
-    let central = bomb
-        .windows(4)
-        .position(|w| w == b"PK\x01\x02")
-        .expect("central directory");
+    let central = bomb.windows(4).position(|w| w == b"PK\x01\x02").expect("central directory");
     bomb[central + 24..central + 28].copy_from_slice(&fake);
     let path = s.file("liar.odt", &bomb);
     let e = error_of(&path, &small_limits());
-    assert!(
-        matches!(
-            e,
-            IngestError::ArchiveTooLarge { .. } | IngestError::Corrupt { .. }
-        ),
-        "{e:#}"
-    );
+    assert!(matches!(e, IngestError::ArchiveTooLarge { .. } | IngestError::Corrupt { .. }), "{e:#}");
 }
 
 #[test]
 fn zip_with_too_many_entries_is_refused() {
     let s = Scratch::new();
     let names: Vec<String> = (0..150).map(|i| format!("word/part{i}.xml")).collect();
-    let entries: Vec<(&str, &[u8])> = names
-        .iter()
-        .map(|n| (n.as_str(), b"<x/>".as_slice()))
-        .collect();
+    let entries: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), b"<x/>".as_slice())).collect();
     let path = s.file("many.docx", &zip_of(&entries));
     let e = error_of(&path, &small_limits());
     assert!(matches!(e, IngestError::ArchiveTooLarge { .. }), "{e:#}");
@@ -479,10 +336,7 @@ fn corrupt_zip_posing_as_docx_and_odt() {
     let s = Scratch::new();
     let good = fs::read(data("sample.docx")).expect("fixture");
     for (name, bytes) in [
-        (
-            "garbage.docx",
-            b"PK\x03\x04\x14\x00garbage garbage".to_vec(),
-        ),
+        ("garbage.docx", b"PK\x03\x04\x14\x00garbage garbage".to_vec()),
         ("half.docx", good[..good.len() / 2].to_vec()),
         ("garbage.odt", b"PK\x03\x04 not really".to_vec()),
         ("random.docx", vec![0x9c; 300]),
@@ -546,9 +400,7 @@ fn file_without_read_permission() {
     let path = s.file("secret.txt", b"you cannot read me");
     fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).expect("chmod 000");
     if fs::File::open(&path).is_ok() {
-        println!(
-            "note: running with privileges that read any file (root?): the permission assertion is skipped"
-        );
+        println!("note: running with privileges that read any file (root?): the permission assertion is skipped");
         return;
     }
     let e = error_of(&path, &IngestLimits::default());
@@ -560,32 +412,16 @@ fn file_without_read_permission() {
 fn too_large_file_is_refused_with_the_limit() {
     let s = Scratch::new();
     let path = s.file("big.txt", &vec![b'a'; 5000]);
-    let limits = IngestLimits {
-        max_file_bytes: 1000,
-        ..IngestLimits::default()
-    };
+    let limits = IngestLimits { max_file_bytes: 1000, ..IngestLimits::default() };
     let e = error_of(&path, &limits);
-    assert!(
-        matches!(
-            e,
-            IngestError::TooLarge {
-                bytes: 5000,
-                limit: 1000,
-                ..
-            }
-        ),
-        "{e:#}"
-    );
+    assert!(matches!(e, IngestError::TooLarge { bytes: 5000, limit: 1000, .. }), "{e:#}");
 }
 
 #[test]
 fn time_bound_abandons_extraction() {
     let s = Scratch::new();
     let path = s.copy("wrap.pdf", "slow.pdf");
-    let limits = IngestLimits {
-        timeout_secs: 1e-6,
-        ..IngestLimits::default()
-    };
+    let limits = IngestLimits { timeout_secs: 1e-6, ..IngestLimits::default() };
     let start = Instant::now();
     let e = error_of(&path, &limits);
     assert!(matches!(e, IngestError::TimedOut { .. }), "{e:#}");
@@ -604,21 +440,10 @@ fn parallel_extraction_each_file_its_own_result() {
         paths.push(s.copy("sample.docx", &format!("d{i}.docx")));
         paths.push(s.file(&format!("bad{i}.pdf"), b"%PDF-1.4 broken"));
     }
-    let results: Vec<_> = paths
-        .par_iter()
-        .map(|p| extract(p, &IngestLimits::default()))
-        .collect();
+    let results: Vec<_> = paths.par_iter().map(|p| extract(p, &IngestLimits::default())).collect();
     for (p, r) in paths.iter().zip(results) {
-        let bad = p
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("bad"));
-        assert_eq!(
-            r.is_err(),
-            bad,
-            "{}: {:?}",
-            p.display(),
-            r.err().map(|e| format!("{e:#}"))
-        );
+        let bad = p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("bad"));
+        assert_eq!(r.is_err(), bad, "{}: {:?}", p.display(), r.err().map(|e| format!("{e:#}")));
     }
 }
 

@@ -24,11 +24,7 @@ impl Parts {
 }
 
 /// What kind of office document a ZIP archive holds, told by its entries.
-pub(crate) fn kind(
-    bytes: &[u8],
-    by_ext: Option<Format>,
-    limits: &IngestLimits,
-) -> Result<Format, Failure> {
+pub(crate) fn kind(bytes: &[u8], by_ext: Option<Format>, limits: &IngestLimits) -> Result<Format, Failure> {
     let guess = match by_ext {
         Some(f @ Format::Odt) => f,
         _ => Format::Docx,
@@ -45,29 +41,19 @@ pub(crate) fn kind(
         return Ok(Format::Docx);
     }
     Err(match by_ext {
-        Some(f @ (Format::Docx | Format::Odt)) => {
-            Failure::Corrupt(f, "the ZIP archive holds no document part".into())
-        }
+        Some(f @ (Format::Docx | Format::Odt)) => Failure::Corrupt(f, "the ZIP archive holds no document part".into()),
         _ => Failure::Unsupported("a ZIP archive that is neither .docx nor .odt".into()),
     })
 }
 
 /// Opens the archive, refusing one with more entries than the limit.
-fn open<'a>(
-    bytes: &'a [u8],
-    format: Format,
-    limits: &IngestLimits,
-) -> Result<ZipArchive<Cursor<&'a [u8]>>, Failure> {
+fn open<'a>(bytes: &'a [u8], format: Format, limits: &IngestLimits) -> Result<ZipArchive<Cursor<&'a [u8]>>, Failure> {
     let archive = ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| Failure::Corrupt(format, format!("not a readable ZIP archive: {e}")))?;
     if archive.len() > limits.max_archive_entries {
         return Err(Failure::ArchiveTooLarge(
             format,
-            format!(
-                "{} entries, limit {}",
-                archive.len(),
-                limits.max_archive_entries
-            ),
+            format!("{} entries, limit {}", archive.len(), limits.max_archive_entries),
         ));
     }
     Ok(archive)
@@ -86,9 +72,7 @@ pub(crate) fn read_parts(
     let mut wanted = Vec::new();
     let mut declared: u64 = 0;
     for index in 0..archive.len() {
-        let entry = archive
-            .by_index_raw(index)
-            .map_err(|e| corrupt(format, e))?;
+        let entry = archive.by_index_raw(index).map_err(|e| corrupt(format, e))?;
         let Ok(name) = entry.name().map(|n| n.into_owned()) else {
             continue;
         };
@@ -102,10 +86,7 @@ pub(crate) fn read_parts(
         wanted.push((index, name));
     }
     if declared > limit {
-        return Err(Failure::ArchiveTooLarge(
-            format,
-            format!("declares {declared} uncompressed bytes, limit {limit}"),
-        ));
+        return Err(Failure::ArchiveTooLarge(format, format!("declares {declared} uncompressed bytes, limit {limit}")));
     }
     let mut parts = BTreeMap::new();
     let mut total: u64 = 0;
@@ -123,10 +104,7 @@ pub(crate) fn read_parts(
             .map_err(|e| Failure::Corrupt(format, format!("cannot inflate {name}: {e}")))?;
         total = total.saturating_add(data.len() as u64);
         if total > limit {
-            return Err(Failure::ArchiveTooLarge(
-                format,
-                format!("expands to more than {limit} bytes"),
-            ));
+            return Err(Failure::ArchiveTooLarge(format, format!("expands to more than {limit} bytes")));
         }
         parts.insert(name, data);
     }
@@ -135,9 +113,7 @@ pub(crate) fn read_parts(
 
 fn corrupt(format: Format, e: ZipError) -> Failure {
     match &e {
-        ZipError::UnsupportedArchive(m) if *m == ZipError::PASSWORD_REQUIRED => {
-            Failure::Encrypted(format)
-        }
+        ZipError::UnsupportedArchive(m) if *m == ZipError::PASSWORD_REQUIRED => Failure::Encrypted(format),
         _ => Failure::Corrupt(format, format!("broken ZIP entry: {e}")),
     }
 }
@@ -151,9 +127,7 @@ pub(crate) fn repack(parts: &Parts, format: Format) -> Result<Vec<u8>, Failure> 
     let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     for (name, data) in &parts.parts {
-        writer
-            .start_file(name.as_str(), options)
-            .map_err(|e| fail(e.to_string()))?;
+        writer.start_file(name.as_str(), options).map_err(|e| fail(e.to_string()))?;
         writer.write_all(data).map_err(|e| fail(e.to_string()))?;
     }
     let cursor = writer.finish().map_err(|e| fail(e.to_string()))?;

@@ -30,10 +30,7 @@ impl Budget {
         let deadline = (secs.is_finite() && secs > 0.0)
             .then(|| Instant::now().checked_add(Duration::from_secs_f64(secs.min(1e9))))
             .flatten();
-        Self {
-            deadline,
-            abandoned: Arc::new(AtomicBool::new(false)),
-        }
+        Self { deadline, abandoned: Arc::new(AtomicBool::new(false)) }
     }
 
     /// A budget that never runs out (for tests and benchmarks of one extractor).
@@ -48,8 +45,7 @@ impl Budget {
     }
 
     fn remaining(&self) -> Option<Duration> {
-        self.deadline
-            .map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
     }
 }
 
@@ -73,29 +69,21 @@ where
     install_quiet_hook();
     let (tx, rx) = mpsc::sync_channel(1);
     let thread_budget = budget.clone();
-    let spawned = std::thread::Builder::new()
-        .name(format!("{THREAD_PREFIX}-{label}"))
-        .stack_size(STACK_BYTES)
-        .spawn(move || {
+    let spawned =
+        std::thread::Builder::new().name(format!("{THREAD_PREFIX}-{label}")).stack_size(STACK_BYTES).spawn(move || {
             let result = panic::catch_unwind(AssertUnwindSafe(|| job(&thread_budget)));
             // The receiver is gone after a timeout: nothing left to tell.
             let _ = tx.send(result.map_err(|payload| panic_message(payload.as_ref())));
         });
     if spawned.is_err() {
-        return Err(Escape::Panicked(
-            "could not start an extraction thread".to_string(),
-        ));
+        return Err(Escape::Panicked("could not start an extraction thread".to_string()));
     }
     let received = match budget.remaining() {
         Some(left) => rx.recv_timeout(left).map_err(|e| match e {
             mpsc::RecvTimeoutError::Timeout => Escape::TimedOut,
-            mpsc::RecvTimeoutError::Disconnected => {
-                Escape::Panicked("the extraction thread vanished".to_string())
-            }
+            mpsc::RecvTimeoutError::Disconnected => Escape::Panicked("the extraction thread vanished".to_string()),
         }),
-        None => rx
-            .recv()
-            .map_err(|_| Escape::Panicked("the extraction thread vanished".to_string())),
+        None => rx.recv().map_err(|_| Escape::Panicked("the extraction thread vanished".to_string())),
     };
     match received {
         Ok(Ok(value)) => Ok(value),
@@ -125,9 +113,7 @@ fn install_quiet_hook() {
     ONCE.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
-            let ours = std::thread::current()
-                .name()
-                .is_some_and(|n| n.starts_with(THREAD_PREFIX));
+            let ours = std::thread::current().name().is_some_and(|n| n.starts_with(THREAD_PREFIX));
             if !ours {
                 previous(info);
             }

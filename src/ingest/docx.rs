@@ -2,9 +2,8 @@
 //! tables cell by cell, deleted text skipped), then footnotes, endnotes and footers.
 
 use docx_rs::{
-    DocumentChild, Footer, FooterChild, Header, HeaderChild, Paragraph, ParagraphChild, Run,
-    RunChild, StructuredDataTag, StructuredDataTagChild, Table, TableCellContent, TableChild,
-    TableRowChild, TocContent,
+    DocumentChild, Footer, FooterChild, Header, HeaderChild, Paragraph, ParagraphChild, Run, RunChild,
+    StructuredDataTag, StructuredDataTagChild, Table, TableCellContent, TableChild, TableRowChild, TocContent,
 };
 
 use super::archive;
@@ -14,17 +13,10 @@ use super::xml::{self, Node, WalkError};
 use super::{Format, IngestLimits};
 
 /// Extracts the text of a .docx held in `bytes`.
-pub(crate) fn extract(
-    bytes: &[u8],
-    limits: &IngestLimits,
-    budget: &Budget,
-) -> Result<(String, Vec<String>), Failure> {
+pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<String>), Failure> {
     let mut parts = archive::read_parts(bytes, Format::Docx, limits, budget, is_xml_part)?;
     if parts.get("word/document.xml").is_none() && parts.get("[Content_Types].xml").is_none() {
-        return Err(Failure::Corrupt(
-            Format::Docx,
-            "no word/document.xml in the archive".into(),
-        ));
+        return Err(Failure::Corrupt(Format::Docx, "no word/document.xml in the archive".into()));
     }
     // docx-rs refuses a package without these bookkeeping parts; Word does not.
     for (name, content) in [
@@ -32,23 +24,17 @@ pub(crate) fn extract(
         ("_rels/.rels", MINIMAL_RELS),
         ("word/_rels/document.xml.rels", EMPTY_RELS),
     ] {
-        parts
-            .parts
-            .entry(name.to_string())
-            .or_insert_with(|| content.as_bytes().to_vec());
+        parts.parts.entry(name.to_string()).or_insert_with(|| content.as_bytes().to_vec());
     }
     // docx-rs is handed a clean copy: only XML parts, sizes all true.
     let clean = archive::repack(&parts, Format::Docx)?;
-    let docx = docx_rs::read_docx(&clean)
-        .map_err(|e| Failure::Corrupt(Format::Docx, format!("unreadable document: {e}")))?;
+    let docx =
+        docx_rs::read_docx(&clean).map_err(|e| Failure::Corrupt(Format::Docx, format!("unreadable document: {e}")))?;
     let section = &docx.document.section_property;
     let mut out = Text::default();
 
     let mut seen = Vec::new();
-    for header in [&section.header, &section.first_header, &section.even_header]
-        .into_iter()
-        .flatten()
-    {
+    for header in [&section.header, &section.first_header, &section.even_header].into_iter().flatten() {
         let mut block = Text::default();
         block.header(&header.1);
         if !block.0.is_empty() && !seen.contains(&block.0) {
@@ -75,10 +61,7 @@ pub(crate) fn extract(
         }
     }
     let mut seen = Vec::new();
-    for footer in [&section.footer, &section.first_footer, &section.even_footer]
-        .into_iter()
-        .flatten()
-    {
+    for footer in [&section.footer, &section.first_footer, &section.even_footer].into_iter().flatten() {
         let mut block = Text::default();
         block.footer(&footer.1);
         if !block.0.is_empty() && !seen.contains(&block.0) {
@@ -255,9 +238,7 @@ fn notes(data: &[u8], budget: &Budget) -> Result<String, WalkError> {
         },
         Node::Close(name) => match name {
             "footnote" | "endnote" => in_note = false,
-            "del" | "moveFrom" | "instrText" | "delText" => {
-                skip_depth = skip_depth.saturating_sub(1)
-            }
+            "del" | "moveFrom" | "instrText" | "delText" => skip_depth = skip_depth.saturating_sub(1),
             "t" => in_text = false,
             "p" if in_note && !skip_note => out.push('\n'),
             _ => {}

@@ -29,11 +29,7 @@ pub enum IngestError {
     Empty { path: PathBuf },
     /// The file is over `IngestLimits::max_file_bytes`.
     #[error("file too large ({bytes} bytes, limit {limit}): {path}")]
-    TooLarge {
-        path: PathBuf,
-        bytes: u64,
-        limit: u64,
-    },
+    TooLarge { path: PathBuf, bytes: u64, limit: u64 },
     /// Text whose encoding could not be worked out.
     #[error("not readable as text ({reason}): {path}")]
     Undecodable { path: PathBuf, reason: String },
@@ -45,28 +41,16 @@ pub enum IngestError {
     Unsupported { path: PathBuf, what: String },
     /// The file claims a format but its content is broken.
     #[error("corrupt {format} file ({reason}): {path}")]
-    Corrupt {
-        path: PathBuf,
-        format: Format,
-        reason: String,
-    },
+    Corrupt { path: PathBuf, format: Format, reason: String },
     /// A password-protected document.
     #[error("encrypted {format} file (password protected, cannot be read): {path}")]
     Encrypted { path: PathBuf, format: Format },
     /// A .docx/.odt whose archive would expand beyond the limits (a zip bomb?).
     #[error("{format} archive exceeds the limits ({reason}; a zip bomb?): {path}")]
-    ArchiveTooLarge {
-        path: PathBuf,
-        format: Format,
-        reason: String,
-    },
+    ArchiveTooLarge { path: PathBuf, format: Format, reason: String },
     /// The extractor crashed on the file; the crash was contained.
     #[error("the {format} extractor crashed on this file ({message}): {path}")]
-    Panicked {
-        path: PathBuf,
-        format: Format,
-        message: String,
-    },
+    Panicked { path: PathBuf, format: Format, message: String },
     /// Extraction took longer than `IngestLimits::timeout_secs` and was abandoned.
     #[error("extraction took longer than {secs} s and was abandoned: {path}")]
     TimedOut { path: PathBuf, secs: f64 },
@@ -114,21 +98,10 @@ impl Failure {
             Self::Undecodable(reason) => IngestError::Undecodable { path, reason },
             Self::Binary(what) => IngestError::Binary { path, what },
             Self::Unsupported(what) => IngestError::Unsupported { path, what },
-            Self::Corrupt(format, reason) => IngestError::Corrupt {
-                path,
-                format,
-                reason,
-            },
+            Self::Corrupt(format, reason) => IngestError::Corrupt { path, format, reason },
             Self::Encrypted(format) => IngestError::Encrypted { path, format },
-            Self::ArchiveTooLarge(format, reason) => IngestError::ArchiveTooLarge {
-                path,
-                format,
-                reason,
-            },
-            Self::TimedOut => IngestError::TimedOut {
-                path,
-                secs: timeout_secs,
-            },
+            Self::ArchiveTooLarge(format, reason) => IngestError::ArchiveTooLarge { path, format, reason },
+            Self::TimedOut => IngestError::TimedOut { path, secs: timeout_secs },
         }
     }
 }

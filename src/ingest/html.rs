@@ -8,9 +8,7 @@ use super::error::Failure;
 use super::text;
 
 /// Elements whose content is never shown as text.
-const HIDDEN: &[&str] = &[
-    "script", "style", "template", "title", "noscript", "svg", "math", "iframe", "object",
-];
+const HIDDEN: &[&str] = &["script", "style", "template", "title", "noscript", "svg", "math", "iframe", "object"];
 
 /// Elements that start and end a line of text.
 const BLOCKS: &[&str] = &[
@@ -87,34 +85,21 @@ fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
     let mut from = 0;
     while let Some(at) = find(&head[from..], b"<meta") {
         let start = from + at;
-        let end = head[start..]
-            .iter()
-            .position(|&b| b == b'>')
-            .map_or(head.len(), |e| start + e);
+        let end = head[start..].iter().position(|&b| b == b'>').map_or(head.len(), |e| start + e);
         let tag = &head[start..end];
         if let Some(c) = find(tag, b"charset") {
             let rest = &tag[c + 7..];
-            let rest = rest
-                .iter()
-                .position(|&b| b != b' ' && b != b'=')
-                .map_or(&rest[rest.len()..], |s| &rest[s..]);
-            let rest = rest
-                .strip_prefix(b"\"")
-                .or_else(|| rest.strip_prefix(b"'"))
-                .unwrap_or(rest);
-            let label_end = rest
-                .iter()
-                .position(|&b| matches!(b, b'"' | b'\'' | b' ' | b';' | b'/' | b'>'))
-                .unwrap_or(rest.len());
+            let rest = rest.iter().position(|&b| b != b' ' && b != b'=').map_or(&rest[rest.len()..], |s| &rest[s..]);
+            let rest = rest.strip_prefix(b"\"").or_else(|| rest.strip_prefix(b"'")).unwrap_or(rest);
+            let label_end =
+                rest.iter().position(|&b| matches!(b, b'"' | b'\'' | b' ' | b';' | b'/' | b'>')).unwrap_or(rest.len());
             if let Some(encoding) = Encoding::for_label(&rest[..label_end]) {
                 // UTF-16 declared in a meta tag of an ASCII-readable file is wrong.
-                return Some(
-                    if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
-                        encoding_rs::UTF_8
-                    } else {
-                        encoding
-                    },
-                );
+                return Some(if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
+                    encoding_rs::UTF_8
+                } else {
+                    encoding
+                });
             }
         }
         from = end;
@@ -192,12 +177,8 @@ impl Lines {
 }
 
 fn visible_text(src: &str, budget: &Budget) -> Result<String, Failure> {
-    let mut lines = Lines {
-        out: String::with_capacity(src.len() / 2),
-        pending_break: false,
-        pending_space: false,
-        pre_depth: 0,
-    };
+    let mut lines =
+        Lines { out: String::with_capacity(src.len() / 2), pending_break: false, pending_space: false, pre_depth: 0 };
     let mut rest = src;
     let mut steps: u32 = 0;
     while !rest.is_empty() {
@@ -256,9 +237,7 @@ fn tag(s: &str) -> Option<(String, bool, usize)> {
         Some(b) => (true, b),
         None => (false, body),
     };
-    let name_len = body
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == ':'))
-        .unwrap_or(body.len());
+    let name_len = body.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == ':')).unwrap_or(body.len());
     if name_len == 0 || !body.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
     }
@@ -287,10 +266,7 @@ fn skip_element<'a>(s: &'a str, name: &str) -> &'a str {
     while let Some(at) = s[from..].find("</") {
         let start = from + at + 2;
         let end = start + name.len();
-        if bytes
-            .get(start..end)
-            .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
-        {
+        if bytes.get(start..end).is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes())) {
             let after = &s[end..];
             return after.find('>').map_or("", |e| &after[e + 1..]);
         }
@@ -309,9 +285,7 @@ fn decode_entities(s: &str) -> std::borrow::Cow<'_, str> {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         rest = &rest[amp..];
-        let end = rest[1..]
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '#'))
-            .map_or(rest.len(), |e| e + 1);
+        let end = rest[1..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '#')).map_or(rest.len(), |e| e + 1);
         let name = &rest[1..end];
         let has_semicolon = rest[end..].starts_with(';');
         let resolved = if let Some(num) = name.strip_prefix('#') {
@@ -319,12 +293,7 @@ fn decode_entities(s: &str) -> std::borrow::Cow<'_, str> {
                 Some(hex) => u32::from_str_radix(hex, 16).ok(),
                 None => num.parse::<u32>().ok(),
             };
-            code.map(|c| {
-                char::from_u32(c)
-                    .filter(|&c| c != '\0')
-                    .unwrap_or('\u{FFFD}')
-                    .to_string()
-            })
+            code.map(|c| char::from_u32(c).filter(|&c| c != '\0').unwrap_or('\u{FFFD}').to_string())
         } else if has_semicolon {
             quick_xml::escape::resolve_html5_entity(name).map(str::to_string)
         } else {
@@ -358,9 +327,7 @@ mod tests {
     use super::*;
 
     fn run(html: &str) -> String {
-        extract(html.as_bytes(), &Budget::unlimited())
-            .map(|r| r.0)
-            .unwrap_or_default()
+        extract(html.as_bytes(), &Budget::unlimited()).map(|r| r.0).unwrap_or_default()
     }
 
     #[test]
@@ -369,10 +336,7 @@ mod tests {
                     <body><h1>Title &amp; more</h1><p>One\n  two&nbsp;<b>three</b></p>\
                     <script>var x = '<p>no</p>';</script><ul><li>a</li><li>b&#x4E2D;&#25991;</li></ul>\
                     <table><tr><td>c1</td><td>c2</td></tr></table>x<br>y</body></html>";
-        assert_eq!(
-            run(page),
-            "Title & more\nOne two\u{a0}three\na\nb中文\nc1\tc2\nx\ny\n"
-        );
+        assert_eq!(run(page), "Title & more\nOne two\u{a0}three\na\nb中文\nc1\tc2\nx\ny\n");
     }
 
     #[test]
@@ -383,8 +347,6 @@ mod tests {
     }
 
     fn run_bytes(b: &[u8]) -> String {
-        extract(b, &Budget::unlimited())
-            .map(|r| r.0)
-            .unwrap_or_default()
+        extract(b, &Budget::unlimited()).map(|r| r.0).unwrap_or_default()
     }
 }

@@ -43,16 +43,8 @@ pub(crate) fn reflow(pages: &[Page]) -> String {
     // past it (an overlong word) must not move it.
     let widest = all.iter().map(|l| l.x1).fold(f64::MIN, f64::max);
     let page_width = pages.iter().map(|p| p.width).fold(0.0, f64::max);
-    let right = if page_width > left && page_width - left > left {
-        widest.min(page_width - left)
-    } else {
-        widest
-    };
-    let corpus: String = all
-        .iter()
-        .map(|l| l.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let right = if page_width > left && page_width - left > left { widest.min(page_width - left) } else { widest };
+    let corpus: String = all.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
 
     let mut out = String::new();
     let mut prev: Option<&Line> = None;
@@ -115,20 +107,11 @@ fn join(out: &mut String, line: &Line, corpus: &str) {
         out.pop();
     } else if last == '-' && first.is_lowercase() {
         let before: String = {
-            let mut w: Vec<char> = out
-                .chars()
-                .rev()
-                .skip(1)
-                .take_while(|c| c.is_alphabetic())
-                .collect();
+            let mut w: Vec<char> = out.chars().rev().skip(1).take_while(|c| c.is_alphabetic()).collect();
             w.reverse();
             w.into_iter().collect()
         };
-        let after: String = line
-            .text
-            .chars()
-            .take_while(|c| c.is_alphabetic())
-            .collect();
+        let after: String = line.text.chars().take_while(|c| c.is_alphabetic()).collect();
         let compound = format!("{before}-{after}");
         // A hyphen the author wrote (it appears unbroken elsewhere) stays.
         if before.chars().count() > 1 && !corpus.contains(&compound) {
@@ -148,11 +131,7 @@ fn drop_running_lines(pages: &mut [Vec<Line>]) {
         return;
     }
     let key = |l: &Line| -> String {
-        l.text
-            .chars()
-            .map(|c| if c.is_ascii_digit() { '#' } else { c })
-            .filter(|c| !c.is_whitespace())
-            .collect()
+        l.text.chars().map(|c| if c.is_ascii_digit() { '#' } else { c }).filter(|c| !c.is_whitespace()).collect()
     };
     for top in [true, false] {
         let mut counts: std::collections::HashMap<String, usize> = Default::default();
@@ -228,11 +207,7 @@ fn build(glyphs: &[&Glyph], has_spaces: bool) -> Line {
     Line {
         text: text.trim_end().to_string(),
         x0,
-        x1: glyphs
-            .iter()
-            .filter(|g| !g.text.trim().is_empty())
-            .map(|g| g.end)
-            .fold(x0, f64::max),
+        x1: glyphs.iter().filter(|g| !g.text.trim().is_empty()).map(|g| g.end).fold(x0, f64::max),
         y: glyphs.last().map_or(0.0, |g| g.y),
         size: glyphs.iter().map(|g| g.size).fold(0.0, f64::max),
         head_width: head_width(glyphs),
@@ -292,13 +267,7 @@ mod tests {
         text.chars()
             .map(|c| {
                 let w = if is_cjk(c) { 10.0 } else { 6.0 };
-                let g = Glyph {
-                    x,
-                    y,
-                    end: x + w,
-                    size: 10.0,
-                    text: c.to_string(),
-                };
+                let g = Glyph { x, y, end: x + w, size: 10.0, text: c.to_string() };
                 x += w;
                 g
             })
@@ -307,11 +276,7 @@ mod tests {
 
     fn page(lines: &[&str]) -> Page {
         Page {
-            glyphs: lines
-                .iter()
-                .enumerate()
-                .flat_map(|(i, t)| line(t, 100.0 + 14.0 * i as f64))
-                .collect(),
+            glyphs: lines.iter().enumerate().flat_map(|(i, t)| line(t, 100.0 + 14.0 * i as f64)).collect(),
             width: 0.0,
             plain: None,
         }
@@ -345,21 +310,11 @@ mod tests {
     #[test]
     fn running_headers_and_page_numbers_are_dropped() {
         let pages: Vec<Page> = (1..=3)
-            .map(|n| {
-                page(&[
-                    "Running head",
-                    "first line of body text",
-                    &format!("page {n} ends here"),
-                    &n.to_string(),
-                ])
-            })
+            .map(|n| page(&["Running head", "first line of body text", &format!("page {n} ends here"), &n.to_string()]))
             .collect();
         let text = reflow(&pages);
         assert!(!text.contains("Running head"), "{text}");
-        assert!(
-            !text.lines().any(|l| l.trim().parse::<u32>().is_ok()),
-            "{text}"
-        );
+        assert!(!text.lines().any(|l| l.trim().parse::<u32>().is_ok()), "{text}");
         assert!(text.contains("page 2 ends here"), "{text}");
     }
 }

@@ -43,10 +43,7 @@ pub(crate) fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>
     let owned = || path.to_path_buf();
     let io = |source: std::io::Error| match source.kind() {
         ErrorKind::NotFound => IngestError::NotFound { path: owned() },
-        _ => IngestError::Io {
-            path: owned(),
-            source,
-        },
+        _ => IngestError::Io { path: owned(), source },
     };
     let link = std::fs::symlink_metadata(path).map_err(io)?;
     let meta = match std::fs::metadata(path) {
@@ -57,16 +54,9 @@ pub(crate) fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>
         Err(e) => return Err(io(e)),
     };
     if !meta.is_file() {
-        return Err(IngestError::NotAFile {
-            path: owned(),
-            kind: kind_of(&meta),
-        });
+        return Err(IngestError::NotAFile { path: owned(), kind: kind_of(&meta) });
     }
-    let too_large = |bytes| IngestError::TooLarge {
-        path: owned(),
-        bytes,
-        limit: limits.max_file_bytes,
-    };
+    let too_large = |bytes| IngestError::TooLarge { path: owned(), bytes, limit: limits.max_file_bytes };
     if meta.len() > limits.max_file_bytes {
         return Err(too_large(meta.len()));
     }
@@ -74,9 +64,7 @@ pub(crate) fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>
     let capacity = usize::try_from(meta.len()).unwrap_or(0);
     let mut bytes = Vec::with_capacity(capacity);
     // The file may grow while it is read: never take more than the limit + 1 byte.
-    file.take(limits.max_file_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
+    file.take(limits.max_file_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > limits.max_file_bytes {
         return Err(too_large(bytes.len() as u64));
     }

@@ -78,16 +78,10 @@ pub struct Extracted {
 pub fn extract(path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestError> {
     let budget = Budget::new(limits.timeout_secs);
     let bytes = limits::read_bounded(path, limits)?;
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let label = format_label(&bytes, &ext);
     let job_limits = limits.clone();
-    let result = contain::run_contained(label, &budget, move |budget| {
-        extract_bytes(&bytes, &ext, &job_limits, budget)
-    });
+    let result = contain::run_contained(label, &budget, move |budget| extract_bytes(&bytes, &ext, &job_limits, budget));
     let fail = |f: Failure| f.at(path, limits.timeout_secs);
     let (text, format, warnings) = match result {
         Ok(Ok(done)) => done,
@@ -102,16 +96,9 @@ pub fn extract(path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestEr
         }
     };
     if text.len() as u64 > limits.max_text_bytes {
-        return Err(fail(Failure::Corrupt(
-            format,
-            format!("more than {} bytes of text", limits.max_text_bytes),
-        )));
+        return Err(fail(Failure::Corrupt(format, format!("more than {} bytes of text", limits.max_text_bytes))));
     }
-    Ok(Extracted {
-        text,
-        format,
-        warnings,
-    })
+    Ok(Extracted { text, format, warnings })
 }
 
 /// Extracts text from the bytes of a file whose lower-case extension is `ext`.
@@ -140,9 +127,7 @@ fn extract_bytes(
     if let Some(claimed) = by_ext
         && claimed != format
     {
-        warnings.push(format!(
-            "named .{ext} but the content is {format}; read as {format}"
-        ));
+        warnings.push(format!("named .{ext} but the content is {format}; read as {format}"));
     }
     Ok((text, format, warnings))
 }

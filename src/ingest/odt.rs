@@ -8,20 +8,11 @@ use super::xml::{self, Node, WalkError};
 use super::{Format, IngestLimits};
 
 /// Extracts the text of an .odt held in `bytes`.
-pub(crate) fn extract(
-    bytes: &[u8],
-    limits: &IngestLimits,
-    budget: &Budget,
-) -> Result<(String, Vec<String>), Failure> {
-    let parts = archive::read_parts(bytes, Format::Odt, limits, budget, |n| {
-        n == "content.xml" || n == "mimetype"
-    })?;
+pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<String>), Failure> {
+    let parts = archive::read_parts(bytes, Format::Odt, limits, budget, |n| n == "content.xml" || n == "mimetype")?;
     if let Some(mime) = parts.get("mimetype") {
         let mime = String::from_utf8_lossy(mime);
-        if !mime
-            .trim()
-            .starts_with("application/vnd.oasis.opendocument.text")
-        {
+        if !mime.trim().starts_with("application/vnd.oasis.opendocument.text") {
             return Err(Failure::Unsupported(format!(
                 "an OpenDocument file of type {}, not a text document",
                 mime.trim()
@@ -29,26 +20,18 @@ pub(crate) fn extract(
         }
     }
     let Some(content) = parts.get("content.xml") else {
-        return Err(Failure::Corrupt(
-            Format::Odt,
-            "no content.xml in the archive".into(),
-        ));
+        return Err(Failure::Corrupt(Format::Odt, "no content.xml in the archive".into()));
     };
     let text = body_text(&xml::part_text(content), budget).map_err(|e| match e {
         WalkError::TimedOut => Failure::TimedOut,
-        WalkError::Malformed(e) => {
-            Failure::Corrupt(Format::Odt, format!("malformed content.xml: {e}"))
-        }
+        WalkError::Malformed(e) => Failure::Corrupt(Format::Odt, format!("malformed content.xml: {e}")),
     })?;
     Ok((text, Vec::new()))
 }
 
 /// Elements whose whole content is not part of the text.
 fn skipped(name: &str) -> bool {
-    matches!(
-        name,
-        "tracked-changes" | "annotation" | "note-citation" | "sequence-decls" | "forms"
-    )
+    matches!(name, "tracked-changes" | "annotation" | "note-citation" | "sequence-decls" | "forms")
 }
 
 fn body_text(xml: &str, budget: &Budget) -> Result<String, WalkError> {
@@ -59,11 +42,7 @@ fn body_text(xml: &str, budget: &Budget) -> Result<String, WalkError> {
     let mut skip_depth: usize = 0;
     let mut para_depth: usize = 0;
     xml::walk(xml, budget, |node| {
-        let out = if note_depth > 0 {
-            &mut notes
-        } else {
-            &mut body
-        };
+        let out = if note_depth > 0 { &mut notes } else { &mut body };
         match node {
             Node::Open(name, e) => {
                 if name == "body" {
@@ -76,10 +55,7 @@ fn body_text(xml: &str, budget: &Budget) -> Result<String, WalkError> {
                     match name {
                         "p" | "h" => para_depth += 1,
                         "s" => {
-                            let n = xml::attr(e, "c")
-                                .and_then(|c| c.parse::<usize>().ok())
-                                .unwrap_or(1)
-                                .min(1000);
+                            let n = xml::attr(e, "c").and_then(|c| c.parse::<usize>().ok()).unwrap_or(1).min(1000);
                             out.extend(std::iter::repeat_n(' ', n));
                         }
                         "tab" => out.push('\t'),

@@ -12,13 +12,8 @@ use super::layout::{self, Glyph, Page};
 use super::{Format, IngestLimits};
 
 /// Extracts the text of the PDF held in `bytes`.
-pub(crate) fn extract(
-    bytes: &[u8],
-    limits: &IngestLimits,
-    budget: &Budget,
-) -> Result<(String, Vec<String>), Failure> {
-    let mut doc =
-        Document::load_mem(bytes).map_err(|e| Failure::Corrupt(Format::Pdf, e.to_string()))?;
+pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<String>), Failure> {
+    let mut doc = Document::load_mem(bytes).map_err(|e| Failure::Corrupt(Format::Pdf, e.to_string()))?;
     if doc.is_encrypted() && doc.decrypt("").is_err() {
         return Err(Failure::Encrypted(Format::Pdf));
     }
@@ -40,9 +35,8 @@ pub(crate) fn extract(
         if budget.exhausted() {
             return Err(Failure::TimedOut);
         }
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-            pdf_extract::output_doc_page(&doc, &mut collector, number)
-        }));
+        let outcome =
+            panic::catch_unwind(AssertUnwindSafe(|| pdf_extract::output_doc_page(&doc, &mut collector, number)));
         if let Some(over) = collector.over.take() {
             return Err(over);
         }
@@ -74,14 +68,8 @@ fn fallback(doc: &Document, number: u32, why: &str, warnings: &mut Vec<String>) 
         .ok()
         .and_then(Result::ok)
         .unwrap_or_default();
-    warnings.push(format!(
-        "page {number}: pdf-extract failed ({why}); used the simpler lopdf extractor"
-    ));
-    Page {
-        glyphs: Vec::new(),
-        width: 0.0,
-        plain: Some(text),
-    }
+    warnings.push(format!("page {number}: pdf-extract failed ({why}); used the simpler lopdf extractor"));
+    Page { glyphs: Vec::new(), width: 0.0, plain: Some(text) }
 }
 
 /// Receives pdf-extract's glyphs; stops the extractor when time or size runs out.
@@ -108,11 +96,7 @@ impl OutputDev for Collector {
         media_box: &MediaBox,
         _art_box: Option<(f64, f64, f64, f64)>,
     ) -> Result<(), OutputError> {
-        self.pages.push(Page {
-            glyphs: Vec::new(),
-            width: media_box.urx - media_box.llx,
-            plain: None,
-        });
+        self.pages.push(Page { glyphs: Vec::new(), width: media_box.urx - media_box.llx, plain: None });
         Ok(())
     }
 
@@ -131,10 +115,7 @@ impl OutputDev for Collector {
         self.text_bytes += text.len() as u64;
         if self.text_bytes > self.max_text_bytes {
             let limit = self.max_text_bytes;
-            return self.stop(Failure::Corrupt(
-                Format::Pdf,
-                format!("more than {limit} bytes of text"),
-            ));
+            return self.stop(Failure::Corrupt(Format::Pdf, format!("more than {limit} bytes of text")));
         }
         self.glyphs += 1;
         if self.glyphs.is_multiple_of(256) && self.budget.exhausted() {
@@ -197,10 +178,7 @@ mod debug {
             for (p, page) in c.pages.iter().enumerate() {
                 for l in super::layout::lines(&page.glyphs) {
                     let t: String = l.text.chars().take(12).collect();
-                    println!(
-                        "L{p} x0={:.1} x1={:.1} y={:.1} head={:.1} {t}",
-                        l.x0, l.x1, l.y, l.head_width
-                    );
+                    println!("L{p} x0={:.1} x1={:.1} y={:.1} head={:.1} {t}", l.x0, l.x1, l.y, l.head_width);
                 }
             }
             return;
@@ -209,16 +187,8 @@ mod debug {
             let s: String = page.glyphs.iter().map(|g| g.text.as_str()).collect();
             if let Some(at) = s.find(&needle) {
                 let start = s[..at].chars().count().saturating_sub(5);
-                for g in page
-                    .glyphs
-                    .iter()
-                    .skip(start)
-                    .take(needle.chars().count() + 10)
-                {
-                    println!(
-                        "p{p} {:?} x={:.2} end={:.2} y={:.2} size={:.2}",
-                        g.text, g.x, g.end, g.y, g.size
-                    );
+                for g in page.glyphs.iter().skip(start).take(needle.chars().count() + 10) {
+                    println!("p{p} {:?} x={:.2} end={:.2} y={:.2} size={:.2}", g.text, g.x, g.end, g.y, g.size);
                 }
             }
         }

@@ -53,20 +53,13 @@ pub(crate) fn sniff(bytes: &[u8], ext: &str) -> Sniffed {
         return Sniffed::Refuse(if by_ext == Some(Format::Docx) {
             Failure::Encrypted(Format::Docx)
         } else {
-            Failure::Unsupported(
-                "a legacy Microsoft Office file (.doc/.xls/.ppt): save it as .docx".into(),
-            )
+            Failure::Unsupported("a legacy Microsoft Office file (.doc/.xls/.ppt): save it as .docx".into())
         });
     }
     if bytes.starts_with(b"{\\rtf") {
-        return Sniffed::Refuse(Failure::Unsupported(
-            "an RTF document: save it as .docx or .txt".into(),
-        ));
+        return Sniffed::Refuse(Failure::Unsupported("an RTF document: save it as .docx or .txt".into()));
     }
-    if let Some((_, what)) = BINARY_MAGIC
-        .iter()
-        .find(|(magic, _)| bytes.starts_with(magic))
-    {
+    if let Some((_, what)) = BINARY_MAGIC.iter().find(|(magic, _)| bytes.starts_with(magic)) {
         let what = (*what).to_string();
         return Sniffed::Refuse(match by_ext {
             Some(f @ (Format::Pdf | Format::Docx | Format::Odt)) => {
@@ -117,10 +110,7 @@ fn looks_like_html(bytes: &[u8], by_ext: Option<Format>) -> bool {
     }
     let head = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     let head = &head[..head.len().min(1024)];
-    let start = head
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(head.len());
+    let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
     let lower: Vec<u8> = head[start..].to_ascii_lowercase();
     if lower.starts_with(b"<!doctype html") || lower.starts_with(b"<html") {
         return true;
@@ -143,21 +133,15 @@ pub(crate) fn looks_textual(bytes: &[u8]) -> bool {
 
 /// Valid UTF-8 or UTF-16 with a BOM, and textual.
 fn is_unicode_text(bytes: &[u8]) -> bool {
-    let unicode = bytes.starts_with(b"\xff\xfe")
-        || bytes.starts_with(b"\xfe\xff")
-        || std::str::from_utf8(bytes).is_ok();
+    let unicode =
+        bytes.starts_with(b"\xff\xfe") || bytes.starts_with(b"\xfe\xff") || std::str::from_utf8(bytes).is_ok();
     unicode && looks_textual(bytes)
 }
 
 /// Bytes that never occur in text: C0 controls other than tab, line feed, form feed,
 /// carriage return and escape.
 pub(crate) fn control_bytes(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .filter(|&&b| {
-            (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | 0x1b)) || b == 0x7f
-        })
-        .count()
+    bytes.iter().filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | 0x1b)) || b == 0x7f).count()
 }
 
 #[cfg(test)]
@@ -168,20 +152,11 @@ mod tests {
     fn content_first_extension_second() {
         assert_eq!(sniff(b"%PDF-1.7\n...", "txt"), Sniffed::Format(Format::Pdf));
         assert_eq!(sniff(b"PK\x03\x04rest", "pdf"), Sniffed::Zip);
-        assert_eq!(
-            sniff(b"<!DOCTYPE html><p>x", "txt"),
-            Sniffed::Format(Format::Html)
-        );
+        assert_eq!(sniff(b"<!DOCTYPE html><p>x", "txt"), Sniffed::Format(Format::Html));
         assert_eq!(sniff(b"plain words", "pdf"), Sniffed::Format(Format::Text));
         assert_eq!(sniff(b"plain words", ""), Sniffed::Format(Format::Text));
-        assert!(matches!(
-            sniff(b"\x00\x01\x02\x03garbage", "pdf"),
-            Sniffed::Refuse(Failure::Corrupt(Format::Pdf, _))
-        ));
-        assert!(matches!(
-            sniff(b"\x89PNG\r\n\x1a\n....", "txt"),
-            Sniffed::Refuse(Failure::Binary(_))
-        ));
+        assert!(matches!(sniff(b"\x00\x01\x02\x03garbage", "pdf"), Sniffed::Refuse(Failure::Corrupt(Format::Pdf, _))));
+        assert!(matches!(sniff(b"\x89PNG\r\n\x1a\n....", "txt"), Sniffed::Refuse(Failure::Binary(_))));
         assert!(matches!(
             sniff(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1....", "docx"),
             Sniffed::Refuse(Failure::Encrypted(Format::Docx))

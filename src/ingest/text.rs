@@ -17,9 +17,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<(String, Vec<String>), Failure> {
         return finish(encoding, bytes);
     }
     if bytes.contains(&0) || control_bytes(bytes) * 100 > bytes.len() {
-        return Err(Failure::Binary(
-            "binary data: NUL or control bytes where text was expected".into(),
-        ));
+        return Err(Failure::Binary("binary data: NUL or control bytes where text was expected".into()));
     }
     if let Ok(s) = std::str::from_utf8(bytes) {
         return Ok((s.to_string(), Vec::new()));
@@ -38,16 +36,11 @@ pub(crate) fn guess(bytes: &[u8]) -> &'static Encoding {
 
 /// Decodes with a known encoding; refuses text that is mostly malformed or control
 /// characters.
-pub(crate) fn finish(
-    encoding: &'static Encoding,
-    bytes: &[u8],
-) -> Result<(String, Vec<String>), Failure> {
+pub(crate) fn finish(encoding: &'static Encoding, bytes: &[u8]) -> Result<(String, Vec<String>), Failure> {
     let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
     let total = text.chars().count().max(1);
-    let controls = text
-        .chars()
-        .filter(|&c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x1b'))
-        .count();
+    let controls =
+        text.chars().filter(|&c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x1b')).count();
     if controls * 100 > total {
         return Err(Failure::Binary(format!(
             "binary data: {controls} of {total} characters are control characters as {}",
@@ -65,10 +58,7 @@ pub(crate) fn finish(
                 encoding.name()
             )));
         }
-        warnings.push(format!(
-            "{replaced} malformed byte sequences replaced while decoding as {}",
-            encoding.name()
-        ));
+        warnings.push(format!("{replaced} malformed byte sequences replaced while decoding as {}", encoding.name()));
     } else if encoding != UTF_8 {
         warnings.push(format!("decoded as {}", encoding.name()));
     }
@@ -83,12 +73,7 @@ fn utf16_by_nul_pattern(bytes: &[u8]) -> Option<&'static Encoding> {
     }
     let pairs = sample.len() / 2;
     let even_nul = sample.iter().step_by(2).filter(|&&b| b == 0).count();
-    let odd_nul = sample
-        .iter()
-        .skip(1)
-        .step_by(2)
-        .filter(|&&b| b == 0)
-        .count();
+    let odd_nul = sample.iter().skip(1).step_by(2).filter(|&&b| b == 0).count();
     if odd_nul * 10 > pairs * 4 && even_nul * 10 < pairs {
         Some(UTF_16LE)
     } else if even_nul * 10 > pairs * 4 && odd_nul * 10 < pairs {
@@ -104,18 +89,9 @@ mod tests {
 
     #[test]
     fn utf8_with_and_without_bom() {
-        assert_eq!(
-            decode("\u{FEFF}软件".as_bytes()).map(|r| r.0),
-            Ok("软件".to_string())
-        );
-        assert!(matches!(
-            decode(b"\x01\x02\x03\x04abc"),
-            Err(Failure::Binary(_))
-        ));
-        assert_eq!(
-            decode("plain".as_bytes()).map(|r| r.0),
-            Ok("plain".to_string())
-        );
+        assert_eq!(decode("\u{FEFF}软件".as_bytes()).map(|r| r.0), Ok("软件".to_string()));
+        assert!(matches!(decode(b"\x01\x02\x03\x04abc"), Err(Failure::Binary(_))));
+        assert_eq!(decode("plain".as_bytes()).map(|r| r.0), Ok("plain".to_string()));
     }
 
     #[test]
@@ -123,17 +99,10 @@ mod tests {
         let text = "这是一个用于测试编码检测的中文句子，软件包管理系统可以帮助用户安装和删除软件。";
         let (gbk, _, _) = encoding_rs::GBK.encode(text);
         assert_eq!(decode(&gbk).map(|r| r.0), Ok(text.to_string()));
-        let trad =
-            "這是一個用於測試編碼偵測的中文句子，軟體套件管理系統可以幫助使用者安裝和移除軟體。";
+        let trad = "這是一個用於測試編碼偵測的中文句子，軟體套件管理系統可以幫助使用者安裝和移除軟體。";
         let (big5, _, _) = encoding_rs::BIG5.encode(trad);
         assert_eq!(decode(&big5).map(|r| r.0), Ok(trad.to_string()));
-        let utf16le: Vec<u8> = "hello world, plain text"
-            .encode_utf16()
-            .flat_map(|u| u.to_le_bytes())
-            .collect();
-        assert_eq!(
-            decode(&utf16le).map(|r| r.0),
-            Ok("hello world, plain text".to_string())
-        );
+        let utf16le: Vec<u8> = "hello world, plain text".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        assert_eq!(decode(&utf16le).map(|r| r.0), Ok("hello world, plain text".to_string()));
     }
 }

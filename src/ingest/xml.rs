@@ -34,11 +34,7 @@ pub(crate) fn part_text(bytes: &[u8]) -> Cow<'_, str> {
 }
 
 /// Walks `xml`, calling `visit` for each node, checking `budget` as it goes.
-pub(crate) fn walk(
-    xml: &str,
-    budget: &Budget,
-    mut visit: impl FnMut(Node<'_, '_>),
-) -> Result<(), WalkError> {
+pub(crate) fn walk(xml: &str, budget: &Budget, mut visit: impl FnMut(Node<'_, '_>)) -> Result<(), WalkError> {
     let mut reader = Reader::from_str(xml);
     let config = reader.config_mut();
     config.expand_empty_elements = true;
@@ -51,9 +47,9 @@ pub(crate) fn walk(
         if count.is_multiple_of(4096) && budget.exhausted() {
             return Err(WalkError::TimedOut);
         }
-        let event = reader.read_event().map_err(|e| {
-            WalkError::Malformed(format!("{e} at byte {}", reader.error_position()))
-        })?;
+        let event = reader
+            .read_event()
+            .map_err(|e| WalkError::Malformed(format!("{e} at byte {}", reader.error_position())))?;
         match event {
             Event::Start(e) => {
                 let name = e.local_name();
@@ -76,11 +72,7 @@ pub(crate) fn walk(
                 }
             }
             Event::Eof => return Ok(()),
-            Event::Empty(_)
-            | Event::Comment(_)
-            | Event::Decl(_)
-            | Event::PI(_)
-            | Event::DocType(_) => {}
+            Event::Empty(_) | Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
         }
     }
 }
@@ -89,11 +81,7 @@ pub(crate) fn walk(
 pub(crate) fn attr(e: &BytesStart<'_>, local: &str) -> Option<String> {
     e.attributes().with_checks(false).flatten().find_map(|a| {
         (a.key.local_name().into_inner() == local)
-            .then(|| {
-                a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                    .map(|v| v.into_owned())
-                    .ok()
-            })
+            .then(|| a.normalized_value(quick_xml::XmlVersion::Implicit1_0).map(|v| v.into_owned()).ok())
             .flatten()
     })
 }

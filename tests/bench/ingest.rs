@@ -8,7 +8,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use twinspot::ingest::{IngestLimits, extract};
 
 const ZH: &str = "软件包管理系统可以帮助用户安装、升级和删除软件，它会自动处理依赖关系，并在安装之前检查软件包的签名。";
-const EN: &str = "A package manager keeps track of which files belong to which package, so removing software leaves nothing behind.";
+const EN: &str =
+    "A package manager keeps track of which files belong to which package, so removing software leaves nothing behind.";
 
 /// About `bytes` of mixed Chinese and English paragraphs.
 fn paragraphs(bytes: usize) -> Vec<String> {
@@ -25,10 +26,8 @@ fn paragraphs(bytes: usize) -> Vec<String> {
 }
 
 fn docx(paras: &[String]) -> Vec<u8> {
-    let body: String = paras
-        .iter()
-        .map(|p| format!("<w:p><w:r><w:t xml:space=\"preserve\">{p}</w:t></w:r></w:p>"))
-        .collect();
+    let body: String =
+        paras.iter().map(|p| format!("<w:p><w:r><w:t xml:space=\"preserve\">{p}</w:t></w:r></w:p>")).collect();
     let doc = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body>{body}</w:body></w:document>"
     );
@@ -53,10 +52,7 @@ fn docx(paras: &[String]) -> Vec<u8> {
 }
 
 fn html(paras: &[String]) -> Vec<u8> {
-    let body: String = paras
-        .iter()
-        .map(|p| format!("<p class=\"x\">{p} &amp; <b>bold</b></p>\n"))
-        .collect();
+    let body: String = paras.iter().map(|p| format!("<p class=\"x\">{p} &amp; <b>bold</b></p>\n")).collect();
     format!("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><script>var a = 1;</script></head><body>{body}</body></html>").into_bytes()
 }
 
@@ -75,10 +71,7 @@ fn bench_formats(c: &mut Criterion) {
     let pdf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wrap.pdf");
     let inputs = [
         ("txt-utf8", write(dir.path(), "a.txt", text.as_bytes())),
-        (
-            "txt-gbk",
-            write(dir.path(), "b.txt", &encoding_rs::GBK.encode(&text).0),
-        ),
+        ("txt-gbk", write(dir.path(), "b.txt", &encoding_rs::GBK.encode(&text).0)),
         ("docx", write(dir.path(), "c.docx", &docx(&paras))),
         ("html", write(dir.path(), "d.html", &html(&paras))),
         ("pdf-3-pages", pdf),

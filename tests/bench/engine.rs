@@ -209,11 +209,17 @@ fn bench_check(c: &mut Criterion) {
     let settings = Settings::default();
     let texts: Vec<&str> = corpus.references.iter().chain(&corpus.suspects).map(|d| d.text.as_str()).collect();
     let start = std::time::Instant::now();
-    pool.install(|| texts.par_iter().for_each(|t| drop(black_box(DocumentFingerprints::compute(t, &settings)))));
+    pool.install(|| {
+        texts.par_iter().for_each(|t| {
+            black_box(DocumentFingerprints::compute(t, &settings));
+        })
+    });
     let fingerprints = start.elapsed();
     let start = std::time::Instant::now();
     pool.install(|| {
-        texts.par_iter().for_each(|t| drop(black_box(simhash::simhash(&folded_text(t, settings.normalize)))))
+        texts.par_iter().for_each(|t| {
+            black_box(simhash::simhash(&folded_text(t, settings.normalize)));
+        })
     });
     let simhashes = start.elapsed();
     eprintln!(
@@ -255,6 +261,19 @@ fn candidate_stats(corpus: &Corpus, settings: &Settings) {
         candidates += docs.len();
     }
     let n = corpus.suspects.len().max(1) as f64;
+    // What the fingerprints of every document hold, and what their vectors reserve.
+    let (mut used, mut reserved) = (0usize, 0usize);
+    for d in corpus.references.iter().chain(&corpus.suspects) {
+        let t = DocumentFingerprints::compute(&d.text, settings).tokenized;
+        let token = std::mem::size_of::<twinspot::normalize::Token>();
+        used += t.tokens.len() * token + t.stream.len() * 4 + t.stream_offsets.len() * 4;
+        reserved += t.tokens.capacity() * token + t.stream.capacity() * 4 + t.stream_offsets.capacity() * 4;
+    }
+    eprintln!(
+        "tokenized documents: {:.0} MB used, {:.0} MB reserved (tokens, stream, stream offsets)",
+        used as f64 / 1e6,
+        reserved as f64 / 1e6
+    );
     eprintln!(
         "matching work: {:.0} k-gram hits and {:.0} candidate references per suspect (of {})",
         hits as f64 / n,

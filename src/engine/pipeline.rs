@@ -18,9 +18,11 @@ use crate::report::{DocumentEntry, Pair, Report};
 use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
 use crate::settings::Settings;
 
-/// Fingerprints shared by more reference positions than this are too common to say
-/// anything (boilerplate); they are skipped at lookup.
-const MAX_POSTINGS: usize = 2_000;
+/// A k-gram held by more reference positions than this is too common to say anything
+/// (boilerplate, stock phrases): it is skipped at lookup. The cap grows with the number
+/// of references: one in [`COMMON_SHARE`] of them, but never below [`MIN_POSTINGS_CAP`].
+const COMMON_SHARE: usize = 20;
+const MIN_POSTINGS_CAP: usize = 50;
 
 /// One document after reading: its entry for the report and its fingerprints.
 struct Loaded {
@@ -83,6 +85,8 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     let suspects: Vec<usize> = (0..docs.len()).filter(|&i| is_suspect(&docs[i]) && docs[i].prints.is_some()).collect();
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
+    let references = docs.iter().filter(|d| is_reference(d)).count();
+    let max_postings = (references / COMMON_SHARE).max(MIN_POSTINGS_CAP);
     let matcher = Matcher {
         docs: &docs,
         index: &index,
@@ -90,6 +94,7 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
         settings: &settings,
         tuning: &tuning,
         mode: request.mode,
+        max_postings,
         is_reference: &is_reference,
     };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
@@ -232,6 +237,7 @@ struct Matcher<'a> {
     settings: &'a Settings,
     tuning: &'a MatchTuning,
     mode: Mode,
+    max_postings: usize,
     is_reference: &'a (dyn Fn(&Loaded) -> bool + Sync),
 }
 
@@ -254,7 +260,7 @@ impl Matcher<'_> {
         let tokens = &prints.tokenized.tokens;
         for (position, hash) in kgram_hashes(tokens.iter().map(|t| t.hash), k).into_iter().enumerate() {
             let postings = self.index.kgrams.get(hash);
-            if postings.is_empty() || postings.len() > MAX_POSTINGS {
+            if postings.is_empty() || postings.len() > self.max_postings {
                 continue;
             }
             if !doc.masked_chars.is_empty()

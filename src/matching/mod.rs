@@ -29,6 +29,9 @@ use cluster::{Spanned, cluster};
 pub struct MatchTuning {
     /// Weight a dense seed needs: a Han/Kana/Hangul character weighs 3, any other 1.
     pub seed_weight: u32,
+    /// A box needs at least this many k-gram hits: a copied passage of the minimum length
+    /// shares several, a chance phrase one.
+    pub min_hits: usize,
     /// Hits further apart than this many characters (on either side) start a new box.
     pub rough_gap_chars: u32,
     /// Normalized characters added around a box of hits before looking for dense seeds.
@@ -58,6 +61,7 @@ impl Default for MatchTuning {
     fn default() -> Self {
         Self {
             seed_weight: 9,
+            min_hits: 2,
             rough_gap_chars: 300,
             box_margin: 120,
             gap_chars: 60,
@@ -174,6 +178,9 @@ pub fn match_pair(
     let margin = tuning.box_margin;
     let mut passages = Vec::new();
     for group in cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars) {
+        if group.len() < tuning.min_hits && !group.iter().any(|h| diagonal_support(&sa.tokens, &rb.tokens, h, k)) {
+            continue;
+        }
         let a_lo = group.iter().map(|s| s.a.0).min().unwrap_or(0);
         let a_hi = group.iter().map(|s| s.a.1).max().unwrap_or(0);
         let b_lo = group.iter().map(|s| s.b.0).min().unwrap_or(0);
@@ -194,6 +201,24 @@ pub fn match_pair(
         }
     }
     merge_passages(passages, tuning.gap_chars)
+}
+
+/// Tokens looked at on each side of a lone hit, and how many beyond its own k must
+/// match near its diagonal for it to deserve a closer look.
+const SUPPORT_RADIUS: usize = 24;
+const SUPPORT_EXTRA: usize = 4;
+
+/// Whether a lone k-gram hit has company: tokens around it that also match, on its
+/// diagonal or a diagonal or two beside it (a word inserted or deleted). A chance phrase
+/// stands alone; a copied passage under light edits does not. Much cheaper than a box.
+fn diagonal_support(a: &[Token], b: &[Token], hit: &SpanSeed, k: usize) -> bool {
+    let (i, j) = (hit.a_at as i64, hit.b_at as i64);
+    let r = SUPPORT_RADIUS as i64;
+    let hash = |tokens: &[Token], at: i64| usize::try_from(at).ok().and_then(|x| tokens.get(x)).map(|t| t.hash);
+    let matched = (-r..r + k as i64)
+        .filter(|d| (-2..=2).any(|shift| hash(a, i + d).is_some() && hash(a, i + d) == hash(b, j + d + shift)))
+        .count();
+    matched >= k + SUPPORT_EXTRA
 }
 
 /// A passage and the stream box it spans.

@@ -184,6 +184,12 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
         }
     });
     flush(&mut out, &mut word, &mut in_word, word_start, word_end);
+    // Capacity was a guess from the byte length; documents stay in memory for the whole
+    // check, so give back what the guess over-reserved.
+    out.tokens.shrink_to_fit();
+    out.stream.shrink_to_fit();
+    out.stream_offsets.shrink_to_fit();
+    out.sentence_starts.shrink_to_fit();
     out
 }
 

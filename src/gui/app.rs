@@ -52,7 +52,11 @@ impl TwinspotApp {
     /// (exactly two files: compared with each other at once).
     pub fn new(cc: &eframe::CreationContext<'_>, files: Vec<PathBuf>) -> Self {
         fonts::install(&cc.egui_ctx);
-        let persisted: Persisted = cc.storage.and_then(|s| eframe::get_value(s, eframe::APP_KEY)).unwrap_or_default();
+        let persisted = cc
+            .storage
+            .and_then(|s| eframe::get_value::<Persisted>(s, eframe::APP_KEY))
+            .unwrap_or_default()
+            .adopt_new_defaults();
         let ctx = cc.egui_ctx.clone();
         let worker = Worker::spawn(Arc::new(move || ctx.request_repaint()))
             .map_err(|e| log_error(&format!("the worker thread could not start: {e}")))

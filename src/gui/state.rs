@@ -44,11 +44,32 @@ pub struct Persisted {
     pub mode: Mode,
     /// The folder the last dialog was in.
     pub last_dir: Option<PathBuf>,
+    /// The engine's defaults when these settings were saved: settings the user left at
+    /// their defaults follow the engine when its defaults change.
+    pub engine_defaults: Option<Settings>,
 }
 
 impl Default for Persisted {
     fn default() -> Self {
-        Self { settings: Settings::default(), lang: Lang::from_system(), mode: Mode::default(), last_dir: None }
+        Self {
+            settings: Settings::default(),
+            lang: Lang::from_system(),
+            mode: Mode::default(),
+            last_dir: None,
+            engine_defaults: Some(Settings::default()),
+        }
+    }
+}
+
+impl Persisted {
+    /// Settings still equal to the defaults they were saved with take today's defaults.
+    pub fn adopt_new_defaults(mut self) -> Self {
+        let current = Settings::default();
+        if self.engine_defaults.as_ref().is_some_and(|old| *old == self.settings) {
+            self.settings = current.clone();
+        }
+        self.engine_defaults = Some(current);
+        self
     }
 }
 
@@ -181,5 +202,27 @@ impl State {
         self.report
             .as_ref()
             .map_or(0, |r| r.documents.iter().filter(|d| d.error.is_some() || !d.warnings.is_empty()).count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn untouched_settings_follow_new_engine_defaults_and_changed_ones_stay() {
+        let old_defaults = Settings { min_chars: 40, ..Settings::default() };
+        let untouched = Persisted {
+            settings: old_defaults.clone(),
+            engine_defaults: Some(old_defaults.clone()),
+            ..Persisted::default()
+        };
+        assert_eq!(untouched.adopt_new_defaults().settings, Settings::default());
+        let changed = Persisted {
+            settings: Settings { k: 7, ..old_defaults.clone() },
+            engine_defaults: Some(old_defaults),
+            ..Persisted::default()
+        };
+        assert_eq!(changed.adopt_new_defaults().settings.k, 7);
     }
 }

@@ -5,9 +5,8 @@ use std::process::ExitCode;
 
 use rayon::prelude::*;
 use twinspot::Settings;
-use twinspot::fingerprint::simhash::simhash;
+use twinspot::fingerprint::simhash::text_simhash;
 use twinspot::ingest::{self, IngestLimits};
-use twinspot::normalize::folded_text;
 
 pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let settings = Settings::default();
@@ -15,7 +14,7 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
         .par_iter()
         .map(|file| {
             let extracted = ingest::extract(file, &IngestLimits::default()).map_err(|e| format!("{e:#}"))?;
-            let hash = simhash(&folded_text(&extracted.text, settings.normalize));
+            let hash = text_simhash(&extracted.text, settings.normalize);
             Ok(format!("{hash:016x}  {}", file.display()))
         })
         .collect();

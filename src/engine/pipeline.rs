@@ -57,10 +57,10 @@ impl<'a> Counter<'a> {
 pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &CancelFlag) -> Result<Report, Cancelled> {
     let settings = request.settings.clone().sanitized();
     // The jieba dictionary takes a moment to build: start it while files are read.
-    let warm = std::thread::Builder::new().name("twinspot-jieba-warmup".into()).spawn(simhash::warm_up).ok();
+    // If the thread cannot start, the dictionary is simply built on first use.
+    let _ = std::thread::Builder::new().name("twinspot-jieba-warmup".into()).spawn(simhash::warm_up);
 
     let mut docs = read_all(&request.documents, &settings, sink, cancel)?;
-    drop(warm);
     apply_templates(&mut docs, &settings);
 
     let is_reference = |d: &Loaded| match request.mode {

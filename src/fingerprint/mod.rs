@@ -9,7 +9,7 @@ pub mod winnow;
 pub use sentence::{SentenceFingerprint, nshash, sentence_fingerprints};
 pub use winnow::{Fingerprint, winnow};
 
-use crate::normalize::{Tokenized, folded_text, tokenize};
+use crate::normalize::{Tokenized, tokenize};
 use crate::settings::Settings;
 
 /// Everything the index and the matcher need to know about one document.
@@ -42,7 +42,7 @@ impl DocumentFingerprints {
 
     /// Adds the SimHash of `text`.
     pub fn with_simhash(mut self, text: &str, settings: &Settings) -> Self {
-        self.simhash = Some(simhash::simhash(&folded_text(text, settings.normalize)));
+        self.simhash = Some(simhash::text_simhash(text, settings.normalize));
         self
     }
 

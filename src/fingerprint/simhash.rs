@@ -96,6 +96,11 @@ pub fn simhash(folded: &str) -> u64 {
     simhash_of_words(&weighted_words(folded))
 }
 
+/// SimHash of extracted text: normalized with `options`, then segmented and weighted.
+pub fn text_simhash(text: &str, options: crate::normalize::NormalizeOptions) -> u64 {
+    simhash(&crate::normalize::folded_text(text, options))
+}
+
 /// Number of differing bits.
 #[inline]
 pub fn hamming(a: u64, b: u64) -> u32 {
@@ -105,10 +110,10 @@ pub fn hamming(a: u64, b: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::{NormalizeOptions, folded_text};
+    use crate::normalize::NormalizeOptions;
 
     fn sh(text: &str) -> u64 {
-        simhash(&folded_text(text, NormalizeOptions::default()))
+        text_simhash(text, NormalizeOptions::default())
     }
 
     const ZH: &str = "Debian 是一个自由的操作系统，它使用 Linux 内核和大量的自由软件工具。\

@@ -130,7 +130,8 @@ fn read_all(
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<Vec<Loaded>, Cancelled> {
-    let counter = Counter::start(sink, Stage::Reading, inputs.len());
+    // Each document is counted twice: once read and fingerprinted, once SimHashed.
+    let counter = Counter::start(sink, Stage::Reading, inputs.len() * 2);
     let loaded: Vec<Option<Loaded>> = inputs
         .par_iter()
         .enumerate()
@@ -144,7 +145,20 @@ fn read_all(
         })
         .collect();
     check(cancel)?;
-    Ok(loaded.into_iter().flatten().collect())
+    let mut docs: Vec<Loaded> = loaded.into_iter().flatten().collect();
+    // SimHash after everything is read: word segmentation waits for the jieba dictionary,
+    // which is built meanwhile on its own thread.
+    docs.par_iter_mut().for_each(|d| {
+        if cancel.is_cancelled() {
+            return;
+        }
+        if d.entry.role != Role::Template && d.prints.is_some() {
+            d.entry.simhash = Some(simhash::text_simhash(&d.entry.text, settings.normalize));
+        }
+        counter.tick();
+    });
+    check(cancel)?;
+    Ok(docs)
 }
 
 fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
@@ -163,11 +177,8 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
     match ingest::extract(&input.path, &settings.ingest) {
         Ok(extracted) => {
             let prints = DocumentFingerprints::compute(&extracted.text, settings);
-            let prints =
-                if input.role == Role::Template { prints } else { prints.with_simhash(&extracted.text, settings) };
             entry.chars = extracted.text.chars().count();
             entry.countable_chars = entry.chars;
-            entry.simhash = prints.simhash;
             entry.warnings = extracted.warnings;
             entry.text = Arc::from(extracted.text);
             Loaded { entry, prints: Some(prints), masked_chars: Vec::new() }

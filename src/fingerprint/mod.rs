@@ -1,5 +1,5 @@
 //! Fingerprints of one document: winnowed k-grams with positions, sentence hashes with
-//! the nshash key, and a 64-bit SimHash. Built from the tokens of [`crate::normalize`].
+//! the nshash key, and the 64-bit SimHash ([`simhash`]). Built from the tokens of [`crate::normalize`].
 
 pub mod hashing;
 pub mod sentence;
@@ -23,13 +23,12 @@ pub struct DocumentFingerprints {
     pub sentences: Vec<SentenceFingerprint>,
     /// Whole-document repost key; `None` for documents with few sentences.
     pub nshash: Option<u64>,
-    /// 64-bit SimHash, when computed.
-    pub simhash: Option<u64>,
 }
 
 impl DocumentFingerprints {
-    /// Tokenizes, winnows and hashes sentences. SimHash is left out: it costs word
-    /// segmentation; see [`DocumentFingerprints::with_simhash`].
+    /// Tokenizes, winnows and hashes sentences. The SimHash is apart
+    /// ([`simhash::text_simhash`]): it costs word segmentation, and a check takes it in a
+    /// pass of its own, after the jieba dictionary is built.
     pub fn compute(text: &str, settings: &Settings) -> Self {
         let tokenized = tokenize(text, settings.normalize);
         let kgram_hashes = hashing::kgram_hashes(tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
@@ -37,13 +36,7 @@ impl DocumentFingerprints {
         let sentences =
             sentence_fingerprints(&tokenized.tokens, &tokenized.sentence_starts, settings.min_sentence_tokens);
         let nshash = nshash(&sentences);
-        Self { tokenized, kgrams, sentences, nshash, simhash: None }
-    }
-
-    /// Adds the SimHash of `text`.
-    pub fn with_simhash(mut self, text: &str, settings: &Settings) -> Self {
-        self.simhash = Some(simhash::text_simhash(text, settings.normalize));
-        self
+        Self { tokenized, kgrams, sentences, nshash }
     }
 
     /// Number of tokens.

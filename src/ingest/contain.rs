@@ -95,6 +95,15 @@ where
     }
 }
 
+/// Runs `job` on the calling thread, catching its panics: for extractors that are
+/// linear in their input and cannot hang, where a helper thread costs more than the job.
+pub(crate) fn run_inline<T, F>(budget: &Budget, job: F) -> Result<T, Escape>
+where
+    F: FnOnce(&Budget) -> T,
+{
+    panic::catch_unwind(AssertUnwindSafe(|| job(budget))).map_err(|payload| Escape::Panicked(panic_message(payload.as_ref())))
+}
+
 fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()

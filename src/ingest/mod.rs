@@ -66,7 +66,8 @@ pub struct Extracted {
 ///
 /// Never panics and returns within about `limits.timeout_secs` (plus the time to read
 /// the file): the format extractor runs on a helper thread, its panics are caught and
-/// it is abandoned when the time is up.
+/// it is abandoned when the time is up. Plain text, decoded in one linear pass, is
+/// decoded on the calling thread, its panics caught all the same.
 ///
 /// ```no_run
 /// use twinspot::ingest::{extract, IngestLimits};
@@ -81,7 +82,14 @@ pub fn extract(path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestEr
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let label = format_label(&bytes, &ext);
     let job_limits = limits.clone();
-    let result = contain::run_contained(label, &budget, move |budget| extract_bytes(&bytes, &ext, &job_limits, budget));
+    let job = move |budget: &Budget| extract_bytes(&bytes, &ext, &job_limits, budget);
+    // Plain text is decoded in one linear pass that cannot hang: a helper thread would
+    // cost more than the decoding of a typical essay.
+    let result = if label == TEXT_LABEL {
+        contain::run_inline(&budget, job)
+    } else {
+        contain::run_contained(label, &budget, job)
+    };
     let fail = |f: Failure| f.at(path, limits.timeout_secs);
     let (text, format, warnings) = match result {
         Ok(Ok(done)) => done,
@@ -132,6 +140,9 @@ fn extract_bytes(
     Ok((text, format, warnings))
 }
 
+/// The label of plain text (and of anything not sniffed as another format).
+const TEXT_LABEL: &str = "txt";
+
 /// A short name for the helper thread (and the format a crash is blamed on).
 fn format_label(bytes: &[u8], ext: &str) -> &'static str {
     match sniff::sniff(bytes, ext) {
@@ -139,6 +150,6 @@ fn format_label(bytes: &[u8], ext: &str) -> &'static str {
         Sniffed::Format(Format::Html) => "html",
         Sniffed::Zip if ext == "odt" => "odt",
         Sniffed::Zip => "docx",
-        _ => "txt",
+        _ => TEXT_LABEL,
     }
 }

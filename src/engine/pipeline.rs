@@ -13,7 +13,7 @@ use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{InvertedIndex, Posting, SimhashIndex};
 use crate::ingest;
-use crate::matching::{Hit, MatchTuning, PairContext, match_pair, overlaps};
+use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair, overlaps};
 use crate::report::{DocumentEntry, Pair, Report};
 use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
 use crate::settings::Settings;
@@ -57,10 +57,16 @@ impl<'a> Counter<'a> {
 pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &CancelFlag) -> Result<Report, Cancelled> {
     let settings = request.settings.clone().sanitized();
     // The jieba dictionary takes a moment to build: start it while files are read.
-    // If the thread cannot start, the dictionary is simply built on first use.
-    let _ = std::thread::Builder::new().name("twinspot-jieba-warmup".into()).spawn(simhash::warm_up);
-
-    let mut docs = read_all(&request.documents, &settings, sink, cancel)?;
+    let dictionary = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(simhash::Dictionary::load);
+    // Each document is counted twice: once read and fingerprinted, once SimHashed.
+    let counter = Counter::start(sink, Stage::Reading, request.documents.len() * 2);
+    let mut docs = read_all(&request.documents, &settings, &counter, cancel)?;
+    // Joined (and so built) before any SimHash; if the thread could not start or died,
+    // the dictionary is simply built on first use.
+    let dictionary = dictionary.ok().and_then(|handle| handle.join().ok());
+    add_simhashes(&mut docs, &settings, &counter, cancel)?;
+    // Its memory goes back before the index is built, unless the caller holds it too.
+    drop(dictionary);
     apply_templates(&mut docs, &settings);
 
     let is_reference = |d: &Loaded| match request.mode {
@@ -72,7 +78,7 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     };
 
     let counter = Counter::start(sink, Stage::Indexing, 1);
-    let index = build_index(&docs, &is_reference);
+    let index = build_index(&mut docs, &is_reference);
     let mut simhashes = SimhashIndex::new(settings.simhash_threshold);
     for (id, d) in docs.iter().enumerate().filter(|(_, d)| is_reference(d)) {
         if let Some(h) = d.entry.simhash {
@@ -124,14 +130,13 @@ fn check(cancel: &CancelFlag) -> Result<(), Cancelled> {
     if cancel.is_cancelled() { Err(Cancelled) } else { Ok(()) }
 }
 
+/// Reads and fingerprints every input, in parallel; one tick of `counter` per input.
 fn read_all(
     inputs: &[DocumentInput],
     settings: &Settings,
-    sink: &dyn ProgressSink,
+    counter: &Counter,
     cancel: &CancelFlag,
 ) -> Result<Vec<Loaded>, Cancelled> {
-    // Each document is counted twice: once read and fingerprinted, once SimHashed.
-    let counter = Counter::start(sink, Stage::Reading, inputs.len() * 2);
     let loaded: Vec<Option<Loaded>> = inputs
         .par_iter()
         .enumerate()
@@ -145,9 +150,18 @@ fn read_all(
         })
         .collect();
     check(cancel)?;
-    let mut docs: Vec<Loaded> = loaded.into_iter().flatten().collect();
-    // SimHash after everything is read: word segmentation waits for the jieba dictionary,
-    // which is built meanwhile on its own thread.
+    Ok(loaded.into_iter().flatten().collect())
+}
+
+/// Takes the SimHash of every read document but the templates, in parallel; one tick of
+/// `counter` per document. A pass of its own, after reading: word segmentation needs the
+/// jieba dictionary, which is built meanwhile on its own thread.
+fn add_simhashes(
+    docs: &mut [Loaded],
+    settings: &Settings,
+    counter: &Counter,
+    cancel: &CancelFlag,
+) -> Result<(), Cancelled> {
     docs.par_iter_mut().for_each(|d| {
         if cancel.is_cancelled() {
             return;
@@ -157,8 +171,7 @@ fn read_all(
         }
         counter.tick();
     });
-    check(cancel)?;
-    Ok(docs)
+    check(cancel)
 }
 
 fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
@@ -224,17 +237,25 @@ struct Indexes {
     sentences: InvertedIndex,
 }
 
-fn build_index(docs: &[Loaded], is_reference: &(dyn Fn(&Loaded) -> bool + Sync)) -> Indexes {
-    let refs = || {
-        docs.par_iter()
-            .enumerate()
-            .filter(|(_, d)| is_reference(d))
-            .filter_map(|(id, d)| Some((id as u32, d.prints.as_ref()?)))
-    };
-    let kgrams: Vec<(u64, Posting)> = refs()
-        .flat_map_iter(|(doc, p)| p.kgrams.iter().map(move |f| (f.hash, Posting { doc, position: f.position })))
+/// Indexes the references. Their winnowed k-grams move into the index, and everyone
+/// else's are dropped: matching looks up every k-gram of a suspect, rolled again from its
+/// tokens, so no document needs its own list any more.
+fn build_index(docs: &mut [Loaded], is_reference: &(dyn Fn(&Loaded) -> bool + Sync)) -> Indexes {
+    let kgrams: Vec<(u64, Posting)> = docs
+        .par_iter_mut()
+        .enumerate()
+        .flat_map_iter(|(id, d)| {
+            let keep = is_reference(d);
+            let kgrams = d.prints.as_mut().map(|p| std::mem::take(&mut p.kgrams)).unwrap_or_default();
+            let doc = id as u32;
+            kgrams.into_iter().filter(move |_| keep).map(move |f| (f.hash, Posting { doc, position: f.position }))
+        })
         .collect();
-    let sentences: Vec<(u64, Posting)> = refs()
+    let sentences: Vec<(u64, Posting)> = docs
+        .par_iter()
+        .enumerate()
+        .filter(|(_, d)| is_reference(d))
+        .filter_map(|(id, d)| Some((id as u32, d.prints.as_ref()?)))
         .flat_map_iter(|(doc, p)| p.sentences.iter().map(move |s| (s.hash, Posting { doc, position: s.start })))
         .collect();
     Indexes { kgrams: InvertedIndex::build(kgrams), sentences: InvertedIndex::build(sentences) }
@@ -306,6 +327,7 @@ impl Matcher<'_> {
         let mut candidates: Vec<u32> = candidates.into_iter().collect();
         candidates.sort_unstable();
 
+        let suspect_stream = LazyStream::new(&doc.entry.text, self.settings.normalize);
         let mut pairs = Vec::new();
         for b in candidates {
             let reference = &self.docs[b as usize];
@@ -319,7 +341,14 @@ impl Matcher<'_> {
                 suspect_masked: &doc.masked_chars,
                 reference_masked: &reference.masked_chars,
             };
-            let passages = hits.get(&b).map(|h| match_pair(prints, rprints, h, &ctx)).unwrap_or_default();
+            let reference_stream = LazyStream::new(&reference.entry.text, self.settings.normalize);
+            let passages = hits
+                .get(&b)
+                .map(|h| {
+                    let suspect = Side { prints, stream: &suspect_stream };
+                    match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, h, &ctx)
+                })
+                .unwrap_or_default();
             let scores = pair_scores(
                 &passages,
                 doc.entry.countable_chars,

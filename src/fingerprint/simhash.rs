@@ -3,10 +3,11 @@
 //!
 //! Chinese text is segmented with jieba-rs and weighted with jieba's IDF table; text
 //! without Han characters is split into words and weighted by term frequency. The jieba
-//! dictionary is built once, lazily, the first time Chinese text needs it.
+//! dictionary is built once, lazily, the first time Chinese text needs it, and kept while
+//! a [`Dictionary`] handle is held.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::LazyLock;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use jieba_rs::{Jieba, KeywordExtract, KeywordExtractConfig, TfIdf};
 
@@ -34,24 +35,44 @@ struct Segmenter {
     tfidf: TfIdf,
 }
 
-static SEGMENTER: LazyLock<Segmenter> = LazyLock::new(|| {
-    let mut stop_words: BTreeSet<String> = jieba_rs::DEFAULT_STOP_WORDS.clone();
-    stop_words.extend(CHINESE_STOP_WORDS.iter().chain(ENGLISH_STOP_WORDS).map(|s| s.to_string()));
-    let mut tfidf = TfIdf::default();
-    *tfidf.config_mut() = KeywordExtractConfig::builder().set_stop_words(stop_words).build();
-    Segmenter { jieba: Jieba::new(), tfidf }
-});
+impl Segmenter {
+    fn build() -> Self {
+        let mut stop_words: BTreeSet<String> = jieba_rs::DEFAULT_STOP_WORDS.clone();
+        stop_words.extend(CHINESE_STOP_WORDS.iter().chain(ENGLISH_STOP_WORDS).map(|s| s.to_string()));
+        let mut tfidf = TfIdf::default();
+        *tfidf.config_mut() = KeywordExtractConfig::builder().set_stop_words(stop_words).build();
+        Segmenter { jieba: Jieba::new(), tfidf }
+    }
+}
 
-/// Builds the jieba dictionary now rather than at the first Chinese document (the window
-/// and the command line call this on a background thread while files are read).
-pub fn warm_up() {
-    LazyLock::force(&SEGMENTER);
+/// The one live dictionary, if any handle to it is held.
+static LIVE: Mutex<Weak<Segmenter>> = Mutex::new(Weak::new());
+
+/// The jieba dictionary and IDF table (about 70 MB, a few hundred milliseconds to
+/// build). Built once, on first use, and shared: every SimHash taken while a handle is
+/// held uses the same one; when the last handle goes, so does the memory. A check holds
+/// one for its SimHash pass; the window holds one for as long as it is open.
+#[derive(Clone)]
+pub struct Dictionary(Arc<Segmenter>);
+
+impl Dictionary {
+    /// The live dictionary, or a new one built now (other callers wait for it).
+    pub fn load() -> Self {
+        let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(segmenter) = live.upgrade() {
+            return Self(segmenter);
+        }
+        let segmenter = Arc::new(Segmenter::build());
+        *live = Arc::downgrade(&segmenter);
+        Self(segmenter)
+    }
 }
 
 /// The weighted words of a normalized text (see [`crate::normalize::folded_text`]).
 pub fn weighted_words(folded: &str) -> Vec<(String, f64)> {
     if folded.chars().any(is_single_char_token) {
-        let segmenter = &*SEGMENTER;
+        let dictionary = Dictionary::load();
+        let segmenter = &*dictionary.0;
         let mut words = Vec::new();
         // Line by line: jieba is much faster on short inputs than on one huge string.
         let mut merged: HashMap<String, f64> = HashMap::new();
@@ -112,7 +133,11 @@ mod tests {
     use super::*;
     use crate::normalize::NormalizeOptions;
 
+    /// Held for the whole test binary: one dictionary, not one per call.
+    static DICTIONARY: std::sync::LazyLock<Dictionary> = std::sync::LazyLock::new(Dictionary::load);
+
     fn sh(text: &str) -> u64 {
+        std::sync::LazyLock::force(&DICTIONARY);
         text_simhash(text, NormalizeOptions::default())
     }
 
@@ -133,6 +158,13 @@ mod tests {
         let traditional = "Debian 是一個自由的作業系統，軟體包管理系統可以幫助使用者安裝、升級和刪除軟體包。";
         let simplified = "Debian 是一个自由的作业系统，软体包管理系统可以帮助使用者安装、升级和删除软体包。";
         assert_eq!(sh(traditional), sh(simplified));
+    }
+
+    #[test]
+    fn the_dictionary_is_shared_while_held() {
+        let held = Dictionary::load();
+        assert!(Arc::ptr_eq(&held.0, &Dictionary::load().0));
+        assert!(Arc::ptr_eq(&held.0, &Dictionary::load().0));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::engine::collect_inputs;
+use crate::fingerprint::simhash::Dictionary;
 use crate::{CancelFlag, CheckRequest, Mode, Progress, Report, Role, Settings, Stage, run_check};
 
 /// Identifies one check; events of any other job than the current one are stale.
@@ -109,6 +110,10 @@ impl Drop for Worker {
 }
 
 fn serve(commands: &Receiver<Command>, events: &Sender<Event>, waker: &Waker) {
+    // The window keeps the jieba dictionary for as long as it is open: built once, in the
+    // background, from the start; every check finds it ready. The finished thread's handle
+    // holds it (if the thread cannot start, each check builds its own).
+    let _dictionary = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(Dictionary::load);
     while let Ok(command) = commands.recv() {
         let Command::Check { job, plan, cancel } = command;
         let event = run_one(job, plan, &cancel, events, waker);

@@ -5,6 +5,7 @@ pub mod simhash_index;
 
 pub use simhash_index::SimhashIndex;
 
+use rayon::slice::ParallelSliceMut;
 use rustc_hash::FxHashMap;
 
 /// One occurrence of a fingerprint: which document, at which token.
@@ -24,7 +25,7 @@ pub struct InvertedIndex {
 impl InvertedIndex {
     /// Builds the index from `(hash, posting)` entries in any order.
     pub fn build(mut entries: Vec<(u64, Posting)>) -> Self {
-        entries.sort_unstable();
+        entries.par_sort_unstable();
         entries.dedup();
         let mut ranges = FxHashMap::with_capacity_and_hasher(entries.len() / 2 + 1, Default::default());
         let mut postings = Vec::with_capacity(entries.len());

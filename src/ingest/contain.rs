@@ -101,7 +101,8 @@ pub(crate) fn run_inline<T, F>(budget: &Budget, job: F) -> Result<T, Escape>
 where
     F: FnOnce(&Budget) -> T,
 {
-    panic::catch_unwind(AssertUnwindSafe(|| job(budget))).map_err(|payload| Escape::Panicked(panic_message(payload.as_ref())))
+    panic::catch_unwind(AssertUnwindSafe(|| job(budget)))
+        .map_err(|payload| Escape::Panicked(panic_message(payload.as_ref())))
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> String {

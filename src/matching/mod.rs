@@ -15,11 +15,13 @@
 pub mod cluster;
 pub mod extend;
 
+use std::cell::OnceCell;
+
 use rustc_hash::FxHashMap;
 
 use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::hashing::fmix64;
-use crate::normalize::{Token, Tokenized, is_single_char_token};
+use crate::normalize::{CharStream, NormalizeOptions, Token, char_stream, is_single_char_token};
 use crate::report::Passage;
 use cluster::{Spanned, cluster};
 
@@ -93,6 +95,32 @@ pub struct PairContext<'a> {
     pub reference_masked: &'a [(u32, u32)],
 }
 
+/// A document's normalized character stream, built the first time it is asked for: most
+/// pairs of documents share only chance k-grams and never need it.
+pub struct LazyStream<'a> {
+    text: &'a str,
+    options: NormalizeOptions,
+    built: OnceCell<CharStream>,
+}
+
+impl<'a> LazyStream<'a> {
+    /// The stream of `text` (the document's extracted text), normalized with `options`.
+    pub fn new(text: &'a str, options: NormalizeOptions) -> Self {
+        Self { text, options, built: OnceCell::new() }
+    }
+
+    fn get(&self) -> &CharStream {
+        self.built.get_or_init(|| char_stream(self.text, self.options))
+    }
+}
+
+/// One side of a comparison: a document's fingerprints and its character stream.
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    pub prints: &'a DocumentFingerprints,
+    pub stream: &'a LazyStream<'a>,
+}
+
 /// A shared k-gram: token index on the suspect side and on the reference side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Hit {
@@ -135,14 +163,14 @@ fn token_span(tokens: &[Token], first: u32, len: usize) -> (u32, u32) {
 }
 
 /// The character span of `len` stream characters from `first`.
-fn stream_span(t: &Tokenized, first: u32, len: u32) -> (u32, u32) {
-    let last = (first + len).min(t.stream_offsets.len() as u32).saturating_sub(1);
-    (t.stream_offsets[first as usize], t.stream_offsets[last as usize] + 1)
+fn stream_span(s: &CharStream, first: u32, len: u32) -> (u32, u32) {
+    let last = (first + len).min(s.offsets.len() as u32).saturating_sub(1);
+    (s.offsets[first as usize], s.offsets[last as usize] + 1)
 }
 
 /// First stream index at or after character offset `offset`.
-fn stream_index(t: &Tokenized, offset: u32) -> u32 {
-    t.stream_offsets.partition_point(|&o| o < offset) as u32
+fn stream_index(s: &CharStream, offset: u32) -> u32 {
+    s.offsets.partition_point(|&o| o < offset) as u32
 }
 
 /// A half-open range of stream indices on each side.
@@ -157,13 +185,8 @@ const MAX_BOX_ROUNDS: usize = 8;
 
 /// Finds the passages shared by `suspect` and `reference`, given the k-gram `hits`
 /// between them. Passages are sorted by suspect offset and never overlap on both sides.
-pub fn match_pair(
-    suspect: &DocumentFingerprints,
-    reference: &DocumentFingerprints,
-    hits: &[Hit],
-    ctx: &PairContext,
-) -> Vec<Passage> {
-    let (sa, rb) = (&suspect.tokenized, &reference.tokenized);
+pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContext) -> Vec<Passage> {
+    let (sa, rb) = (&suspect.prints.tokenized, &reference.prints.tokenized);
     if hits.is_empty() || sa.tokens.is_empty() || rb.tokens.is_empty() {
         return Vec::new();
     }
@@ -180,7 +203,6 @@ pub fn match_pair(
             b: token_span(&rb.tokens, h.b, k),
         })
         .collect();
-    let (a_len, b_len) = (sa.stream.len() as u32, rb.stream.len() as u32);
     let margin = tuning.box_margin;
     let mut passages = Vec::new();
     for group in cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars) {
@@ -190,13 +212,21 @@ pub fn match_pair(
         if (exact_coverage(&sa.tokens, &rb.tokens, &group, k) as f64) < tuning.min_exact_share * ctx.min_chars as f64 {
             continue;
         }
+        let (a_stream, b_stream) = (suspect.stream.get(), reference.stream.get());
+        let (a_len, b_len) = (a_stream.chars.len() as u32, b_stream.chars.len() as u32);
         let a_lo = group.iter().map(|s| s.a.0).min().unwrap_or(0);
         let a_hi = group.iter().map(|s| s.a.1).max().unwrap_or(0);
         let b_lo = group.iter().map(|s| s.b.0).min().unwrap_or(0);
         let b_hi = group.iter().map(|s| s.b.1).max().unwrap_or(0);
         let mut stream_box = StreamBox {
-            a: (stream_index(sa, a_lo).saturating_sub(margin), (stream_index(sa, a_hi) + margin).min(a_len)),
-            b: (stream_index(rb, b_lo).saturating_sub(margin), (stream_index(rb, b_hi) + margin).min(b_len)),
+            a: (
+                stream_index(a_stream, a_lo).saturating_sub(margin),
+                (stream_index(a_stream, a_hi) + margin).min(a_len),
+            ),
+            b: (
+                stream_index(b_stream, b_lo).saturating_sub(margin),
+                (stream_index(b_stream, b_hi) + margin).min(b_len),
+            ),
         };
         // Grow the box while a passage found in it runs into one of its inner edges.
         for round in 0..MAX_BOX_ROUNDS {
@@ -314,13 +344,8 @@ fn grams(stream: &[char], lo: usize, hi: usize, weight: u32) -> Vec<Option<(u64,
         .collect()
 }
 
-fn passages_in_box(
-    suspect: &DocumentFingerprints,
-    reference: &DocumentFingerprints,
-    sb: StreamBox,
-    ctx: &PairContext,
-) -> Vec<FoundPassage> {
-    let (sa, rb) = (&suspect.tokenized, &reference.tokenized);
+fn passages_in_box(suspect: Side, reference: Side, sb: StreamBox, ctx: &PairContext) -> Vec<FoundPassage> {
+    let (sa, rb) = (suspect.stream.get(), reference.stream.get());
     let weight = ctx.tuning.seed_weight.max(1);
     let (a0, a1) = (sb.a.0 as usize, sb.a.1 as usize);
     let (b0, b1) = (sb.b.0 as usize, sb.b.1 as usize);
@@ -328,7 +353,7 @@ fn passages_in_box(
         return Vec::new();
     }
     let mut positions: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
-    for (offset, gram) in grams(&rb.stream, b0, b1, weight).into_iter().enumerate() {
+    for (offset, gram) in grams(&rb.chars, b0, b1, weight).into_iter().enumerate() {
         let Some((h, len)) = gram else { break };
         let j = (b0 + offset) as u32;
         if !overlaps(ctx.reference_masked, stream_span(rb, j, len)) {
@@ -336,7 +361,7 @@ fn passages_in_box(
         }
     }
     let mut seeds = Vec::new();
-    for (offset, gram) in grams(&sa.stream, a0, a1, weight).into_iter().enumerate() {
+    for (offset, gram) in grams(&sa.chars, a0, a1, weight).into_iter().enumerate() {
         let Some((h, len)) = gram else { break };
         let Some(js) = positions.get(&h) else { continue };
         let i = (a0 + offset) as u32;
@@ -358,13 +383,7 @@ const MIN_SPLIT_GAP: u32 = 8;
 /// Clusters `seeds` with `gap` and keeps the groups that make passages. A group whose two
 /// sides differ too much in length holds chance matches beside the copied text: it is
 /// clustered again with half the gap, which sheds them.
-fn accept_groups(
-    seeds: Vec<SpanSeed>,
-    gap: u32,
-    docs: (&DocumentFingerprints, &DocumentFingerprints),
-    ctx: &PairContext,
-    found: &mut Vec<FoundPassage>,
-) {
+fn accept_groups(seeds: Vec<SpanSeed>, gap: u32, docs: (Side, Side), ctx: &PairContext, found: &mut Vec<FoundPassage>) {
     for group in cluster(seeds, gap, gap) {
         match accept(&group, docs, ctx) {
             Verdict::Passage(passage) => found.push(passage),
@@ -441,11 +460,8 @@ fn tokens_in(tokens: &[Token], (start, end): (u32, u32)) -> usize {
     tokens.partition_point(|t| t.start < end) - tokens.partition_point(|t| t.start < start)
 }
 
-fn accept(
-    group: &[SpanSeed],
-    (suspect, reference): (&DocumentFingerprints, &DocumentFingerprints),
-    ctx: &PairContext,
-) -> Verdict {
+fn accept(group: &[SpanSeed], (suspect, reference): (Side, Side), ctx: &PairContext) -> Verdict {
+    let (sa, rb) = (suspect.stream.get(), reference.stream.get());
     let (Some(a_lo), Some(a_hi), Some(b_lo), Some(b_hi)) = (
         group.iter().map(|s| s.a_at).min(),
         group.iter().map(|s| s.a_at + s.len).max(),
@@ -463,20 +479,16 @@ fn accept(
     if da.min(db) < ctx.tuning.min_density {
         return Verdict::Rejected;
     }
-    let seeded = stream_span(&suspect.tokenized, a_lo, a_hi - a_lo);
+    let seeded = stream_span(sa, a_lo, a_hi - a_lo);
     if ((seeded.1 - seeded.0) as f64) < ctx.tuning.min_seeded_share * ctx.min_chars as f64 {
         return Verdict::Rejected;
     }
-    let span =
-        extend_ends(&suspect.tokenized, &reference.tokenized, StreamBox { a: (a_lo, a_hi), b: (b_lo, b_hi) }, ctx);
-    let (a, b) = (
-        stream_span(&suspect.tokenized, span.a.0, span.a.1 - span.a.0),
-        stream_span(&reference.tokenized, span.b.0, span.b.1 - span.b.0),
-    );
+    let span = extend_ends(sa, rb, StreamBox { a: (a_lo, a_hi), b: (b_lo, b_hi) }, ctx);
+    let (a, b) = (stream_span(sa, span.a.0, span.a.1 - span.a.0), stream_span(rb, span.b.0, span.b.1 - span.b.0));
     let passage = Passage { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1 };
     if (passage.a_len() as usize) < ctx.min_chars
         || (passage.b_len() as usize) < ctx.min_chars
-        || tokens_in(&suspect.tokenized.tokens, a) < ctx.k
+        || tokens_in(&suspect.prints.tokenized.tokens, a) < ctx.k
     {
         return Verdict::Rejected;
     }
@@ -485,10 +497,10 @@ fn accept(
 
 /// Grows both ends of a passage (in stream indices) over text that still aligns, never
 /// into template text.
-fn extend_ends(sa: &Tokenized, rb: &Tokenized, span: StreamBox, ctx: &PairContext) -> StreamBox {
+fn extend_ends(sa: &CharStream, rb: &CharStream, span: StreamBox, ctx: &PairContext) -> StreamBox {
     let x_drop = ctx.tuning.extension_x_drop;
     let (mut a, mut b) = (span.a, span.b);
-    let (fa, fb) = extend::extend(&sa.stream[a.1 as usize..], &rb.stream[b.1 as usize..], x_drop);
+    let (fa, fb) = extend::extend(&sa.chars[a.1 as usize..], &rb.chars[b.1 as usize..], x_drop);
     let grown = StreamBox { a: (a.1, a.1 + fa as u32), b: (b.1, b.1 + fb as u32) };
     if fa > 0 && fb > 0 && !touches_mask(sa, rb, grown, ctx) {
         a.1 += fa as u32;
@@ -497,7 +509,7 @@ fn extend_ends(sa: &Tokenized, rb: &Tokenized, span: StreamBox, ctx: &PairContex
     let back = |stream: &[char], at: u32| -> Vec<char> {
         stream[at.saturating_sub(extend::MAX_EXTENSION as u32) as usize..at as usize].iter().rev().copied().collect()
     };
-    let (ra, rb_rev) = (back(&sa.stream, a.0), back(&rb.stream, b.0));
+    let (ra, rb_rev) = (back(&sa.chars, a.0), back(&rb.chars, b.0));
     let (ba, bb) = extend::extend(&ra, &rb_rev, x_drop);
     let grown = StreamBox { a: (a.0 - ba as u32, a.0), b: (b.0 - bb as u32, b.0) };
     if ba > 0 && bb > 0 && !touches_mask(sa, rb, grown, ctx) {
@@ -507,7 +519,7 @@ fn extend_ends(sa: &Tokenized, rb: &Tokenized, span: StreamBox, ctx: &PairContex
     StreamBox { a, b }
 }
 
-fn touches_mask(sa: &Tokenized, rb: &Tokenized, grown: StreamBox, ctx: &PairContext) -> bool {
+fn touches_mask(sa: &CharStream, rb: &CharStream, grown: StreamBox, ctx: &PairContext) -> bool {
     let empty = |r: (u32, u32)| r.1 <= r.0;
     (!empty(grown.a) && overlaps(ctx.suspect_masked, stream_span(sa, grown.a.0, grown.a.1 - grown.a.0)))
         || (!empty(grown.b) && overlaps(ctx.reference_masked, stream_span(rb, grown.b.0, grown.b.1 - grown.b.0)))
@@ -554,7 +566,9 @@ mod tests {
             PairContext { k: settings.k, min_chars: 30, tuning: &tuning, suspect_masked: &[], reference_masked: &[] };
         let ca: Vec<char> = a.chars().collect();
         let cb: Vec<char> = b.chars().collect();
-        match_pair(&fa, &fb, &hits_between(&fa, &fb), &ctx)
+        let (sa, sb) = (LazyStream::new(a, settings.normalize), LazyStream::new(b, settings.normalize));
+        let (side_a, side_b) = (Side { prints: &fa, stream: &sa }, Side { prints: &fb, stream: &sb });
+        match_pair(side_a, side_b, &hits_between(&fa, &fb), &ctx)
             .iter()
             .map(|p| {
                 (

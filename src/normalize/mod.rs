@@ -56,12 +56,17 @@ pub struct Tokenized {
     /// Index of the first token of every sentence, ascending; the first is 0 when there
     /// are tokens.
     pub sentence_starts: Vec<u32>,
-    /// The normalized characters of all tokens, in order, without separators: what dense
-    /// alignment compares, so that a word split by a line break or two words run together
-    /// still match character by character.
-    pub stream: Vec<char>,
-    /// For each character of `stream`, the offset of the character it came from.
-    pub stream_offsets: Vec<u32>,
+}
+
+/// The normalized characters of all tokens, in order, without separators: what dense
+/// alignment compares, so that a word split by a line break or two words run together
+/// still match character by character. Built on demand ([`char_stream`]): only documents
+/// that share a passage candidate need it, and it costs 8 bytes a character.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CharStream {
+    pub chars: Vec<char>,
+    /// For each of `chars`, the offset of the character of the text it came from.
+    pub offsets: Vec<u32>,
 }
 
 /// Calls `emit(char_offset, normalized_char)` for every character of `text` after NFKC,
@@ -111,12 +116,36 @@ fn is_combining_mark(c: char) -> bool {
 /// assert_eq!(t.tokens[0].hash, tokenize("hello", NormalizeOptions::default()).tokens[0].hash);
 /// ```
 pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
-    let mut out = Tokenized {
-        tokens: Vec::with_capacity(text.len() / 2),
-        sentence_starts: Vec::new(),
-        stream: Vec::with_capacity(text.len() / 2),
-        stream_offsets: Vec::with_capacity(text.len() / 2),
-    };
+    scan(text, options, Want::Tokens).0
+}
+
+/// The normalized character stream of `text`: the characters of exactly the tokens that
+/// [`tokenize`] finds, with their offsets.
+///
+/// ```
+/// use twinspot::normalize::{char_stream, NormalizeOptions};
+/// let s = char_stream("Ｈｅｌｌｏ, 世界", NormalizeOptions::default());
+/// assert_eq!(s.chars.iter().collect::<String>(), "hello世界");
+/// assert_eq!(s.offsets, vec![0, 1, 2, 3, 4, 7, 8]);
+/// ```
+pub fn char_stream(text: &str, options: NormalizeOptions) -> CharStream {
+    scan(text, options, Want::Stream).1
+}
+
+/// What one pass of [`scan`] keeps.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Tokens,
+    Stream,
+}
+
+/// The one scanner behind [`tokenize`] and [`char_stream`], so that the two always agree.
+fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharStream) {
+    let guess = |wanted| if want == wanted { text.len() / 2 } else { 0 };
+    let mut out = Tokenized { tokens: Vec::with_capacity(guess(Want::Tokens)), sentence_starts: Vec::new() };
+    let mut stream =
+        CharStream { chars: Vec::with_capacity(guess(Want::Stream)), offsets: Vec::with_capacity(guess(Want::Stream)) };
+    let keep_stream = want == Want::Stream;
     let mut word = WordHasher::new();
     let mut word_start = 0u32;
     let mut word_end = 0u32;
@@ -153,8 +182,10 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
             // after that source character.
             word_end = offset + 1;
             word.push(c);
-            out.stream.push(c);
-            out.stream_offsets.push(offset);
+            if keep_stream {
+                stream.chars.push(c);
+                stream.offsets.push(offset);
+            }
             return;
         }
         flush(&mut out, &mut word, &mut in_word, word_start, word_end);
@@ -164,8 +195,10 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
                 sentence_open = true;
             }
             out.tokens.push(Token { hash: hash_char(c), start: offset, end: offset + 1 });
-            out.stream.push(c);
-            out.stream_offsets.push(offset);
+            if keep_stream {
+                stream.chars.push(c);
+                stream.offsets.push(offset);
+            }
             return;
         }
         if c == '.' {
@@ -179,18 +212,20 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
                 sentence_open = true;
             }
             out.tokens.push(Token { hash: fmix64(hash_char(c) ^ 0x7075_6e63), start: offset, end: offset + 1 });
-            out.stream.push(c);
-            out.stream_offsets.push(offset);
+            if keep_stream {
+                stream.chars.push(c);
+                stream.offsets.push(offset);
+            }
         }
     });
     flush(&mut out, &mut word, &mut in_word, word_start, word_end);
     // Capacity was a guess from the byte length; documents stay in memory for the whole
     // check, so give back what the guess over-reserved.
     out.tokens.shrink_to_fit();
-    out.stream.shrink_to_fit();
-    out.stream_offsets.shrink_to_fit();
     out.sentence_starts.shrink_to_fit();
-    out
+    stream.chars.shrink_to_fit();
+    stream.offsets.shrink_to_fit();
+    (out, stream)
 }
 
 /// The normalized text as words separated by single spaces: what SimHash segments.
@@ -275,9 +310,23 @@ mod tests {
 
     #[test]
     fn stream_holds_the_normalized_characters_with_their_offsets() {
-        let t = tokenize("Ｔｅｓ\nting 軟體", NormalizeOptions::default());
-        assert_eq!(t.stream.iter().collect::<String>(), "testing软体");
-        assert_eq!(t.stream_offsets, vec![0, 1, 2, 4, 5, 6, 7, 9, 10]);
+        let s = char_stream("Ｔｅｓ\nting 軟體", NormalizeOptions::default());
+        assert_eq!(s.chars.iter().collect::<String>(), "testing软体");
+        assert_eq!(s.offsets, vec![0, 1, 2, 4, 5, 6, 7, 9, 10]);
+    }
+
+    #[test]
+    fn the_stream_holds_the_characters_of_exactly_the_tokens() {
+        let text = "Ｔｅｓ\nting 軟體, ﬁne Café! 1.5 ok";
+        for options in [NormalizeOptions::default(), NormalizeOptions { drop_punctuation: false, ..Default::default() }]
+        {
+            let tokens = tokenize(text, options).tokens;
+            let stream = char_stream(text, options);
+            let from_tokens: usize =
+                tokens.iter().map(|t| stream.offsets.iter().filter(|&&o| o >= t.start && o < t.end).count()).sum();
+            assert_eq!(from_tokens, stream.chars.len());
+            assert!(stream.offsets.iter().all(|&o| tokens.iter().any(|t| o >= t.start && o < t.end)));
+        }
     }
 
     #[test]

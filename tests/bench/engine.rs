@@ -103,7 +103,7 @@ fn bench_fingerprint(c: &mut Criterion) {
 }
 
 fn bench_simhash(c: &mut Criterion) {
-    simhash::warm_up();
+    let _dictionary = simhash::Dictionary::load();
     let options = Settings::default().normalize;
     let mut group = c.benchmark_group("simhash");
     group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
@@ -124,7 +124,7 @@ fn bench_simhash(c: &mut Criterion) {
 /// The sub-steps, on the same texts: tokenizing alone, folding alone, and segmentation +
 /// hashing of already folded text.
 fn bench_parts(c: &mut Criterion) {
-    simhash::warm_up();
+    let _dictionary = simhash::Dictionary::load();
     let options = Settings::default().normalize;
     let mut group = c.benchmark_group("parts");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
@@ -266,11 +266,11 @@ fn candidate_stats(corpus: &Corpus, settings: &Settings) {
     for d in corpus.references.iter().chain(&corpus.suspects) {
         let t = DocumentFingerprints::compute(&d.text, settings).tokenized;
         let token = std::mem::size_of::<twinspot::normalize::Token>();
-        used += t.tokens.len() * token + t.stream.len() * 4 + t.stream_offsets.len() * 4;
-        reserved += t.tokens.capacity() * token + t.stream.capacity() * 4 + t.stream_offsets.capacity() * 4;
+        used += t.tokens.len() * token + t.sentence_starts.len() * 4;
+        reserved += t.tokens.capacity() * token + t.sentence_starts.capacity() * 4;
     }
     eprintln!(
-        "tokenized documents: {:.0} MB used, {:.0} MB reserved (tokens, stream, stream offsets)",
+        "tokenized documents: {:.0} MB used, {:.0} MB reserved (tokens, sentence starts)",
         used as f64 / 1e6,
         reserved as f64 / 1e6
     );

@@ -6,7 +6,6 @@ pub mod simhash_index;
 pub use simhash_index::SimhashIndex;
 
 use rayon::slice::ParallelSliceMut;
-use rustc_hash::FxHashMap;
 
 /// One occurrence of a fingerprint: which document, at which token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -16,52 +15,92 @@ pub struct Posting {
 }
 
 /// hash → every (document, position) holding it. Built once, read by many threads.
+///
+/// Laid out as sorted arrays rather than a hash map: the distinct hashes ascending, where
+/// each one's postings start, and a table that maps the top [`BUCKET_BITS`] bits of a
+/// hash to the first distinct hash with those bits. Fingerprint hashes are uniformly
+/// mixed, so a lookup reads one or two entries. Half the memory of a hash map, and it is
+/// built by one (parallel) sort.
 #[derive(Debug, Default)]
 pub struct InvertedIndex {
-    ranges: FxHashMap<u64, (u32, u32)>,
+    /// Distinct hashes, ascending.
+    keys: Vec<u64>,
+    /// `starts[i]..starts[i + 1]` are the postings of `keys[i]`; one more entry than keys.
+    starts: Vec<u32>,
+    /// `buckets[t]..buckets[t + 1]` are the keys whose top bits are `t`.
+    buckets: Vec<u32>,
     postings: Vec<Posting>,
 }
+
+/// Top bits of a hash that pick its bucket: about one distinct hash a bucket at a
+/// million fingerprints, less for smaller indexes.
+const MAX_BUCKET_BITS: u32 = 22;
 
 impl InvertedIndex {
     /// Builds the index from `(hash, posting)` entries in any order.
     pub fn build(mut entries: Vec<(u64, Posting)>) -> Self {
         entries.par_sort_unstable();
         entries.dedup();
-        let mut ranges = FxHashMap::with_capacity_and_hasher(entries.len() / 2 + 1, Default::default());
-        let mut postings = Vec::with_capacity(entries.len());
-        let mut start = 0usize;
-        while start < entries.len() {
-            let hash = entries[start].0;
-            let end = start + entries[start..].iter().take_while(|e| e.0 == hash).count();
-            ranges.insert(hash, (postings.len() as u32, (end - start) as u32));
-            postings.extend(entries[start..end].iter().map(|e| e.1));
-            start = end;
+        let mut keys = Vec::new();
+        let mut starts = Vec::new();
+        for (i, entry) in entries.iter().enumerate() {
+            if keys.last() != Some(&entry.0) {
+                keys.push(entry.0);
+                starts.push(i as u32);
+            }
         }
-        Self { ranges, postings }
+        starts.push(entries.len() as u32);
+        let bits = bucket_bits(keys.len());
+        let mut buckets = Vec::with_capacity((1 << bits) + 1);
+        let mut next = 0usize;
+        for bucket in 0..(1u64 << bits) {
+            while next < keys.len() && top_bits(keys[next], bits) < bucket {
+                next += 1;
+            }
+            buckets.push(next as u32);
+        }
+        buckets.push(keys.len() as u32);
+        let postings = entries.into_iter().map(|e| e.1).collect();
+        Self { keys, starts, buckets, postings }
     }
 
     /// Every posting of `hash`, sorted by document then position.
     pub fn get(&self, hash: u64) -> &[Posting] {
-        match self.ranges.get(&hash) {
-            Some(&(start, len)) => &self.postings[start as usize..(start + len) as usize],
-            None => &[],
-        }
+        let bits = self.buckets.len().saturating_sub(1).trailing_zeros();
+        let bucket = top_bits(hash, bits) as usize;
+        let (Some(&lo), Some(&hi)) = (self.buckets.get(bucket), self.buckets.get(bucket + 1)) else {
+            return &[];
+        };
+        let Some(offset) = self.keys[lo as usize..hi as usize].iter().position(|&k| k == hash) else {
+            return &[];
+        };
+        let i = lo as usize + offset;
+        &self.postings[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
     /// Number of distinct hashes.
     pub fn len(&self) -> usize {
-        self.ranges.len()
+        self.keys.len()
     }
 
     /// True when nothing was indexed.
     pub fn is_empty(&self) -> bool {
-        self.ranges.is_empty()
+        self.keys.is_empty()
     }
 
     /// Number of postings.
     pub fn posting_count(&self) -> usize {
         self.postings.len()
     }
+}
+
+/// Bucket bits for `keys` distinct hashes: a power of two at least the key count, capped.
+fn bucket_bits(keys: usize) -> u32 {
+    (keys.max(1).next_power_of_two().trailing_zeros()).min(MAX_BUCKET_BITS)
+}
+
+fn top_bits(hash: u64, bits: u32) -> u64 {
+    if bits == 0 { 0 } else { hash >> (64 - bits) }
 }
 
 #[cfg(test)]
@@ -76,5 +115,42 @@ mod tests {
         assert_eq!(index.get(3), &[p(0, 1)]);
         assert!(index.get(4).is_empty());
         assert_eq!((index.len(), index.posting_count()), (2, 3));
+    }
+
+    #[test]
+    fn lookups_agree_with_a_hash_map_for_every_hash_and_absent_ones() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for size in [0usize, 1, 2, 7, 1000, 20_000] {
+            let mut entries = Vec::new();
+            let mut expected: std::collections::HashMap<u64, Vec<Posting>> = Default::default();
+            for doc in 0..size as u32 {
+                // Some hashes shared, some with the top bits of others, some at the extremes.
+                let hash = match doc % 5 {
+                    0 => doc as u64 % 97,
+                    1 => u64::MAX - (doc as u64 % 3),
+                    _ => next(),
+                };
+                let posting = Posting { doc, position: doc * 3 };
+                entries.push((hash, posting));
+                expected.entry(hash).or_default().push(posting);
+            }
+            let index = InvertedIndex::build(entries);
+            assert_eq!(index.len(), expected.len());
+            for (hash, postings) in &expected {
+                assert_eq!(index.get(*hash), postings.as_slice(), "size {size} hash {hash:x}");
+            }
+            for _ in 0..1000 {
+                let absent = next();
+                if !expected.contains_key(&absent) {
+                    assert!(index.get(absent).is_empty());
+                }
+            }
+        }
     }
 }

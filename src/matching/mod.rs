@@ -203,13 +203,18 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
             b: token_span(&rb.tokens, h.b, k),
         })
         .collect();
+    let min_exact = tuning.min_exact_share * ctx.min_chars as f64;
+    // No group can cover more than all the hits together: most pairs stop here.
+    if (exact_coverage(&sa.tokens, &rb.tokens, &rough, k) as f64) < min_exact {
+        return Vec::new();
+    }
     let margin = tuning.box_margin;
     let mut passages = Vec::new();
     for group in cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars) {
         if group.len() < tuning.min_hits && !group.iter().any(|h| diagonal_support(&sa.tokens, &rb.tokens, h, k)) {
             continue;
         }
-        if (exact_coverage(&sa.tokens, &rb.tokens, &group, k) as f64) < tuning.min_exact_share * ctx.min_chars as f64 {
+        if (exact_coverage(&sa.tokens, &rb.tokens, &group, k) as f64) < min_exact {
             continue;
         }
         let (a_stream, b_stream) = (suspect.stream.get(), reference.stream.get());
@@ -246,23 +251,31 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
 /// hit grows along its diagonal while tokens match on both sides. A copied passage, even
 /// edited, has long exact stretches; k-grams shared by chance are short and scattered,
 /// and they are most of the groups.
-fn exact_coverage(a: &[Token], b: &[Token], group: &[SpanSeed], k: usize) -> u32 {
-    let mut runs: Vec<(usize, usize)> = group
-        .iter()
-        .map(|hit| {
-            let (mut start, mut twin) = (hit.a_at as usize, hit.b_at as usize);
-            while start > 0 && twin > 0 && a[start - 1].hash == b[twin - 1].hash {
-                start -= 1;
-                twin -= 1;
-            }
-            let (mut end, mut twin_end) = (hit.a_at as usize + k, hit.b_at as usize + k);
-            while end < a.len() && twin_end < b.len() && a[end].hash == b[twin_end].hash {
-                end += 1;
-                twin_end += 1;
-            }
-            (start, end.min(a.len()))
-        })
-        .collect();
+fn exact_coverage(a: &[Token], b: &[Token], hits: &[SpanSeed], k: usize) -> u32 {
+    let mut by_diagonal: Vec<(i64, usize, usize)> =
+        hits.iter().map(|h| (h.a_at as i64 - h.b_at as i64, h.a_at as usize, h.b_at as usize)).collect();
+    by_diagonal.sort_unstable();
+    let mut runs: Vec<(usize, usize)> = Vec::with_capacity(by_diagonal.len());
+    let mut last: Option<(i64, usize)> = None;
+    for (diagonal, at, twin) in by_diagonal {
+        // A hit inside the run just grown on its diagonal adds nothing.
+        if last.is_some_and(|(d, end)| d == diagonal && at < end) {
+            continue;
+        }
+        let (mut start, mut twin_start) = (at, twin);
+        while start > 0 && twin_start > 0 && a[start - 1].hash == b[twin_start - 1].hash {
+            start -= 1;
+            twin_start -= 1;
+        }
+        let (mut end, mut twin_end) = (at + k, twin + k);
+        while end < a.len() && twin_end < b.len() && a[end].hash == b[twin_end].hash {
+            end += 1;
+            twin_end += 1;
+        }
+        let end = end.min(a.len());
+        runs.push((start, end));
+        last = Some((diagonal, end));
+    }
     runs.sort_unstable();
     let (mut covered, mut reach) = (0, 0);
     for (start, end) in runs {

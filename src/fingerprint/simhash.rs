@@ -73,15 +73,13 @@ pub fn weighted_words(folded: &str) -> Vec<(String, f64)> {
     if folded.chars().any(is_single_char_token) {
         let dictionary = Dictionary::load();
         let segmenter = &*dictionary.0;
-        let mut words = Vec::new();
-        // Line by line: jieba is much faster on short inputs than on one huge string.
-        let mut merged: HashMap<String, f64> = HashMap::new();
-        for line in folded.lines().filter(|l| !l.trim().is_empty()) {
-            for kw in segmenter.tfidf.extract_keywords(&segmenter.jieba, line, usize::MAX, Vec::new()) {
-                *merged.entry(kw.keyword).or_default() += kw.weight;
-            }
-        }
-        words.extend(merged);
+        // The whole document at once: term frequencies over the document, times IDF.
+        let mut words: Vec<(String, f64)> = segmenter
+            .tfidf
+            .extract_keywords(&segmenter.jieba, folded, usize::MAX, Vec::new())
+            .into_iter()
+            .map(|kw| (kw.keyword, kw.weight))
+            .collect();
         words.sort_by(|a, b| a.0.cmp(&b.0));
         return words;
     }

@@ -130,7 +130,8 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         eprintln!("twinspot: no documents found in the paths given");
         return Ok(ExitCode::from(2));
     }
-    let request = CheckRequest { documents, mode, settings: args.settings() };
+    // One check and the process ends: the dictionary can go as soon as SimHash is done.
+    let request = CheckRequest { documents, mode, settings: args.settings(), keep_dictionary: false };
     let progress = TerminalProgress::new(args.quiet);
     let report = run_check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
     progress.finish();

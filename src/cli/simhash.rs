@@ -5,13 +5,11 @@ use std::process::ExitCode;
 
 use rayon::prelude::*;
 use twinspot::Settings;
-use twinspot::fingerprint::simhash::{Dictionary, text_simhash};
+use twinspot::fingerprint::simhash::text_simhash;
 use twinspot::ingest::{self, IngestLimits};
 
 pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let settings = Settings::default();
-    // One dictionary for every file, not one per file.
-    let _dictionary = Dictionary::load();
     let lines: Vec<Result<String, String>> = files
         .par_iter()
         .map(|file| {

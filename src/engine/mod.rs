@@ -67,4 +67,8 @@ pub struct CheckRequest {
     pub documents: Vec<DocumentInput>,
     pub mode: Mode,
     pub settings: Settings,
+    /// Keep the jieba dictionary (about 70 MB) loaded after the check's SimHash pass: for
+    /// the window, which runs check after check. A one-shot command leaves it false, and
+    /// the dictionary is unloaded before the index is built, lowering the peak memory.
+    pub keep_dictionary: bool,
 }

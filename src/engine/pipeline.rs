@@ -65,8 +65,10 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     // the dictionary is simply built on first use.
     let dictionary = dictionary.ok().and_then(|handle| handle.join().ok());
     add_simhashes(&mut docs, &settings, &counter, cancel)?;
-    // Its memory goes back before the index is built, unless the caller holds it too.
     drop(dictionary);
+    if !request.keep_dictionary {
+        simhash::Dictionary::unload();
+    }
     apply_templates(&mut docs, &settings);
 
     let is_reference = |d: &Loaded| match request.mode {

@@ -3,11 +3,11 @@
 //!
 //! Chinese text is segmented with jieba-rs and weighted with jieba's IDF table; text
 //! without Han characters is split into words and weighted by term frequency. The jieba
-//! dictionary is built once, lazily, the first time Chinese text needs it, and kept while
-//! a [`Dictionary`] handle is held.
+//! dictionary is built once, lazily, the first time Chinese text needs it, and kept until
+//! [`Dictionary::unload`].
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use jieba_rs::{Jieba, KeywordExtract, KeywordExtractConfig, TfIdf};
 
@@ -45,26 +45,26 @@ impl Segmenter {
     }
 }
 
-/// The one live dictionary, if any handle to it is held.
-static LIVE: Mutex<Weak<Segmenter>> = Mutex::new(Weak::new());
+/// The loaded dictionary, if any.
+static LOADED: Mutex<Option<Arc<Segmenter>>> = Mutex::new(None);
 
 /// The jieba dictionary and IDF table (about 70 MB, a few hundred milliseconds to
-/// build). Built once, on first use, and shared: every SimHash taken while a handle is
-/// held uses the same one; when the last handle goes, so does the memory. A check holds
-/// one for its SimHash pass; the window holds one for as long as it is open.
+/// build). Loaded once, on first use, and kept: every SimHash uses the same one until
+/// [`Dictionary::unload`]. A handle keeps it alive for its holder even then.
 #[derive(Clone)]
 pub struct Dictionary(Arc<Segmenter>);
 
 impl Dictionary {
-    /// The live dictionary, or a new one built now (other callers wait for it).
+    /// The loaded dictionary, or a new one built now (other callers wait for it).
     pub fn load() -> Self {
-        let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(segmenter) = live.upgrade() {
-            return Self(segmenter);
-        }
-        let segmenter = Arc::new(Segmenter::build());
-        *live = Arc::downgrade(&segmenter);
-        Self(segmenter)
+        let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
+        Self(loaded.get_or_insert_with(|| Arc::new(Segmenter::build())).clone())
+    }
+
+    /// Lets the dictionary go: its memory goes back once no handle holds it, and the
+    /// next SimHash loads it again. A one-shot check does this after its SimHash pass.
+    pub fn unload() {
+        *LOADED.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 }
 
@@ -131,11 +131,7 @@ mod tests {
     use super::*;
     use crate::normalize::NormalizeOptions;
 
-    /// Held for the whole test binary: one dictionary, not one per call.
-    static DICTIONARY: std::sync::LazyLock<Dictionary> = std::sync::LazyLock::new(Dictionary::load);
-
     fn sh(text: &str) -> u64 {
-        std::sync::LazyLock::force(&DICTIONARY);
         text_simhash(text, NormalizeOptions::default())
     }
 
@@ -159,10 +155,13 @@ mod tests {
     }
 
     #[test]
-    fn the_dictionary_is_shared_while_held() {
-        let held = Dictionary::load();
-        assert!(Arc::ptr_eq(&held.0, &Dictionary::load().0));
-        assert!(Arc::ptr_eq(&held.0, &Dictionary::load().0));
+    fn the_dictionary_is_loaded_once_until_unloaded() {
+        let first = Dictionary::load();
+        assert!(Arc::ptr_eq(&first.0, &Dictionary::load().0));
+        Dictionary::unload();
+        // The handle still works; the next load builds a new dictionary.
+        assert!(!Arc::ptr_eq(&first.0, &Dictionary::load().0));
+        assert_eq!(weighted_words("软件包 管理").len(), weighted_words("软件包 管理").len());
     }
 
     #[test]

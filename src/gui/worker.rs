@@ -11,7 +11,6 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::engine::collect_inputs;
-use crate::fingerprint::simhash::Dictionary;
 use crate::{CancelFlag, CheckRequest, Mode, Progress, Report, Role, Settings, Stage, run_check};
 
 /// Identifies one check; events of any other job than the current one are stale.
@@ -110,10 +109,6 @@ impl Drop for Worker {
 }
 
 fn serve(commands: &Receiver<Command>, events: &Sender<Event>, waker: &Waker) {
-    // The window keeps the jieba dictionary for as long as it is open: built once, in the
-    // background, from the start; every check finds it ready. The finished thread's handle
-    // holds it (if the thread cannot start, each check builds its own).
-    let _dictionary = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(Dictionary::load);
     while let Ok(command) = commands.recv() {
         let Command::Check { job, plan, cancel } = command;
         let event = run_one(job, plan, &cancel, events, waker);
@@ -138,7 +133,9 @@ fn run_one(job: JobId, plan: CheckPlan, cancel: &CancelFlag, events: &Sender<Eve
     }
     let _ = events.send(Event::Listed { job, documents: documents.len() });
     waker();
-    let request = CheckRequest { documents, mode: plan.mode, settings: plan.settings.sanitized() };
+    // The window runs check after check: the jieba dictionary is built once and kept.
+    let request =
+        CheckRequest { documents, mode: plan.mode, settings: plan.settings.sanitized(), keep_dictionary: true };
     let throttle = Mutex::new((Instant::now() - PROGRESS_INTERVAL, None::<Stage>));
     let sink = |progress: Progress| {
         let Ok(mut last) = throttle.try_lock() else {

@@ -103,7 +103,7 @@ fn bench_fingerprint(c: &mut Criterion) {
 }
 
 fn bench_simhash(c: &mut Criterion) {
-    let _dictionary = simhash::Dictionary::load();
+    simhash::Dictionary::load();
     let options = Settings::default().normalize;
     let mut group = c.benchmark_group("simhash");
     group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
@@ -124,7 +124,7 @@ fn bench_simhash(c: &mut Criterion) {
 /// The sub-steps, on the same texts: tokenizing alone, folding alone, and segmentation +
 /// hashing of already folded text.
 fn bench_parts(c: &mut Criterion) {
-    let _dictionary = simhash::Dictionary::load();
+    simhash::Dictionary::load();
     let options = Settings::default().normalize;
     let mut group = c.benchmark_group("parts");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
@@ -162,7 +162,7 @@ fn bench_parts(c: &mut Criterion) {
 fn request(dir: &Path) -> CheckRequest {
     let mut documents = collect_inputs(&[dir.join("reference")], Role::Reference);
     documents.extend(collect_inputs(&[dir.join("suspect")], Role::Suspect));
-    CheckRequest { documents, mode: Mode::SuspectsVsReferences, settings: Settings::default() }
+    CheckRequest { documents, mode: Mode::SuspectsVsReferences, settings: Settings::default(), keep_dictionary: false }
 }
 
 /// Peak resident memory of this process so far (Linux), in MB.

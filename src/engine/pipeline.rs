@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
@@ -286,7 +286,8 @@ impl Matcher<'_> {
         let Some(prints) = doc.prints.as_ref() else {
             return Vec::new();
         };
-        let mut hits: FxHashMap<u32, Vec<Hit>> = FxHashMap::default();
+        // (reference, hit), sorted below: one vector for all references, not one each.
+        let mut hits: Vec<(u32, Hit)> = Vec::new();
         // Every k-gram of the suspect is looked up, not only its winnowed ones: the
         // references' fingerprints are winnowed, and a shared run shorter than t still
         // hits whenever the reference kept one of its k-grams.
@@ -303,9 +304,15 @@ impl Matcher<'_> {
                 continue;
             }
             for p in postings.iter().filter(|p| self.wanted(a, p.doc as usize)) {
-                hits.entry(p.doc).or_default().push(Hit { a: position as u32, b: p.position });
+                hits.push((p.doc, Hit { a: position as u32, b: p.position }));
             }
         }
+        hits.sort_unstable();
+        let hits_of = |b: u32| {
+            let start = hits.partition_point(|h| h.0 < b);
+            let end = start + hits[start..].partition_point(|h| h.0 == b);
+            &hits[start..end]
+        };
         let mut shared_sentences: FxHashMap<u32, u32> = FxHashMap::default();
         for s in &prints.sentences {
             let mut docs: Vec<u32> = self
@@ -321,13 +328,14 @@ impl Matcher<'_> {
                 *shared_sentences.entry(b).or_default() += 1;
             }
         }
-        let mut candidates: FxHashSet<u32> = hits.keys().copied().collect();
+        let mut candidates: Vec<u32> = hits.iter().map(|h| h.0).collect();
         if let Some(h) = doc.entry.simhash {
             candidates
                 .extend(self.simhashes.query(h).into_iter().map(|(b, _)| b).filter(|&b| self.wanted(a, b as usize)));
         }
-        let mut candidates: Vec<u32> = candidates.into_iter().collect();
         candidates.sort_unstable();
+        candidates.dedup();
+        let mut pair_hits: Vec<Hit> = Vec::new();
 
         let suspect_stream = LazyStream::new(&doc.entry.text, self.settings.normalize);
         let mut pairs = Vec::new();
@@ -344,13 +352,10 @@ impl Matcher<'_> {
                 reference_masked: &reference.masked_chars,
             };
             let reference_stream = LazyStream::new(&reference.entry.text, self.settings.normalize);
-            let passages = hits
-                .get(&b)
-                .map(|h| {
-                    let suspect = Side { prints, stream: &suspect_stream };
-                    match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, h, &ctx)
-                })
-                .unwrap_or_default();
+            pair_hits.clear();
+            pair_hits.extend(hits_of(b).iter().map(|h| h.1));
+            let suspect = Side { prints, stream: &suspect_stream };
+            let passages = match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, &pair_hits, &ctx);
             let scores = pair_scores(
                 &passages,
                 doc.entry.countable_chars,

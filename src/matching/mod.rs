@@ -192,9 +192,16 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
     }
     let tuning = ctx.tuning;
     let k = ctx.k.max(1);
+    let min_exact = tuning.min_exact_share * ctx.min_chars as f64;
+    let in_range = |h: &&Hit| (h.a as usize) < sa.tokens.len() && (h.b as usize) < rb.tokens.len();
+    // No group can cover more than all the hits together: most pairs stop here.
+    if (exact_coverage(&sa.tokens, &rb.tokens, hits.iter().filter(in_range).map(|h| (h.a, h.b)), k) as f64) < min_exact
+    {
+        return Vec::new();
+    }
     let rough: Vec<SpanSeed> = hits
         .iter()
-        .filter(|h| (h.a as usize) < sa.tokens.len() && (h.b as usize) < rb.tokens.len())
+        .filter(in_range)
         .map(|h| SpanSeed {
             a_at: h.a,
             b_at: h.b,
@@ -203,18 +210,13 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
             b: token_span(&rb.tokens, h.b, k),
         })
         .collect();
-    let min_exact = tuning.min_exact_share * ctx.min_chars as f64;
-    // No group can cover more than all the hits together: most pairs stop here.
-    if (exact_coverage(&sa.tokens, &rb.tokens, &rough, k) as f64) < min_exact {
-        return Vec::new();
-    }
     let margin = tuning.box_margin;
     let mut passages = Vec::new();
     for group in cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars) {
         if group.len() < tuning.min_hits && !group.iter().any(|h| diagonal_support(&sa.tokens, &rb.tokens, h, k)) {
             continue;
         }
-        if (exact_coverage(&sa.tokens, &rb.tokens, &group, k) as f64) < min_exact {
+        if (exact_coverage(&sa.tokens, &rb.tokens, group.iter().map(|h| (h.a_at, h.b_at)), k) as f64) < min_exact {
             continue;
         }
         let (a_stream, b_stream) = (suspect.stream.get(), reference.stream.get());
@@ -251,17 +253,19 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
 /// hit grows along its diagonal while tokens match on both sides. A copied passage, even
 /// edited, has long exact stretches; k-grams shared by chance are short and scattered,
 /// and they are most of the groups.
-fn exact_coverage(a: &[Token], b: &[Token], hits: &[SpanSeed], k: usize) -> u32 {
-    let mut by_diagonal: Vec<(i64, usize, usize)> =
-        hits.iter().map(|h| (h.a_at as i64 - h.b_at as i64, h.a_at as usize, h.b_at as usize)).collect();
-    by_diagonal.sort_unstable();
-    let mut runs: Vec<(usize, usize)> = Vec::with_capacity(by_diagonal.len());
+fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32)>, k: usize) -> u32 {
+    let mut runs: Vec<(i64, usize, usize)> = hits.map(|(at, twin)| (at as i64 - twin as i64, at as usize, 0)).collect();
+    runs.sort_unstable();
+    // Each hit becomes at most one run, written over the hits already read.
+    let mut kept = 0;
     let mut last: Option<(i64, usize)> = None;
-    for (diagonal, at, twin) in by_diagonal {
+    for read in 0..runs.len() {
+        let (diagonal, at, _) = runs[read];
         // A hit inside the run just grown on its diagonal adds nothing.
         if last.is_some_and(|(d, end)| d == diagonal && at < end) {
             continue;
         }
+        let twin = (at as i64 - diagonal) as usize;
         let (mut start, mut twin_start) = (at, twin);
         while start > 0 && twin_start > 0 && a[start - 1].hash == b[twin_start - 1].hash {
             start -= 1;
@@ -273,12 +277,14 @@ fn exact_coverage(a: &[Token], b: &[Token], hits: &[SpanSeed], k: usize) -> u32 
             twin_end += 1;
         }
         let end = end.min(a.len());
-        runs.push((start, end));
+        runs[kept] = (0, start, end);
+        kept += 1;
         last = Some((diagonal, end));
     }
+    runs.truncate(kept);
     runs.sort_unstable();
     let (mut covered, mut reach) = (0, 0);
-    for (start, end) in runs {
+    for (_, start, end) in runs {
         let start = start.max(reach);
         if end > start {
             covered += a[end - 1].end - a[start].start;

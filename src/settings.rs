@@ -34,7 +34,7 @@ impl Default for Settings {
         Self {
             k: 5,
             w: 4,
-            min_chars: 50,
+            min_chars: 40,
             normalize: NormalizeOptions::default(),
             simhash_threshold: 3,
             near_duplicate_coverage: 0.5,

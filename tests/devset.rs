@@ -41,9 +41,9 @@ fn devset_plagdet_stays_above_its_floor() {
             .unwrap_or_else(|| panic!("no {name} in: {last}"))
     };
     println!("{table}");
-    assert!(value("plagdet") >= 0.88, "{table}");
+    assert!(value("plagdet") >= 0.90, "{table}");
     assert!(value("precision") >= 0.93, "{table}");
-    assert!(value("recall") >= 0.85, "{table}");
+    assert!(value("recall") >= 0.87, "{table}");
     assert!(value("granularity") <= 1.05, "{table}");
     assert_eq!(value("dup_recall"), 1.0, "{table}");
     assert_eq!(value("dup_precision"), 1.0, "{table}");

@@ -211,7 +211,7 @@ mod tests {
 
     #[test]
     fn untouched_settings_follow_new_engine_defaults_and_changed_ones_stay() {
-        let old_defaults = Settings { min_chars: 40, ..Settings::default() };
+        let old_defaults = Settings { min_chars: 50, ..Settings::default() };
         let untouched = Persisted {
             settings: old_defaults.clone(),
             engine_defaults: Some(old_defaults.clone()),

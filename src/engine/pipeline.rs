@@ -287,7 +287,7 @@ impl Matcher<'_> {
             return Vec::new();
         };
         // (reference, hit), sorted below: one vector for all references, not one each.
-        let mut hits: Vec<(u32, Hit)> = Vec::new();
+        let mut found: Vec<(u32, Hit)> = Vec::new();
         // Every k-gram of the suspect is looked up, not only its winnowed ones: the
         // references' fingerprints are winnowed, and a shared run shorter than t still
         // hits whenever the reference kept one of its k-grams.
@@ -304,13 +304,14 @@ impl Matcher<'_> {
                 continue;
             }
             for p in postings.iter().filter(|p| self.wanted(a, p.doc as usize)) {
-                hits.push((p.doc, Hit { a: position as u32, b: p.position }));
+                found.push((p.doc, Hit { a: position as u32, b: p.position }));
             }
         }
-        hits.sort_unstable();
+        found.sort_unstable();
+        let (hit_docs, hits): (Vec<u32>, Vec<Hit>) = found.into_iter().unzip();
         let hits_of = |b: u32| {
-            let start = hits.partition_point(|h| h.0 < b);
-            let end = start + hits[start..].partition_point(|h| h.0 == b);
+            let start = hit_docs.partition_point(|&d| d < b);
+            let end = start + hit_docs[start..].partition_point(|&d| d == b);
             &hits[start..end]
         };
         let mut shared_sentences: FxHashMap<u32, u32> = FxHashMap::default();
@@ -328,14 +329,13 @@ impl Matcher<'_> {
                 *shared_sentences.entry(b).or_default() += 1;
             }
         }
-        let mut candidates: Vec<u32> = hits.iter().map(|h| h.0).collect();
+        let mut candidates = hit_docs.clone();
         if let Some(h) = doc.entry.simhash {
             candidates
                 .extend(self.simhashes.query(h).into_iter().map(|(b, _)| b).filter(|&b| self.wanted(a, b as usize)));
         }
         candidates.sort_unstable();
         candidates.dedup();
-        let mut pair_hits: Vec<Hit> = Vec::new();
 
         let suspect_stream = LazyStream::new(&doc.entry.text, self.settings.normalize);
         let mut pairs = Vec::new();
@@ -345,17 +345,15 @@ impl Matcher<'_> {
                 continue;
             };
             let ctx = PairContext {
-                k: self.settings.k.max(1),
+                k,
                 min_chars: self.settings.min_chars,
                 tuning: self.tuning,
                 suspect_masked: &doc.masked_chars,
                 reference_masked: &reference.masked_chars,
             };
             let reference_stream = LazyStream::new(&reference.entry.text, self.settings.normalize);
-            pair_hits.clear();
-            pair_hits.extend(hits_of(b).iter().map(|h| h.1));
             let suspect = Side { prints, stream: &suspect_stream };
-            let passages = match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, &pair_hits, &ctx);
+            let passages = match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, hits_of(b), &ctx);
             let scores = pair_scores(
                 &passages,
                 doc.entry.countable_chars,

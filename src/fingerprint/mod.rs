@@ -17,7 +17,8 @@ use crate::settings::Settings;
 pub struct DocumentFingerprints {
     /// Tokens with their character offsets and sentence starts.
     pub tokenized: Tokenized,
-    /// Winnowed k-gram fingerprints, ascending by position.
+    /// Winnowed k-gram fingerprints, ascending by position. A check moves the references'
+    /// into its index and drops the others': matching rolls a suspect's k-grams again.
     pub kgrams: Vec<Fingerprint>,
     /// Sentence hashes, in text order.
     pub sentences: Vec<SentenceFingerprint>,

@@ -17,10 +17,10 @@ pub struct Posting {
 /// hash → every (document, position) holding it. Built once, read by many threads.
 ///
 /// Laid out as sorted arrays rather than a hash map: the distinct hashes ascending, where
-/// each one's postings start, and a table that maps the top [`BUCKET_BITS`] bits of a
-/// hash to the first distinct hash with those bits. Fingerprint hashes are uniformly
-/// mixed, so a lookup reads one or two entries. Half the memory of a hash map, and it is
-/// built by one (parallel) sort.
+/// each one's postings start, and a table that maps the top bits of a hash (up to
+/// `MAX_BUCKET_BITS`) to the first distinct hash with those bits. Fingerprint hashes
+/// are uniformly mixed, so a lookup reads one or two entries. Half the memory of a hash
+/// map, and it is built by one (parallel) sort.
 #[derive(Debug, Default)]
 pub struct InvertedIndex {
     /// Distinct hashes, ascending.

@@ -15,7 +15,7 @@ const GAP: i32 = -1;
 const MIN_GAIN: i32 = 4;
 
 /// The best alignment of a prefix of `a` with a prefix of `b`: how many characters of
-/// each it covers. `(0, 0)` when the best alignment gains less than [`MIN_GAIN`].
+/// each it covers. `(0, 0)` when the best alignment gains less than `MIN_GAIN`.
 pub fn extend(a: &[char], b: &[char], x_drop: i32) -> (usize, usize) {
     let (n, m) = (a.len().min(MAX_EXTENSION), b.len().min(MAX_EXTENSION));
     let width = 2 * BAND + 1;

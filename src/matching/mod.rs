@@ -1,7 +1,7 @@
 //! Match: turns the fingerprint hits between a suspect and one reference into passages —
 //! character ranges on both sides — that survive light edits and reordered sentences.
 //!
-//! 1. Hits of winnowed k-grams (from the index) are grouped roughly ([`cluster`]); each
+//! 1. Hits of winnowed k-grams (from the index) are grouped roughly ([`mod@cluster`]); each
 //!    group marks a box of the two texts worth a closer look.
 //! 2. Inside each box, every shared short run of normalized characters (three Han
 //!    characters, or about nine Latin letters: see [`MatchTuning::seed_weight`]) is a
@@ -32,7 +32,7 @@ pub struct MatchTuning {
     /// Weight a dense seed needs: a Han/Kana/Hangul character weighs 3, any other 1.
     pub seed_weight: u32,
     /// A box is opened only when the exact runs through its hits cover this share of the
-    /// minimum passage length on the suspect side (see [`exact_coverage`]). Copied
+    /// minimum passage length on the suspect side (see `exact_coverage`). Copied
     /// passages on the development corpus, lightly edited ones included, cover at least
     /// 34 characters (0.85 of the default 40); groups of chance hits on the benchmark
     /// corpus reach 20 characters 24 times in 160,000.
@@ -250,18 +250,16 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
     merge_passages(passages, tuning.gap_chars)
 }
 
-/// Characters of the suspect covered by the exact runs through the hits of `group`: each
-/// hit grows along its diagonal while tokens match on both sides. A copied passage, even
-/// edited, has long exact stretches; k-grams shared by chance are short and scattered,
-/// and they are most of the groups.
+/// Characters of the suspect covered by the exact runs through `hits` (token index on
+/// each side): each hit grows along its diagonal while tokens match on both sides. A
+/// copied passage, even edited, has long exact stretches; k-grams shared by chance are
+/// short and scattered, and they are most of the groups.
 fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32)>, k: usize) -> u32 {
-    let mut runs: Vec<(i64, usize, usize)> = hits.map(|(at, twin)| (at as i64 - twin as i64, at as usize, 0)).collect();
-    runs.sort_unstable();
-    // Each hit becomes at most one run, written over the hits already read.
-    let mut kept = 0;
+    let mut by_diagonal: Vec<(i64, usize)> = hits.map(|(at, twin)| (at as i64 - twin as i64, at as usize)).collect();
+    by_diagonal.sort_unstable();
+    let mut runs: Vec<(usize, usize)> = Vec::with_capacity(by_diagonal.len());
     let mut last: Option<(i64, usize)> = None;
-    for read in 0..runs.len() {
-        let (diagonal, at, _) = runs[read];
+    for (diagonal, at) in by_diagonal {
         // A hit inside the run just grown on its diagonal adds nothing.
         if last.is_some_and(|(d, end)| d == diagonal && at < end) {
             continue;
@@ -278,14 +276,12 @@ fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32
             twin_end += 1;
         }
         let end = end.min(a.len());
-        runs[kept] = (0, start, end);
-        kept += 1;
+        runs.push((start, end));
         last = Some((diagonal, end));
     }
-    runs.truncate(kept);
     runs.sort_unstable();
     let (mut covered, mut reach) = (0, 0);
-    for (_, start, end) in runs {
+    for (start, end) in runs {
         let start = start.max(reach);
         if end > start {
             covered += a[end - 1].end - a[start].start;

@@ -69,6 +69,13 @@ pub struct CharStream {
     pub offsets: Vec<u32>,
 }
 
+impl CharStream {
+    fn push(&mut self, offset: u32, c: char) {
+        self.chars.push(c);
+        self.offsets.push(offset);
+    }
+}
+
 /// Calls `emit(char_offset, normalized_char)` for every character of `text` after NFKC,
 /// case folding and the Chinese fold. One input character may yield several (NFKC of a
 /// ligature) or keep its offset for all of them.
@@ -183,8 +190,7 @@ fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharSt
             word_end = offset + 1;
             word.push(c);
             if keep_stream {
-                stream.chars.push(c);
-                stream.offsets.push(offset);
+                stream.push(offset, c);
             }
             return;
         }
@@ -196,8 +202,7 @@ fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharSt
             }
             out.tokens.push(Token { hash: hash_char(c), start: offset, end: offset + 1 });
             if keep_stream {
-                stream.chars.push(c);
-                stream.offsets.push(offset);
+                stream.push(offset, c);
             }
             return;
         }
@@ -213,8 +218,7 @@ fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharSt
             }
             out.tokens.push(Token { hash: fmix64(hash_char(c) ^ 0x7075_6e63), start: offset, end: offset + 1 });
             if keep_stream {
-                stream.chars.push(c);
-                stream.offsets.push(offset);
+                stream.push(offset, c);
             }
         }
     });

@@ -64,6 +64,7 @@ fn doc(id: usize, path: &str, role: Role, text: &str) -> DocumentEntry {
         chars,
         countable_chars: chars,
         simhash: Some(id as u64),
+        sha256: None,
         error: None,
         warnings: vec![],
         text: Arc::from(text),
@@ -82,7 +83,7 @@ fn ready_report(mode: Mode) -> Report {
     let a = format!("{FILLER_1}{COPIED_1}{FILLER_3}{COPIED_2}{FILLER_2}");
     let r = format!("{COPIED_2}{FILLER_2}{COPIED_1}");
     let q = format!("{FILLER_3}{FILLER_1}");
-    let passage = |x: (u32, u32), y: (u32, u32)| Passage { a_start: x.0, a_end: x.1, b_start: y.0, b_end: y.1 };
+    let passage = |x: (u32, u32), y: (u32, u32)| Passage::copied(x, y);
     let mut bad = doc(3, "bad.pdf", Role::Reference, "");
     bad.error = Some("not a PDF: bad.pdf".into());
     Report {
@@ -347,7 +348,7 @@ fn a_pair_of_100000_character_documents_is_laid_out_once_and_stays_smooth() {
     let b: String = format!("{COPIED_2}\n{FILLER_2}{COPIED_1}\n{FILLER_3}\n").repeat(380);
     assert!(a.chars().count() > 100_000 && b.chars().count() > 100_000);
     let passages: Vec<Passage> = (0..200u32)
-        .map(|i| Passage { a_start: i * 500, a_end: i * 500 + 80, b_start: i * 500 + 7, b_end: i * 500 + 87 })
+        .map(|i| Passage::copied((i * 500, i * 500 + 80), (i * 500 + 7, i * 500 + 87)))
         .collect();
     let report = Report {
         settings: Settings::default(),

@@ -185,6 +185,7 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
         chars: 0,
         countable_chars: 0,
         simhash: None,
+        sha256: None,
         error: None,
         warnings: Vec::new(),
         text: Arc::from(""),
@@ -195,6 +196,7 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
             entry.chars = extracted.text.chars().count();
             entry.countable_chars = entry.chars;
             entry.warnings = extracted.warnings;
+            entry.sha256 = Some(extracted.sha256);
             entry.text = Arc::from(extracted.text);
             Loaded { entry, prints: Some(prints), masked_chars: Vec::new() }
         }

@@ -60,6 +60,19 @@ pub struct Extracted {
     pub format: Format,
     /// Things worth telling the user that did not stop the extraction.
     pub warnings: Vec<String>,
+    /// SHA-256 of the file's bytes, lowercase hex: the file's identity, whatever its name.
+    pub sha256: String,
+}
+
+/// SHA-256 of `bytes` as lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    use std::fmt::Write;
+    let digest = sha2::Sha256::digest(bytes);
+    digest.iter().fold(String::with_capacity(64), |mut hex, byte| {
+        let _ = write!(hex, "{byte:02x}");
+        hex
+    })
 }
 
 /// Reads the text of the file at `path`.
@@ -80,6 +93,7 @@ pub fn extract(path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestEr
     let budget = Budget::new(limits.timeout_secs);
     let bytes = limits::read_bounded(path, limits)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let sha256 = sha256_hex(&bytes);
     let label = format_label(&bytes, &ext);
     let job_limits = limits.clone();
     let job = move |budget: &Budget| extract_bytes(&bytes, &ext, &job_limits, budget);
@@ -106,7 +120,7 @@ pub fn extract(path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestEr
     if text.len() as u64 > limits.max_text_bytes {
         return Err(fail(Failure::Corrupt(format, format!("more than {} bytes of text", limits.max_text_bytes))));
     }
-    Ok(Extracted { text, format, warnings })
+    Ok(Extracted { text, format, warnings, sha256 })
 }
 
 /// Extracts text from the bytes of a file whose lower-case extension is `ext`.

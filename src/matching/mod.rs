@@ -501,7 +501,7 @@ fn accept(group: &[SpanSeed], (suspect, reference): (Side, Side), ctx: &PairCont
     }
     let span = extend_ends(sa, rb, StreamBox { a: (a_lo, a_hi), b: (b_lo, b_hi) }, ctx);
     let (a, b) = (stream_span(sa, span.a.0, span.a.1 - span.a.0), stream_span(rb, span.b.0, span.b.1 - span.b.0));
-    let passage = Passage { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1 };
+    let passage = Passage::copied(a, b);
     if (passage.a_len() as usize) < ctx.min_chars
         || (passage.b_len() as usize) < ctx.min_chars
         || tokens_in(&suspect.prints.tokenized.tokens, a) < ctx.k
@@ -551,6 +551,7 @@ pub fn merge_passages(passages: Vec<Passage>, gap_chars: u32) -> Vec<Passage> {
                 a_end: group.iter().map(|p| p.a_end).max()?,
                 b_start: group.iter().map(|p| p.b_start).min()?,
                 b_end: group.iter().map(|p| p.b_end).max()?,
+                kind: group.iter().map(|p| p.kind).min()?,
             })
         })
         .collect();

@@ -10,6 +10,7 @@ use crate::settings::Settings;
 #[derive(Serialize)]
 struct JsonReport<'a> {
     version: u32,
+    tool: &'static str,
     settings: &'a Settings,
     documents: Vec<JsonDocument<'a>>,
     pairs: Vec<JsonPair<'a>>,
@@ -23,6 +24,10 @@ struct JsonDocument<'a> {
     role: Role,
     chars: usize,
     simhash: Option<String>,
+    sha256: Option<&'a str>,
+    /// Share of a suspect's text found in any other document; absent for other roles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    overall: Option<f64>,
     error: Option<&'a str>,
 }
 
@@ -45,6 +50,7 @@ fn round(x: f64) -> f64 {
 pub fn to_json(report: &Report) -> String {
     let json = JsonReport {
         version: 1,
+        tool: super::TOOL,
         settings: &report.settings,
         documents: report
             .documents
@@ -55,6 +61,8 @@ pub fn to_json(report: &Report) -> String {
                 role: d.role,
                 chars: d.chars,
                 simhash: d.simhash.map(|h| format!("{h:016x}")),
+                sha256: d.sha256.as_deref(),
+                overall: (d.role == Role::Suspect && d.error.is_none()).then(|| round(report.overall(d.id))),
                 error: d.error.as_deref(),
             })
             .collect(),

@@ -14,6 +14,25 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{Mode, Role};
 use crate::settings::Settings;
 
+/// The name and version of the tool that wrote a report, for the report to state.
+pub const TOOL: &str = concat!("twinspot ", env!("CARGO_PKG_VERSION"));
+
+/// What a passage is evidence of. Only [`PassageKind::Copied`] counts in scores; the
+/// other kinds are shown in their own style so that a reader sees why they do not count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PassageKind {
+    /// Shared text that counts as copied.
+    #[default]
+    Copied,
+    /// Text that many reference documents share (stock phrases, boilerplate).
+    Common,
+    /// Inside quotation marks with an attribution, or in a bibliography.
+    Quoted,
+    /// Text of a template document (an assignment sheet) given to everyone.
+    Template,
+}
+
 /// A shared passage: `[a_start, a_end)` in the suspect's text, `[b_start, b_end)` in the
 /// reference's, in Unicode code points of the extracted text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -22,9 +41,16 @@ pub struct Passage {
     pub a_end: u32,
     pub b_start: u32,
     pub b_end: u32,
+    /// What the passage is evidence of; copied unless an exclusion says otherwise.
+    #[serde(default)]
+    pub kind: PassageKind,
 }
 
 impl Passage {
+    /// A copied passage over `[a.0, a.1)` of the suspect and `[b.0, b.1)` of the reference.
+    pub fn copied(a: (u32, u32), b: (u32, u32)) -> Self {
+        Self { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1, kind: PassageKind::Copied }
+    }
     /// Characters on the suspect side.
     pub fn a_len(&self) -> u32 {
         self.a_end - self.a_start
@@ -50,6 +76,8 @@ pub struct DocumentEntry {
     /// Characters that count in scores (template text excluded).
     pub countable_chars: usize,
     pub simhash: Option<u64>,
+    /// SHA-256 of the file's bytes, lowercase hex; `None` when the file could not be read.
+    pub sha256: Option<String>,
     /// Why the file could not be read, shown as "what is wrong: path".
     pub error: Option<String>,
     pub warnings: Vec<String>,
@@ -96,6 +124,41 @@ impl Report {
     pub fn errors(&self) -> impl Iterator<Item = &DocumentEntry> {
         self.documents.iter().filter(|d| d.error.is_some())
     }
+
+    /// The overall similarity of document `doc` (the Turnitin-style index): the share of its
+    /// countable characters inside a copied passage from any other document, whatever the
+    /// source, each character counted once. In all-vs-all mode both sides of a pair count.
+    pub fn overall(&self, doc: usize) -> f64 {
+        let Some(entry) = self.documents.get(doc) else {
+            return 0.0;
+        };
+        let mut spans: Vec<(u32, u32)> = Vec::new();
+        for pair in &self.pairs {
+            let copied = pair.passages.iter().filter(|p| p.kind == PassageKind::Copied);
+            if pair.a == doc {
+                spans.extend(copied.map(|p| (p.a_start, p.a_end)));
+            } else if pair.b == doc && self.mode == Mode::AllVsAll {
+                spans.extend(copied.map(|p| (p.b_start, p.b_end)));
+            }
+        }
+        let covered = union_length(&mut spans);
+        if entry.countable_chars == 0 { 0.0 } else { (covered as f64 / entry.countable_chars as f64).min(1.0) }
+    }
+}
+
+/// Characters covered by the union of half-open `spans` (sorted in place).
+pub fn union_length(spans: &mut [(u32, u32)]) -> u64 {
+    spans.sort_unstable();
+    let mut covered = 0u64;
+    let mut reach = 0u32;
+    for &(start, end) in spans.iter() {
+        let start = start.max(reach);
+        if end > start {
+            covered += u64::from(end - start);
+            reach = end;
+        }
+    }
+    covered
 }
 
 /// The `[start, end)` character range as a byte range of `text`, for slicing.
@@ -117,5 +180,12 @@ mod tests {
         assert_eq!(&text[byte_range(text, 0, 6)], text);
         assert_eq!(&text[byte_range(text, 4, 4)], "");
         assert_eq!(&text[byte_range(text, 5, 99)], "d");
+    }
+
+    #[test]
+    fn union_length_counts_each_character_once() {
+        assert_eq!(union_length(&mut [(10, 20), (0, 5), (15, 30), (30, 31)]), 26);
+        assert_eq!(union_length(&mut []), 0);
+        assert_eq!(union_length(&mut [(5, 5), (3, 4)]), 1);
     }
 }

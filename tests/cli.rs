@@ -96,14 +96,14 @@ fn a_file_that_cannot_be_read_is_reported_and_the_run_goes_on() {
     let dir = fixtures();
     let output = twinspot(
         &dir,
-        &["compare", "-r", "reference", "-s", "suspect/zh_copy.txt", "suspect/missing.txt", "--json", "-", "-q"],
+        &["compare", "-r", "reference", "-s", "suspect/zh_copy.txt", "../data/encrypted.pdf", "--json", "-", "-q"],
     );
     let stdout = success(&output);
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    let missing = doc_id(&report, "suspect/missing.txt");
-    let error = report["documents"][missing as usize]["error"].as_str().unwrap();
-    assert!(error.contains("suspect/missing.txt"), "{error}");
-    assert!(String::from_utf8_lossy(&output.stderr).contains("suspect/missing.txt"));
+    let unreadable = doc_id(&report, "../data/encrypted.pdf");
+    let error = report["documents"][unreadable as usize]["error"].as_str().unwrap();
+    assert!(error.contains("../data/encrypted.pdf"), "{error}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("../data/encrypted.pdf"));
     assert!(pair(&report, "suspect/zh_copy.txt", "reference/zh_debian.txt").is_some());
 }
 
@@ -112,6 +112,10 @@ fn bad_arguments_exit_with_two() {
     let dir = fixtures();
     assert_eq!(twinspot(&dir, &["compare", "--suspect", "suspect"]).status.code(), Some(2));
     assert_eq!(twinspot(&dir, &["compare", "--no-such-flag"]).status.code(), Some(2));
+    // A path that does not exist is refused before any work, named in the message.
+    let missing = twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect/missing.txt"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("suspect/missing.txt"));
 }
 
 #[test]

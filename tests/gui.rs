@@ -125,6 +125,7 @@ fn ready_report(mode: Mode) -> Report {
         ],
         near_duplicates: vec![[0, 1]],
         groups: vec![vec![0, 1]],
+        skipped: vec![],
     }
 }
 
@@ -367,6 +368,7 @@ fn a_pair_of_100000_character_documents_is_laid_out_once_and_stays_smooth() {
         }],
         near_duplicates: vec![],
         groups: vec![],
+        skipped: vec![],
     };
     let mut harness = harness();
     harness.state_mut().show_report(Arc::new(report));
@@ -411,6 +413,7 @@ fn a_table_of_10000_pairs_sorts_and_scrolls_quickly() {
         pairs,
         near_duplicates: vec![],
         groups: vec![],
+        skipped: vec![],
     });
     let mut harness = harness();
     harness.state_mut().show_report(report.clone());

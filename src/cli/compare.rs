@@ -1,14 +1,16 @@
 //! `twinspot compare`: runs a check and writes JSON/CSV/HTML reports, or a summary table.
 
-use std::path::{Path, PathBuf};
+use std::fmt::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use twinspot::engine::collect_inputs;
-use twinspot::report::{csv::to_csv, html::to_html, json::to_json};
+use twinspot::engine::{InputSet, Skipped, display_path};
 use twinspot::{CancelFlag, CheckRequest, Mode, Report, Role, Settings, run_check};
 
+use super::args::{number_in, whole_in};
+use super::output::{ReportOutputs, WriteFailure, print_stdout};
 use super::progress_bar::TerminalProgress;
 
 /// Options of `twinspot compare`. Files and folders may be mixed; folders are read
@@ -40,19 +42,19 @@ pub struct CompareArgs {
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
     /// Tokens per k-gram: nothing shorter than k tokens is ever reported.
-    #[arg(short = 'k', long, default_value_t = Settings::default().k)]
-    k: usize,
+    #[arg(short = 'k', long, default_value_t = Settings::default().k as u64, value_parser = whole_in(1..=64))]
+    k: u64,
     /// Winnowing window (in k-grams); every shared run of t = w + k − 1 tokens is found.
-    #[arg(short = 'w', long, default_value_t = Settings::default().w)]
-    w: usize,
+    #[arg(short = 'w', long, default_value_t = Settings::default().w as u64, value_parser = whole_in(1..=256))]
+    w: u64,
     /// Drop passages shorter than this many characters (suspect side).
-    #[arg(long, default_value_t = Settings::default().min_chars)]
-    min_chars: usize,
+    #[arg(long, default_value_t = Settings::default().min_chars as u64, value_parser = whole_in(1..=1_000_000))]
+    min_chars: u64,
     /// Near duplicates: SimHash values at most this many bits apart.
-    #[arg(long, default_value_t = Settings::default().simhash_threshold)]
-    simhash_threshold: u32,
+    #[arg(long, default_value_t = u64::from(Settings::default().simhash_threshold), value_parser = whole_in(0..=32))]
+    simhash_threshold: u64,
     /// Near duplicates: shared passages cover at least this share of both documents.
-    #[arg(long, default_value_t = Settings::default().near_duplicate_coverage)]
+    #[arg(long, default_value_t = Settings::default().near_duplicate_coverage, value_parser = number_in(0.01..=1.0))]
     near_duplicate_coverage: f64,
     /// Do not apply Unicode NFKC (full-width and half-width forms then differ).
     #[arg(long)]
@@ -67,10 +69,20 @@ pub struct CompareArgs {
     #[arg(long)]
     keep_punctuation: bool,
     /// Refuse files larger than this many megabytes.
-    #[arg(long, value_name = "MB", default_value_t = Settings::default().ingest.max_file_bytes / (1024 * 1024))]
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = Settings::default().ingest.max_file_bytes / (1024 * 1024),
+        value_parser = whole_in(1..=4096)
+    )]
     max_file_mb: u64,
     /// Abandon the extraction of one file after this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = Settings::default().ingest.timeout_secs)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = Settings::default().ingest.timeout_secs,
+        value_parser = number_in(0.1..=86_400.0)
+    )]
     timeout: f64,
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
@@ -87,15 +99,18 @@ nothing shorter than k tokens is ever reported. Around those hits the two texts 
 aligned closely, so lightly edited and reordered passages come out whole.
 
 Exit status: 0 when the run finished, also when some files could not be read (each is \
-reported on standard error and in the JSON); 2 on bad arguments.";
+reported on standard error and in the JSON); 2 on bad arguments (checked before any work, \
+report targets included: a report is never written over an input); 1 when a report could \
+not be written (the others still are). Each report is written whole or not at all.";
 
 impl CompareArgs {
     fn settings(&self) -> Settings {
+        // The parsers bound every value, so these conversions are exact.
         let mut s = Settings {
-            k: self.k,
-            w: self.w,
-            min_chars: self.min_chars,
-            simhash_threshold: self.simhash_threshold,
+            k: self.k as usize,
+            w: self.w as usize,
+            min_chars: self.min_chars as usize,
+            simhash_threshold: self.simhash_threshold as u32,
             near_duplicate_coverage: self.near_duplicate_coverage,
             ..Settings::default()
         };
@@ -110,8 +125,12 @@ impl CompareArgs {
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
-    let (mode, documents) = match &args.all {
-        Some(dir) => (Mode::AllVsAll, collect_inputs(std::slice::from_ref(dir), Role::Suspect)),
+    let mut inputs = InputSet::new();
+    let mode = match &args.all {
+        Some(dir) => {
+            inputs.add(std::slice::from_ref(dir), Role::Suspect);
+            Mode::AllVsAll
+        }
         None => {
             if args.reference.is_empty() || args.suspect.is_empty() {
                 eprintln!(
@@ -119,66 +138,84 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
                 );
                 return Ok(ExitCode::from(2));
             }
-            let mut docs = collect_inputs(&args.suspect, Role::Suspect);
-            docs.extend(collect_inputs(&args.reference, Role::Reference));
-            (Mode::SuspectsVsReferences, docs)
+            inputs.add(&args.suspect, Role::Suspect);
+            inputs.add(&args.reference, Role::Reference);
+            Mode::SuspectsVsReferences
         }
     };
-    let mut documents = documents;
-    documents.extend(collect_inputs(&args.template, Role::Template));
+    inputs.add(&args.template, Role::Template);
+    if let Some(missing) = inputs.missing().first() {
+        eprintln!("twinspot: no such file or folder: {}", display_path(missing));
+        return Ok(ExitCode::from(2));
+    }
+    let (documents, skipped) = inputs.finish();
     if documents.is_empty() {
+        for s in &skipped {
+            eprintln!("twinspot: {}", skipped_line(s));
+        }
         eprintln!("twinspot: no documents found in the paths given");
         return Ok(ExitCode::from(2));
     }
+    let outputs = ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone() };
+    let input_paths = || documents.iter().map(|d| d.path.as_path());
+    if let Err(e) = outputs.check(input_paths()) {
+        eprintln!("twinspot: {e}");
+        return Ok(ExitCode::from(2));
+    }
+    for s in &skipped {
+        eprintln!("twinspot: {}", skipped_line(s));
+    }
     // One check and the process ends: the dictionary can go as soon as SimHash is done.
-    let request = CheckRequest { documents, mode, settings: args.settings(), keep_dictionary: false };
+    let request =
+        CheckRequest { documents: documents.clone(), mode, settings: args.settings(), keep_dictionary: false, skipped };
     let progress = TerminalProgress::new(args.quiet);
     let report = run_check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
     progress.finish();
 
-    for doc in report.errors() {
-        eprintln!("twinspot: {}", doc.error.as_deref().unwrap_or_default());
+    for doc in &report.documents {
+        match &doc.error {
+            Some(error) => eprintln!("twinspot: {error}"),
+            None if !args.quiet => {
+                for warning in &doc.warnings {
+                    eprintln!("twinspot: note: {warning}: {}", doc.path);
+                }
+            }
+            None => {}
+        }
     }
-    if let Some(out) = &args.json {
-        write_output(out, &to_json(&report))?;
+    let written = outputs.write(&report, input_paths());
+    let summary = if args.quiet || outputs.uses_stdout() { Ok(()) } else { print_stdout(&summary(&report)) };
+    match written.and(summary) {
+        Ok(()) | Err(WriteFailure::StdoutClosed) => Ok(ExitCode::SUCCESS),
+        Err(failure) => {
+            eprintln!("twinspot: {failure}");
+            Ok(ExitCode::from(1))
+        }
     }
-    if let Some(out) = &args.csv {
-        write_output(out, &to_csv(&report))?;
-    }
-    if let Some(out) = &args.html {
-        write_output(out, &to_html(&report))?;
-    }
-    let to_stdout = |o: &Option<PathBuf>| o.as_deref() == Some(Path::new("-"));
-    if !args.quiet && !to_stdout(&args.json) && !to_stdout(&args.csv) {
-        print_summary(&report);
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
-fn write_output(out: &Path, content: &str) -> anyhow::Result<()> {
-    if out == Path::new("-") {
-        print!("{content}");
-        return Ok(());
-    }
-    std::fs::write(out, content).with_context(|| format!("cannot write {}", out.display()))
+/// One line for a path passed over.
+fn skipped_line(s: &Skipped) -> String {
+    if s.path.is_empty() { s.reason.clone() } else { format!("skipped {}: {}", s.path, s.reason) }
 }
 
-fn print_summary(report: &Report) {
+fn summary(report: &Report) -> String {
     let name = |id: usize| report.documents.get(id).map(|d| d.path.as_str()).unwrap_or("?");
     let readable = report.documents.iter().filter(|d| d.error.is_none()).count();
-    println!(
-        "{} documents read ({} could not be read), {} pairs with shared text, {} near duplicates",
+    let mut out = format!(
+        "{} documents read ({} could not be read), {} pairs with shared text, {} near duplicates\n",
         readable,
         report.documents.len() - readable,
         report.pairs.len(),
         report.near_duplicates.len()
     );
     if report.pairs.is_empty() {
-        return;
+        return out;
     }
-    println!("{:>7} {:>7} {:>4} {:>8}  {:<}", "copied", "of ref", "sim", "passages", "suspect ⇐ reference");
+    let _ = writeln!(out, "{:>7} {:>7} {:>4} {:>8}  {:<}", "copied", "of ref", "sim", "passages", "suspect ⇐ reference");
     for p in report.pairs.iter().take(50) {
-        println!(
+        let _ = writeln!(
+            out,
             "{:>6.1}% {:>6.1}% {:>4} {:>8}  {} ⇐ {}{}",
             p.score * 100.0,
             p.score_b * 100.0,
@@ -190,6 +227,7 @@ fn print_summary(report: &Report) {
         );
     }
     if report.pairs.len() > 50 {
-        println!("… {} more pairs (use --json or --csv for all)", report.pairs.len() - 50);
+        let _ = writeln!(out, "… {} more pairs (use --json or --csv for all)", report.pairs.len() - 50);
     }
+    out
 }

@@ -1,11 +1,12 @@
 //! `twinspot extract FILE`: the extracted text, exactly as offsets count it.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use twinspot::engine::display_path;
 use twinspot::ingest::{self, IngestLimits};
+
+use super::output::{WriteFailure, print_stdout};
 
 pub fn run(file: &Path) -> anyhow::Result<ExitCode> {
     let extracted = match ingest::extract(file, &IngestLimits::default()) {
@@ -16,10 +17,13 @@ pub fn run(file: &Path) -> anyhow::Result<ExitCode> {
         }
     };
     for warning in &extracted.warnings {
-        eprintln!("twinspot: warning: {warning}: {}", file.display());
+        eprintln!("twinspot: warning: {warning}: {}", display_path(file));
     }
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(extracted.text.as_bytes()).context("writing the text to standard output")?;
-    stdout.flush().context("writing the text to standard output")?;
-    Ok(ExitCode::SUCCESS)
+    match print_stdout(&extracted.text) {
+        Ok(()) | Err(WriteFailure::StdoutClosed) => Ok(ExitCode::SUCCESS),
+        Err(failure) => {
+            eprintln!("twinspot: {failure}");
+            Ok(ExitCode::from(1))
+        }
+    }
 }

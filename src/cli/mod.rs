@@ -1,8 +1,10 @@
 //! The command line: argument parsing and dispatch to the subcommands; with no subcommand
 //! the window opens (when built with the `gui` feature).
 
+mod args;
 mod compare;
 mod extract;
+mod output;
 mod progress_bar;
 mod simhash;
 
@@ -54,7 +56,16 @@ pub fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(*args),
         Some(Command::Extract { file }) => extract::run(&file),
         Some(Command::Simhash { files }) => simhash::run(&files),
-        None => open_window(cli.files),
+        None => match cli.files.iter().find(|f| !f.exists()) {
+            // `twinspot archive add …` on a build without that command, or a typo: say so
+            // rather than open a window on files that are not there.
+            Some(missing) => {
+                let name = twinspot::engine::display_path(missing);
+                eprintln!("twinspot: '{name}' is neither a command nor an existing file (see twinspot --help)");
+                Ok(ExitCode::from(2))
+            }
+            None => open_window(cli.files),
+        },
     };
     match result {
         Ok(code) => code,

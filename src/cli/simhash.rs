@@ -5,9 +5,13 @@ use std::process::ExitCode;
 
 use rayon::prelude::*;
 use twinspot::Settings;
+use twinspot::engine::display_path;
 use twinspot::fingerprint::simhash::text_simhash;
 use twinspot::ingest::{self, IngestLimits};
 
+use super::output::{WriteFailure, print_stdout};
+
+/// Exit status 0 when at least one file was hashed, 1 when none could be.
 pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let settings = Settings::default();
     let lines: Vec<Result<String, String>> = files
@@ -15,14 +19,27 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
         .map(|file| {
             let extracted = ingest::extract(file, &IngestLimits::default()).map_err(|e| format!("{e:#}"))?;
             let hash = text_simhash(&extracted.text, settings.normalize);
-            Ok(format!("{hash:016x}  {}", file.display()))
+            Ok(format!("{hash:016x}  {}\n", display_path(file)))
         })
         .collect();
-    for line in lines {
+    let mut out = String::new();
+    for line in &lines {
         match line {
-            Ok(line) => println!("{line}"),
+            Ok(line) => out.push_str(line),
             Err(error) => eprintln!("twinspot: {error}"),
         }
+    }
+    let hashed = lines.iter().filter(|l| l.is_ok()).count();
+    match print_stdout(&out) {
+        Ok(()) | Err(WriteFailure::StdoutClosed) => {}
+        Err(failure) => {
+            eprintln!("twinspot: {failure}");
+            return Ok(ExitCode::from(1));
+        }
+    }
+    if hashed == 0 {
+        eprintln!("twinspot: no file could be read");
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,12 +2,13 @@
 //! parallel, reporting progress to a sink and stopping promptly when cancelled.
 //! Front ends (command line, window) build a [`CheckRequest`] and call [`run_check`].
 
+mod identical;
 mod inputs;
 mod pipeline;
 mod progress;
 mod template;
 
-pub use inputs::{SUPPORTED_EXTENSIONS, collect_inputs};
+pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, Skipped, collect_inputs, display_path};
 pub use pipeline::run_check;
 pub use progress::{CancelFlag, Cancelled, NoProgress, Progress, ProgressSink, Stage};
 
@@ -50,14 +51,17 @@ pub struct DocumentInput {
     /// path inside it.
     pub display: String,
     pub role: Role,
+    /// A suspect that is also a reference for the other suspects (the same file was given
+    /// in both parts); it is never compared with itself.
+    pub also_reference: bool,
 }
 
 impl DocumentInput {
     /// An input named by its own path.
     pub fn new(path: impl Into<PathBuf>, role: Role) -> Self {
         let path = path.into();
-        let display = path.to_string_lossy().replace('\\', "/");
-        Self { path, display, role }
+        let display = inputs::display_path(&path);
+        Self { path, display, role, also_reference: false }
     }
 }
 
@@ -71,4 +75,7 @@ pub struct CheckRequest {
     /// the window, which runs check after check. A one-shot command leaves it false, and
     /// the dictionary is unloaded before the index is built, lowering the peak memory.
     pub keep_dictionary: bool,
+    /// What collecting the inputs passed over and why ([`InputSet::finish`]); the report
+    /// carries it on.
+    pub skipped: Vec<Skipped>,
 }

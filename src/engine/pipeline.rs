@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
+use super::identical::{Identity, IdenticalFiles, Member, whole_text_pair};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
@@ -27,6 +28,8 @@ const MIN_POSTINGS_CAP: usize = 50;
 /// One document after reading: its entry for the report and its fingerprints.
 struct Loaded {
     entry: DocumentEntry,
+    /// A suspect that is also a reference (the same file was given in both parts).
+    also_reference: bool,
     prints: Option<DocumentFingerprints>,
     masked_chars: Vec<(u32, u32)>,
 }
@@ -70,13 +73,18 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
         simhash::Dictionary::unload();
     }
     apply_templates(&mut docs, &settings);
+    let identical = find_identical(&mut docs, request.mode);
 
-    let is_reference = |d: &Loaded| match request.mode {
-        Mode::SuspectsVsReferences => d.entry.role == Role::Reference,
-        Mode::AllVsAll => d.entry.role != Role::Template,
+    let is_reference = |d: &Loaded| {
+        !identical.is_copy(d.entry.id)
+            && match request.mode {
+                Mode::SuspectsVsReferences => d.entry.role == Role::Reference || d.also_reference,
+                Mode::AllVsAll => d.entry.role != Role::Template,
+            }
     };
     let is_suspect = |d: &Loaded| {
-        d.entry.role == Role::Suspect || (request.mode == Mode::AllVsAll && d.entry.role == Role::Reference)
+        !identical.is_copy(d.entry.id)
+            && (d.entry.role == Role::Suspect || (request.mode == Mode::AllVsAll && d.entry.role == Role::Reference))
     };
 
     let counter = Counter::start(sink, Stage::Indexing, 1);
@@ -104,6 +112,7 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
         mode: request.mode,
         max_postings,
         is_reference: &is_reference,
+        identical: &identical,
     };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
         .par_iter()
@@ -119,13 +128,14 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     check(cancel)?;
 
     let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().flatten().collect();
+    add_identical_pairs(&mut pairs, &docs, &identical, request.mode);
     pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
     let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
     near_duplicates.sort_unstable();
     let groups = near_duplicate_groups(&near_duplicates);
     let documents = docs.into_iter().map(|d| d.entry).collect();
     sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
-    Ok(Report { settings, mode: request.mode, documents, pairs, near_duplicates, groups })
+    Ok(Report { settings, mode: request.mode, documents, pairs, near_duplicates, groups, skipped: request.skipped.clone() })
 }
 
 fn check(cancel: &CancelFlag) -> Result<(), Cancelled> {
@@ -168,12 +178,77 @@ fn add_simhashes(
         if cancel.is_cancelled() {
             return;
         }
-        if d.entry.role != Role::Template && d.prints.is_some() {
+        let words = d.prints.as_ref().map(|p| p.tokenized.tokens.len());
+        if words == Some(0) && !d.entry.warnings.iter().any(|w| w == NO_TEXT) {
+            d.entry.warnings.push(NO_WORDS.to_string());
+        }
+        // A document without words has no SimHash: two empty scans are not near duplicates.
+        if d.entry.role != Role::Template && words.is_some_and(|n| n > 0) {
             d.entry.simhash = Some(simhash::text_simhash(&d.entry.text, settings.normalize));
         }
         counter.tick();
     });
     check(cancel)
+}
+
+/// The warning ingest gives a file without text, and the one given here to a text without
+/// words (only punctuation, symbols or spaces): such documents are compared with nothing.
+const NO_TEXT: &str = "no text found";
+const NO_WORDS: &str = "no words to compare (only punctuation, symbols or spaces)";
+
+/// Finds identical files, tells each later copy which document it is compared through.
+fn find_identical(docs: &mut [Loaded], mode: Mode) -> IdenticalFiles {
+    let members: Vec<Member> = docs
+        .iter()
+        .map(|d| Member {
+            sha256: d.entry.sha256.as_deref(),
+            role: if mode == Mode::AllVsAll && d.entry.role == Role::Reference { Role::Suspect } else { d.entry.role },
+            also_reference: d.also_reference,
+            has_words: d.prints.as_ref().is_some_and(|p| !p.tokenized.tokens.is_empty()),
+        })
+        .collect();
+    let identical = IdenticalFiles::find(&members);
+    for &(first, later) in &identical.pairs {
+        let first_path = docs[first].entry.path.clone();
+        let note = match identical.identity[later] {
+            Identity::CopyOf(_) => format!("identical to {first_path} (same bytes): compared once, through it"),
+            Identity::First => format!("identical to {first_path} (same bytes)"),
+        };
+        docs[later].entry.warnings.push(note);
+    }
+    identical
+}
+
+/// States every pair of identical files once, as a whole-text copy (between two references
+/// only when one of them is also a suspect), and gives each later copy of a suspect the
+/// rows of the suspect it is identical to (not in all-vs-all, where the group says it).
+fn add_identical_pairs(pairs: &mut Vec<Pair>, docs: &[Loaded], identical: &IdenticalFiles, mode: Mode) {
+    let suspect_side = |d: &Loaded| d.entry.role == Role::Suspect || mode == Mode::AllVsAll;
+    for &(first, later) in &identical.pairs {
+        let (x, y) = (&docs[first], &docs[later]);
+        if !suspect_side(x) && !suspect_side(y) {
+            continue;
+        }
+        let (a, b) = if suspect_side(x) { (first, later) } else { (later, first) };
+        let distance = match (x.entry.simhash, y.entry.simhash) {
+            (Some(p), Some(q)) => Some(simhash::hamming(p, q)),
+            _ => None,
+        };
+        pairs.push(whole_text_pair(a, b, x.entry.chars, distance));
+    }
+    if mode == Mode::SuspectsVsReferences {
+        let copied: Vec<Pair> = docs
+            .iter()
+            .filter_map(|d| match identical.identity[d.entry.id] {
+                Identity::CopyOf(first) if suspect_side(d) => Some((d.entry.id, first)),
+                _ => None,
+            })
+            .flat_map(|(copy, first)| {
+                pairs.iter().filter(move |p| p.a == first && p.b != copy).map(move |p| Pair { a: copy, ..p.clone() })
+            })
+            .collect();
+        pairs.extend(copied);
+    }
 }
 
 fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
@@ -198,11 +273,11 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
             entry.warnings = extracted.warnings;
             entry.sha256 = Some(extracted.sha256);
             entry.text = Arc::from(extracted.text);
-            Loaded { entry, prints: Some(prints), masked_chars: Vec::new() }
+            Loaded { entry, also_reference: input.also_reference, prints: Some(prints), masked_chars: Vec::new() }
         }
         Err(error) => {
             entry.error = Some(format!("{error:#}"));
-            Loaded { entry, prints: None, masked_chars: Vec::new() }
+            Loaded { entry, also_reference: input.also_reference, prints: None, masked_chars: Vec::new() }
         }
     }
 }
@@ -275,12 +350,21 @@ struct Matcher<'a> {
     mode: Mode,
     max_postings: usize,
     is_reference: &'a (dyn Fn(&Loaded) -> bool + Sync),
+    identical: &'a IdenticalFiles,
 }
 
 impl Matcher<'_> {
-    /// In all-vs-all mode each unordered pair is compared once, from its smaller id.
+    /// Each unordered pair is compared once: in all-vs-all mode, and between two suspects
+    /// that are also references, from its smaller id. Identical files are not aligned
+    /// (their pair is stated whole), and nothing is compared with itself.
     fn wanted(&self, a: usize, b: usize) -> bool {
-        a != b && (self.mode == Mode::SuspectsVsReferences || b > a)
+        let both_parts = |id: usize| self.docs[id].also_reference;
+        a != b
+            && !self.identical.same(a, b)
+            && match self.mode {
+                Mode::SuspectsVsReferences => !(both_parts(a) && both_parts(b)) || b > a,
+                Mode::AllVsAll => b > a,
+            }
     }
 
     fn pairs_of(&self, a: usize) -> Vec<Pair> {

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::Report;
+use crate::report::write::write_atomic;
 use crate::report::{csv::to_csv, html::to_html, json::to_json};
 
 /// A format to export.
@@ -21,6 +22,14 @@ impl ExportKind {
             ExportKind::Json => "json",
             ExportKind::Csv => "csv",
             ExportKind::Html => "html",
+        }
+    }
+
+    fn format_name(self) -> &'static str {
+        match self {
+            ExportKind::Json => "JSON",
+            ExportKind::Csv => "CSV",
+            ExportKind::Html => "HTML",
         }
     }
 
@@ -53,7 +62,9 @@ pub fn export_with_dialog(
     Ok(Some(path))
 }
 
-/// Writes the report in `kind` to `path`.
+/// Writes the report in `kind` to `path`, atomically (a crash leaves the previous file or
+/// the new one), and never over one of the report's own documents.
 pub fn write(kind: ExportKind, report: &Report, path: &Path) -> Result<(), String> {
-    std::fs::write(path, kind.render(report)).map_err(|e| format!("{}: {e}", path.display()))
+    let inputs = report.documents.iter().map(|d| d.source.as_path());
+    write_atomic(kind.format_name(), path, kind.render(report).as_bytes(), inputs).map_err(|e| e.to_string())
 }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::engine::collect_inputs;
+use crate::engine::InputSet;
 use crate::{CancelFlag, CheckRequest, Mode, Progress, Report, Role, Settings, Stage, run_check};
 
 /// Identifies one check; events of any other job than the current one are stale.
@@ -121,13 +121,17 @@ fn serve(commands: &Receiver<Command>, events: &Sender<Event>, waker: &Waker) {
 
 fn run_one(job: JobId, plan: CheckPlan, cancel: &CancelFlag, events: &Sender<Event>, waker: &Waker) -> Event {
     let started = Instant::now();
-    let mut documents = collect_inputs(&plan.suspects, Role::Suspect);
+    // One set for every role: a file or folder in two lists is read once, never compared
+    // with itself, and what is passed over is reported with the results.
+    let mut inputs = InputSet::new();
+    inputs.add(&plan.suspects, Role::Suspect);
     if cancel.is_cancelled() {
         return Event::Cancelled { job };
     }
     // In all-against-all mode the engine compares references with the suspects as well.
-    documents.extend(collect_inputs(&plan.references, Role::Reference));
-    documents.extend(collect_inputs(&plan.templates, Role::Template));
+    inputs.add(&plan.references, Role::Reference);
+    inputs.add(&plan.templates, Role::Template);
+    let (documents, skipped) = inputs.finish();
     if cancel.is_cancelled() {
         return Event::Cancelled { job };
     }
@@ -135,7 +139,7 @@ fn run_one(job: JobId, plan: CheckPlan, cancel: &CancelFlag, events: &Sender<Eve
     waker();
     // The window runs check after check: the jieba dictionary is built once and kept.
     let request =
-        CheckRequest { documents, mode: plan.mode, settings: plan.settings.sanitized(), keep_dictionary: true };
+        CheckRequest { documents, mode: plan.mode, settings: plan.settings.sanitized(), keep_dictionary: true, skipped };
     let throttle = Mutex::new((Instant::now() - PROGRESS_INTERVAL, None::<Stage>));
     let sink = |progress: Progress| {
         let Ok(mut last) = throttle.try_lock() else {

@@ -4,9 +4,12 @@ use std::fmt::Write;
 
 use super::Report;
 
-/// Quotes a field when it holds a comma, quote or line break.
+/// Quotes a field when it holds a comma, quote or line break. A field a spreadsheet would
+/// take for a formula (starting with = + - @, a tab or a carriage return: a file named
+/// `=1+2.txt`) gets a leading `'`, as OWASP's guidance on CSV injection says.
 fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{s}") } else { s.to_string() };
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s }
 }
 
 /// One header line, then one line per pair in report order.
@@ -42,5 +45,14 @@ mod tests {
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(field("plain.txt"), "plain.txt");
+    }
+
+    #[test]
+    fn cells_a_spreadsheet_would_run_are_neutralised() {
+        assert_eq!(field("=1+2*3.txt"), "'=1+2*3.txt");
+        assert_eq!(field("@SUM(A1).txt"), "'@SUM(A1).txt");
+        assert_eq!(field("-2+3,x.txt"), "\"'-2+3,x.txt\"");
+        assert_eq!(field("\tx"), "'\tx");
+        assert_eq!(field("a=b.txt"), "a=b.txt");
     }
 }

@@ -64,7 +64,11 @@ t.classList.add('flash');setTimeout(function(){t.classList.remove('flash')},900)
 /// The report as one HTML page.
 pub fn to_html(report: &Report) -> String {
     let mut out = String::with_capacity(64 * 1024);
-    out.push_str("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Twinspot report</title><style>");
+    out.push_str("<!doctype html>\n<html><head><meta charset=\"utf-8\">");
+    // The generator mark keeps a report saved inside a checked folder from being read as a
+    // document (`engine::REPORT_GENERATOR_MARK`).
+    out.push_str(&format!("<meta name=\"generator\" content=\"{}\">", super::TOOL));
+    out.push_str("<title>Twinspot report</title><style>");
     out.push_str(STYLE);
     out.push_str("</style></head><body>\n<h1>Twinspot report</h1>\n");
     summary(&mut out, report);
@@ -360,6 +364,7 @@ mod tests {
             }],
             near_duplicates: vec![[0, 1]],
             groups: vec![vec![0, 1]],
+            skipped: vec![],
         }
     }
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Passage, Report};
-use crate::engine::Role;
+use crate::engine::{Role, Skipped};
 use crate::settings::Settings;
 
 #[derive(Serialize)]
@@ -15,6 +15,8 @@ struct JsonReport<'a> {
     documents: Vec<JsonDocument<'a>>,
     pairs: Vec<JsonPair<'a>>,
     near_duplicates: &'a [[usize; 2]],
+    /// Paths passed over while collecting the inputs, and why.
+    skipped: &'a [Skipped],
 }
 
 #[derive(Serialize)]
@@ -29,6 +31,8 @@ struct JsonDocument<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     overall: Option<f64>,
     error: Option<&'a str>,
+    /// Things worth knowing that did not stop the reading ("decoded as GBK", "no text found").
+    warnings: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -64,6 +68,7 @@ pub fn to_json(report: &Report) -> String {
                 sha256: d.sha256.as_deref(),
                 overall: (d.role == Role::Suspect && d.error.is_none()).then(|| round(report.overall(d.id))),
                 error: d.error.as_deref(),
+                warnings: &d.warnings,
             })
             .collect(),
         pairs: report
@@ -79,6 +84,7 @@ pub fn to_json(report: &Report) -> String {
             })
             .collect(),
         near_duplicates: &report.near_duplicates,
+        skipped: &report.skipped,
     };
     // Serializing plain structs of numbers and strings cannot fail.
     serde_json::to_string_pretty(&json).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}")) + "\n"

@@ -5,6 +5,7 @@ pub mod csv;
 pub mod html;
 pub mod json;
 pub mod palette;
+pub mod write;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -117,6 +118,8 @@ pub struct Report {
     pub near_duplicates: Vec<[usize; 2]>,
     /// Groups of near duplicates (connected components), each sorted, largest first.
     pub groups: Vec<Vec<usize>>,
+    /// Paths passed over while collecting the inputs, and why.
+    pub skipped: Vec<crate::engine::Skipped>,
 }
 
 impl Report {

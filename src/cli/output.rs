@@ -1,0 +1,109 @@
+//! Where a command's reports go (`--json`, `--csv`, `--html`, `-` for standard output):
+//! checked before any work, written each on its own and atomically, so one target that
+//! fails neither drops the others nor leaves half a file, and a closed pipe is not a crash.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use twinspot::Report;
+use twinspot::report::write::{Output, StdoutError, Target, WriteError, check_outputs, write_atomic, write_stdout};
+use twinspot::report::{csv::to_csv, html::to_html, json::to_json};
+
+/// The report files a command was asked to write.
+#[derive(Clone, Debug, Default)]
+pub struct ReportOutputs {
+    pub json: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
+    pub html: Option<PathBuf>,
+}
+
+/// How writing the reports ended when it did not end well.
+#[derive(Debug)]
+pub enum WriteFailure {
+    /// Standard output was closed by its reader: nothing more to say.
+    StdoutClosed,
+    /// These reports could not be written (the others were).
+    Failed(Vec<String>),
+}
+
+impl fmt::Display for WriteFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteFailure::StdoutClosed => f.write_str("standard output was closed"),
+            WriteFailure::Failed(errors) => f.write_str(&errors.join("\n")),
+        }
+    }
+}
+
+impl ReportOutputs {
+    fn outputs(&self) -> Vec<(Output, fn(&Report) -> String)> {
+        let mut out: Vec<(Output, fn(&Report) -> String)> = Vec::new();
+        let mut push = |format: &'static str, path: &Option<PathBuf>, render: fn(&Report) -> String| {
+            if let Some(path) = path {
+                out.push((Output { format, target: Target::parse(path) }, render));
+            }
+        };
+        push("JSON", &self.json, to_json);
+        push("CSV", &self.csv, to_csv);
+        push("HTML", &self.html, to_html);
+        out
+    }
+
+    /// True when one of the reports goes to standard output.
+    pub fn uses_stdout(&self) -> bool {
+        self.outputs().iter().any(|(o, _)| o.target == Target::Stdout)
+    }
+
+    /// Checks every target before the check runs: not an input, not shared, at most one
+    /// on standard output, in a folder that takes files.
+    pub fn check<'a>(&self, inputs: impl IntoIterator<Item = &'a Path>) -> Result<(), WriteError> {
+        let outputs: Vec<Output> = self.outputs().into_iter().map(|(o, _)| o).collect();
+        check_outputs(&outputs, inputs)
+    }
+
+    /// Writes every report; a failure of one does not stop the others.
+    pub fn write<'a>(
+        &self,
+        report: &Report,
+        inputs: impl IntoIterator<Item = &'a Path> + Clone,
+    ) -> Result<(), WriteFailure> {
+        let mut errors = Vec::new();
+        let mut closed = false;
+        for (output, render) in self.outputs() {
+            let content = render(report);
+            let written = match &output.target {
+                Target::Stdout => match write_stdout(content.as_bytes()) {
+                    Ok(()) => Ok(()),
+                    Err(StdoutError::Closed) => {
+                        closed = true;
+                        Ok(())
+                    }
+                    Err(StdoutError::Failed(e)) => {
+                        Err(format!("cannot write the {} report to standard output: {e}", output.format))
+                    }
+                },
+                Target::File(path) => {
+                    write_atomic(output.format, path, content.as_bytes(), inputs.clone()).map_err(|e| e.to_string())
+                }
+            };
+            if let Err(e) = written {
+                errors.push(e);
+            }
+        }
+        match (errors.is_empty(), closed) {
+            (false, _) => Err(WriteFailure::Failed(errors)),
+            (true, true) => Err(WriteFailure::StdoutClosed),
+            (true, false) => Ok(()),
+        }
+    }
+}
+
+/// Prints `text` on standard output; a closed pipe ends quietly, another failure is an
+/// error.
+pub fn print_stdout(text: &str) -> Result<(), WriteFailure> {
+    match write_stdout(text.as_bytes()) {
+        Ok(()) => Ok(()),
+        Err(StdoutError::Closed) => Err(WriteFailure::StdoutClosed),
+        Err(StdoutError::Failed(e)) => Err(WriteFailure::Failed(vec![format!("cannot write to standard output: {e}")])),
+    }
+}

@@ -7,5 +7,6 @@ mod cli;
 mod devset;
 #[cfg(feature = "gui")]
 mod gui;
+mod hostile_cli;
 mod ingest;
 mod util;

@@ -54,3 +54,68 @@ pub fn pair<'a>(report: &'a serde_json::Value, a: &str, b: &str) -> Option<&'a s
     let (a, b) = (doc_id(report, a), doc_id(report, b));
     report["pairs"].as_array()?.iter().find(|p| p["a"] == a && p["b"] == b)
 }
+
+/// What a run of the binary under limits gave.
+pub struct Limited {
+    pub output: Output,
+    /// Peak resident memory of the process, in bytes.
+    pub peak_bytes: u64,
+    pub elapsed: std::time::Duration,
+}
+
+/// Memory the hostile-input tests allow a run (peak resident memory must stay below it).
+pub const MEMORY_LIMIT: u64 = 1 << 30;
+
+/// Runs `twinspot args…` in `dir` with its address space bounded (a runaway allocation fails
+/// instead of taking the machine), and measures its peak resident memory (wait4's rusage of
+/// that very process, not of all children).
+#[cfg(unix)]
+pub fn twinspot_limited(dir: &Path, args: &[&str]) -> Limited {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let started = std::time::Instant::now();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_twinspot"));
+    command.current_dir(dir).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // Address space, not resident memory, is what the kernel can bound: threads reserve
+    // stacks they never touch, so the bound is above the resident limit asserted below.
+    let address_space = 4 * MEMORY_LIMIT;
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: address_space, rlim_max: address_space };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("run twinspot");
+    let mut stdout_pipe = child.stdout.take().unwrap();
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stderr_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let mut stdout = Vec::new();
+    let _ = stdout_pipe.read_to_end(&mut stdout);
+    let stderr = err_reader.join().unwrap();
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4 failed");
+    use std::os::unix::process::ExitStatusExt;
+    let output = Output { status: std::process::ExitStatus::from_raw(status), stdout, stderr };
+    Limited { output, peak_bytes: usage.ru_maxrss as u64 * 1024, elapsed: started.elapsed() }
+}
+
+/// Both streams of a run, for failure messages.
+pub fn streams(output: &Output) -> String {
+    format!(
+        "status {}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}

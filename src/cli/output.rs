@@ -9,6 +9,9 @@ use twinspot::Report;
 use twinspot::report::write::{Output, StdoutError, Target, WriteError, check_outputs, write_atomic, write_stdout};
 use twinspot::report::{csv::to_csv, html::to_html, json::to_json};
 
+/// Formats a report for one output.
+type Render = fn(&Report) -> String;
+
 /// The report files a command was asked to write.
 #[derive(Clone, Debug, Default)]
 pub struct ReportOutputs {
@@ -36,9 +39,9 @@ impl fmt::Display for WriteFailure {
 }
 
 impl ReportOutputs {
-    fn outputs(&self) -> Vec<(Output, fn(&Report) -> String)> {
-        let mut out: Vec<(Output, fn(&Report) -> String)> = Vec::new();
-        let mut push = |format: &'static str, path: &Option<PathBuf>, render: fn(&Report) -> String| {
+    fn outputs(&self) -> Vec<(Output, Render)> {
+        let mut out: Vec<(Output, Render)> = Vec::new();
+        let mut push = |format: &'static str, path: &Option<PathBuf>, render: Render| {
             if let Some(path) = path {
                 out.push((Output { format, target: Target::parse(path) }, render));
             }

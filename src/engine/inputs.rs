@@ -287,7 +287,7 @@ mod tests {
         std::os::unix::fs::symlink(&a, b.join("to-a")).unwrap();
         std::os::unix::fs::symlink(dir.path(), a.join("to-top")).unwrap();
         let mut set = InputSet::new();
-        set.add(&[a.clone()], Role::Suspect);
+        set.add(std::slice::from_ref(&a), Role::Suspect);
         let (docs, skipped) = set.finish();
         let names: Vec<&str> = docs.iter().map(|d| d.display.rsplit('/').next().unwrap()).collect();
         // Sorted by name inside a: the link "to-b" comes before "x.txt".

@@ -19,6 +19,8 @@ Deltas form where the current slows and the sand settles in wide fans of new lan
 fn run(dir: &Path, args: &[&str]) -> Limited {
     let run = twinspot_limited(dir, args);
     assert!(run.peak_bytes < MEMORY_LIMIT, "peak memory {} bytes\n{}", run.peak_bytes, streams(&run.output));
+    // A bound against hangs, far above what these small inputs take, not a speed test.
+    assert!(run.elapsed.as_secs() < 120, "took {:?}\n{}", run.elapsed, streams(&run.output));
     run
 }
 

@@ -70,6 +70,7 @@ pub const MEMORY_LIMIT: u64 = 1 << 30;
 /// instead of taking the machine), and measures its peak resident memory (wait4's rusage of
 /// that very process, not of all children).
 #[cfg(unix)]
+#[allow(clippy::zombie_processes, reason = "the child is reaped by wait4 below, which also gives its rusage")]
 pub fn twinspot_limited(dir: &Path, args: &[&str]) -> Limited {
     use std::io::Read;
     use std::os::unix::process::CommandExt;

@@ -13,6 +13,7 @@ use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{InvertedIndex, Posting, SimhashIndex};
 use crate::ingest;
+use crate::matching::dense::{Ties, densify};
 use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair, overlaps};
 use crate::report::{DocumentEntry, Pair, Report};
 use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
@@ -355,7 +356,14 @@ impl Matcher<'_> {
             };
             let reference_stream = LazyStream::new(&reference.entry.text, self.settings.normalize);
             let suspect = Side { prints, stream: &suspect_stream };
-            let passages = match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, hits_of(b), &ctx);
+            let reference_side = Side { prints: rprints, stream: &reference_stream };
+            let passages = match_pair(suspect, reference_side, hits_of(b), &ctx);
+            let simhash_distance = match (doc.entry.simhash, reference.entry.simhash) {
+                (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
+                _ => None,
+            };
+            let ties = Ties { passages: passages.len(), hits: hits_of(b).len(), simhash_distance };
+            let passages = densify(suspect, reference_side, passages, ties, &ctx);
             let scores = pair_scores(
                 &passages,
                 doc.entry.countable_chars,
@@ -363,10 +371,6 @@ impl Matcher<'_> {
                 &doc.masked_chars,
                 &reference.masked_chars,
             );
-            let simhash_distance = match (doc.entry.simhash, reference.entry.simhash) {
-                (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
-                _ => None,
-            };
             let near_duplicate = is_near_duplicate(
                 &scores,
                 simhash_distance,

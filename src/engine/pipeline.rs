@@ -9,20 +9,26 @@ use rustc_hash::FxHashMap;
 
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
+use crate::exclusions::quoted::quoted_spans;
+use crate::exclusions::{CommonRule, Exclusions, SuspectExclusions, token_ranges};
 use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{InvertedIndex, Posting, SimhashIndex};
 use crate::ingest;
+use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::dense::{Ties, densify};
 use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair, overlaps};
-use crate::report::{DocumentEntry, Pair, Report};
+use crate::report::{DocumentEntry, Pair, Passage, Report};
 use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
 use crate::settings::Settings;
 
-/// A k-gram held by more reference positions than this is too common to say anything
-/// (boilerplate, stock phrases): it is skipped at lookup. The cap grows with the number
-/// of references: one in [`COMMON_SHARE`] of them, but never below [`MIN_POSTINGS_CAP`].
-const COMMON_SHARE: usize = 20;
+/// A k-gram held by more reference positions than this, in fewer documents than make it
+/// common (one document repeating a phrase), is skipped at lookup: it would cost more
+/// than it tells. The cap grows with the number of references: one in
+/// [`POSTINGS_SHARE`] of them, but never below [`MIN_POSTINGS_CAP`]. Common k-grams are
+/// never skipped: they are matched against a few of their documents and shown as common
+/// (see [`crate::exclusions::common`]).
+const POSTINGS_SHARE: usize = 20;
 const MIN_POSTINGS_CAP: usize = 50;
 
 /// One document after reading: its entry for the report and its fingerprints.
@@ -95,7 +101,8 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
     let references = docs.iter().filter(|d| is_reference(d)).count();
-    let max_postings = (references / COMMON_SHARE).max(MIN_POSTINGS_CAP);
+    let max_postings = (references / POSTINGS_SHARE).max(MIN_POSTINGS_CAP);
+    let exclusions = Exclusions::new(references, &settings.stop_passages, settings.normalize, settings.k);
     let matcher = Matcher {
         docs: &docs,
         index: &index,
@@ -104,6 +111,7 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
         tuning: &tuning,
         mode: request.mode,
         max_postings,
+        exclusions: &exclusions,
         is_reference: &is_reference,
     };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
@@ -275,10 +283,29 @@ struct Matcher<'a> {
     tuning: &'a MatchTuning,
     mode: Mode,
     max_postings: usize,
+    exclusions: &'a Exclusions,
     is_reference: &'a (dyn Fn(&Loaded) -> bool + Sync),
 }
 
 impl Matcher<'_> {
+    /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.
+    fn score(&self, pair: &mut Pair) {
+        let (a, b) = (&self.docs[pair.a], &self.docs[pair.b]);
+        let counted: Vec<Passage> =
+            pair.passages.iter().filter(|p| p.counts(self.settings.count_quoted)).cloned().collect();
+        let scores =
+            pair_scores(&counted, a.entry.countable_chars, b.entry.countable_chars, &a.masked_chars, &b.masked_chars);
+        pair.score = scores.score;
+        pair.score_b = scores.score_b;
+        pair.longest = scores.longest;
+        pair.near_duplicate = is_near_duplicate(
+            &scores,
+            pair.simhash_distance,
+            self.settings.simhash_threshold,
+            self.settings.near_duplicate_coverage,
+        );
+    }
+
     /// In all-vs-all mode each unordered pair is compared once, from its smaller id.
     fn wanted(&self, a: usize, b: usize) -> bool {
         a != b && (self.mode == Mode::SuspectsVsReferences || b > a)
@@ -296,8 +323,17 @@ impl Matcher<'_> {
         // hits whenever the reference kept one of its k-grams.
         let k = self.settings.k.max(1);
         let tokens = &prints.tokenized.tokens;
+        let mut common_tokens = vec![false; tokens.len()];
         for (position, hash) in kgram_hashes(tokens.iter().map(|t| t.hash), k).into_iter().enumerate() {
-            let postings = self.index.kgrams.get(hash);
+            let mut postings = self.index.kgrams.get(hash);
+            let stop = !self.exclusions.stop.is_empty() && self.exclusions.stop.contains(&hash);
+            let common = !stop && self.exclusions.common.is_common(postings);
+            if stop || common {
+                common_tokens[position..position + k].iter_mut().for_each(|c| *c = true);
+            }
+            if common {
+                postings = CommonRule::shown(postings);
+            }
             if postings.is_empty() || postings.len() > self.max_postings {
                 continue;
             }
@@ -340,6 +376,11 @@ impl Matcher<'_> {
         candidates.sort_unstable();
         candidates.dedup();
 
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        let excluded =
+            SuspectExclusions { common: token_ranges(tokens, &common_tokens), quoted: quoted_spans(&doc.entry.text) };
         let suspect_stream = LazyStream::new(&doc.entry.text, self.settings.normalize);
         let mut pairs = Vec::new();
         for b in candidates {
@@ -364,34 +405,34 @@ impl Matcher<'_> {
             };
             let ties = Ties { passages: passages.len(), hits: hits_of(b).len(), simhash_distance };
             let passages = densify(suspect, reference_side, passages, ties, &ctx);
-            let scores = pair_scores(
-                &passages,
-                doc.entry.countable_chars,
-                reference.entry.countable_chars,
-                &doc.masked_chars,
-                &reference.masked_chars,
-            );
-            let near_duplicate = is_near_duplicate(
-                &scores,
-                simhash_distance,
-                self.settings.simhash_threshold,
-                self.settings.near_duplicate_coverage,
-            );
-            if passages.is_empty() && !near_duplicate {
-                continue;
-            }
-            pairs.push(Pair {
+            let mut passages = fold_alternatives(passages, self.settings.min_chars);
+            excluded.classify(&mut passages);
+            let mut pair = Pair {
                 a,
                 b: b as usize,
-                score: scores.score,
-                score_b: scores.score_b,
+                score: 0.0,
+                score_b: 0.0,
                 simhash_distance,
                 passages,
-                longest: scores.longest,
+                longest: 0,
                 shared_sentences: shared_sentences.get(&b).copied().unwrap_or(0),
-                near_duplicate,
-            });
+                near_duplicate: false,
+            };
+            self.score(&mut pair);
+            if pair.passages.is_empty() && !pair.near_duplicate {
+                continue;
+            }
+            pairs.push(pair);
         }
+        // One suspect span, one twin: text found in several references is shown against
+        // the best of them.
+        let changed = fold_across_pairs(&mut pairs);
+        for (pair, changed) in pairs.iter_mut().zip(changed) {
+            if changed {
+                self.score(pair);
+            }
+        }
+        pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
         pairs
     }
 }

@@ -12,6 +12,7 @@
 //!    mapped to character offsets. Passages that touch or overlap are merged, so one
 //!    copied passage is reported once.
 
+pub mod alternatives;
 pub mod cluster;
 pub mod dense;
 pub mod extend;
@@ -587,6 +588,7 @@ pub fn merge_passages(passages: Vec<Passage>, gap_chars: u32) -> Vec<Passage> {
                 b_start: group.iter().map(|p| p.b_start).min()?,
                 b_end: group.iter().map(|p| p.b_end).max()?,
                 kind: group.iter().map(|p| p.kind).min()?,
+                alternatives: group.iter().flat_map(|p| p.alternatives.iter().copied()).collect(),
             })
         })
         .collect();

@@ -72,6 +72,14 @@ pub struct CompareArgs {
     /// Abandon the extraction of one file after this many seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = Settings::default().ingest.timeout_secs)]
     timeout: f64,
+    /// A text file of passages to ignore, one a line (a licence, a standard disclaimer,
+    /// stock phrases): suspect text holding one is shown as common, never counted.
+    #[arg(long, value_name = "FILE")]
+    stop_passages: Option<PathBuf>,
+    /// Count quoted passages (inside quotation marks with an attribution, or in a
+    /// bibliography) in the scores; by default they are shown but not counted.
+    #[arg(long)]
+    count_quoted: bool,
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -90,7 +98,7 @@ Exit status: 0 when the run finished, also when some files could not be read (ea
 reported on standard error and in the JSON); 2 on bad arguments.";
 
 impl CompareArgs {
-    fn settings(&self) -> Settings {
+    fn settings(&self) -> anyhow::Result<Settings> {
         let mut s = Settings {
             k: self.k,
             w: self.w,
@@ -105,8 +113,19 @@ impl CompareArgs {
         s.normalize.drop_punctuation = !self.keep_punctuation;
         s.ingest.max_file_bytes = self.max_file_mb.saturating_mul(1024 * 1024);
         s.ingest.timeout_secs = self.timeout;
-        s
+        s.count_quoted = self.count_quoted;
+        if let Some(path) = &self.stop_passages {
+            s.stop_passages = read_stop_passages(path)?;
+        }
+        Ok(s)
     }
+}
+
+/// The passages of a stop-passage file: its non-empty lines, trimmed.
+fn read_stop_passages(path: &Path) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the stop passages (a UTF-8 text file) {}", path.display()))?;
+    Ok(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect())
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
@@ -131,7 +150,14 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     // One check and the process ends: the dictionary can go as soon as SimHash is done.
-    let request = CheckRequest { documents, mode, settings: args.settings(), keep_dictionary: false };
+    let settings = match args.settings() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("twinspot: {error:#}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let request = CheckRequest { documents, mode, settings, keep_dictionary: false };
     let progress = TerminalProgress::new(args.quiet);
     let report = run_check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
     progress.finish();

@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::quoted::quoted_spans;
-use crate::exclusions::{CommonRule, Exclusions, SuspectExclusions, token_ranges};
+use crate::exclusions::{Exclusions, SuspectExclusions, token_ranges};
 use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{InvertedIndex, Posting, SimhashIndex};
@@ -323,18 +323,12 @@ impl Matcher<'_> {
         // hits whenever the reference kept one of its k-grams.
         let k = self.settings.k.max(1);
         let tokens = &prints.tokenized.tokens;
-        let mut common_tokens = vec![false; tokens.len()];
-        for (position, hash) in kgram_hashes(tokens.iter().map(|t| t.hash), k).into_iter().enumerate() {
-            let mut postings = self.index.kgrams.get(hash);
-            let stop = !self.exclusions.stop.is_empty() && self.exclusions.stop.contains(&hash);
-            let common = !stop && self.exclusions.common.is_common(postings);
-            if stop || common {
-                common_tokens[position..position + k].iter_mut().for_each(|c| *c = true);
-            }
-            if common {
-                postings = CommonRule::shown(postings);
-            }
-            if postings.is_empty() || postings.len() > self.max_postings {
+        let hashes = kgram_hashes(tokens.iter().map(|t| t.hash), k);
+        let judged = self.exclusions.judge(&hashes, k, |h| self.index.kgrams.get(h));
+        for (position, &hash) in hashes.iter().enumerate() {
+            let postings = self.index.kgrams.get(hash);
+            let restricted = judged.is_restricted(position);
+            if postings.is_empty() || (postings.len() > self.max_postings && !restricted) {
                 continue;
             }
             if !doc.masked_chars.is_empty()
@@ -342,7 +336,9 @@ impl Matcher<'_> {
             {
                 continue;
             }
-            for p in postings.iter().filter(|p| self.wanted(a, p.doc as usize)) {
+            for p in
+                postings.iter().filter(|p| self.wanted(a, p.doc as usize) && (!restricted || judged.is_shown(p.doc)))
+            {
                 found.push((p.doc, Hit { a: position as u32, b: p.position }));
             }
         }
@@ -380,7 +376,7 @@ impl Matcher<'_> {
             return Vec::new();
         }
         let excluded =
-            SuspectExclusions { common: token_ranges(tokens, &common_tokens), quoted: quoted_spans(&doc.entry.text) };
+            SuspectExclusions { common: token_ranges(tokens, &judged.flagged), quoted: quoted_spans(&doc.entry.text) };
         let suspect_stream = LazyStream::new(&doc.entry.text, self.settings.normalize);
         let mut pairs = Vec::new();
         for b in candidates {

@@ -18,6 +18,7 @@ pub mod quoted;
 use rustc_hash::FxHashSet;
 
 use crate::fingerprint::hashing::kgram_hashes;
+use crate::index::Posting;
 use crate::normalize::{NormalizeOptions, Token, tokenize};
 use crate::report::{Passage, PassageKind};
 
@@ -44,6 +45,59 @@ impl Exclusions {
             })
             .collect();
         Self { common: CommonRule::for_collection(references), stop }
+    }
+}
+
+/// What the exclusions say about each k-gram of one suspect.
+#[derive(Clone, Debug, Default)]
+pub struct SuspectKgrams {
+    /// Per token: inside a common k-gram or a stop passage.
+    pub flagged: Vec<bool>,
+    /// Per k-gram: common, or wholly inside common text, so matched only against
+    /// [`SuspectKgrams::shown`].
+    restricted: Vec<bool>,
+    /// The references common text is matched against (sorted): a few of those holding
+    /// each common k-gram.
+    shown: Vec<u32>,
+}
+
+impl SuspectKgrams {
+    /// Whether k-gram `position` is matched only against the shown references.
+    pub fn is_restricted(&self, position: usize) -> bool {
+        self.restricted.get(position).copied().unwrap_or(false)
+    }
+    /// Whether `doc` is one of the references common text is shown against.
+    pub fn is_shown(&self, doc: u32) -> bool {
+        self.shown.binary_search(&doc).is_ok()
+    }
+}
+
+impl Exclusions {
+    /// Judges the suspect's k-grams (`hashes`, one per token position) with `postings`,
+    /// the index lookup.
+    pub fn judge<'i>(&self, hashes: &[u64], k: usize, postings: impl Fn(u64) -> &'i [Posting]) -> SuspectKgrams {
+        let k = k.max(1);
+        let tokens = hashes.len() + k - 1;
+        let mut flagged = vec![false; if hashes.is_empty() { 0 } else { tokens }];
+        let mut common = vec![false; hashes.len()];
+        let mut shown = Vec::new();
+        for (position, &hash) in hashes.iter().enumerate() {
+            let stop = !self.stop.is_empty() && self.stop.contains(&hash);
+            let list = postings(hash);
+            if !stop && self.common.is_common(list) {
+                common[position] = true;
+                shown.extend(CommonRule::shown(list).iter().map(|p| p.doc));
+            }
+            if stop || common[position] {
+                flagged[position..position + k].iter_mut().for_each(|f| *f = true);
+            }
+        }
+        shown.sort_unstable();
+        shown.dedup();
+        // A k-gram inside common text that escaped the threshold (the references winnowed
+        // it differently) would align the suspect with every reference holding the text.
+        let restricted = (0..hashes.len()).map(|i| common[i] || flagged[i..i + k].iter().all(|&f| f)).collect();
+        SuspectKgrams { flagged, restricted, shown }
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod compare;
 mod extract;
+mod keywords;
 mod progress_bar;
 mod simhash;
 
@@ -44,6 +45,13 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Print the keyword fingerprint of each file: its key in hex, the path, and its top
+    /// TF-IDF keywords (folded), heaviest first.
+    Keywords {
+        /// Files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// Parses the arguments and runs. Exit status 0 when the run finished, even with
@@ -54,6 +62,7 @@ pub fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(*args),
         Some(Command::Extract { file }) => extract::run(&file),
         Some(Command::Simhash { files }) => simhash::run(&files),
+        Some(Command::Keywords { files }) => keywords::run(&files),
         None => open_window(cli.files),
     };
     match result {

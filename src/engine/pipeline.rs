@@ -12,14 +12,16 @@ use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::quoted::quoted_spans;
 use crate::exclusions::{Exclusions, SuspectExclusions, token_ranges};
 use crate::fingerprint::hashing::kgram_hashes;
+use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print, may_reach, similarity};
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{InvertedIndex, Posting, SimhashIndex};
 use crate::ingest;
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::dense::{Ties, densify};
 use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair, overlaps};
+use crate::normalize::folded_text;
 use crate::report::{DocumentEntry, Pair, Passage, Report};
-use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
+use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, near_duplicate_groups, pair_scores};
 use crate::settings::Settings;
 
 /// A k-gram held by more reference positions than this, in fewer documents than make it
@@ -36,6 +38,8 @@ struct Loaded {
     entry: DocumentEntry,
     prints: Option<DocumentFingerprints>,
     masked_chars: Vec<(u32, u32)>,
+    /// The keyword fingerprint, taken with the SimHash.
+    keywords: Option<KeywordPrint>,
 }
 
 /// Counts finished units of a stage and tells the sink.
@@ -164,7 +168,8 @@ fn read_all(
     Ok(loaded.into_iter().flatten().collect())
 }
 
-/// Takes the SimHash of every read document but the templates, in parallel; one tick of
+/// Takes the SimHash and the keyword fingerprint of every read document but the
+/// templates, in parallel; one tick of
 /// `counter` per document. A pass of its own, after reading: word segmentation needs the
 /// jieba dictionary, which is built meanwhile on its own thread.
 fn add_simhashes(
@@ -178,7 +183,9 @@ fn add_simhashes(
             return;
         }
         if d.entry.role != Role::Template && d.prints.is_some() {
-            d.entry.simhash = Some(simhash::text_simhash(&d.entry.text, settings.normalize));
+            let words = simhash::weighted_words(&folded_text(&d.entry.text, settings.normalize));
+            d.entry.simhash = Some(simhash::simhash_of_words(&words));
+            d.keywords = Some(keyword_print(&words, TOP_KEYWORDS));
         }
         counter.tick();
     });
@@ -207,11 +214,11 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
             entry.warnings = extracted.warnings;
             entry.sha256 = Some(extracted.sha256);
             entry.text = Arc::from(extracted.text);
-            Loaded { entry, prints: Some(prints), masked_chars: Vec::new() }
+            Loaded { entry, prints: Some(prints), masked_chars: Vec::new(), keywords: None }
         }
         Err(error) => {
             entry.error = Some(format!("{error:#}"));
-            Loaded { entry, prints: None, masked_chars: Vec::new() }
+            Loaded { entry, prints: None, masked_chars: Vec::new(), keywords: None }
         }
     }
 }
@@ -298,12 +305,16 @@ impl Matcher<'_> {
         pair.score = scores.score;
         pair.score_b = scores.score_b;
         pair.longest = scores.longest;
+        let keyword_similarity = match (&a.keywords, &b.keywords) {
+            (Some(x), Some(y)) if may_reach(x, y, KEYWORD_SIMILARITY) => similarity(x, y),
+            _ => 0.0,
+        };
         pair.near_duplicate = is_near_duplicate(
             &scores,
             pair.simhash_distance,
             self.settings.simhash_threshold,
             self.settings.near_duplicate_coverage,
-        );
+        ) || keywords_agree(keyword_similarity, &scores, self.settings.near_duplicate_coverage);
     }
 
     /// In all-vs-all mode each unordered pair is compared once, from its smaller id.

@@ -78,7 +78,10 @@ impl Exclusions {
     pub fn judge<'i>(&self, hashes: &[u64], k: usize, postings: impl Fn(u64) -> &'i [Posting]) -> SuspectKgrams {
         let k = k.max(1);
         let tokens = hashes.len() + k - 1;
-        let mut flagged = vec![false; if hashes.is_empty() { 0 } else { tokens }];
+        let token_count = if hashes.is_empty() { 0 } else { tokens };
+        let mut flagged = vec![false; token_count];
+        // Tokens inside common k-grams (not stop passages: those are matched as usual).
+        let mut in_common = vec![false; token_count];
         let mut common = vec![false; hashes.len()];
         let mut shown = Vec::new();
         for (position, &hash) in hashes.iter().enumerate() {
@@ -91,12 +94,15 @@ impl Exclusions {
             if stop || common[position] {
                 flagged[position..position + k].iter_mut().for_each(|f| *f = true);
             }
+            if common[position] {
+                in_common[position..position + k].iter_mut().for_each(|f| *f = true);
+            }
         }
         shown.sort_unstable();
         shown.dedup();
         // A k-gram inside common text that escaped the threshold (the references winnowed
         // it differently) would align the suspect with every reference holding the text.
-        let restricted = (0..hashes.len()).map(|i| common[i] || flagged[i..i + k].iter().all(|&f| f)).collect();
+        let restricted = (0..hashes.len()).map(|i| common[i] || in_common[i..i + k].iter().all(|&f| f)).collect();
         SuspectKgrams { flagged, restricted, shown }
     }
 }

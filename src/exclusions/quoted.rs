@@ -79,12 +79,20 @@ fn quotations(chars: &[char]) -> Vec<(u32, u32)> {
         };
         let end = i + 1 + length;
         let paragraph_break = chars[i + 1..end].windows(2).any(|w| w[0] == '\n' && w[1] == '\n');
-        if length >= MIN_QUOTE_CHARS && !paragraph_break && attributed(chars, i, end) {
+        if length >= MIN_QUOTE_CHARS && is_phrase(&chars[i + 1..end]) && !paragraph_break && attributed(chars, i, end) {
             spans.push((i as u32, end as u32 + 1));
         }
         i = end + 1;
     }
     spans
+}
+
+/// A quotation is a phrase — at least three words, or eight Han characters — not a term
+/// or an option name in quotes.
+fn is_phrase(inner: &[char]) -> bool {
+    let han = inner.iter().filter(|&&c| crate::normalize::is_single_char_token(c)).count();
+    let words = inner.split(|c| c.is_whitespace()).filter(|w| w.iter().any(|c| c.is_alphanumeric())).count();
+    han >= 8 || words >= 3
 }
 
 /// Whether an attribution stands within [`ATTRIBUTION_WINDOW`] characters before the

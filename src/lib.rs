@@ -5,12 +5,14 @@
 //! The pipeline is laid out as modules, in order:
 //! [`ingest`] (files → text) → [`normalize`] (text → tokens with character offsets) →
 //! [`fingerprint`] (winnowed k-grams, sentence hashes, SimHash) → [`index`] (inverted
-//! index over the references) → [`matching`] (seeds → passages) → [`score`] (pair scores,
+//! index over the references) → [`matching`] (seeds → passages) → [`exclusions`] (common,
+//! quoted and stop text: each passage's kind) → [`score`] (pair scores,
 //! near duplicates) → [`report`] (the result, JSON/CSV/HTML). [`engine`] runs them all with
 //! progress and cancellation. The window lives in `gui`, behind the `gui` feature; the
 //! engine never depends on it.
 
 pub mod engine;
+pub mod exclusions;
 pub mod fingerprint;
 pub mod index;
 pub mod ingest;

@@ -27,6 +27,12 @@ pub struct Settings {
     pub min_sentence_tokens: usize,
     /// Limits on what one input file may cost to read.
     pub ingest: IngestLimits,
+    /// Passages to ignore (stock phrases, a licence, a standard disclaimer): text of a
+    /// suspect that holds one is reported as common, never counted.
+    pub stop_passages: Vec<String>,
+    /// Count quoted passages (inside quotation marks with an attribution, or in a
+    /// bibliography) in the scores; by default they are shown but not counted.
+    pub count_quoted: bool,
 }
 
 impl Default for Settings {
@@ -40,6 +46,8 @@ impl Default for Settings {
             near_duplicate_coverage: 0.5,
             min_sentence_tokens: 5,
             ingest: IngestLimits::default(),
+            stop_passages: Vec::new(),
+            count_quoted: false,
         }
     }
 }

@@ -1,50 +1,125 @@
-//! Quality floor on the development corpus (`../shared/devset`), scored with the
-//! project's scorer: a regression in matching fails here. The floors sit a little under
-//! what the engine reaches (see README).
+//! Quality floors on the development corpora, scored with the project's scorer: a
+//! regression in matching fails here. `../shared/devset` holds light edits, reordering,
+//! Chinese script conversion and reposts; `../shared/devset-reword` (another seed) adds
+//! reworded copies and reworded reposts. The floors sit a little under what the engine
+//! reaches (see README). Every check also proves that no detection repeats another's
+//! suspect span within a pair.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::util::{success, twinspot};
 
-fn devset() -> Option<PathBuf> {
-    let dir = std::env::var_os("TWINSPOT_DEVSET")
+fn corpus(name: &str, variable: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os(variable)
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/devset"));
-    dir.join("truth.json").exists().then_some(dir)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared").join(name));
+    if dir.join("truth.json").exists() {
+        return Some(dir);
+    }
+    assert!(std::env::var_os("CI").is_none(), "CI must have ../shared/{name}");
+    eprintln!("NOTE: ../shared/{name} not found (set {variable}): quality floor not checked");
+    None
 }
 
-#[test]
-fn devset_plagdet_stays_above_its_floor() {
-    let Some(dir) = devset() else {
-        assert!(std::env::var_os("CI").is_none(), "CI must have ../shared/devset");
-        eprintln!("NOTE: ../shared/devset not found (set TWINSPOT_DEVSET): quality floor not checked");
-        return;
-    };
-    let out = tempfile::tempdir().unwrap();
-    let json = out.path().join("devset.json");
-    success(&twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect", "--json", json.to_str().unwrap(), "-q"]));
-    let scorer = dir.join("../eval/score.py");
-    let output = Command::new("python3")
-        .arg(&scorer)
-        .arg(dir.join("truth.json"))
-        .arg(&json)
-        .output()
-        .expect("python3 runs the scorer");
-    let table = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{table}\n{}", String::from_utf8_lossy(&output.stderr));
-    let last = table.lines().last().unwrap_or_default();
-    let value = |name: &str| -> f64 {
+/// The scorer's table (per obfuscation and overall) of a check of `dir`, and the JSON.
+struct Scored {
+    table: String,
+    json: serde_json::Value,
+}
+
+impl Scored {
+    fn of(dir: &Path) -> Self {
+        let out = tempfile::tempdir().unwrap();
+        let json = out.path().join("result.json");
+        success(&twinspot(
+            dir,
+            &["compare", "-r", "reference", "-s", "suspect", "--json", json.to_str().unwrap(), "-q"],
+        ));
+        let output = Command::new("python3")
+            .arg(dir.join("../eval/score.py"))
+            .arg(dir.join("truth.json"))
+            .arg(&json)
+            .output()
+            .expect("python3 runs the scorer");
+        let table = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(output.status.success(), "{table}\n{}", String::from_utf8_lossy(&output.stderr));
+        println!("{table}");
+        let json = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        Self { table, json }
+    }
+
+    /// A value of the last line (`plagdet=… precision=…`).
+    fn overall(&self, name: &str) -> f64 {
+        let last = self.table.lines().last().unwrap_or_default();
         last.split_whitespace()
             .find_map(|kv| kv.strip_prefix(&format!("{name}=")))
             .and_then(|v| v.parse().ok())
             .unwrap_or_else(|| panic!("no {name} in: {last}"))
-    };
-    println!("{table}");
-    assert!(value("plagdet") >= 0.90, "{table}");
-    assert!(value("precision") >= 0.93, "{table}");
-    assert!(value("recall") >= 0.87, "{table}");
-    assert!(value("granularity") <= 1.05, "{table}");
-    assert_eq!(value("dup_recall"), 1.0, "{table}");
-    assert_eq!(value("dup_precision"), 1.0, "{table}");
+    }
+
+    /// Plagdet of every obfuscation type in the table.
+    fn by_type(&self) -> BTreeMap<String, f64> {
+        self.table
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with("OVERALL"))
+            .filter_map(|l| {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                Some((cols.first()?.to_string(), cols.get(3)?.parse().ok()?))
+            })
+            .collect()
+    }
+
+    /// Panics when two passages of one pair overlap on the suspect side.
+    fn assert_no_duplicate_suspect_spans(&self) {
+        for pair in self.json["pairs"].as_array().unwrap() {
+            let mut spans: Vec<(u64, u64)> = ["passages", "excluded"]
+                .iter()
+                .filter_map(|list| pair[list].as_array())
+                .flatten()
+                .map(|p| (p["a_start"].as_u64().unwrap(), p["a_end"].as_u64().unwrap()))
+                .collect();
+            spans.sort_unstable();
+            assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0), "overlapping suspect spans in {pair:#}");
+        }
+    }
+}
+
+#[test]
+fn devset_stays_above_its_floors() {
+    let Some(dir) = corpus("devset", "TWINSPOT_DEVSET") else { return };
+    let scored = Scored::of(&dir);
+    let table = &scored.table;
+    assert!(scored.overall("plagdet") >= 0.94, "{table}");
+    assert!(scored.overall("precision") >= 0.97, "{table}");
+    assert!(scored.overall("recall") >= 0.90, "{table}");
+    assert!(scored.overall("granularity") <= 1.02, "{table}");
+    assert_eq!(scored.overall("dup_recall"), 1.0, "{table}");
+    assert_eq!(scored.overall("dup_precision"), 1.0, "{table}");
+    scored.assert_no_duplicate_suspect_spans();
+}
+
+#[test]
+fn reworded_copies_are_found_and_nothing_else_falls_behind() {
+    let Some(dir) = corpus("devset-reword", "TWINSPOT_DEVSET_REWORD") else { return };
+    let scored = Scored::of(&dir);
+    let table = &scored.table;
+    let types = scored.by_type();
+    assert!(types["reword"] >= 0.80, "{table}");
+    assert!(types["repost-reword"] >= 0.80, "{table}");
+    assert_eq!(scored.overall("dup_recall"), 1.0, "{table}");
+    assert_eq!(scored.overall("dup_precision"), 1.0, "{table}");
+    scored.assert_no_duplicate_suspect_spans();
+    // Every other type holds what it holds on the first development set, but reorder:
+    // one case reorders lines of example code that occur several times in the
+    // reference, and a third of them align to another copy (see README, Quality).
+    assert!(types["reorder"] >= 0.35, "{table}");
+    let Some(first) = corpus("devset", "TWINSPOT_DEVSET") else { return };
+    let first = Scored::of(&first).by_type();
+    for (kind, plagdet) in types.iter().filter(|(k, _)| !k.contains("reword") && *k != "reorder") {
+        let floor = first.get(kind).copied().unwrap_or(0.0) - 0.03;
+        assert!(*plagdet >= floor, "{kind}: {plagdet} < {floor} (devset)\n{table}");
+    }
 }

@@ -348,9 +348,8 @@ fn a_pair_of_100000_character_documents_is_laid_out_once_and_stays_smooth() {
     let a: String = format!("{FILLER_1}{COPIED_1}\n{FILLER_3}\n{COPIED_2}{FILLER_2}\n").repeat(280);
     let b: String = format!("{COPIED_2}\n{FILLER_2}{COPIED_1}\n{FILLER_3}\n").repeat(380);
     assert!(a.chars().count() > 100_000 && b.chars().count() > 100_000);
-    let passages: Vec<Passage> = (0..200u32)
-        .map(|i| Passage::copied((i * 500, i * 500 + 80), (i * 500 + 7, i * 500 + 87)))
-        .collect();
+    let passages: Vec<Passage> =
+        (0..200u32).map(|i| Passage::copied((i * 500, i * 500 + 80), (i * 500 + 7, i * 500 + 87))).collect();
     let report = Report {
         settings: Settings::default(),
         mode: Mode::SuspectsVsReferences,

@@ -5,6 +5,7 @@
 
 mod cli;
 mod devset;
+mod exclusions;
 #[cfg(feature = "gui")]
 mod gui;
 mod hostile_cli;

@@ -1,7 +1,7 @@
 //! `twinspot compare`: runs a check and writes JSON/CSV/HTML reports, or a summary table.
 
 use std::fmt::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -84,6 +84,14 @@ pub struct CompareArgs {
         value_parser = number_in(0.1..=86_400.0)
     )]
     timeout: f64,
+    /// A text file of passages to ignore, one a line (a licence, a standard disclaimer,
+    /// stock phrases): suspect text holding one is shown as common, never counted.
+    #[arg(long, value_name = "FILE")]
+    stop_passages: Option<PathBuf>,
+    /// Count quoted passages (inside quotation marks with an attribution, or in a
+    /// bibliography) in the scores; by default they are shown but not counted.
+    #[arg(long)]
+    count_quoted: bool,
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -104,7 +112,7 @@ report targets included: a report is never written over an input); 1 when a repo
 not be written (the others still are). Each report is written whole or not at all.";
 
 impl CompareArgs {
-    fn settings(&self) -> Settings {
+    fn settings(&self) -> anyhow::Result<Settings> {
         // The parsers bound every value, so these conversions are exact.
         let mut s = Settings {
             k: self.k as usize,
@@ -120,8 +128,19 @@ impl CompareArgs {
         s.normalize.drop_punctuation = !self.keep_punctuation;
         s.ingest.max_file_bytes = self.max_file_mb.saturating_mul(1024 * 1024);
         s.ingest.timeout_secs = self.timeout;
-        s
+        s.count_quoted = self.count_quoted;
+        if let Some(path) = &self.stop_passages {
+            s.stop_passages = read_stop_passages(path)?;
+        }
+        Ok(s)
     }
+}
+
+/// The passages of a stop-passage file: its non-empty lines, trimmed.
+fn read_stop_passages(path: &Path) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the stop passages (a UTF-8 text file) {}", path.display()))?;
+    Ok(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect())
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
@@ -157,7 +176,8 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     let outputs = ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone() };
-    let input_paths = || documents.iter().map(|d| d.path.as_path());
+    // Everything the run reads: the documents and the stop-passage file.
+    let input_paths = || documents.iter().map(|d| d.path.as_path()).chain(args.stop_passages.as_deref());
     if let Err(e) = outputs.check(input_paths()) {
         eprintln!("twinspot: {e}");
         return Ok(ExitCode::from(2));
@@ -166,8 +186,14 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         eprintln!("twinspot: {}", skipped_line(s));
     }
     // One check and the process ends: the dictionary can go as soon as SimHash is done.
-    let request =
-        CheckRequest { documents: documents.clone(), mode, settings: args.settings(), keep_dictionary: false, skipped };
+    let settings = match args.settings() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("twinspot: {error:#}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let request = CheckRequest { documents: documents.clone(), mode, settings, keep_dictionary: false, skipped };
     let progress = TerminalProgress::new(args.quiet);
     let report = run_check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
     progress.finish();

@@ -5,6 +5,7 @@ mod args;
 mod compare;
 mod extract;
 mod output;
+mod keywords;
 mod progress_bar;
 mod simhash;
 
@@ -46,6 +47,13 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Print the keyword fingerprint of each file: its key in hex, the path, and its top
+    /// TF-IDF keywords (folded), heaviest first.
+    Keywords {
+        /// Files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// Parses the arguments and runs. Exit status 0 when the run finished, even with
@@ -56,6 +64,7 @@ pub fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(*args),
         Some(Command::Extract { file }) => extract::run(&file),
         Some(Command::Simhash { files }) => simhash::run(&files),
+        Some(Command::Keywords { files }) => keywords::run(&files),
         None => match cli.files.iter().find(|f| !f.exists()) {
             // `twinspot archive add …` on a build without that command, or a typo: say so
             // rather than open a window on files that are not there.

@@ -10,19 +10,28 @@ use rustc_hash::FxHashMap;
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::identical::{Identity, IdenticalFiles, Member, whole_text_pair};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
+use crate::exclusions::quoted::quoted_spans;
+use crate::exclusions::{Exclusions, SuspectExclusions, token_ranges};
 use crate::fingerprint::hashing::kgram_hashes;
+use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print, may_reach, similarity};
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{InvertedIndex, Posting, SimhashIndex};
 use crate::ingest;
+use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
+use crate::matching::dense::{Ties, densify};
 use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair, overlaps};
-use crate::report::{DocumentEntry, Pair, Report};
-use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
+use crate::normalize::folded_text;
+use crate::report::{DocumentEntry, Pair, Passage, Report};
+use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, near_duplicate_groups, pair_scores};
 use crate::settings::Settings;
 
-/// A k-gram held by more reference positions than this is too common to say anything
-/// (boilerplate, stock phrases): it is skipped at lookup. The cap grows with the number
-/// of references: one in [`COMMON_SHARE`] of them, but never below [`MIN_POSTINGS_CAP`].
-const COMMON_SHARE: usize = 20;
+/// A k-gram held by more reference positions than this, in fewer documents than make it
+/// common (one document repeating a phrase), is skipped at lookup: it would cost more
+/// than it tells. The cap grows with the number of references: one in
+/// [`POSTINGS_SHARE`] of them, but never below [`MIN_POSTINGS_CAP`]. Common k-grams are
+/// never skipped: they are matched against a few of their documents and shown as common
+/// (see [`crate::exclusions::common`]).
+const POSTINGS_SHARE: usize = 20;
 const MIN_POSTINGS_CAP: usize = 50;
 
 /// One document after reading: its entry for the report and its fingerprints.
@@ -32,6 +41,8 @@ struct Loaded {
     also_reference: bool,
     prints: Option<DocumentFingerprints>,
     masked_chars: Vec<(u32, u32)>,
+    /// The keyword fingerprint, taken with the SimHash.
+    keywords: Option<KeywordPrint>,
 }
 
 /// Counts finished units of a stage and tells the sink.
@@ -102,7 +113,8 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
     let references = docs.iter().filter(|d| is_reference(d)).count();
-    let max_postings = (references / COMMON_SHARE).max(MIN_POSTINGS_CAP);
+    let max_postings = (references / POSTINGS_SHARE).max(MIN_POSTINGS_CAP);
+    let exclusions = Exclusions::new(references, &settings.stop_passages, settings.normalize, settings.k);
     let matcher = Matcher {
         docs: &docs,
         index: &index,
@@ -111,6 +123,7 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
         tuning: &tuning,
         mode: request.mode,
         max_postings,
+        exclusions: &exclusions,
         is_reference: &is_reference,
         identical: &identical,
     };
@@ -165,7 +178,8 @@ fn read_all(
     Ok(loaded.into_iter().flatten().collect())
 }
 
-/// Takes the SimHash of every read document but the templates, in parallel; one tick of
+/// Takes the SimHash and the keyword fingerprint of every read document but the
+/// templates, in parallel; one tick of
 /// `counter` per document. A pass of its own, after reading: word segmentation needs the
 /// jieba dictionary, which is built meanwhile on its own thread.
 fn add_simhashes(
@@ -184,7 +198,9 @@ fn add_simhashes(
         }
         // A document without words has no SimHash: two empty scans are not near duplicates.
         if d.entry.role != Role::Template && words.is_some_and(|n| n > 0) {
-            d.entry.simhash = Some(simhash::text_simhash(&d.entry.text, settings.normalize));
+            let words = simhash::weighted_words(&folded_text(&d.entry.text, settings.normalize));
+            d.entry.simhash = Some(simhash::simhash_of_words(&words));
+            d.keywords = Some(keyword_print(&words, TOP_KEYWORDS));
         }
         counter.tick();
     });
@@ -273,11 +289,17 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
             entry.warnings = extracted.warnings;
             entry.sha256 = Some(extracted.sha256);
             entry.text = Arc::from(extracted.text);
-            Loaded { entry, also_reference: input.also_reference, prints: Some(prints), masked_chars: Vec::new() }
+            Loaded {
+                entry,
+                also_reference: input.also_reference,
+                prints: Some(prints),
+                masked_chars: Vec::new(),
+                keywords: None,
+            }
         }
         Err(error) => {
             entry.error = Some(format!("{error:#}"));
-            Loaded { entry, also_reference: input.also_reference, prints: None, masked_chars: Vec::new() }
+            Loaded { entry, also_reference: input.also_reference, prints: None, masked_chars: Vec::new(), keywords: None }
         }
     }
 }
@@ -349,11 +371,34 @@ struct Matcher<'a> {
     tuning: &'a MatchTuning,
     mode: Mode,
     max_postings: usize,
+    exclusions: &'a Exclusions,
     is_reference: &'a (dyn Fn(&Loaded) -> bool + Sync),
     identical: &'a IdenticalFiles,
 }
 
 impl Matcher<'_> {
+    /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.
+    fn score(&self, pair: &mut Pair) {
+        let (a, b) = (&self.docs[pair.a], &self.docs[pair.b]);
+        let counted: Vec<Passage> =
+            pair.passages.iter().filter(|p| p.counts(self.settings.count_quoted)).cloned().collect();
+        let scores =
+            pair_scores(&counted, a.entry.countable_chars, b.entry.countable_chars, &a.masked_chars, &b.masked_chars);
+        pair.score = scores.score;
+        pair.score_b = scores.score_b;
+        pair.longest = scores.longest;
+        let keyword_similarity = match (&a.keywords, &b.keywords) {
+            (Some(x), Some(y)) if may_reach(x, y, KEYWORD_SIMILARITY) => similarity(x, y),
+            _ => 0.0,
+        };
+        pair.near_duplicate = is_near_duplicate(
+            &scores,
+            pair.simhash_distance,
+            self.settings.simhash_threshold,
+            self.settings.near_duplicate_coverage,
+        ) || keywords_agree(keyword_similarity, &scores, self.settings.near_duplicate_coverage);
+    }
+
     /// Each unordered pair is compared once: in all-vs-all mode, and between two suspects
     /// that are also references, from its smaller id. Identical files are not aligned
     /// (their pair is stated whole), and nothing is compared with itself.
@@ -379,9 +424,12 @@ impl Matcher<'_> {
         // hits whenever the reference kept one of its k-grams.
         let k = self.settings.k.max(1);
         let tokens = &prints.tokenized.tokens;
-        for (position, hash) in kgram_hashes(tokens.iter().map(|t| t.hash), k).into_iter().enumerate() {
+        let hashes = kgram_hashes(tokens.iter().map(|t| t.hash), k);
+        let judged = self.exclusions.judge(&hashes, k, |h| self.index.kgrams.get(h));
+        for (position, &hash) in hashes.iter().enumerate() {
             let postings = self.index.kgrams.get(hash);
-            if postings.is_empty() || postings.len() > self.max_postings {
+            let restricted = judged.is_restricted(position);
+            if postings.is_empty() || (postings.len() > self.max_postings && !restricted) {
                 continue;
             }
             if !doc.masked_chars.is_empty()
@@ -389,7 +437,9 @@ impl Matcher<'_> {
             {
                 continue;
             }
-            for p in postings.iter().filter(|p| self.wanted(a, p.doc as usize)) {
+            for p in
+                postings.iter().filter(|p| self.wanted(a, p.doc as usize) && (!restricted || judged.is_shown(p.doc)))
+            {
                 found.push((p.doc, Hit { a: position as u32, b: p.position }));
             }
         }
@@ -423,6 +473,11 @@ impl Matcher<'_> {
         candidates.sort_unstable();
         candidates.dedup();
 
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        let excluded =
+            SuspectExclusions { common: token_ranges(tokens, &judged.flagged), quoted: quoted_spans(&doc.entry.text) };
         let suspect_stream = LazyStream::new(&doc.entry.text, self.settings.normalize);
         let mut pairs = Vec::new();
         for b in candidates {
@@ -439,39 +494,42 @@ impl Matcher<'_> {
             };
             let reference_stream = LazyStream::new(&reference.entry.text, self.settings.normalize);
             let suspect = Side { prints, stream: &suspect_stream };
-            let passages = match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, hits_of(b), &ctx);
-            let scores = pair_scores(
-                &passages,
-                doc.entry.countable_chars,
-                reference.entry.countable_chars,
-                &doc.masked_chars,
-                &reference.masked_chars,
-            );
+            let reference_side = Side { prints: rprints, stream: &reference_stream };
+            let passages = match_pair(suspect, reference_side, hits_of(b), &ctx);
             let simhash_distance = match (doc.entry.simhash, reference.entry.simhash) {
                 (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
                 _ => None,
             };
-            let near_duplicate = is_near_duplicate(
-                &scores,
-                simhash_distance,
-                self.settings.simhash_threshold,
-                self.settings.near_duplicate_coverage,
-            );
-            if passages.is_empty() && !near_duplicate {
-                continue;
-            }
-            pairs.push(Pair {
+            let ties = Ties { passages: passages.len(), hits: hits_of(b).len(), simhash_distance };
+            let passages = densify(suspect, reference_side, passages, ties, &ctx);
+            let mut passages = fold_alternatives(passages, self.settings.min_chars);
+            excluded.classify(&mut passages);
+            let mut pair = Pair {
                 a,
                 b: b as usize,
-                score: scores.score,
-                score_b: scores.score_b,
+                score: 0.0,
+                score_b: 0.0,
                 simhash_distance,
                 passages,
-                longest: scores.longest,
+                longest: 0,
                 shared_sentences: shared_sentences.get(&b).copied().unwrap_or(0),
-                near_duplicate,
-            });
+                near_duplicate: false,
+            };
+            self.score(&mut pair);
+            if pair.passages.is_empty() && !pair.near_duplicate {
+                continue;
+            }
+            pairs.push(pair);
         }
+        // One suspect span, one twin: text found in several references is shown against
+        // the best of them.
+        let changed = fold_across_pairs(&mut pairs);
+        for (pair, changed) in pairs.iter_mut().zip(changed) {
+            if changed {
+                self.score(pair);
+            }
+        }
+        pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
         pairs
     }
 }

@@ -1,7 +1,9 @@
 //! Fingerprints of one document: winnowed k-grams with positions, sentence hashes with
-//! the nshash key, and the 64-bit SimHash ([`simhash`]). Built from the tokens of [`crate::normalize`].
+//! the nshash key, the 64-bit SimHash ([`simhash`]) and the keyword fingerprint
+//! ([`keywords`]). Built from the tokens of [`crate::normalize`].
 
 pub mod hashing;
+pub mod keywords;
 pub mod sentence;
 pub mod simhash;
 pub mod winnow;

@@ -12,7 +12,9 @@
 //!    mapped to character offsets. Passages that touch or overlap are merged, so one
 //!    copied passage is reported once.
 
+pub mod alternatives;
 pub mod cluster;
+pub mod dense;
 pub mod extend;
 
 use std::cell::OnceCell;
@@ -63,6 +65,22 @@ pub struct MatchTuning {
     /// Before its ends grow, the exactly matched part of a passage must already span this
     /// share of the minimum passage length: the minimum is evidence, not only a length.
     pub min_seeded_share: f64,
+    /// The dense pass ([`dense`]) runs on a pair with at least this many k-gram hits (or a
+    /// passage, or close SimHash values).
+    pub dense_min_hits: usize,
+    /// ... or SimHash values at most this far apart.
+    pub dense_simhash_distance: u32,
+    /// Dense pass: weight a seed needs (see `seed_weight`).
+    pub dense_seed_weight: u32,
+    /// Dense pass: share of a passage's characters, on each side, that seeds must cover.
+    pub dense_min_density: f64,
+    /// Dense pass: seeds in a run shorter than this are dropped.
+    pub dense_min_run: u32,
+    /// A passage only the dense pass finds (overlapping none of the first pass) needs this
+    /// many times the minimum passage length: weaker evidence needs more of it. Shorter
+    /// ones on the development sets were host text on the same subject as the reference
+    /// (code examples, references to the same manual), not copies.
+    pub dense_only_length_factor: f64,
 }
 
 impl Default for MatchTuning {
@@ -80,6 +98,24 @@ impl Default for MatchTuning {
             max_length_ratio: 1.5,
             extension_x_drop: 6,
             min_seeded_share: 1.0,
+            dense_min_hits: 4,
+            dense_simhash_distance: 12,
+            dense_seed_weight: 6,
+            dense_min_density: 0.5,
+            dense_min_run: 2,
+            dense_only_length_factor: 3.75,
+        }
+    }
+}
+
+impl MatchTuning {
+    /// The tuning of the dense pass: shorter seeds, shorter runs, lower density.
+    pub fn dense(&self) -> Self {
+        Self {
+            seed_weight: self.dense_seed_weight,
+            min_density: self.dense_min_density,
+            min_run: self.dense_min_run,
+            ..self.clone()
         }
     }
 }
@@ -552,6 +588,7 @@ pub fn merge_passages(passages: Vec<Passage>, gap_chars: u32) -> Vec<Passage> {
                 b_start: group.iter().map(|p| p.b_start).min()?,
                 b_end: group.iter().map(|p| p.b_end).max()?,
                 kind: group.iter().map(|p| p.kind).min()?,
+                alternatives: group.iter().flat_map(|p| p.alternatives.iter().copied()).collect(),
             })
         })
         .collect();

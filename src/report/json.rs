@@ -1,5 +1,10 @@
 //! The JSON result, version 1 (see the design's schema): documents with paths as given,
 //! pairs with scores and passages, near duplicates, and the settings used.
+//!
+//! A pair's `passages` are the passages that count in its score (copied text, and quoted
+//! text when the check counts quotations); the passages shown but not counted (common,
+//! quoted, template) are in its `excluded` list, each with its `kind`. Scorers that
+//! count every entry of `passages` as a detection thus see only what the scores count.
 
 use serde::Serialize;
 
@@ -42,7 +47,9 @@ struct JsonPair<'a> {
     score: f64,
     score_b: f64,
     simhash_distance: Option<u32>,
-    passages: &'a [Passage],
+    passages: Vec<&'a Passage>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    excluded: Vec<&'a Passage>,
 }
 
 /// Rounds a score to 4 decimals so the output is stable and readable.
@@ -80,7 +87,8 @@ pub fn to_json(report: &Report) -> String {
                 score: round(p.score),
                 score_b: round(p.score_b),
                 simhash_distance: p.simhash_distance,
-                passages: &p.passages,
+                passages: p.passages.iter().filter(|x| x.counts(report.settings.count_quoted)).collect(),
+                excluded: p.passages.iter().filter(|x| !x.counts(report.settings.count_quoted)).collect(),
             })
             .collect(),
         near_duplicates: &report.near_duplicates,

@@ -36,7 +36,7 @@ pub enum PassageKind {
 
 /// A shared passage: `[a_start, a_end)` in the suspect's text, `[b_start, b_end)` in the
 /// reference's, in Unicode code points of the extracted text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Passage {
     pub a_start: u32,
     pub a_end: u32,
@@ -45,12 +45,40 @@ pub struct Passage {
     /// What the passage is evidence of; copied unless an exclusion says otherwise.
     #[serde(default)]
     pub kind: PassageKind,
+    /// Other places that hold the same suspect text (a reference that repeats itself, or
+    /// another reference): the passage is shown once, against its best twin, and these
+    /// are listed with it, never counted again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Alternative>,
+}
+
+/// Another twin of a passage's suspect text: in the same reference, or in another one
+/// ([`Alternative::reference`]) when a better twin was found elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Alternative {
+    pub a_start: u32,
+    pub a_end: u32,
+    pub b_start: u32,
+    pub b_end: u32,
+    /// The document holding this twin when it is not the pair's reference (a report
+    /// document id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<usize>,
 }
 
 impl Passage {
     /// A copied passage over `[a.0, a.1)` of the suspect and `[b.0, b.1)` of the reference.
     pub fn copied(a: (u32, u32), b: (u32, u32)) -> Self {
-        Self { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1, kind: PassageKind::Copied }
+        Self { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1, kind: PassageKind::Copied, alternatives: Vec::new() }
+    }
+    /// Whether the passage counts in scores: copied text always, quoted text when the
+    /// check counts quotations.
+    pub fn counts(&self, count_quoted: bool) -> bool {
+        match self.kind {
+            PassageKind::Copied => true,
+            PassageKind::Quoted => count_quoted,
+            PassageKind::Common | PassageKind::Template => false,
+        }
     }
     /// Characters on the suspect side.
     pub fn a_len(&self) -> u32 {
@@ -129,7 +157,7 @@ impl Report {
     }
 
     /// The overall similarity of document `doc` (the Turnitin-style index): the share of its
-    /// countable characters inside a copied passage from any other document, whatever the
+    /// countable characters inside a counted passage (see [`Passage::counts`]) from any other document, whatever the
     /// source, each character counted once. In all-vs-all mode both sides of a pair count.
     pub fn overall(&self, doc: usize) -> f64 {
         let Some(entry) = self.documents.get(doc) else {
@@ -137,7 +165,8 @@ impl Report {
         };
         let mut spans: Vec<(u32, u32)> = Vec::new();
         for pair in &self.pairs {
-            let copied = pair.passages.iter().filter(|p| p.kind == PassageKind::Copied);
+            let count_quoted = self.settings.count_quoted;
+            let copied = pair.passages.iter().filter(|p| p.counts(count_quoted));
             if pair.a == doc {
                 spans.extend(copied.map(|p| (p.a_start, p.a_end)));
             } else if pair.b == doc && self.mode == Mode::AllVsAll {

@@ -105,6 +105,7 @@ impl CompareArgs {
         s.normalize.drop_punctuation = !self.keep_punctuation;
         s.ingest.max_file_bytes = self.max_file_mb.saturating_mul(1024 * 1024);
         s.ingest.timeout_secs = self.timeout;
+        s.ingest.isolation = super::isolation();
         s
     }
 }

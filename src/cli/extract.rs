@@ -8,7 +8,8 @@ use anyhow::Context;
 use twinspot::ingest::{self, IngestLimits};
 
 pub fn run(file: &Path) -> anyhow::Result<ExitCode> {
-    let extracted = match ingest::extract(file, &IngestLimits::default()) {
+    let limits = IngestLimits { isolation: super::isolation(), ..IngestLimits::default() };
+    let extracted = match ingest::extract(file, &limits) {
         Ok(extracted) => extracted,
         Err(error) => {
             eprintln!("twinspot: {error:#}");

@@ -10,10 +10,12 @@ use twinspot::ingest::{self, IngestLimits};
 
 pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let settings = Settings::default();
+    let limits = IngestLimits { isolation: super::isolation(), ..IngestLimits::default() };
+    let extractor = ingest::Extractor::new(limits.isolation.as_ref());
     let lines: Vec<Result<String, String>> = files
         .par_iter()
         .map(|file| {
-            let extracted = ingest::extract(file, &IngestLimits::default()).map_err(|e| format!("{e:#}"))?;
+            let extracted = extractor.extract(file, &limits).map_err(|e| format!("{e:#}"))?;
             let hash = text_simhash(&extracted.text, settings.normalize);
             Ok(format!("{hash:016x}  {}", file.display()))
         })

@@ -139,6 +139,8 @@ fn read_all(
     counter: &Counter,
     cancel: &CancelFlag,
 ) -> Result<Vec<Loaded>, Cancelled> {
+    // Its helper processes (if any) serve every file of this check and end with it.
+    let extractor = ingest::Extractor::new(settings.ingest.isolation.as_ref());
     let loaded: Vec<Option<Loaded>> = inputs
         .par_iter()
         .enumerate()
@@ -146,7 +148,7 @@ fn read_all(
             if cancel.is_cancelled() {
                 return None;
             }
-            let loaded = load(id, input, settings);
+            let loaded = load(id, input, settings, &extractor);
             counter.tick();
             Some(loaded)
         })
@@ -176,7 +178,7 @@ fn add_simhashes(
     check(cancel)
 }
 
-fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
+fn load(id: usize, input: &DocumentInput, settings: &Settings, extractor: &ingest::Extractor) -> Loaded {
     let mut entry = DocumentEntry {
         id,
         path: input.display.clone(),
@@ -190,7 +192,7 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
         warnings: Vec::new(),
         text: Arc::from(""),
     };
-    match ingest::extract(&input.path, &settings.ingest) {
+    match extractor.extract(&input.path, &settings.ingest) {
         Ok(extracted) => {
             let prints = DocumentFingerprints::compute(&extracted.text, settings);
             entry.chars = extracted.text.chars().count();

@@ -11,10 +11,11 @@ use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
-use crate::index::{InvertedIndex, Posting, SimhashIndex};
+use crate::index::{InvertedIndex, MAX_POSITIONS_PER_DOCUMENT, Posting, SimhashIndex};
 use crate::ingest;
+use crate::normalize;
 use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair, overlaps};
-use crate::report::{DocumentEntry, Pair, Report};
+use crate::report::{DocumentEntry, Pair, Passage, Report};
 use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
 use crate::settings::Settings;
 
@@ -24,9 +25,24 @@ use crate::settings::Settings;
 const COMMON_SHARE: usize = 20;
 const MIN_POSTINGS_CAP: usize = 50;
 
+/// A document is compared up to this many normalized characters (about 24 MB of Chinese
+/// or 8 MB of English text); the rest gets a warning. Every per-document structure grows
+/// with this length, so it bounds a document's memory, whatever its content.
+const MAX_COMPARED_CHARS: usize = 8_000_000;
+
+/// A suspect is compared with at most this many near-duplicate candidates found by SimHash
+/// alone (the closest): a folder of thousands of identical files stays linear.
+const MAX_SIMHASH_CANDIDATES: usize = 64;
+
+/// The report keeps at most this many pairs, the highest scores first; the suspects of the
+/// pairs left out get a warning saying how many.
+const MAX_PAIRS: usize = 100_000;
+
 /// One document after reading: its entry for the report and its fingerprints.
 struct Loaded {
     entry: DocumentEntry,
+    /// Bytes of `entry.text` that are compared (all of it but for giant documents).
+    compared: usize,
     prints: Option<DocumentFingerprints>,
     masked_chars: Vec<(u32, u32)>,
 }
@@ -120,12 +136,34 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
 
     let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().flatten().collect();
     pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
+    leave_out_beyond(&mut pairs, MAX_PAIRS, &mut docs);
     let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
     near_duplicates.sort_unstable();
     let groups = near_duplicate_groups(&near_duplicates);
     let documents = docs.into_iter().map(|d| d.entry).collect();
     sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
     Ok(Report { settings, mode: request.mode, documents, pairs, near_duplicates, groups })
+}
+
+/// Keeps the first `max` of the sorted `pairs`; each suspect of a pair left out gets a
+/// warning with the number of its pairs that were.
+fn leave_out_beyond(pairs: &mut Vec<Pair>, max: usize, docs: &mut [Loaded]) {
+    if pairs.len() <= max {
+        return;
+    }
+    let mut left_out: FxHashMap<usize, usize> = FxHashMap::default();
+    for pair in pairs.drain(max..) {
+        *left_out.entry(pair.a).or_default() += 1;
+    }
+    let mut left_out: Vec<(usize, usize)> = left_out.into_iter().collect();
+    left_out.sort_unstable();
+    for (a, count) in left_out {
+        if let Some(doc) = docs.get_mut(a) {
+            doc.entry.warnings.push(format!(
+                "{count} more pairs with shared text were left out: a report keeps the {max} closest pairs"
+            ));
+        }
+    }
 }
 
 fn check(cancel: &CancelFlag) -> Result<(), Cancelled> {
@@ -171,7 +209,7 @@ fn add_simhashes(
             return;
         }
         if d.entry.role != Role::Template && d.prints.is_some() {
-            d.entry.simhash = Some(simhash::text_simhash(&d.entry.text, settings.normalize));
+            d.entry.simhash = Some(simhash::text_simhash(&d.entry.text[..d.compared], settings.normalize));
         }
         counter.tick();
     });
@@ -194,17 +232,25 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings, extractor: &inges
     };
     match extractor.extract(&input.path, &settings.ingest) {
         Ok(extracted) => {
-            let prints = DocumentFingerprints::compute(&extracted.text, settings);
+            let compared = normalize::prefix_within(&extracted.text, settings.normalize, MAX_COMPARED_CHARS);
+            let prints = DocumentFingerprints::compute(&extracted.text[..compared], settings);
             entry.chars = extracted.text.chars().count();
-            entry.countable_chars = entry.chars;
+            entry.countable_chars = extracted.text[..compared].chars().count();
             entry.warnings = extracted.warnings;
+            if compared < extracted.text.len() {
+                entry.warnings.push(format!(
+                    "only the first {} of its {} characters are compared: a document may take at most {} \
+                     normalized characters",
+                    entry.countable_chars, entry.chars, MAX_COMPARED_CHARS
+                ));
+            }
             entry.sha256 = Some(extracted.sha256);
             entry.text = Arc::from(extracted.text);
-            Loaded { entry, prints: Some(prints), masked_chars: Vec::new() }
+            Loaded { entry, compared, prints: Some(prints), masked_chars: Vec::new() }
         }
         Err(error) => {
             entry.error = Some(format!("{error:#}"));
-            Loaded { entry, prints: None, masked_chars: Vec::new() }
+            Loaded { entry, compared: 0, prints: None, masked_chars: Vec::new() }
         }
     }
 }
@@ -267,6 +313,26 @@ fn build_index(docs: &mut [Loaded], is_reference: &(dyn Fn(&Loaded) -> bool + Sy
     Indexes { kgrams: InvertedIndex::build(kgrams), sentences: InvertedIndex::build(sentences) }
 }
 
+/// One passage over the whole of two documents whose compared tokens are the same, in
+/// the same order (an identical copy, whatever it repeats): found in one linear pass,
+/// where matching would have to wade through every repetition. `None` otherwise, or when
+/// template text is masked in either.
+fn identical_text(a: &Loaded, b: &Loaded, min_chars: usize) -> Option<Passage> {
+    let (pa, pb) = (a.prints.as_ref()?, b.prints.as_ref()?);
+    let (ta, tb) = (&pa.tokenized.tokens, &pb.tokenized.tokens);
+    if ta.len() != tb.len() || !a.masked_chars.is_empty() || !b.masked_chars.is_empty() {
+        return None;
+    }
+    if ta.iter().zip(tb).any(|(x, y)| x.hash != y.hash) {
+        return None;
+    }
+    let (first_a, last_a, first_b, last_b) = (ta.first()?, ta.last()?, tb.first()?, tb.last()?);
+    if ((last_a.end - first_a.start) as usize) < min_chars {
+        return None;
+    }
+    Some(Passage::copied((first_a.start, last_a.end), (first_b.start, last_b.end)))
+}
+
 /// Compares one suspect with the indexed references.
 struct Matcher<'a> {
     docs: &'a [Loaded],
@@ -297,10 +363,20 @@ impl Matcher<'_> {
         // hits whenever the reference kept one of its k-grams.
         let k = self.settings.k.max(1);
         let tokens = &prints.tokenized.tokens;
+        // How often the suspect looked up each k-gram that a reference repeats: like the
+        // index, the suspect keeps only the first occurrences of a repeated phrase.
+        let mut repeated: FxHashMap<u64, usize> = FxHashMap::default();
         for (position, hash) in kgram_hashes(tokens.iter().map(|t| t.hash), k).into_iter().enumerate() {
             let postings = self.index.kgrams.get(hash);
             if postings.is_empty() || postings.len() > self.max_postings {
                 continue;
+            }
+            if postings.len() >= MAX_POSITIONS_PER_DOCUMENT {
+                let seen = repeated.entry(hash).or_default();
+                *seen += 1;
+                if *seen > MAX_POSITIONS_PER_DOCUMENT {
+                    continue;
+                }
             }
             if !doc.masked_chars.is_empty()
                 && overlaps(&doc.masked_chars, (tokens[position].start, tokens[position + k - 1].end))
@@ -320,10 +396,13 @@ impl Matcher<'_> {
         };
         let mut shared_sentences: FxHashMap<u32, u32> = FxHashMap::default();
         for s in &prints.sentences {
-            let mut docs: Vec<u32> = self
-                .index
-                .sentences
-                .get(s.hash)
+            let postings = self.index.sentences.get(s.hash);
+            // A sentence most references hold says nothing (and would cost every suspect
+            // a walk over all of them).
+            if postings.len() > self.max_postings {
+                continue;
+            }
+            let mut docs: Vec<u32> = postings
                 .iter()
                 .map(|p| p.doc)
                 .filter(|&b| self.wanted(a, b as usize))
@@ -335,13 +414,19 @@ impl Matcher<'_> {
         }
         let mut candidates = hit_docs.clone();
         if let Some(h) = doc.entry.simhash {
-            candidates
-                .extend(self.simhashes.query(h).into_iter().map(|(b, _)| b).filter(|&b| self.wanted(a, b as usize)));
+            let mut close: Vec<(u32, u32)> = self
+                .simhashes
+                .query_at_most(h, 4 * MAX_SIMHASH_CANDIDATES)
+                .into_iter()
+                .filter(|&(b, _)| self.wanted(a, b as usize))
+                .collect();
+            close.sort_unstable_by_key(|&(b, distance)| (distance, b));
+            candidates.extend(close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b));
         }
         candidates.sort_unstable();
         candidates.dedup();
 
-        let suspect_stream = LazyStream::new(&doc.entry.text, self.settings.normalize);
+        let suspect_stream = LazyStream::new(&doc.entry.text[..doc.compared], self.settings.normalize);
         let mut pairs = Vec::new();
         for b in candidates {
             let reference = &self.docs[b as usize];
@@ -355,9 +440,15 @@ impl Matcher<'_> {
                 suspect_masked: &doc.masked_chars,
                 reference_masked: &reference.masked_chars,
             };
-            let reference_stream = LazyStream::new(&reference.entry.text, self.settings.normalize);
-            let suspect = Side { prints, stream: &suspect_stream };
-            let passages = match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, hits_of(b), &ctx);
+            let passages = match identical_text(doc, reference, self.settings.min_chars) {
+                Some(whole) => vec![whole],
+                None => {
+                    let reference_stream =
+                        LazyStream::new(&reference.entry.text[..reference.compared], self.settings.normalize);
+                    let suspect = Side { prints, stream: &suspect_stream };
+                    match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, hits_of(b), &ctx)
+                }
+            };
             let scores = pair_scores(
                 &passages,
                 doc.entry.countable_chars,

@@ -7,5 +7,7 @@ mod cli;
 mod devset;
 #[cfg(feature = "gui")]
 mod gui;
+#[cfg(target_os = "linux")]
+mod hostile_content;
 mod ingest;
 mod util;

@@ -140,6 +140,11 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     for doc in report.errors() {
         eprintln!("twinspot: {}", doc.error.as_deref().unwrap_or_default());
     }
+    for doc in &report.documents {
+        for warning in &doc.warnings {
+            eprintln!("twinspot: warning: {warning}: {}", doc.path);
+        }
+    }
     if let Some(out) = &args.json {
         write_output(out, &to_json(&report))?;
     }

@@ -32,10 +32,10 @@ const MAX_COMPARED_CHARS: usize = 8_000_000;
 
 /// A suspect is compared with at most this many near-duplicate candidates found by SimHash
 /// alone (the closest): a folder of thousands of identical files stays linear.
-const MAX_SIMHASH_CANDIDATES: usize = 64;
+const MAX_SIMHASH_CANDIDATES: usize = 32;
 
-/// The report keeps at most this many pairs, the highest scores first; the suspects of the
-/// pairs left out get a warning saying how many.
+/// The report keeps at most this many pairs: each suspect its closest ones, as many as fit
+/// (see `keep_closest_pairs`).
 const MAX_PAIRS: usize = 100_000;
 
 /// One document after reading: its entry for the report and its fingerprints.
@@ -134,9 +134,10 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
         .collect();
     check(cancel)?;
 
-    let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().flatten().collect();
+    let mut per_suspect: Vec<Vec<Pair>> = per_suspect.into_iter().flatten().collect();
+    keep_closest_pairs(&mut per_suspect, MAX_PAIRS, &mut docs);
+    let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().collect();
     pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
-    leave_out_beyond(&mut pairs, MAX_PAIRS, &mut docs);
     let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
     near_duplicates.sort_unstable();
     let groups = near_duplicate_groups(&near_duplicates);
@@ -145,22 +146,29 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     Ok(Report { settings, mode: request.mode, documents, pairs, near_duplicates, groups })
 }
 
-/// Keeps the first `max` of the sorted `pairs`; each suspect of a pair left out gets a
-/// warning with the number of its pairs that were.
-fn leave_out_beyond(pairs: &mut Vec<Pair>, max: usize, docs: &mut [Loaded]) {
-    if pairs.len() <= max {
+/// Keeps at most `max` pairs in all, fairly: every suspect keeps its closest pairs, as
+/// many as the total allows (the same number for each). Each suspect that loses pairs gets
+/// a warning saying how many. Nothing changes when the pairs fit.
+fn keep_closest_pairs(per_suspect: &mut [Vec<Pair>], max: usize, docs: &mut [Loaded]) {
+    let total: usize = per_suspect.iter().map(Vec::len).sum();
+    if total <= max {
         return;
     }
-    let mut left_out: FxHashMap<usize, usize> = FxHashMap::default();
-    for pair in pairs.drain(max..) {
-        *left_out.entry(pair.a).or_default() += 1;
+    // The largest quota per suspect whose pairs still fit (a quota of 1 always is kept).
+    let fits = |quota: usize| per_suspect.iter().map(|p| p.len().min(quota)).sum::<usize>() <= max;
+    let (mut lo, mut hi) = (1usize, per_suspect.iter().map(Vec::len).max().unwrap_or(1));
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) { lo = mid } else { hi = mid - 1 }
     }
-    let mut left_out: Vec<(usize, usize)> = left_out.into_iter().collect();
-    left_out.sort_unstable();
-    for (a, count) in left_out {
-        if let Some(doc) = docs.get_mut(a) {
+    for pairs in per_suspect.iter_mut().filter(|p| p.len() > lo) {
+        pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.b.cmp(&y.b)));
+        let left_out = pairs.len() - lo;
+        pairs.truncate(lo);
+        if let Some(doc) = pairs.first().and_then(|p| docs.get_mut(p.a)) {
             doc.entry.warnings.push(format!(
-                "{count} more pairs with shared text were left out: a report keeps the {max} closest pairs"
+                "{left_out} more pairs with shared text were left out: a report keeps at most {max} pairs, \
+                 the {lo} closest of each document"
             ));
         }
     }
@@ -416,7 +424,7 @@ impl Matcher<'_> {
         if let Some(h) = doc.entry.simhash {
             let mut close: Vec<(u32, u32)> = self
                 .simhashes
-                .query_at_most(h, 4 * MAX_SIMHASH_CANDIDATES)
+                .query_after(h, (self.mode == Mode::AllVsAll).then_some(a as u32), 4 * MAX_SIMHASH_CANDIDATES)
                 .into_iter()
                 .filter(|&(b, _)| self.wanted(a, b as usize))
                 .collect();

@@ -94,7 +94,7 @@ fn check_page_tree(doc: &Document) -> Result<(), Failure> {
                 let mut at = node;
                 while let Ok(parent) = at.get(b"Parent").and_then(Object::as_reference) {
                     if ancestors.contains(&parent) {
-                        return Err(corrupt("its page tree loops back on itself (a page's parent is its own descendant)"));
+                        return Err(corrupt("its page tree loops back on itself: a page is its own ancestor"));
                     }
                     if ancestors.len() > MAX_PAGE_TREE_DEPTH {
                         return Err(corrupt(&format!("its page tree is more than {MAX_PAGE_TREE_DEPTH} levels deep")));

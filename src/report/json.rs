@@ -29,6 +29,10 @@ struct JsonDocument<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     overall: Option<f64>,
     error: Option<&'a str>,
+    /// What did not stop the document from being read and compared, but limits it (only
+    /// a prefix compared, pairs left out, …); absent when there is nothing to say.
+    #[serde(skip_serializing_if = "nothing")]
+    warnings: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -39,6 +43,10 @@ struct JsonPair<'a> {
     score_b: f64,
     simhash_distance: Option<u32>,
     passages: &'a [Passage],
+}
+
+fn nothing(warnings: &&[String]) -> bool {
+    warnings.is_empty()
 }
 
 /// Rounds a score to 4 decimals so the output is stable and readable.
@@ -64,6 +72,7 @@ pub fn to_json(report: &Report) -> String {
                 sha256: d.sha256.as_deref(),
                 overall: (d.role == Role::Suspect && d.error.is_none()).then(|| round(report.overall(d.id))),
                 error: d.error.as_deref(),
+                warnings: &d.warnings,
             })
             .collect(),
         pairs: report

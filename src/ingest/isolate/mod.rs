@@ -63,7 +63,8 @@ impl Pool {
             None => Helper::start(&self.isolation)
                 .map_err(|e| Death::Crashed(format!("the extraction helper could not be started: {e}")))?,
         };
-        let limits = IngestLimits { isolation: None, ..limits.clone() };
+        // The limit as applied: JSON has no NaN or infinity.
+        let limits = IngestLimits { isolation: None, timeout_secs: limits.effective_timeout_secs(), ..limits.clone() };
         let request = Request { ext: ext.to_string(), limits, max_memory_bytes: self.isolation.max_memory_bytes };
         let answer = helper.run(&request, bytes);
         // A helper that gave up on a file ends itself (its abandoned thread with it).

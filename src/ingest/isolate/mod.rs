@@ -117,7 +117,7 @@ impl Helper {
         let limit = max_reply.clone();
         let reader = std::thread::Builder::new().name("twinspot-helper-out".into()).spawn(move || {
             loop {
-                let reply = read_reply(&mut stdout, limit.load(Ordering::Relaxed));
+                let reply = read_reply(&mut stdout, &limit);
                 let stop = !matches!(reply, Ok(Some(_)));
                 let sent = match reply {
                     Ok(Some(reply)) => tx.send(Ok(reply)),
@@ -222,14 +222,17 @@ impl Drop for Helper {
     }
 }
 
-/// Reads one reply: the header, and the text after `Done`, of at most `max_text` bytes.
-fn read_reply(input: &mut impl Read, max_text: u64) -> io::Result<Option<(Reply, Option<Vec<u8>>)>> {
+/// Reads one reply: the header, and the text after `Done`, of at most `max_text` bytes
+/// (read once the header is in: the request being answered has set it by then).
+fn read_reply(input: &mut impl Read, max_text: &AtomicU64) -> io::Result<Option<(Reply, Option<Vec<u8>>)>> {
     let Some(header) = read_frame(input, MAX_HEADER_BYTES)? else {
         return Ok(None);
     };
     let reply: Reply = serde_json::from_slice(&header).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
     let text = match reply {
-        Reply::Done { .. } => Some(read_frame(input, max_text)?.ok_or(io::ErrorKind::UnexpectedEof)?),
+        Reply::Done { .. } => {
+            Some(read_frame(input, max_text.load(Ordering::Relaxed))?.ok_or(io::ErrorKind::UnexpectedEof)?)
+        }
         _ => None,
     };
     Ok(Some((reply, text)))

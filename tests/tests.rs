@@ -9,5 +9,7 @@ mod exclusions;
 #[cfg(feature = "gui")]
 mod gui;
 mod hostile_cli;
+#[cfg(target_os = "linux")]
+mod hostile_content;
 mod ingest;
 mod util;

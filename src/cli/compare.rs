@@ -132,6 +132,7 @@ impl CompareArgs {
         if let Some(path) = &self.stop_passages {
             s.stop_passages = read_stop_passages(path)?;
         }
+        s.ingest.isolation = super::isolation();
         Ok(s)
     }
 }
@@ -201,12 +202,11 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     for doc in &report.documents {
         match &doc.error {
             Some(error) => eprintln!("twinspot: {error}"),
-            None if !args.quiet => {
+            None => {
                 for warning in &doc.warnings {
                     eprintln!("twinspot: note: {warning}: {}", doc.path);
                 }
             }
-            None => {}
         }
     }
     let written = outputs.write(&report, input_paths());

@@ -9,7 +9,8 @@ use twinspot::ingest::{self, IngestLimits};
 use super::output::{WriteFailure, print_stdout};
 
 pub fn run(file: &Path) -> anyhow::Result<ExitCode> {
-    let extracted = match ingest::extract(file, &IngestLimits::default()) {
+    let limits = IngestLimits { isolation: super::isolation(), ..IngestLimits::default() };
+    let extracted = match ingest::extract(file, &limits) {
         Ok(extracted) => extracted,
         Err(error) => {
             eprintln!("twinspot: {error:#}");

@@ -12,7 +12,9 @@ mod simhash;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
+use twinspot::ingest::Isolation;
 
 /// Twinspot finds the passages two documents share — also after light edits, new
 /// punctuation, reordered sentences or a simplified/traditional Chinese conversion — and
@@ -54,6 +56,26 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Internal: serve extraction requests on standard input (the helper processes that
+    /// read documents under resource limits).
+    #[command(name = HELPER_SUBCOMMAND, hide = true)]
+    ExtractHelper,
+}
+
+/// The hidden subcommand that makes this executable an extraction helper.
+const HELPER_SUBCOMMAND: &str = "__extract-worker";
+
+/// Extraction in helper processes: this executable, started with [`HELPER_SUBCOMMAND`].
+/// `None` when the path of this executable cannot be found (extraction then runs on
+/// contained threads of this process).
+pub fn isolation() -> Option<Isolation> {
+    match std::env::current_exe() {
+        Ok(program) => Some(Isolation::helper(program, &[HELPER_SUBCOMMAND])),
+        Err(e) => {
+            eprintln!("twinspot: warning: documents are read in this process, not in helpers ({e})");
+            None
+        }
+    }
 }
 
 /// Parses the arguments and runs. Exit status 0 when the run finished, even with
@@ -64,6 +86,7 @@ pub fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(*args),
         Some(Command::Extract { file }) => extract::run(&file),
         Some(Command::Simhash { files }) => simhash::run(&files),
+        Some(Command::ExtractHelper) => serve_helper(),
         Some(Command::Keywords { files }) => keywords::run(&files),
         None => match cli.files.iter().find(|f| !f.exists()) {
             // `twinspot archive add …` on a build without that command, or a typo: say so
@@ -85,9 +108,14 @@ pub fn main() -> ExitCode {
     }
 }
 
+fn serve_helper() -> anyhow::Result<ExitCode> {
+    twinspot::ingest::serve_helper().context("extraction helper")?;
+    Ok(ExitCode::SUCCESS)
+}
+
 #[cfg(feature = "gui")]
 fn open_window(files: Vec<PathBuf>) -> anyhow::Result<ExitCode> {
-    twinspot::gui::run(files).map_err(|e| anyhow::anyhow!("the window could not be opened: {e}"))?;
+    twinspot::gui::run(files, isolation()).map_err(|e| anyhow::anyhow!("the window could not be opened: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 

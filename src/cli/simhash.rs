@@ -14,10 +14,12 @@ use super::output::{WriteFailure, print_stdout};
 /// Exit status 0 when at least one file was hashed, 1 when none could be.
 pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let settings = Settings::default();
+    let limits = IngestLimits { isolation: super::isolation(), ..IngestLimits::default() };
+    let extractor = ingest::Extractor::new(limits.isolation.as_ref());
     let lines: Vec<Result<String, String>> = files
         .par_iter()
         .map(|file| {
-            let extracted = ingest::extract(file, &IngestLimits::default()).map_err(|e| format!("{e:#}"))?;
+            let extracted = extractor.extract(file, &limits).map_err(|e| format!("{e:#}"))?;
             let hash = text_simhash(&extracted.text, settings.normalize);
             Ok(format!("{hash:016x}  {}\n", display_path(file)))
         })

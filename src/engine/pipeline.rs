@@ -15,12 +15,12 @@ use crate::exclusions::{Exclusions, SuspectExclusions, token_ranges};
 use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print, may_reach, similarity};
 use crate::fingerprint::{DocumentFingerprints, simhash};
-use crate::index::{InvertedIndex, Posting, SimhashIndex};
+use crate::index::{InvertedIndex, MAX_POSITIONS_PER_DOCUMENT, Posting, SimhashIndex};
 use crate::ingest;
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::dense::{Ties, densify};
 use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair, overlaps};
-use crate::normalize::folded_text;
+use crate::normalize::{self, folded_text};
 use crate::report::{DocumentEntry, Pair, Passage, Report};
 use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, near_duplicate_groups, pair_scores};
 use crate::settings::Settings;
@@ -34,11 +34,26 @@ use crate::settings::Settings;
 const POSTINGS_SHARE: usize = 20;
 const MIN_POSTINGS_CAP: usize = 50;
 
+/// A document is compared up to this many normalized characters (about 24 MB of Chinese
+/// or 8 MB of English text); the rest gets a warning. Every per-document structure grows
+/// with this length, so it bounds a document's memory, whatever its content.
+const MAX_COMPARED_CHARS: usize = 8_000_000;
+
+/// A suspect is compared with at most this many near-duplicate candidates found by SimHash
+/// alone (the closest): a folder of thousands of identical files stays linear.
+const MAX_SIMHASH_CANDIDATES: usize = 32;
+
+/// The report keeps at most this many pairs: each suspect its closest ones, as many as fit
+/// (see `keep_closest_pairs`).
+const MAX_PAIRS: usize = 100_000;
+
 /// One document after reading: its entry for the report and its fingerprints.
 struct Loaded {
     entry: DocumentEntry,
     /// A suspect that is also a reference (the same file was given in both parts).
     also_reference: bool,
+    /// Bytes of `entry.text` that are compared (all of it but for giant documents).
+    compared: usize,
     prints: Option<DocumentFingerprints>,
     masked_chars: Vec<(u32, u32)>,
     /// The keyword fingerprint, taken with the SimHash.
@@ -140,8 +155,11 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
         .collect();
     check(cancel)?;
 
-    let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().flatten().collect();
-    add_identical_pairs(&mut pairs, &docs, &identical, request.mode);
+    let mut per_suspect: Vec<Vec<Pair>> = per_suspect.into_iter().flatten().collect();
+    let identical_rows = identical_pairs(&per_suspect, &docs, &identical, request.mode);
+    per_suspect.extend(identical_rows);
+    keep_closest_pairs(&mut per_suspect, MAX_PAIRS, &mut docs);
+    let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().collect();
     pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
     let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
     near_duplicates.sort_unstable();
@@ -149,6 +167,34 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     let documents = docs.into_iter().map(|d| d.entry).collect();
     sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
     Ok(Report { settings, mode: request.mode, documents, pairs, near_duplicates, groups, skipped: request.skipped.clone() })
+}
+
+/// Keeps at most `max` pairs in all, fairly: every suspect keeps its closest pairs, as
+/// many as the total allows (the same number for each). Each suspect that loses pairs gets
+/// a warning saying how many. Nothing changes when the pairs fit.
+fn keep_closest_pairs(per_suspect: &mut [Vec<Pair>], max: usize, docs: &mut [Loaded]) {
+    let total: usize = per_suspect.iter().map(Vec::len).sum();
+    if total <= max {
+        return;
+    }
+    // The largest quota per suspect whose pairs still fit (a quota of 1 always is kept).
+    let fits = |quota: usize| per_suspect.iter().map(|p| p.len().min(quota)).sum::<usize>() <= max;
+    let (mut lo, mut hi) = (1usize, per_suspect.iter().map(Vec::len).max().unwrap_or(1));
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) { lo = mid } else { hi = mid - 1 }
+    }
+    for pairs in per_suspect.iter_mut().filter(|p| p.len() > lo) {
+        pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.b.cmp(&y.b)));
+        let left_out = pairs.len() - lo;
+        pairs.truncate(lo);
+        if let Some(doc) = pairs.first().and_then(|p| docs.get_mut(p.a)) {
+            doc.entry.warnings.push(format!(
+                "{left_out} more pairs with shared text were left out: a report keeps at most {max} pairs, \
+                 the {lo} closest of each document"
+            ));
+        }
+    }
 }
 
 fn check(cancel: &CancelFlag) -> Result<(), Cancelled> {
@@ -162,6 +208,8 @@ fn read_all(
     counter: &Counter,
     cancel: &CancelFlag,
 ) -> Result<Vec<Loaded>, Cancelled> {
+    // Its helper processes (if any) serve every file of this check and end with it.
+    let extractor = ingest::Extractor::new(settings.ingest.isolation.as_ref());
     let loaded: Vec<Option<Loaded>> = inputs
         .par_iter()
         .enumerate()
@@ -169,7 +217,7 @@ fn read_all(
             if cancel.is_cancelled() {
                 return None;
             }
-            let loaded = load(id, input, settings);
+            let loaded = load(id, input, settings, &extractor);
             counter.tick();
             Some(loaded)
         })
@@ -198,7 +246,7 @@ fn add_simhashes(
         }
         // A document without words has no SimHash: two empty scans are not near duplicates.
         if d.entry.role != Role::Template && words.is_some_and(|n| n > 0) {
-            let words = simhash::weighted_words(&folded_text(&d.entry.text, settings.normalize));
+            let words = simhash::weighted_words(&folded_text(&d.entry.text[..d.compared], settings.normalize));
             d.entry.simhash = Some(simhash::simhash_of_words(&words));
             d.keywords = Some(keyword_print(&words, TOP_KEYWORDS));
         }
@@ -235,11 +283,13 @@ fn find_identical(docs: &mut [Loaded], mode: Mode) -> IdenticalFiles {
     identical
 }
 
-/// States every pair of identical files once, as a whole-text copy (between two references
-/// only when one of them is also a suspect), and gives each later copy of a suspect the
-/// rows of the suspect it is identical to (not in all-vs-all, where the group says it).
-fn add_identical_pairs(pairs: &mut Vec<Pair>, docs: &[Loaded], identical: &IdenticalFiles, mode: Mode) {
+/// The pairs of identical files: each stated once as a whole-text copy (between two
+/// references only when one of them is also a suspect), and for each later copy of a
+/// suspect the rows of the suspect it is identical to (not in all-vs-all, where the group
+/// says it). `found` holds each suspect's pairs; the result is more of the same.
+fn identical_pairs(found: &[Vec<Pair>], docs: &[Loaded], identical: &IdenticalFiles, mode: Mode) -> Vec<Vec<Pair>> {
     let suspect_side = |d: &Loaded| d.entry.role == Role::Suspect || mode == Mode::AllVsAll;
+    let mut whole = Vec::new();
     for &(first, later) in &identical.pairs {
         let (x, y) = (&docs[first], &docs[later]);
         if !suspect_side(x) && !suspect_side(y) {
@@ -250,24 +300,28 @@ fn add_identical_pairs(pairs: &mut Vec<Pair>, docs: &[Loaded], identical: &Ident
             (Some(p), Some(q)) => Some(simhash::hamming(p, q)),
             _ => None,
         };
-        pairs.push(whole_text_pair(a, b, x.entry.chars, distance));
+        whole.push(whole_text_pair(a, b, x.entry.chars, distance));
     }
+    let mut rows = vec![whole];
     if mode == Mode::SuspectsVsReferences {
-        let copied: Vec<Pair> = docs
-            .iter()
-            .filter_map(|d| match identical.identity[d.entry.id] {
-                Identity::CopyOf(first) if suspect_side(d) => Some((d.entry.id, first)),
-                _ => None,
-            })
-            .flat_map(|(copy, first)| {
-                pairs.iter().filter(move |p| p.a == first && p.b != copy).map(move |p| Pair { a: copy, ..p.clone() })
+        let rows_of: FxHashMap<usize, &Vec<Pair>> =
+            found.iter().chain(&rows).filter_map(|pairs| Some((pairs.first()?.a, pairs))).collect();
+        let copies = docs.iter().filter_map(|d| match identical.identity[d.entry.id] {
+            Identity::CopyOf(first) if suspect_side(d) => Some((d.entry.id, first)),
+            _ => None,
+        });
+        let copied: Vec<Vec<Pair>> = copies
+            .map(|(copy, first)| {
+                let theirs = rows_of.get(&first).map(|v| v.as_slice()).unwrap_or_default();
+                theirs.iter().filter(|p| p.a == first && p.b != copy).map(|p| Pair { a: copy, ..p.clone() }).collect()
             })
             .collect();
-        pairs.extend(copied);
+        rows.extend(copied);
     }
+    rows
 }
 
-fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
+fn load(id: usize, input: &DocumentInput, settings: &Settings, extractor: &ingest::Extractor) -> Loaded {
     let mut entry = DocumentEntry {
         id,
         path: input.display.clone(),
@@ -281,17 +335,26 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
         warnings: Vec::new(),
         text: Arc::from(""),
     };
-    match ingest::extract(&input.path, &settings.ingest) {
+    match extractor.extract(&input.path, &settings.ingest) {
         Ok(extracted) => {
-            let prints = DocumentFingerprints::compute(&extracted.text, settings);
+            let compared = normalize::prefix_within(&extracted.text, settings.normalize, MAX_COMPARED_CHARS);
+            let prints = DocumentFingerprints::compute(&extracted.text[..compared], settings);
             entry.chars = extracted.text.chars().count();
-            entry.countable_chars = entry.chars;
+            entry.countable_chars = extracted.text[..compared].chars().count();
             entry.warnings = extracted.warnings;
+            if compared < extracted.text.len() {
+                entry.warnings.push(format!(
+                    "only the first {} of its {} characters are compared: a document may take at most {} \
+                     normalized characters",
+                    entry.countable_chars, entry.chars, MAX_COMPARED_CHARS
+                ));
+            }
             entry.sha256 = Some(extracted.sha256);
             entry.text = Arc::from(extracted.text);
             Loaded {
                 entry,
                 also_reference: input.also_reference,
+                compared,
                 prints: Some(prints),
                 masked_chars: Vec::new(),
                 keywords: None,
@@ -299,7 +362,14 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
         }
         Err(error) => {
             entry.error = Some(format!("{error:#}"));
-            Loaded { entry, also_reference: input.also_reference, prints: None, masked_chars: Vec::new(), keywords: None }
+            Loaded {
+                entry,
+                also_reference: input.also_reference,
+                compared: 0,
+                prints: None,
+                masked_chars: Vec::new(),
+                keywords: None,
+            }
         }
     }
 }
@@ -360,6 +430,26 @@ fn build_index(docs: &mut [Loaded], is_reference: &(dyn Fn(&Loaded) -> bool + Sy
         .flat_map_iter(|(doc, p)| p.sentences.iter().map(move |s| (s.hash, Posting { doc, position: s.start })))
         .collect();
     Indexes { kgrams: InvertedIndex::build(kgrams), sentences: InvertedIndex::build(sentences) }
+}
+
+/// One passage over the whole of two documents whose compared tokens are the same, in
+/// the same order (an identical copy, whatever it repeats): found in one linear pass,
+/// where matching would have to wade through every repetition. `None` otherwise, or when
+/// template text is masked in either.
+fn identical_text(a: &Loaded, b: &Loaded, min_chars: usize) -> Option<Passage> {
+    let (pa, pb) = (a.prints.as_ref()?, b.prints.as_ref()?);
+    let (ta, tb) = (&pa.tokenized.tokens, &pb.tokenized.tokens);
+    if ta.len() != tb.len() || !a.masked_chars.is_empty() || !b.masked_chars.is_empty() {
+        return None;
+    }
+    if ta.iter().zip(tb).any(|(x, y)| x.hash != y.hash) {
+        return None;
+    }
+    let (first_a, last_a, first_b, last_b) = (ta.first()?, ta.last()?, tb.first()?, tb.last()?);
+    if ((last_a.end - first_a.start) as usize) < min_chars {
+        return None;
+    }
+    Some(Passage::copied((first_a.start, last_a.end), (first_b.start, last_b.end)))
 }
 
 /// Compares one suspect with the indexed references.
@@ -424,6 +514,9 @@ impl Matcher<'_> {
         // hits whenever the reference kept one of its k-grams.
         let k = self.settings.k.max(1);
         let tokens = &prints.tokenized.tokens;
+        // How often the suspect looked up each k-gram that a reference repeats: like the
+        // index, the suspect keeps only the first occurrences of a repeated phrase.
+        let mut repeated: FxHashMap<u64, usize> = FxHashMap::default();
         let hashes = kgram_hashes(tokens.iter().map(|t| t.hash), k);
         let judged = self.exclusions.judge(&hashes, k, |h| self.index.kgrams.get(h));
         for (position, &hash) in hashes.iter().enumerate() {
@@ -431,6 +524,13 @@ impl Matcher<'_> {
             let restricted = judged.is_restricted(position);
             if postings.is_empty() || (postings.len() > self.max_postings && !restricted) {
                 continue;
+            }
+            if postings.len() >= MAX_POSITIONS_PER_DOCUMENT {
+                let seen = repeated.entry(hash).or_default();
+                *seen += 1;
+                if *seen > MAX_POSITIONS_PER_DOCUMENT {
+                    continue;
+                }
             }
             if !doc.masked_chars.is_empty()
                 && overlaps(&doc.masked_chars, (tokens[position].start, tokens[position + k - 1].end))
@@ -452,10 +552,13 @@ impl Matcher<'_> {
         };
         let mut shared_sentences: FxHashMap<u32, u32> = FxHashMap::default();
         for s in &prints.sentences {
-            let mut docs: Vec<u32> = self
-                .index
-                .sentences
-                .get(s.hash)
+            let postings = self.index.sentences.get(s.hash);
+            // A sentence most references hold says nothing (and would cost every suspect
+            // a walk over all of them).
+            if postings.len() > self.max_postings {
+                continue;
+            }
+            let mut docs: Vec<u32> = postings
                 .iter()
                 .map(|p| p.doc)
                 .filter(|&b| self.wanted(a, b as usize))
@@ -467,8 +570,14 @@ impl Matcher<'_> {
         }
         let mut candidates = hit_docs.clone();
         if let Some(h) = doc.entry.simhash {
-            candidates
-                .extend(self.simhashes.query(h).into_iter().map(|(b, _)| b).filter(|&b| self.wanted(a, b as usize)));
+            let mut close: Vec<(u32, u32)> = self
+                .simhashes
+                .query_after(h, (self.mode == Mode::AllVsAll).then_some(a as u32), 4 * MAX_SIMHASH_CANDIDATES)
+                .into_iter()
+                .filter(|&(b, _)| self.wanted(a, b as usize))
+                .collect();
+            close.sort_unstable_by_key(|&(b, distance)| (distance, b));
+            candidates.extend(close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b));
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -478,7 +587,7 @@ impl Matcher<'_> {
         }
         let excluded =
             SuspectExclusions { common: token_ranges(tokens, &judged.flagged), quoted: quoted_spans(&doc.entry.text) };
-        let suspect_stream = LazyStream::new(&doc.entry.text, self.settings.normalize);
+        let suspect_stream = LazyStream::new(&doc.entry.text[..doc.compared], self.settings.normalize);
         let mut pairs = Vec::new();
         for b in candidates {
             let reference = &self.docs[b as usize];
@@ -492,10 +601,14 @@ impl Matcher<'_> {
                 suspect_masked: &doc.masked_chars,
                 reference_masked: &reference.masked_chars,
             };
-            let reference_stream = LazyStream::new(&reference.entry.text, self.settings.normalize);
+            let reference_stream =
+                LazyStream::new(&reference.entry.text[..reference.compared], self.settings.normalize);
             let suspect = Side { prints, stream: &suspect_stream };
             let reference_side = Side { prints: rprints, stream: &reference_stream };
-            let passages = match_pair(suspect, reference_side, hits_of(b), &ctx);
+            let passages = match identical_text(doc, reference, self.settings.min_chars) {
+                Some(whole) => vec![whole],
+                None => match_pair(suspect, reference_side, hits_of(b), &ctx),
+            };
             let simhash_distance = match (doc.entry.simhash, reference.entry.simhash) {
                 (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
                 _ => None,

@@ -18,6 +18,7 @@ use super::results_table::{TableState, filter_bar_ui, table_ui};
 use super::sidebar::sidebar_ui;
 use super::state::{ListKind, Persisted, ResultsTab, RunState, State, Status};
 use super::worker::{CheckPlan, Command, Event, JobId, Worker};
+use crate::ingest::Isolation;
 use crate::{CancelFlag, Mode, Report, Stage};
 
 /// What the user asked for, collected while drawing and applied after.
@@ -45,6 +46,8 @@ pub struct TwinspotApp {
     worker: Option<Worker>,
     cancel: Option<CancelFlag>,
     next_job: JobId,
+    /// Where documents are read: helper processes, or this process (`None`).
+    isolation: Option<Isolation>,
 }
 
 impl TwinspotApp {
@@ -62,13 +65,19 @@ impl TwinspotApp {
             .map_err(|e| log_error(&format!("the worker thread could not start: {e}")))
             .ok();
         let state = State { persisted, ..State::default() };
-        let mut app = Self { state, worker, cancel: None, next_job: 1 };
+        let mut app = Self { state, worker, cancel: None, next_job: 1, isolation: None };
         if !files.is_empty() {
             // Like a drop on the empty window: two files are compared at once (the first as
             // suspect, the second as reference); otherwise every path joins the suspects.
             app.apply(Action::Dropped(None, files));
         }
         app
+    }
+
+    /// Reads documents in helper processes started as `isolation` says.
+    pub fn with_isolation(mut self, isolation: Option<Isolation>) -> Self {
+        self.isolation = isolation;
+        self
     }
 
     /// Shows a finished report, as if a check had just produced it.
@@ -88,13 +97,15 @@ impl TwinspotApp {
         let job = self.next_job;
         self.next_job += 1;
         let inputs = &self.state.inputs;
-        let plan = CheckPlan {
+        let mut plan = CheckPlan {
             references: inputs.list(ListKind::Reference).to_vec(),
             suspects: inputs.list(ListKind::Suspect).to_vec(),
             templates: inputs.list(ListKind::Template).to_vec(),
             mode: self.state.persisted.mode,
             settings: self.state.persisted.settings.clone(),
         };
+        // Same protection as the command line: documents are read in helper processes.
+        plan.settings.ingest.isolation = self.isolation.clone();
         let cancel = CancelFlag::new();
         let sent = self.worker.as_ref().is_some_and(|w| w.send(Command::Check { job, plan, cancel: cancel.clone() }));
         if sent {

@@ -17,11 +17,14 @@ pub mod worker;
 
 use std::path::PathBuf;
 
+use crate::ingest::Isolation;
+
 pub use app::{Action, TwinspotApp};
 pub use fonts::install as install_fonts;
 
-/// Opens the window, with `files` as the first suspects.
-pub fn run(files: Vec<PathBuf>) -> eframe::Result<()> {
+/// Opens the window, with `files` as the first suspects; documents are read in helper
+/// processes started as `isolation` says (or in this process with `None`).
+pub fn run(files: Vec<PathBuf>, isolation: Option<Isolation>) -> eframe::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Twinspot")
@@ -30,5 +33,5 @@ pub fn run(files: Vec<PathBuf>) -> eframe::Result<()> {
             .with_drag_and_drop(true),
         ..Default::default()
     };
-    eframe::run_native("Twinspot", options, Box::new(|cc| Ok(Box::new(TwinspotApp::new(cc, files)))))
+    eframe::run_native("Twinspot", options, Box::new(|cc| Ok(Box::new(TwinspotApp::new(cc, files).with_isolation(isolation)))))
 }

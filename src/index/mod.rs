@@ -32,15 +32,29 @@ pub struct InvertedIndex {
     postings: Vec<Posting>,
 }
 
+/// One document keeps at most this many positions of one hash: a text that repeats the
+/// same phrase a million times would otherwise fill the index (and every lookup of that
+/// phrase) with a million postings. Its first occurrences stand for the rest.
+pub const MAX_POSITIONS_PER_DOCUMENT: usize = 8;
+
 /// Top bits of a hash that pick its bucket: about one distinct hash a bucket at a
 /// million fingerprints, less for smaller indexes.
 const MAX_BUCKET_BITS: u32 = 22;
 
 impl InvertedIndex {
-    /// Builds the index from `(hash, posting)` entries in any order.
+    /// Builds the index from `(hash, posting)` entries in any order, keeping at most
+    /// [`MAX_POSITIONS_PER_DOCUMENT`] positions of one hash in one document (the first).
     pub fn build(mut entries: Vec<(u64, Posting)>) -> Self {
         entries.par_sort_unstable();
         entries.dedup();
+        let mut run = 0usize;
+        let mut previous: Option<(u64, u32)> = None;
+        entries.retain(|(hash, posting)| {
+            let key = (*hash, posting.doc);
+            run = if previous == Some(key) { run + 1 } else { 1 };
+            previous = Some(key);
+            run <= MAX_POSITIONS_PER_DOCUMENT
+        });
         let mut keys = Vec::new();
         let mut starts = Vec::new();
         for (i, entry) in entries.iter().enumerate() {
@@ -115,6 +129,14 @@ mod tests {
         assert_eq!(index.get(3), &[p(0, 1)]);
         assert!(index.get(4).is_empty());
         assert_eq!((index.len(), index.posting_count()), (2, 3));
+    }
+
+    #[test]
+    fn one_document_keeps_its_first_positions_of_a_repeated_hash() {
+        let entries = (0..100u32).map(|i| (5, Posting { doc: 1, position: 99 - i })).collect();
+        let index = InvertedIndex::build(entries);
+        let kept: Vec<u32> = index.get(5).iter().map(|p| p.position).collect();
+        assert_eq!(kept, (0..MAX_POSITIONS_PER_DOCUMENT as u32).collect::<Vec<_>>());
     }
 
     #[test]

@@ -43,9 +43,19 @@ impl SimhashIndex {
     /// Every indexed document within the distance of `value`, with its distance, sorted by
     /// document.
     pub fn query(&self, value: u64) -> Vec<(u32, u32)> {
+        self.query_after(value, None, usize::MAX)
+    }
+
+    /// Like [`Self::query`], but only documents after `after` (when given), and at most
+    /// about `limit` entries of each block's bucket, in document order: a collection of
+    /// thousands of identical documents must not cost every document a look at every
+    /// other. Documents must have been inserted in ascending order for `after` to hold.
+    pub fn query_after(&self, value: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
         let mut found: Vec<(u32, u32)> = Vec::new();
         for (bucket, &range) in self.buckets.iter().zip(&self.blocks) {
-            for &slot in bucket.get(&Self::block(value, range)).map(Vec::as_slice).unwrap_or(&[]) {
+            let slots = bucket.get(&Self::block(value, range)).map(Vec::as_slice).unwrap_or(&[]);
+            let first = after.map_or(0, |after| slots.partition_point(|&slot| self.values[slot as usize].0 <= after));
+            for &slot in slots[first..].iter().take(limit) {
                 let (doc, other) = self.values[slot as usize];
                 let distance = hamming(value, other);
                 if distance <= self.max_distance {

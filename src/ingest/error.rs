@@ -54,6 +54,9 @@ pub enum IngestError {
     /// Extraction took longer than `IngestLimits::timeout_secs` and was abandoned.
     #[error("extraction took longer than {secs} s and was abandoned: {path}")]
     TimedOut { path: PathBuf, secs: f64 },
+    /// The extraction helper process reached its memory bound and was stopped.
+    #[error("ran out of memory while reading the {format} (limit {limit_mb} MB; stopped): {path}")]
+    OutOfMemory { path: PathBuf, format: Format, limit_mb: u64 },
 }
 
 impl IngestError {
@@ -73,13 +76,15 @@ impl IngestError {
             | Self::Encrypted { path, .. }
             | Self::ArchiveTooLarge { path, .. }
             | Self::Panicked { path, .. }
-            | Self::TimedOut { path, .. } => path,
+            | Self::TimedOut { path, .. }
+            | Self::OutOfMemory { path, .. } => path,
         }
     }
 }
 
-/// What a format extractor reports; [`Failure::at`] names the file.
-#[derive(Debug, Clone, PartialEq)]
+/// What a format extractor reports; [`Failure::at`] names the file. It crosses the pipe
+/// from an extraction helper process, hence serde.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Failure {
     Undecodable(String),
     Binary(String),

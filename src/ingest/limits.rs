@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::{ErrorKind, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -19,10 +19,57 @@ pub struct IngestLimits {
     pub max_uncompressed_bytes: u64,
     /// Archives may hold at most this many entries.
     pub max_archive_entries: usize,
-    /// Extraction of one file is abandoned after this many seconds (0: no bound).
+    /// Extraction of one file is abandoned after this many seconds. A value that is not
+    /// a positive number (0, NaN, negative) means the default; see
+    /// [`IngestLimits::effective_timeout_secs`].
     pub timeout_secs: f64,
     /// Extracted text longer than this many bytes (UTF-8) is refused.
     pub max_text_bytes: u64,
+    /// Where format extractors run: `None` in this process (on contained threads), or in
+    /// helper processes under resource limits. A front end that can start itself as a
+    /// helper supplies this; the report does not record it.
+    #[serde(skip)]
+    pub isolation: Option<Isolation>,
+}
+
+/// How to start an extraction helper: a process that reads requests on its standard input
+/// and answers on its standard output (the front end's own executable, with the hidden
+/// subcommand that serves them). A crash, a stack overflow or a runaway allocation then
+/// ends only the helper, and the file gets one error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Isolation {
+    /// The program to start.
+    pub program: PathBuf,
+    /// The arguments that make it serve extractions.
+    pub args: Vec<String>,
+    /// Address space one helper may use (RLIMIT_AS), in bytes.
+    pub max_memory_bytes: u64,
+}
+
+impl Isolation {
+    /// Address space of a helper unless told otherwise: 1 GiB.
+    pub const DEFAULT_MEMORY_BYTES: u64 = 1024 * 1024 * 1024;
+
+    /// Helpers started as `program args…`, with the default memory bound.
+    pub fn helper(program: impl Into<PathBuf>, args: &[&str]) -> Self {
+        Self {
+            program: program.into(),
+            args: args.iter().map(|a| (*a).to_string()).collect(),
+            max_memory_bytes: Self::DEFAULT_MEMORY_BYTES,
+        }
+    }
+}
+
+/// The longest time limit honoured: one day.
+const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+
+impl IngestLimits {
+    /// The time limit actually applied, in seconds: `timeout_secs` when it is a positive
+    /// number (at most a day), the default otherwise — never "no limit", never a panic.
+    pub fn effective_timeout_secs(&self) -> f64 {
+        let secs = self.timeout_secs;
+        if secs.is_nan() || secs <= 0.0 { Self::default().timeout_secs } else { secs.min(MAX_TIMEOUT_SECS) }
+    }
 }
 
 impl Default for IngestLimits {
@@ -33,6 +80,7 @@ impl Default for IngestLimits {
             max_archive_entries: 20_000,
             timeout_secs: 30.0,
             max_text_bytes: 256 * 1024 * 1024,
+            isolation: None,
         }
     }
 }

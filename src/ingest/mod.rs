@@ -1,13 +1,16 @@
 //! Ingest: a path becomes one `String` of extracted text (plus warnings), or a typed,
 //! per-file error. The format is chosen by sniffing the content first, the extension
-//! second. Input files are only ever read; every extractor runs contained (panics
-//! caught, time bounded), so no file can take a run down.
+//! second. Input files are only ever read; every extractor runs contained — in a helper
+//! process under resource limits when the front end supplies one ([`Isolation`]), else on
+//! a thread with panics caught and time bounded — so no file can take a run down.
 
 mod archive;
 mod contain;
 mod docx;
 mod error;
 mod html;
+#[cfg(target_os = "linux")]
+mod isolate;
 mod layout;
 mod limits;
 mod odt;
@@ -17,7 +20,7 @@ mod text;
 mod xml;
 
 pub use error::IngestError;
-pub use limits::IngestLimits;
+pub use limits::{IngestLimits, Isolation};
 
 use std::fmt;
 use std::path::Path;
@@ -75,12 +78,9 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     })
 }
 
-/// Reads the text of the file at `path`.
-///
-/// Never panics and returns within about `limits.timeout_secs` (plus the time to read
-/// the file): the format extractor runs on a helper thread, its panics are caught and
-/// it is abandoned when the time is up. Plain text, decoded in one linear pass, is
-/// decoded on the calling thread, its panics caught all the same.
+/// Reads the text of the file at `path`, with extractors running where
+/// `limits.isolation` says. Starts helper processes for this one file if needed: to read
+/// many files, keep an [`Extractor`].
 ///
 /// ```no_run
 /// use twinspot::ingest::{extract, IngestLimits};
@@ -90,33 +90,96 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// }
 /// ```
 pub fn extract(path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestError> {
-    let budget = Budget::new(limits.timeout_secs);
-    let bytes = limits::read_bounded(path, limits)?;
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-    let sha256 = sha256_hex(&bytes);
-    let label = format_label(&bytes, &ext);
-    let job_limits = limits.clone();
-    let job = move |budget: &Budget| extract_bytes(&bytes, &ext, &job_limits, budget);
-    // Plain text is decoded in one linear pass that cannot hang: a helper thread would
-    // cost more than the decoding of a typical essay.
-    let result = if label == TEXT_LABEL {
-        contain::run_inline(&budget, job)
-    } else {
-        contain::run_contained(label, &budget, job)
-    };
-    let fail = |f: Failure| f.at(path, limits.timeout_secs);
-    let (text, format, warnings) = match result {
-        Ok(Ok(done)) => done,
-        Ok(Err(failure)) => return Err(fail(failure)),
-        Err(Escape::TimedOut) => return Err(fail(Failure::TimedOut)),
-        Err(Escape::Panicked(message)) => {
-            return Err(IngestError::Panicked {
-                path: path.to_path_buf(),
-                format: sniff::format_by_extension(label).unwrap_or(Format::Text),
-                message,
-            });
+    Extractor::new(limits.isolation.as_ref()).extract(path, limits)
+}
+
+/// Reads files, keeping its extraction helper processes (if any) for the next file.
+pub struct Extractor {
+    #[cfg(target_os = "linux")]
+    pool: Option<isolate::Pool>,
+}
+
+impl Extractor {
+    /// Extractors run in helper processes started as `isolation` says; with `None` (and on
+    /// systems other than Linux) they run in this process, on contained threads.
+    pub fn new(isolation: Option<&Isolation>) -> Self {
+        #[cfg(target_os = "linux")]
+        {
+            Self { pool: isolation.cloned().map(isolate::Pool::new) }
         }
-    };
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = isolation;
+            Self {}
+        }
+    }
+
+    /// Reads the text of the file at `path`.
+    ///
+    /// Never panics and returns within about `limits.timeout_secs` (plus the time to read
+    /// the file). Plain text, decoded in one linear pass, is decoded on the calling
+    /// thread, its panics caught. Other formats run in a helper process when there is
+    /// one (a crash, a stack overflow or running out of memory ends only the helper), or
+    /// else on a helper thread, whose panics are caught and which is abandoned when the
+    /// time is up.
+    pub fn extract(&self, path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestError> {
+        let timeout = limits.effective_timeout_secs();
+        let bytes = limits::read_bounded(path, limits)?;
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        let sha256 = sha256_hex(&bytes);
+        let label = format_label(&bytes, &ext);
+        let fail = |f: Failure| f.at(path, timeout);
+        let format = sniff::format_by_extension(label).unwrap_or(Format::Text);
+        let crashed = |message: String| IngestError::Panicked { path: path.to_path_buf(), format, message };
+        let result = if label == TEXT_LABEL {
+            // Plain text is decoded in one linear pass that cannot hang, with memory bounded
+            // by the file size: a helper would cost more than the decoding of an essay.
+            let budget = Budget::new(timeout);
+            contain::run_inline(&budget, |budget| extract_bytes(&bytes, &ext, limits, budget))
+        } else {
+            #[cfg(target_os = "linux")]
+            if let Some(pool) = &self.pool {
+                return match pool.extract(&bytes, &ext, limits) {
+                    Ok(extraction) => finish(extraction.map_err(fail)?, limits, sha256, &fail),
+                    Err(isolate::Death::OutOfMemory { limit_mb }) => {
+                        Err(IngestError::OutOfMemory { path: path.to_path_buf(), format, limit_mb })
+                    }
+                    Err(isolate::Death::TimedOut) => Err(fail(Failure::TimedOut)),
+                    Err(isolate::Death::Crashed(message)) => Err(crashed(message)),
+                };
+            }
+            let budget = Budget::new(timeout);
+            let job_limits = limits.clone();
+            contain::run_contained(label, &budget, move |budget| extract_bytes(&bytes, &ext, &job_limits, budget))
+        };
+        match result {
+            Ok(done) => finish(done.map_err(fail)?, limits, sha256, &fail),
+            Err(Escape::TimedOut) => Err(fail(Failure::TimedOut)),
+            Err(Escape::Panicked(message)) => Err(crashed(message)),
+        }
+    }
+}
+
+/// Serves extraction requests on standard input until it ends: the whole body of the
+/// hidden subcommand a front end names in its [`Isolation`]. Only on Linux.
+pub fn serve_helper() -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        isolate::serve_helper()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Err(std::io::ErrorKind::Unsupported.into())
+    }
+}
+
+/// The extracted text of a file, once its size is checked.
+fn finish(
+    (text, format, warnings): (String, Format, Vec<String>),
+    limits: &IngestLimits,
+    sha256: String,
+    fail: &dyn Fn(Failure) -> IngestError,
+) -> Result<Extracted, IngestError> {
     if text.len() as u64 > limits.max_text_bytes {
         return Err(fail(Failure::Corrupt(format, format!("more than {} bytes of text", limits.max_text_bytes))));
     }

@@ -17,6 +17,7 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
     if doc.is_encrypted() && doc.decrypt("").is_err() {
         return Err(Failure::Encrypted(Format::Pdf));
     }
+    check_page_tree(&doc)?;
     let numbers: Vec<u32> = doc.get_pages().keys().copied().collect();
     if numbers.is_empty() {
         return Err(Failure::Corrupt(Format::Pdf, "no pages".into()));
@@ -60,6 +61,54 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
         warnings.push("no text found (a scanned PDF? Twinspot does no OCR)".into());
     }
     Ok((text, warnings))
+}
+
+/// A page tree deeper than this is refused (real ones are a few levels deep).
+const MAX_PAGE_TREE_DEPTH: usize = 256;
+
+/// Refuses a page tree that loops: a node among its own descendants (`/Kids`) or among
+/// its own ancestors (`/Parent`, which the extractor follows up from every page for
+/// inherited attributes and would follow forever). Found at once, not after the timeout.
+fn check_page_tree(doc: &Document) -> Result<(), Failure> {
+    use pdf_extract::Object;
+    let corrupt = |why: &str| Failure::Corrupt(Format::Pdf, why.to_string());
+    let root = doc.catalog().ok().and_then(|c| c.get(b"Pages").ok()).and_then(|o| o.as_reference().ok());
+    let Some(root) = root else {
+        // No page tree: reported as "no pages" below.
+        return Ok(());
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            return Err(corrupt("its page tree loops back on itself"));
+        }
+        let Ok(node) = doc.get_dictionary(id) else {
+            continue;
+        };
+        match node.get(b"Kids").and_then(Object::as_array) {
+            Ok(kids) => stack.extend(kids.iter().filter_map(|k| k.as_reference().ok())),
+            Err(_) => {
+                // A page: walk up to the root as the extractor will.
+                let mut ancestors = vec![id];
+                let mut at = node;
+                while let Ok(parent) = at.get(b"Parent").and_then(Object::as_reference) {
+                    if ancestors.contains(&parent) {
+                        return Err(corrupt("its page tree loops back on itself: a page is its own ancestor"));
+                    }
+                    if ancestors.len() > MAX_PAGE_TREE_DEPTH {
+                        return Err(corrupt(&format!("its page tree is more than {MAX_PAGE_TREE_DEPTH} levels deep")));
+                    }
+                    ancestors.push(parent);
+                    let Ok(next) = doc.get_dictionary(parent) else {
+                        break;
+                    };
+                    at = next;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// lopdf's own text extraction for a page pdf-extract failed on, as unpositioned lines.

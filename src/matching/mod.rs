@@ -290,6 +290,10 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
 /// each side): each hit grows along its diagonal while tokens match on both sides. A
 /// copied passage, even edited, has long exact stretches; k-grams shared by chance are
 /// short and scattered, and they are most of the groups.
+///
+/// Each run grows at most [`MAX_RUN_GROWTH`] tokens each way: the coverage only has to
+/// reach the minimum length, and in a text that repeats itself every hit would otherwise
+/// walk the whole document.
 fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32)>, k: usize) -> u32 {
     let mut by_diagonal: Vec<(i64, usize)> = hits.map(|(at, twin)| (at as i64 - twin as i64, at as usize)).collect();
     by_diagonal.sort_unstable();
@@ -302,12 +306,14 @@ fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32
         }
         let twin = (at as i64 - diagonal) as usize;
         let (mut start, mut twin_start) = (at, twin);
-        while start > 0 && twin_start > 0 && a[start - 1].hash == b[twin_start - 1].hash {
+        let floor = at.saturating_sub(MAX_RUN_GROWTH);
+        while start > floor && twin_start > 0 && a[start - 1].hash == b[twin_start - 1].hash {
             start -= 1;
             twin_start -= 1;
         }
         let (mut end, mut twin_end) = (at + k, twin + k);
-        while end < a.len() && twin_end < b.len() && a[end].hash == b[twin_end].hash {
+        let ceiling = end + MAX_RUN_GROWTH;
+        while end < ceiling && end < a.len() && twin_end < b.len() && a[end].hash == b[twin_end].hash {
             end += 1;
             twin_end += 1;
         }
@@ -326,6 +332,10 @@ fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32
     }
     covered
 }
+
+/// How far (in tokens) [`exact_coverage`] grows one run each way: far more than any
+/// minimum passage length needs (every token is at least one character).
+const MAX_RUN_GROWTH: usize = 1 << 16;
 
 /// Tokens looked at on each side of a lone hit, and how many beyond its own k must
 /// match near its diagonal for it to deserve a closer look.

@@ -232,26 +232,66 @@ fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharSt
     (out, stream)
 }
 
+/// A line of folded text is broken after this many characters: a word segmenter's memory
+/// grows with the length of a line (jieba builds a graph over all of it), and a document
+/// of one 50 MB line must not take gigabytes.
+pub const MAX_FOLDED_LINE_CHARS: usize = 4096;
+
 /// The normalized text as words separated by single spaces: what SimHash segments.
 /// Han characters are kept together so that a word segmenter can find words in them.
+/// Lines are at most [`MAX_FOLDED_LINE_CHARS`] characters long.
 pub fn folded_text(text: &str, options: NormalizeOptions) -> String {
     let mut out = String::with_capacity(text.len());
     let mut last_space = true;
+    let mut line = 0usize;
     for_each_normalized_char(text, options, |_, c| {
         if c.is_alphanumeric() || is_single_char_token(c) {
+            if line >= MAX_FOLDED_LINE_CHARS {
+                out.push('\n');
+                line = 0;
+            }
             out.push(c);
+            line += 1;
             last_space = false;
         } else if c == '\n' || is_sentence_terminator(c) {
             if !out.ends_with('\n') {
                 out.push('\n');
             }
+            line = 0;
             last_space = true;
         } else if !last_space {
             out.push(' ');
+            line += 1;
             last_space = true;
         }
     });
     out
+}
+
+/// The length in bytes of the longest prefix of `text` whose normalized form has at most
+/// about `max_chars` characters (counted generously: NFKC may turn one character into
+/// eighteen, case folding into three). The whole text when it is short enough. Every
+/// per-document structure of the engine grows with the normalized length, so this bounds
+/// a document's memory, whatever its content.
+pub fn prefix_within(text: &str, options: NormalizeOptions, max_chars: usize) -> usize {
+    // No character grows by more than this much.
+    const MAX_GROWTH: usize = 18 * 3;
+    if text.len().saturating_mul(MAX_GROWTH) <= max_chars {
+        return text.len();
+    }
+    let mut count = 0usize;
+    for (at, c) in text.char_indices() {
+        count += if c.is_ascii() || ('\u{4E00}'..='\u{9FFF}').contains(&c) {
+            1
+        } else {
+            let n = if options.nfkc { std::iter::once(c).nfkc().count() } else { 1 };
+            if options.case_fold { n * 3 } else { n }
+        };
+        if count > max_chars {
+            return at;
+        }
+    }
+    text.len()
 }
 
 #[cfg(test)]
@@ -331,6 +371,21 @@ mod tests {
             assert_eq!(from_tokens, stream.chars.len());
             assert!(stream.offsets.iter().all(|&o| tokens.iter().any(|t| o >= t.start && o < t.end)));
         }
+    }
+
+    #[test]
+    fn long_lines_are_broken_and_prefixes_bound_the_normalized_length() {
+        let line = "字".repeat(3 * MAX_FOLDED_LINE_CHARS);
+        let folded = folded_text(&line, NormalizeOptions::default());
+        assert!(folded.lines().all(|l| l.chars().count() <= MAX_FOLDED_LINE_CHARS));
+        assert_eq!(folded.chars().filter(|&c| c == '字').count(), 3 * MAX_FOLDED_LINE_CHARS);
+        let options = NormalizeOptions::default();
+        assert_eq!(prefix_within("short", options, 1000), 5);
+        let expanding = "\u{FDFA}".repeat(1000);
+        let cut = prefix_within(&expanding, options, 18 * 3 * 10);
+        assert_eq!(expanding[..cut].chars().count(), 10);
+        let han = "字".repeat(1000);
+        assert_eq!(han[..prefix_within(&han, options, 300)].chars().count(), 300);
     }
 
     #[test]

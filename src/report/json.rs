@@ -36,7 +36,8 @@ struct JsonDocument<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     overall: Option<f64>,
     error: Option<&'a str>,
-    /// Things worth knowing that did not stop the reading ("decoded as GBK", "no text found").
+    /// Things worth knowing that did not stop the reading ("decoded as GBK", "no text
+    /// found", only a prefix compared, pairs left out, …).
     warnings: &'a [String],
 }
 

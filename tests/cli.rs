@@ -140,6 +140,6 @@ fn summary_table_and_csv() {
     assert!(out.contains("suspect/zh_copy.txt ⇐ reference/zh_debian.txt"), "{out}");
     let csv = success(&twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect", "--csv", "-", "-q"]));
     let mut lines = csv.lines();
-    assert!(lines.next().unwrap().starts_with("suspect,reference,score"));
+    assert!(lines.next().unwrap().starts_with("suspect,reference,percent_of_suspect"));
     assert_eq!(lines.count(), 2, "{csv}");
 }

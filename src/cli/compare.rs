@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 use twinspot::engine::collect_inputs;
-use twinspot::report::{csv::to_csv, html::to_html, json::to_json};
+use twinspot::report::html::{HtmlOptions, now_utc, render};
+use twinspot::report::words::ReportLang;
+use twinspot::report::{csv::to_csv, json::to_json};
 use twinspot::{CancelFlag, CheckRequest, Mode, Report, Role, Settings, run_check};
 
 use super::progress_bar::TerminalProgress;
@@ -39,6 +41,9 @@ pub struct CompareArgs {
     /// Write a self-contained HTML report (both texts side by side, passages lit) to OUT.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
+    /// Language of the HTML report: en or zh.
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
+    lang: ReportLang,
     /// Tokens per k-gram: nothing shorter than k tokens is ever reported.
     #[arg(short = 'k', long, default_value_t = Settings::default().k)]
     k: usize,
@@ -146,13 +151,18 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         write_output(out, &to_csv(&report))?;
     }
     if let Some(out) = &args.html {
-        write_output(out, &to_html(&report))?;
+        let options = HtmlOptions { lang: args.lang, date: now_utc(), ..HtmlOptions::default() };
+        write_output(out, &render(&report, &options))?;
     }
     let to_stdout = |o: &Option<PathBuf>| o.as_deref() == Some(Path::new("-"));
     if !args.quiet && !to_stdout(&args.json) && !to_stdout(&args.csv) {
         print_summary(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn parse_lang(s: &str) -> Result<ReportLang, String> {
+    ReportLang::parse(s).ok_or_else(|| format!("unknown language '{s}' (en or zh)"))
 }
 
 fn write_output(out: &Path, content: &str) -> anyhow::Result<()> {

@@ -4,6 +4,7 @@
 //! [`Report`] (with a map back to the original pairs), so every view and export reads it.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use super::marks::Marks;
 use super::{Pair, PassageKind, Report, union_length};
@@ -27,7 +28,7 @@ pub struct ViewFilter {
 /// A filtered report and, per pair of it, the pair of the original report it came from.
 #[derive(Clone, Debug)]
 pub struct View {
-    pub report: Report,
+    pub report: Arc<Report>,
     pub origin: Vec<usize>,
 }
 
@@ -85,7 +86,7 @@ pub fn apply(report: &Report, filter: &ViewFilter, marks: &Marks) -> View {
         near_duplicates,
         groups,
     };
-    View { report, origin }
+    View { report: Arc::new(report), origin }
 }
 
 /// One source of a suspect in the overview: the other document and its share.

@@ -8,4 +8,7 @@ mod devset;
 #[cfg(feature = "gui")]
 mod gui;
 mod ingest;
+mod report_pdf;
+#[cfg(feature = "gui")]
+mod review;
 mod util;

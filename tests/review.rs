@@ -40,7 +40,7 @@ fn the_overview_lists_each_suspect_with_its_overall_share_and_opens_its_sources(
     assert_eq!(harness.state().state.tab, ResultsTab::Overview);
     harness.get_by_label("a.txt");
     harness.get_by_label(&format!("{:5.1} %", report.overall(0) * 100.0));
-    harness.get_by_label("⏵").click();
+    harness.get_by_label("+").click();
     harness.run();
     harness.get_by_label("q.txt");
     harness.get_by_label("r.txt").click();
@@ -57,7 +57,7 @@ fn the_pair_view_lists_every_passage_with_its_kind_and_swaps_sides() {
     harness.run();
     harness.get_by_label("Passages");
     for kind in ["copied", "quoted", "template"] {
-        harness.get_by_label_contains(&format!("{kind} ·"));
+        assert!(harness.get_all_by_label_contains(&format!("{kind} ·")).next().is_some(), "{kind}");
     }
     // The legend names all four kinds.
     harness.get_by_label(" common ");
@@ -65,7 +65,7 @@ fn the_pair_view_lists_every_passage_with_its_kind_and_swaps_sides() {
     harness.run();
     assert_eq!(harness.state().state.pair.as_ref().and_then(|v| v.current), Some(2));
     harness.get_by_label("Passage 3 / 4");
-    harness.get_by_label("⇄ Swap sides").click();
+    harness.get_by_label("← → Swap sides").click();
     harness.run();
     assert!(harness.state().state.pair.as_ref().is_some_and(|v| v.swapped && v.laid_out()));
     harness.get_by_label("Reference: r.txt");
@@ -83,7 +83,7 @@ fn marks_and_notes_are_kept_across_a_restart_and_dismissed_passages_leave_the_sc
         harness.run();
         harness.get_by_label("Confirmed").click();
         harness.run();
-        harness.get_all_by_label("✖").next().expect("a dismiss button per passage").click();
+        harness.get_all_by_label("×").next().expect("a dismiss button per passage").click();
         harness.run();
         harness.state_mut().apply(Action::SetNote(0, "spoke to the student".into()));
         harness.run();

@@ -48,7 +48,7 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, action
             let path = report.documents.get(row.doc).map_or(String::new(), |d| d.source.display().to_string());
             let response = ui
                 .horizontal(|ui| {
-                    let arrow = if open { "⏷" } else { "⏵" };
+                    let arrow = if open { "−" } else { "+" };
                     let toggle = ui.add(egui::Button::new(arrow).small().frame(false));
                     let label = ui
                         .add_sized([260.0, 18.0], egui::Button::selectable(selected, name.as_str()).truncate())
@@ -96,7 +96,7 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, action
                     }
                     ui.label(RichText::new(format!("{:5.1} %", source.share * 100.0)).monospace());
                     bar(ui, source.share, colour.gamma_multiply(1.0));
-                    if ui.small_button("⊘").on_hover_text(tr.exclude_source).clicked() {
+                    if ui.small_button("×").on_hover_text(tr.exclude_source).clicked() {
                         state.filter.excluded.insert(source.doc);
                         actions.push(Action::FilterChanged);
                     }

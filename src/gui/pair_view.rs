@@ -40,6 +40,9 @@ pub struct PairView {
     /// The note being edited.
     pub note: String,
     layout: [Option<SideLayout>; 2],
+    /// The marks of the passages, and the view they were read for (refreshed with it).
+    marks: Vec<Option<Mark>>,
+    marks_for: usize,
     /// How many times a side was laid out (once per side, again only on resize or theme).
     layouts: usize,
 }
@@ -59,7 +62,17 @@ impl PairView {
         let has = p.is_some_and(|p| !p.passages.is_empty());
         let current = has.then_some(0);
         let note = p.and_then(|p| marks.pair(report, p)).map(|m| m.note.clone()).unwrap_or_default();
-        Self { pair, current, pending_scroll: [current, current], swapped: false, note, layout: [None, None], layouts: 0 }
+        Self {
+            pair,
+            current,
+            pending_scroll: [current, current],
+            swapped: false,
+            note,
+            layout: [None, None],
+            marks: Vec::new(),
+            marks_for: 0,
+            layouts: 0,
+        }
     }
 
     /// Moves to the next (`+1`) or previous (`-1`) passage, wrapping around.
@@ -202,7 +215,14 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Acti
         .as_ref()
         .and_then(|v| v.origin.iter().position(|&o| o == view.pair).and_then(|i| v.report.pairs.get(i)))
         .unwrap_or(pair);
-    let dismissed: Vec<bool> = pair.passages.iter().map(|p| state.marks.is_dismissed(&report, pair, p)).collect();
+    // Marks change only with the view: read them again only then.
+    let view_id = state.view.as_ref().map_or(0, |v| Arc::as_ptr(v) as usize);
+    if view.marks_for != view_id || view.marks.len() != pair.passages.len() {
+        view.marks = state.marks.passages_of(&report, pair);
+        view.marks_for = view_id;
+    }
+    let dismissed: Vec<bool> =
+        view.marks.iter().map(|m| matches!(m, Some(Mark::Dismissed | Mark::DismissedEverywhere))).collect();
     let pair_mark = state.marks.pair(&report, pair).and_then(|m| m.mark);
     let all_vs_all = report.mode == crate::Mode::AllVsAll;
     let (title_a, title_b) = if all_vs_all { (tr.doc_a, tr.doc_b) } else { (tr.col_suspect, tr.col_reference) };
@@ -211,14 +231,17 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Acti
     ui.separator();
     let mut clicked: Option<(usize, usize)> = None;
     let height = ui.available_height();
+    let total = ui.available_width();
+    let list_width = LIST_WIDTH.min(total * 0.3);
+    let text_width = (total - list_width - 16.0).max(200.0);
     ui.horizontal_top(|ui| {
-        ui.allocate_ui(egui::vec2(LIST_WIDTH, height), |ui| {
-            ui.set_width(LIST_WIDTH);
-            passage_list_ui(ui, tr, words, &report, pair, view, &state.marks, actions);
+        ui.allocate_ui(egui::vec2(list_width, height), |ui| {
+            ui.set_width(list_width);
+            passage_list_ui(ui, tr, words, pair, view, actions);
         });
         ui.separator();
-        let width = ui.available_width();
-        ui.allocate_ui(egui::vec2(width, height), |ui| {
+        ui.allocate_ui(egui::vec2(text_width, height), |ui| {
+            ui.set_width(text_width);
             ui.columns(2, |columns| {
                 let order = if view.swapped { [(b, false, title_b, &state.names), (a, true, title_a, &state.names)] } else {
                     [(a, true, title_a, &state.names), (b, false, title_b, &state.names)]
@@ -297,17 +320,19 @@ fn passage_list_ui(
     ui: &mut egui::Ui,
     tr: &Tr,
     words: &Words,
-    report: &Report,
     pair: &Pair,
     view: &mut PairView,
-    marks: &Marks,
     actions: &mut Vec<Action>,
 ) {
     ui.label(RichText::new(tr.passage_list).strong()).on_hover_text(tr.tip_passage_list);
-    egui::ScrollArea::vertical().id_salt("passage-list").auto_shrink(false).show(ui, |ui| {
-        for (i, p) in pair.passages.iter().enumerate() {
+    let row_height = 2.0 * ui.spacing().interact_size.y + ui.spacing().item_spacing.y * 2.0;
+    egui::ScrollArea::vertical().id_salt("passage-list").auto_shrink(false).show_rows(ui, row_height, pair.passages.len(), |ui, rows| {
+        for i in rows {
+            let Some(p) = pair.passages.get(i) else {
+                continue;
+            };
             let style = kind_style(p.kind, i);
-            let mark = marks.passage(report, pair, p);
+            let mark = view.marks.get(i).copied().flatten();
             let selected = view.current == Some(i);
             ui.horizontal(|ui| {
                 let number = RichText::new(format!(" {} ", i + 1)).background_color(rgb(style.background)).color(rgb(style.text));
@@ -320,7 +345,7 @@ fn passage_list_ui(
                     p.a_start
                 );
                 let row = ui.selectable_label(selected, number);
-                let label = ui.selectable_label(selected, text).on_hover_text(tr.tip_passage_row);
+                let label = ui.add(egui::Button::selectable(selected, text).truncate()).on_hover_text(tr.tip_passage_row);
                 if row.clicked() || label.clicked() {
                     actions.push(Action::FocusPassage(i));
                 }
@@ -328,9 +353,9 @@ fn passage_list_ui(
             ui.horizontal(|ui| {
                 ui.add_space(18.0);
                 for (label, value, tip) in [
-                    ("✔", Mark::Confirmed, tr.mark_confirmed),
-                    ("✖", Mark::Dismissed, tr.mark_dismissed),
-                    ("✖✖", Mark::DismissedEverywhere, tr.mark_everywhere),
+                    ("OK", Mark::Confirmed, tr.mark_confirmed),
+                    ("×", Mark::Dismissed, tr.mark_dismissed),
+                    ("××", Mark::DismissedEverywhere, tr.mark_everywhere),
                 ] {
                     let on = mark == Some(value);
                     if ui.add(egui::Button::new(label).small().selected(on)).on_hover_text(tip).clicked() {

@@ -56,7 +56,7 @@ pub fn filter_bar_ui(ui: &mut egui::Ui, state: &mut State, report: &Arc<Report>,
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, tr.mark_filter));
         for id in state.filter.excluded.clone() {
             let name = state.name(id).to_owned();
-            if ui.small_button(format!("✖ {name} ({})", tr.excluded_word)).on_hover_text(tr.tip_exclude).clicked() {
+            if ui.small_button(format!("× {name} ({})", tr.excluded_word)).on_hover_text(tr.tip_exclude).clicked() {
                 state.filter.excluded.remove(&id);
                 changed = true;
             }

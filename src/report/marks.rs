@@ -165,6 +165,33 @@ impl Marks {
         }
     }
 
+    /// The mark of every passage of `pair`, in order; cheap when nothing could apply
+    /// (each text is walked once, not once per passage).
+    pub fn passages_of(&self, report: &Report, pair: &Pair) -> Vec<Option<Mark>> {
+        let own = self.pair(report, pair).filter(|m| !m.passages.is_empty());
+        if own.is_none() && self.stop_passages.is_empty() {
+            return vec![None; pair.passages.len()];
+        }
+        let Some(doc) = report.documents.get(pair.a) else {
+            return vec![None; pair.passages.len()];
+        };
+        let text = &*doc.text;
+        let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        starts.push(text.len());
+        let at = |c: u32| starts.get(c as usize).copied().unwrap_or(text.len());
+        pair.passages
+            .iter()
+            .map(|p| {
+                let key = sha256_hex(text[at(p.a_start)..at(p.a_end).max(at(p.a_start))].as_bytes());
+                if self.stop_passages.contains_key(&key) {
+                    Some(Mark::DismissedEverywhere)
+                } else {
+                    own.and_then(|m| m.passages.get(&key).copied())
+                }
+            })
+            .collect()
+    }
+
     /// True when a passage no longer counts (dismissed here or everywhere).
     pub fn is_dismissed(&self, report: &Report, pair: &Pair, passage: &Passage) -> bool {
         matches!(self.passage(report, pair, passage), Some(Mark::Dismissed | Mark::DismissedEverywhere))

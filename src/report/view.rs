@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::marks::Marks;
+use super::marks::{Mark, Marks};
 use super::{Pair, PassageKind, Report, union_length};
 use crate::engine::Mode;
 
@@ -47,11 +47,16 @@ pub fn apply(report: &Report, filter: &ViewFilter, marks: &Marks) -> View {
             continue;
         }
         let mut out = pair.clone();
+        let mut dismissed = marks
+            .passages_of(report, pair)
+            .into_iter()
+            .map(|m| matches!(m, Some(Mark::Dismissed | Mark::DismissedEverywhere)));
         out.passages.retain(|p| {
+            let gone = dismissed.next().unwrap_or(false);
             !(filter.hide_quoted && p.kind == PassageKind::Quoted
                 || filter.hide_common && p.kind == PassageKind::Common
                 || p.a_len() < filter.min_chars
-                || marks.is_dismissed(report, pair, p))
+                || gone)
         });
         if out.passages.len() != pair.passages.len() {
             let copied: Vec<_> = out.passages.iter().filter(|p| p.kind == PassageKind::Copied).collect();
@@ -60,7 +65,7 @@ pub fn apply(report: &Report, filter: &ViewFilter, marks: &Marks) -> View {
             out.score_b = share(&mut copied.iter().map(|p| (p.b_start, p.b_end)).collect::<Vec<_>>(), chars(pair.b));
             out.longest = copied.iter().map(|p| p.a_len()).max().unwrap_or(0);
         }
-        if out.passages.is_empty() && !out.near_duplicate {
+        if out.passages.is_empty() && !pair.passages.is_empty() && !out.near_duplicate {
             continue;
         }
         if filter.min_share > 0.0 && out.score.max(out.score_b) + 1e-9 < filter.min_share {
@@ -142,7 +147,6 @@ pub fn overview(report: &Report) -> Vec<SuspectRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::marks::Mark;
     use crate::report::tests_support::sample;
 
     #[test]

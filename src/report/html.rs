@@ -293,11 +293,11 @@ fn file_size(doc: &DocumentEntry) -> String {
 }
 
 fn inputs(out: &mut String, report: &Report, docs: &[usize], w: &Words) {
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<h2>{}</h2><table class=wide><colgroup><col style=\"width:4%\"><col style=\"width:30%\"><col style=\"width:10%\">\
 <col style=\"width:11%\"><col style=\"width:10%\"><col style=\"width:35%\"></colgroup>\
-<tr><th class=n>#</th><th>{}</th><th>{}</th><th class=n>{}</th><th class=n>{}</th><th>SHA-256</th></tr>\n",
+<tr><th class=n>#</th><th>{}</th><th>{}</th><th class=n>{}</th><th class=n>{}</th><th>SHA-256</th></tr>",
         w.inputs, w.name, w.role, w.size, w.chars
     );
     for &id in docs {
@@ -328,7 +328,7 @@ fn problems(out: &mut String, report: &Report, docs: &[usize], w: &Words) {
     if with.is_empty() {
         return;
     }
-    let _ = write!(out, "<h2>{}</h2><ul>\n", w.problems);
+    let _ = writeln!(out, "<h2>{}</h2><ul>", w.problems);
     for d in with {
         let _ = write!(out, "<li><b>{}</b>", escape(&d.path));
         if let Some(e) = &d.error {
@@ -355,10 +355,10 @@ fn overview_table(out: &mut String, report: &Report, scope: Scope, pairs: &[usiz
         return;
     }
     let (side_a, _) = sides(report, w);
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<h2>{}</h2><p class=muted>{}: {}</p><table class=wide><colgroup><col style=\"width:35%\"><col style=\"width:20%\"><col style=\"width:45%\"></colgroup>\
-<tr><th>{side_a}</th><th>{}</th><th>{}</th></tr>\n",
+<tr><th>{side_a}</th><th>{}</th><th>{}</th></tr>",
         w.overview, w.overall, w.overall_help, w.overall, w.sources
     );
     for row in rows {
@@ -390,12 +390,12 @@ fn pairs_table(out: &mut String, report: &Report, pairs: &[usize], w: &Words) {
         Mode::SuspectsVsReferences => (format!("% {}", w.suspect), format!("% {}", w.reference)),
         Mode::AllVsAll => (w.of_a.to_owned(), w.of_b.to_owned()),
     };
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<table class=wide><colgroup><col style=\"width:5%\"><col style=\"width:27%\"><col style=\"width:27%\"><col style=\"width:9%\">\
 <col style=\"width:9%\"><col style=\"width:8%\"><col style=\"width:7%\"><col style=\"width:8%\"></colgroup>\
 <tr><th class=n>#</th><th>{side_a}</th><th>{side_b}</th><th class=n>{of_a}</th><th class=n>{of_b}</th>\
-<th class=n>{}</th><th class=n>{}</th><th class=n>{}</th></tr>\n",
+<th class=n>{}</th><th class=n>{}</th><th class=n>{}</th></tr>",
         w.simhash, w.passages, w.longest
     );
     for &i in pairs {
@@ -422,7 +422,7 @@ fn groups(out: &mut String, report: &Report, w: &Words) {
     if report.groups.is_empty() {
         return;
     }
-    let _ = write!(out, "<h2>{}</h2><ol>\n", w.groups);
+    let _ = writeln!(out, "<h2>{}</h2><ol>", w.groups);
     for g in &report.groups {
         let names: Vec<String> = g.iter().map(|&id| name(report, id)).collect();
         let _ = writeln!(out, "<li>{}</li>", names.join(" · "));
@@ -484,10 +484,10 @@ fn passage_table(out: &mut String, report: &Report, pair: &Pair, marks: Option<&
         return;
     }
     let (side_a, side_b) = sides(report, w);
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<table><tr><th class=n>#</th><th>{}</th><th class=n>{side_a}: {}</th><th class=n>{}</th>\
-<th class=n>{side_b}: {}</th><th class=n>{}</th>{}</tr>\n",
+<th class=n>{side_b}: {}</th><th class=n>{}</th>{}</tr>",
         w.kind,
         w.position,
         w.length,
@@ -564,7 +564,7 @@ fn side(out: &mut String, pair_index: usize, doc: &DocumentEntry, pair: &Pair, f
 }
 
 fn excerpts(out: &mut String, a: &DocumentEntry, b: &DocumentEntry, pair: &Pair, side_a: &str, side_b: &str) {
-    let _ = write!(out, "<table class=wide><tr><th style=\"width:5%\">#</th><th>{side_a}</th><th>{side_b}</th></tr>\n");
+    let _ = writeln!(out, "<table class=wide><tr><th style=\"width:5%\">#</th><th>{side_a}</th><th>{side_b}</th></tr>");
     for (i, p) in pair.passages.iter().enumerate() {
         let cut = |doc: &DocumentEntry, start: u32, end: u32| {
             let text: String = doc.text[super::byte_range(&doc.text, start, end)].chars().take(EXCERPT_CHARS).collect();

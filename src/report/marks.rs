@@ -182,7 +182,7 @@ impl Marks {
         pair.passages
             .iter()
             .map(|p| {
-                let key = sha256_hex(text[at(p.a_start)..at(p.a_end).max(at(p.a_start))].as_bytes());
+                let key = sha256_hex(&text.as_bytes()[at(p.a_start)..at(p.a_end).max(at(p.a_start))]);
                 if self.stop_passages.contains_key(&key) {
                     Some(Mark::DismissedEverywhere)
                 } else {

@@ -172,7 +172,7 @@ mod tests {
         assert!(apply(&report, &no_r, &Marks::default()).report.pairs.iter().all(|p| p.b != 1));
 
         let high = ViewFilter { min_share: 0.99, ..ViewFilter::default() };
-        let left = apply(&report, &high, &Marks::default()).report.pairs;
+        let left = apply(&report, &high, &Marks::default()).report.pairs.clone();
         assert_eq!(left.len(), 1);
         assert!(left[0].score_b >= 0.99);
     }

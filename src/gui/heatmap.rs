@@ -100,7 +100,9 @@ pub fn heatmap_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &m
     }
     egui::ScrollArea::both().auto_shrink(false).show(ui, |ui| {
         let fit = (ui.available_width() - LABELS).min(ui.available_height() - 20.0) - 8.0;
-        let cell = (fit / n as f32).clamp(3.0, 28.0);
+        // Up to 150 documents the cells stay big enough for labels (the area scrolls).
+        let smallest = if n <= 150 { 10.0 } else { 3.0 };
+        let cell = (fit / n as f32).clamp(smallest, 28.0);
         let size = Vec2::new(LABELS + cell * n as f32, 18.0 + cell * n as f32);
         let (outer, response) = ui.allocate_exact_size(size, Sense::click());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, tr.tab_heatmap));

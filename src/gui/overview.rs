@@ -13,6 +13,18 @@ use crate::report::view::overview;
 
 /// Width of the similarity bar at 100 %.
 const BAR: f32 = 90.0;
+/// Width of the name column.
+const NAME: f32 = 240.0;
+
+/// A left-aligned cell of a fixed width, so the rows line up.
+fn cell<R>(ui: &mut egui::Ui, width: f32, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    let height = ui.spacing().interact_size.y;
+    ui.allocate_ui_with_layout(egui::vec2(width, height), egui::Layout::left_to_right(egui::Align::Center), |ui| {
+        ui.set_width(width);
+        add(ui)
+    })
+    .inner
+}
 
 fn bar(ui: &mut egui::Ui, share: f64, colour: Color32) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(BAR, 10.0), Sense::hover());
@@ -36,9 +48,14 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, action
         .filter(|r| filter.is_empty() || state.name(r.doc).to_lowercase().contains(&filter))
         .collect();
     ui.horizontal(|ui| {
-        ui.label(RichText::new(tr.col_document).strong());
-        ui.label(RichText::new(tr.col_overall).strong()).on_hover_text(tr.tip_overall);
-        ui.label(RichText::new(format!("· {}", tr.col_best)).strong());
+        ui.add_space(24.0);
+        cell(ui, NAME, |ui| {
+            ui.label(RichText::new(tr.col_document).strong());
+        });
+        cell(ui, 60.0 + BAR, |ui| {
+            ui.label(RichText::new(tr.col_overall).strong()).on_hover_text(tr.tip_overall);
+        });
+        ui.label(RichText::new(tr.col_best).strong());
     });
     egui::ScrollArea::vertical().id_salt("overview").auto_shrink(false).show(ui, |ui| {
         for row in rows {
@@ -50,16 +67,16 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, action
                 .horizontal(|ui| {
                     let arrow = if open { "−" } else { "+" };
                     let toggle = ui.add(egui::Button::new(arrow).small().frame(false));
-                    let label = ui
-                        .add_sized([260.0, 18.0], egui::Button::selectable(selected, name.as_str()).truncate())
-                        .on_hover_text(&path);
+                    let label = cell(ui, NAME, |ui| {
+                        ui.add(egui::Button::selectable(selected, name.as_str()).truncate()).on_hover_text(&path)
+                    });
                     ui.label(RichText::new(format!("{:5.1} %", row.overall * 100.0)).strong().monospace())
                         .on_hover_text(tr.tip_overall);
                     bar(ui, row.overall, Color32::from_rgb(0xd0, 0x40, 0x40));
                     if let Some(best) = row.sources.first() {
                         ui.label(format!("{} ({:.1} %)", state.name(best.doc), best.share * 100.0));
                     }
-                    ui.label(RichText::new(format!("· {} {}", row.sources.len(), tr.col_sources)).weak());
+                    ui.label(RichText::new(format!("· {}: {}", tr.col_sources, row.sources.len())).weak());
                     (toggle.clicked(), label.clicked(), label.double_clicked())
                 })
                 .inner;
@@ -87,11 +104,11 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, action
                     ui.painter().rect_filled(swatch, 2.0, colour);
                     let name = state.name(source.doc).to_owned();
                     let path = report.documents.get(source.doc).map_or(String::new(), |d| d.source.display().to_string());
-                    if ui
-                        .add_sized([232.0, 18.0], egui::Button::selectable(false, name.as_str()).truncate())
-                        .on_hover_text(format!("{path}\n{}", tr.open_hint))
-                        .clicked()
-                    {
+                    let open = cell(ui, NAME - 28.0, |ui| {
+                        ui.add(egui::Button::selectable(false, name.as_str()).truncate())
+                            .on_hover_text(format!("{path}\n{}", tr.open_hint))
+                    });
+                    if open.clicked() {
                         actions.push(Action::OpenPair(source.pair));
                     }
                     ui.label(RichText::new(format!("{:5.1} %", source.share * 100.0)).monospace());

@@ -235,12 +235,12 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Acti
     let list_width = LIST_WIDTH.min(total * 0.3);
     let text_width = (total - list_width - 16.0).max(200.0);
     ui.horizontal_top(|ui| {
-        ui.allocate_ui(egui::vec2(list_width, height), |ui| {
+        ui.allocate_ui_with_layout(egui::vec2(list_width, height), egui::Layout::top_down(Align::Min), |ui| {
             ui.set_width(list_width);
             passage_list_ui(ui, tr, words, pair, view, actions);
         });
         ui.separator();
-        ui.allocate_ui(egui::vec2(text_width, height), |ui| {
+        ui.allocate_ui_with_layout(egui::vec2(text_width, height), egui::Layout::top_down(Align::Min), |ui| {
             ui.set_width(text_width);
             ui.columns(2, |columns| {
                 let order = if view.swapped { [(b, false, title_b, &state.names), (a, true, title_a, &state.names)] } else {

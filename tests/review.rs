@@ -70,6 +70,9 @@ fn the_pair_view_lists_every_passage_with_its_kind_and_swaps_sides() {
     assert!(harness.state().state.pair.as_ref().is_some_and(|v| v.swapped && v.laid_out()));
     harness.get_by_label("Reference: r.txt");
     harness.get_by_label("minimap 0");
+    harness.get_by_label("Select text").click();
+    harness.run();
+    assert!(harness.state().state.pair.as_ref().is_some_and(|v| v.select_text), "the text can be selected");
 }
 
 #[test]
@@ -170,4 +173,27 @@ fn the_html_report_of_each_scope_states_version_sha256_and_settings_in_the_windo
             }
         }
     }
+}
+
+#[test]
+fn at_1024_by_700_the_overview_table_and_pair_view_still_show_their_parts() {
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size([1024.0, 700.0])
+        .with_context_setup(twinspot::gui::install_fonts)
+        .build_eframe(|cc| twinspot::gui::TwinspotApp::new(cc, vec![]));
+    harness.state_mut().state.persisted.lang = Lang::En;
+    harness.state_mut().set_marks_path(marks_dir().join("twinspot-review.json"));
+    harness.state_mut().show_report(Arc::new(kinds_report()));
+    harness.run();
+    harness.get_by_label("a.txt");
+    harness.state_mut().state.tab = ResultsTab::Pairs;
+    harness.run();
+    harness.get_by_label("a.txt ⇐ r.txt");
+    assert!(harness.get_all_by_label("Review").count() >= 1, "the review column is in view");
+    harness.state_mut().apply(Action::OpenPair(0));
+    harness.run();
+    harness.get_by_label("Passages");
+    harness.get_by_label("Suspect: a.txt");
+    harness.get_by_label("Reference: r.txt");
+    harness.get_by_label("minimap 1");
 }

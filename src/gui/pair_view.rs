@@ -1,7 +1,8 @@
 //! The pair view: a passage list (number, kind, lengths, position, review mark) beside both
 //! texts; every passage lit on both sides in the style of its kind, numbered in the margin;
 //! an overview strip (minimap) beside each text, clickable; selectable, copyable text;
-//! swap sides; the pair's review mark and note. Each side is laid out once into a cached
+//! (a toggle: clicks then select text instead of jumping to the twin); swap sides; the
+//! pair's review mark and note. Each side is laid out once into a cached
 //! galley (again only on resize, theme, swap or a changed mark).
 
 use std::sync::Arc;
@@ -39,6 +40,8 @@ pub struct PairView {
     pub swapped: bool,
     /// The note being edited.
     pub note: String,
+    /// The texts can be selected and copied (clicks then select instead of jumping).
+    pub select_text: bool,
     layout: [Option<SideLayout>; 2],
     /// The marks of the passages, and the view they were read for (refreshed with it).
     marks: Vec<Option<Mark>>,
@@ -68,6 +71,7 @@ impl PairView {
             pending_scroll: [current, current],
             swapped: false,
             note,
+            select_text: false,
             layout: [None, None],
             marks: Vec::new(),
             marks_for: 0,
@@ -286,6 +290,7 @@ fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &mut PairView, mark:
         if ui.button(tr.swap).on_hover_text(tr.tip_swap).clicked() {
             actions.push(Action::SwapSides);
         }
+        ui.toggle_value(&mut view.select_text, tr.select_text).on_hover_text(tr.tip_select_text);
     });
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(tr.review).strong());
@@ -440,7 +445,7 @@ fn side_ui(
             ui.horizontal_top(|ui| {
                 ui.add_space(GUTTER);
                 let response =
-                    ui.add(egui::Label::new(galley.clone()).selectable(true).sense(Sense::click()));
+                    ui.add(egui::Label::new(galley.clone()).selectable(view.select_text).sense(Sense::click()));
                 let origin = response.rect.min.to_vec2();
                 let painter = ui.painter();
                 // Numbers in the margin at each passage's first row; a bar for the one in focus.

@@ -18,11 +18,6 @@ use twinspot::{CancelFlag, CheckRequest, Mode, NoProgress, Role, Settings, run_c
 /// A deterministic text of about `words` words; every tenth file shares a stretch with
 /// the file before it, so there are passages to find.
 fn write_files(dir: &Path, count: usize) {
-    const WORDS: [&str; 24] = [
-        "river", "student", "engine", "window", "garden", "theory", "history", "market", "signal", "paper",
-        "软件", "工程", "学科", "方法", "数据", "系统", "研究", "社会", "发展", "应用", "network", "library",
-        "question", "answer",
-    ];
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = || {
         seed ^= seed << 13;
@@ -30,9 +25,15 @@ fn write_files(dir: &Path, count: usize) {
         seed ^= seed << 17;
         seed
     };
+    // Words of 3 to 7 random letters: a vocabulary large enough that documents share
+    // nothing by chance.
+    let mut word = move || -> String {
+        let len = 3 + (next() % 5) as usize;
+        (0..len).map(|_| char::from(b'a' + (next() % 26) as u8)).collect()
+    };
     let mut previous = String::new();
     for i in 0..count {
-        let mut text: String = (0..400).map(|_| WORDS[(next() % WORDS.len() as u64) as usize]).collect::<Vec<_>>().join(" ");
+        let mut text: String = (0..400).map(|_| word()).collect::<Vec<_>>().join(" ");
         if i % 10 == 1 {
             let cut: String = previous.chars().take(600).collect();
             text.push_str(&cut);

@@ -197,3 +197,16 @@ fn at_1024_by_700_the_overview_table_and_pair_view_still_show_their_parts() {
     harness.get_by_label("Reference: r.txt");
     harness.get_by_label("minimap 1");
 }
+
+#[test]
+fn results_are_marked_out_of_date_when_the_settings_change_after_the_check() {
+    let mut harness = harness_with_marks(&marks_dir());
+    harness.state_mut().show_report(Arc::new(ready_report(Mode::SuspectsVsReferences)));
+    let state = &mut harness.state_mut().state;
+    state.checked = Some((state.inputs.clone(), state.persisted.mode, state.persisted.settings.clone()));
+    harness.run();
+    assert!(harness.query_by_label_contains("Out of date").is_none());
+    harness.get_by_label("Strict").click();
+    harness.run();
+    harness.get_by_label_contains("Out of date");
+}

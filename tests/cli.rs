@@ -144,6 +144,26 @@ fn summary_table_and_csv() {
     assert!(out.contains("suspect/zh_copy.txt ⇐ reference/zh_debian.txt"), "{out}");
     let csv = success(&twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect", "--csv", "-", "-q"]));
     let mut lines = csv.lines();
-    assert!(lines.next().unwrap().starts_with("suspect,reference,score"));
+    assert!(lines.next().unwrap().starts_with("suspect,reference,percent_of_suspect"));
     assert_eq!(lines.count(), 2, "{csv}");
+}
+
+#[test]
+fn the_html_report_follows_lang_and_states_the_tool_and_every_sha256() {
+    let dir = fixtures();
+    let out = tempfile::tempdir().unwrap();
+    let html_path = out.path().join("r.html");
+    let html_arg = html_path.to_string_lossy().into_owned();
+    success(&twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect", "--html", &html_arg, "--lang", "zh", "-q"]));
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.contains("lang=\"zh-CN\"") && html.contains("<h2>设置</h2>"), "the report is in Chinese");
+    assert!(html.contains(twinspot::report::TOOL));
+    let json = compare_json(&dir, &["-r", "reference", "-s", "suspect"]);
+    for doc in json["documents"].as_array().unwrap() {
+        if let Some(sha) = doc["sha256"].as_str() {
+            assert!(html.contains(sha), "{sha} missing");
+        }
+    }
+    let bad = twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect", "--html", &html_arg, "--lang", "fr"]);
+    assert_eq!(bad.status.code(), Some(2));
 }

@@ -10,6 +10,7 @@ use egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use twinspot::gui::export::{ExportKind, write};
+use twinspot::report::html::HtmlOptions;
 use twinspot::gui::i18n::Lang;
 use twinspot::gui::state::{ListKind, ResultsTab, Status};
 use twinspot::gui::{Action, TwinspotApp, install_fonts};
@@ -22,7 +23,20 @@ const FILLER_1: &str =
 const FILLER_2: &str = "晚上回到家里，妈妈已经做好了饭菜。我们围坐在桌子旁边，一边吃饭一边说着白天看到的有趣的事情。";
 const FILLER_3: &str = "The library opens at nine in the morning and closes at six in the evening every weekday.";
 
+/// A fresh folder for the review marks of one test.
+pub(crate) fn marks_dir() -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("twinspot-gui-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
 fn harness<'a>() -> Harness<'a, TwinspotApp> {
+    harness_with_marks(&marks_dir())
+}
+
+pub(crate) fn harness_with_marks<'a>(marks: &Path) -> Harness<'a, TwinspotApp> {
     let mut harness = Harness::builder()
         .with_size([1280.0, 800.0])
         .with_context_setup(install_fonts)
@@ -30,6 +44,7 @@ fn harness<'a>() -> Harness<'a, TwinspotApp> {
     harness.state_mut().state.persisted.lang = Lang::En;
     harness.state_mut().state.persisted.settings = Settings::default();
     harness.state_mut().state.persisted.mode = Mode::SuspectsVsReferences;
+    harness.state_mut().set_marks_path(marks.join("twinspot-review.json"));
     harness.run();
     harness
 }
@@ -64,7 +79,7 @@ fn doc(id: usize, path: &str, role: Role, text: &str) -> DocumentEntry {
         chars,
         countable_chars: chars,
         simhash: Some(id as u64),
-        sha256: None,
+        sha256: Some(format!("{:064x}", id + 0xabc0)),
         error: None,
         warnings: vec![],
         text: Arc::from(text),
@@ -79,7 +94,7 @@ fn span(text: &str, part: &str) -> (u32, u32) {
 
 /// A finished report: a.txt copied two passages from r.txt and one from q.txt; bad.pdf
 /// could not be read.
-fn ready_report(mode: Mode) -> Report {
+pub(crate) fn ready_report(mode: Mode) -> Report {
     let a = format!("{FILLER_1}{COPIED_1}{FILLER_3}{COPIED_2}{FILLER_2}");
     let r = format!("{COPIED_2}{FILLER_2}{COPIED_1}");
     let q = format!("{FILLER_3}{FILLER_1}");
@@ -164,6 +179,8 @@ fn a_check_finds_the_copied_passages_and_the_pair_view_steps_through_them() {
     assert_eq!(report.pairs.len(), 1, "{report:#?}");
     assert_eq!(report.pairs[0].passages.len(), 2, "{report:#?}");
     assert!(matches!(harness.state().state.status, Some(Status::Finished { pairs: 1, .. })));
+    harness.get_by_label("Pairs").click();
+    harness.run();
 
     // The table shows the pair; select it and open it with Enter.
     harness.get_by_label_contains("suspect.txt ⇐").click();
@@ -193,14 +210,15 @@ fn a_check_finds_the_copied_passages_and_the_pair_view_steps_through_them() {
 fn the_viewer_shows_an_injected_report_side_by_side() {
     let mut harness = harness();
     harness.state_mut().show_report(Arc::new(ready_report(Mode::SuspectsVsReferences)));
+    harness.state_mut().state.tab = ResultsTab::Pairs;
     harness.run();
     harness.get_by_label("a.txt ⇐ r.txt");
     harness.get_by_label("a.txt ⇐ q.txt");
     harness.get_by_label("near duplicate");
-    // The unreadable file is counted in the problems panel's toggle.
-    harness.get_by_label("Problems (1)").click();
+    // The unreadable file is counted in the problems panel's toggle; its path shown once.
+    harness.get_by_label("Problems (1) · Notes (0)").click();
     harness.run();
-    harness.get_by_label("not a PDF: bad.pdf");
+    harness.get_by_label("error: not a PDF");
 
     harness.state_mut().apply(Action::OpenPair(0));
     harness.run();
@@ -229,26 +247,33 @@ fn the_table_sorts_and_filters() {
     let mut harness = harness();
     let report = Arc::new(ready_report(Mode::SuspectsVsReferences));
     harness.state_mut().show_report(report.clone());
+    harness.state_mut().state.tab = ResultsTab::Pairs;
     harness.run();
-    assert_eq!(harness.state_mut().state.table.rows(&report), &[0, 1]);
+    let rows = |h: &mut Harness<'_, TwinspotApp>| {
+        let state = &mut h.state_mut().state;
+        let view = state.view.clone().unwrap();
+        state.table.rows(&view.report, &state.names, &state.marks).to_vec()
+    };
+    assert_eq!(rows(&mut harness), &[0, 1]);
 
     // Sorting by "% of reference" (descending) and then flipping it.
     harness.get_by_label("% of reference").click();
     harness.run();
-    assert_eq!(harness.state_mut().state.table.rows(&report), &[0, 1]);
+    assert_eq!(rows(&mut harness), &[0, 1]);
     harness.get_by_label("% of reference ↓").click();
     harness.run();
-    assert_eq!(harness.state_mut().state.table.rows(&report), &[1, 0]);
+    assert_eq!(rows(&mut harness), &[1, 0]);
 
     harness.state_mut().state.table.name_filter = "q.tx".into();
     harness.run();
     assert!(harness.query_by_label("a.txt ⇐ r.txt").is_none());
     harness.get_by_label("a.txt ⇐ q.txt");
-    harness.get_by_label("1 / 2 pairs");
 
     harness.state_mut().state.table.name_filter.clear();
-    harness.state_mut().state.table.min_percent = 60.0;
+    harness.state_mut().state.filter.min_share = 0.6;
+    harness.state_mut().apply(Action::FilterChanged);
     harness.run();
+    harness.get_by_label("1 pairs");
     harness.get_by_label("a.txt ⇐ r.txt");
     assert!(harness.query_by_label("a.txt ⇐ q.txt").is_none());
 }
@@ -264,7 +289,10 @@ fn all_against_all_shows_the_heat_map_and_the_groups() {
     harness.get_by_label_contains("Click a cell to open the pair");
     harness.get_by_label("Near-duplicate groups").click();
     harness.run();
-    harness.get_by_label("1 · 2 files");
+    harness.get_by_label("Group 1 · 2 files · 80.0 %");
+    harness.get_by_label_contains("a.txt ⇄ r.txt").click();
+    harness.run();
+    assert!(harness.state().state.pair.is_some(), "a group's pair opens");
 }
 
 #[test]
@@ -328,7 +356,7 @@ fn exports_write_json_csv_and_html() {
         (ExportKind::Html, "r.html", "<mark"),
     ] {
         let path = dir.path().join(name);
-        write(kind, &report, &path).unwrap();
+        write(kind, &report, &HtmlOptions::default(), &path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains(needle), "{name}:\n{text}");
     }
@@ -416,8 +444,9 @@ fn a_table_of_10000_pairs_sorts_and_scrolls_quickly() {
     });
     let mut harness = harness();
     harness.state_mut().show_report(report.clone());
+    harness.state_mut().state.tab = ResultsTab::Pairs;
     harness.run();
-    harness.get_by_label("10000 / 10000 pairs");
+    harness.get_by_label("10000 pairs");
     let start = Instant::now();
     harness.get_by_label("Longest").click();
     harness.run();
@@ -427,8 +456,10 @@ fn a_table_of_10000_pairs_sorts_and_scrolls_quickly() {
     }
     harness.run();
     let elapsed = start.elapsed();
-    let rows = harness.state_mut().state.table.rows(&report).to_vec();
-    assert_eq!(report.pairs[rows[0]].longest, 499);
+    let state = &mut harness.state_mut().state;
+    let view = state.view.clone().unwrap();
+    let rows = state.table.rows(&view.report, &state.names, &state.marks).to_vec();
+    assert_eq!(view.report.pairs[rows[0]].longest, 499);
     assert_eq!(harness.state().state.table.selected, Some(rows[9]));
     assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
 }

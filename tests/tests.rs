@@ -12,4 +12,7 @@ mod hostile_cli;
 #[cfg(target_os = "linux")]
 mod hostile_content;
 mod ingest;
+mod report_pdf;
+#[cfg(feature = "gui")]
+mod review;
 mod util;

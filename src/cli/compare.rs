@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 use twinspot::engine::{InputSet, Skipped, display_path};
+use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, CheckRequest, Mode, Report, Role, Settings, run_check};
 
 use super::args::{number_in, whole_in};
@@ -41,6 +42,9 @@ pub struct CompareArgs {
     /// Write a self-contained HTML report (both texts side by side, passages lit) to OUT.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
+    /// Language of the HTML report: en or zh.
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
+    lang: ReportLang,
     /// Tokens per k-gram: nothing shorter than k tokens is ever reported.
     #[arg(short = 'k', long, default_value_t = Settings::default().k as u64, value_parser = whole_in(1..=64))]
     k: u64,
@@ -176,7 +180,8 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         eprintln!("twinspot: no documents found in the paths given");
         return Ok(ExitCode::from(2));
     }
-    let outputs = ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone() };
+    let outputs =
+        ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone(), lang: args.lang };
     // Everything the run reads: the documents and the stop-passage file.
     let input_paths = || documents.iter().map(|d| d.path.as_path()).chain(args.stop_passages.as_deref());
     if let Err(e) = outputs.check(input_paths()) {
@@ -223,6 +228,10 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
 /// One line for a path passed over.
 fn skipped_line(s: &Skipped) -> String {
     if s.path.is_empty() { s.reason.clone() } else { format!("skipped {}: {}", s.path, s.reason) }
+}
+
+fn parse_lang(s: &str) -> Result<ReportLang, String> {
+    ReportLang::parse(s).ok_or_else(|| format!("unknown language '{s}' (en or zh)"))
 }
 
 fn summary(report: &Report) -> String {

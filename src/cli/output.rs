@@ -7,10 +7,9 @@ use std::path::{Path, PathBuf};
 
 use twinspot::Report;
 use twinspot::report::write::{Output, StdoutError, Target, WriteError, check_outputs, write_atomic, write_stdout};
-use twinspot::report::{csv::to_csv, html::to_html, json::to_json};
-
-/// Formats a report for one output.
-type Render = fn(&Report) -> String;
+use twinspot::report::html::{HtmlOptions, now_utc, render};
+use twinspot::report::words::ReportLang;
+use twinspot::report::{csv::to_csv, json::to_json};
 
 /// The report files a command was asked to write.
 #[derive(Clone, Debug, Default)]
@@ -18,6 +17,16 @@ pub struct ReportOutputs {
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
     pub html: Option<PathBuf>,
+    /// The language of the HTML report.
+    pub lang: ReportLang,
+}
+
+/// The formats a command writes.
+#[derive(Clone, Copy, Debug)]
+enum Format {
+    Json,
+    Csv,
+    Html,
 }
 
 /// How writing the reports ended when it did not end well.
@@ -39,17 +48,25 @@ impl fmt::Display for WriteFailure {
 }
 
 impl ReportOutputs {
-    fn outputs(&self) -> Vec<(Output, Render)> {
-        let mut out: Vec<(Output, Render)> = Vec::new();
-        let mut push = |format: &'static str, path: &Option<PathBuf>, render: Render| {
+    fn outputs(&self) -> Vec<(Output, Format)> {
+        let mut out = Vec::new();
+        let mut push = |name: &'static str, path: &Option<PathBuf>, format: Format| {
             if let Some(path) = path {
-                out.push((Output { format, target: Target::parse(path) }, render));
+                out.push((Output { format: name, target: Target::parse(path) }, format));
             }
         };
-        push("JSON", &self.json, to_json);
-        push("CSV", &self.csv, to_csv);
-        push("HTML", &self.html, to_html);
+        push("JSON", &self.json, Format::Json);
+        push("CSV", &self.csv, Format::Csv);
+        push("HTML", &self.html, Format::Html);
         out
+    }
+
+    fn render(&self, format: Format, report: &Report) -> String {
+        match format {
+            Format::Json => to_json(report),
+            Format::Csv => to_csv(report),
+            Format::Html => render(report, &HtmlOptions { lang: self.lang, date: now_utc(), ..HtmlOptions::default() }),
+        }
     }
 
     /// True when one of the reports goes to standard output.
@@ -72,8 +89,8 @@ impl ReportOutputs {
     ) -> Result<(), WriteFailure> {
         let mut errors = Vec::new();
         let mut closed = false;
-        for (output, render) in self.outputs() {
-            let content = render(report);
+        for (output, format) in self.outputs() {
+            let content = self.render(format, report);
             let written = match &output.target {
                 Target::Stdout => match write_stdout(content.as_bytes()) {
                     Ok(()) => Ok(()),

@@ -10,15 +10,19 @@ use egui::{Key, Modifiers, RichText};
 
 use super::errors_panel::errors_ui;
 use super::export::{ExportKind, export_with_dialog};
+use super::overview::overview_ui;
+use super::review::filter_bar_ui;
 use super::fonts;
 use super::heatmap::{groups_ui, heatmap_ui};
 use super::i18n::Lang;
 use super::pair_view::{PairView, pair_view_ui};
-use super::results_table::{TableState, filter_bar_ui, table_ui};
+use super::results_table::table_ui;
 use super::sidebar::sidebar_ui;
-use super::state::{ListKind, Persisted, ResultsTab, RunState, State, Status};
+use super::state::{ListKind, Persisted, ResultsTab, RunState, State, Status, default_marks_path, display_name};
 use super::worker::{CheckPlan, Command, Event, JobId, Worker};
 use crate::ingest::Isolation;
+use crate::report::html::Scope;
+use crate::report::marks::Mark;
 use crate::{CancelFlag, Mode, Report, Stage};
 
 /// What the user asked for, collected while drawing and applied after.
@@ -32,12 +36,25 @@ pub enum Action {
     Dropped(Option<ListKind>, Vec<PathBuf>),
     Check,
     Cancel,
+    /// Opens pair `i` of the filtered view (`State::view`).
     OpenPair(usize),
     ClosePair,
     StepPassage(isize),
+    /// Puts passage `i` of the open pair in focus.
+    FocusPassage(usize),
+    SwapSides,
+    /// Marks pair `i` of the full report (or clears its mark).
+    MarkPair(usize, Option<Mark>),
+    /// Marks passage `p` of pair `i` of the full report.
+    MarkPassage(usize, usize, Option<Mark>),
+    /// Sets the note of pair `i` of the full report.
+    SetNote(usize, String),
+    /// The filters changed: recompute the view.
+    FilterChanged,
     /// Moves the table's selection up (-1) or down (+1).
     MoveSelection(isize),
-    Export(ExportKind),
+    /// Exports the view; the scope's indices are of the view.
+    Export(ExportKind, Scope),
 }
 
 /// The window.
@@ -64,7 +81,8 @@ impl TwinspotApp {
         let worker = Worker::spawn(Arc::new(move || ctx.request_repaint()))
             .map_err(|e| log_error(&format!("the worker thread could not start: {e}")))
             .ok();
-        let state = State { persisted, ..State::default() };
+        let mut state = State { persisted, marks_path: default_marks_path(), ..State::default() };
+        state.load_marks();
         let mut app = Self { state, worker, cancel: None, next_job: 1, isolation: None };
         if !files.is_empty() {
             // Like a drop on the empty window: two files are compared at once (the first as
@@ -82,10 +100,21 @@ impl TwinspotApp {
 
     /// Shows a finished report, as if a check had just produced it.
     pub fn show_report(&mut self, report: Arc<Report>) {
+        let roots: Vec<PathBuf> = self.state.inputs.lists.iter().flatten().cloned().collect();
+        self.state.names = report.documents.iter().map(|d| display_name(&d.path, &roots)).collect();
         self.state.report = Some(report);
-        self.state.table = TableState::default();
+        self.state.table.reset();
+        self.state.filter.excluded.clear();
         self.state.pair = None;
-        self.state.tab = ResultsTab::Pairs;
+        self.state.tab = ResultsTab::Overview;
+        self.state.refresh_view();
+    }
+
+    /// Keeps the marks in `path` from now on, reading the marks already there.
+    pub fn set_marks_path(&mut self, path: PathBuf) {
+        self.state.marks_path = Some(path);
+        self.state.load_marks();
+        self.state.refresh_view();
     }
 
     /// Starts a check of the current lists (cancelling any running one).
@@ -110,7 +139,9 @@ impl TwinspotApp {
         let sent = self.worker.as_ref().is_some_and(|w| w.send(Command::Check { job, plan, cancel: cancel.clone() }));
         if sent {
             self.cancel = Some(cancel);
-            self.state.run = RunState::Running { job, started: Instant::now(), documents: None, progress: None };
+            self.state.run = RunState::Running { job, started: Instant::now(), documents: None, progress: None, stage_started: Instant::now() };
+            self.state.checked =
+                Some((self.state.inputs.clone(), self.state.persisted.mode, self.state.persisted.settings.clone()));
             self.state.status = None;
         }
     }
@@ -137,7 +168,10 @@ impl TwinspotApp {
                 }
             }
             Event::Progress { progress: p, .. } => {
-                if let RunState::Running { progress, .. } = &mut self.state.run {
+                if let RunState::Running { progress, stage_started, .. } = &mut self.state.run {
+                    if progress.is_none_or(|old| old.stage != p.stage) {
+                        *stage_started = Instant::now();
+                    }
                     *progress = Some(p);
                 }
             }
@@ -210,27 +244,74 @@ impl TwinspotApp {
             Action::Check => self.start_check(),
             Action::Cancel => self.cancel_check(),
             Action::OpenPair(i) => {
-                if let Some(report) = &state.report
-                    && i < report.pairs.len()
+                if let (Some(report), Some(view)) = (&state.report, &state.view)
+                    && let Some(&raw) = view.origin.get(i)
                 {
                     state.table.selected = Some(i);
-                    state.pair = Some(PairView::new(i, report));
+                    state.pair = Some(PairView::new(raw, report, &state.marks));
                 }
             }
+            Action::FocusPassage(i) => {
+                if let Some(view) = &mut state.pair {
+                    view.focus(i);
+                }
+            }
+            Action::SwapSides => {
+                if let Some(view) = &mut state.pair {
+                    view.swap();
+                }
+            }
+            Action::MarkPair(i, mark) => {
+                if let Some(report) = state.report.clone()
+                    && let Some(pair) = report.pairs.get(i)
+                {
+                    state.marks.set_pair(&report, pair, mark);
+                    state.save_marks();
+                    state.refresh_view();
+                }
+            }
+            Action::MarkPassage(i, p, mark) => {
+                if let Some(report) = state.report.clone()
+                    && let Some(pair) = report.pairs.get(i)
+                    && let Some(passage) = pair.passages.get(p)
+                {
+                    state.marks.set_passage(&report, pair, passage, mark);
+                    state.save_marks();
+                    state.refresh_view();
+                }
+            }
+            Action::SetNote(i, note) => {
+                if let Some(report) = state.report.clone()
+                    && let Some(pair) = report.pairs.get(i)
+                    && state.marks.pair(&report, pair).map_or("", |m| m.note.as_str()) != note
+                {
+                    state.marks.set_note(&report, pair, &note);
+                    state.save_marks();
+                }
+            }
+            Action::FilterChanged => state.refresh_view(),
             Action::ClosePair => {
                 state.pair = None;
                 state.table.scroll_to_selected = true;
             }
             Action::StepPassage(delta) => {
+                // Passages are listed from the full report, dismissed ones included.
                 if let (Some(view), Some(report)) = (&mut state.pair, &state.report) {
                     view.step(report, delta);
                 }
             }
             Action::MoveSelection(delta) => state.table.move_selection(delta),
-            Action::Export(kind) => {
-                if let Some(report) = &state.report {
+            Action::Export(kind, scope) => {
+                if let Some(view) = &state.view {
                     let dir = state.persisted.last_dir.clone();
-                    state.status = match export_with_dialog(kind, report, dir.as_deref()) {
+                    let lang = state.persisted.lang.report_lang();
+                    let options = crate::report::html::HtmlOptions {
+                        scope,
+                        lang,
+                        date: crate::report::html::now_utc(),
+                        marks: Some(&state.marks),
+                    };
+                    state.status = match export_with_dialog(kind, &view.report, &options, dir.as_deref()) {
                         Ok(Some(path)) => {
                             state.persisted.last_dir = path.parent().map(PathBuf::from);
                             Some(Status::Saved(path))
@@ -324,15 +405,34 @@ impl TwinspotApp {
                     .response
                     .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, tr.language));
                 let has_report = self.state.report.is_some();
+                let pair_scope = self.export_pair();
+                let suspect_scope = self.export_suspect();
                 ui.add_enabled_ui(has_report, |ui| {
                     ui.menu_button(tr.export, |ui| {
-                        for (label, kind) in [
-                            (tr.export_html, ExportKind::Html),
-                            (tr.export_json, ExportKind::Json),
-                            (tr.export_csv, ExportKind::Csv),
-                        ] {
+                        if ui.button(tr.export_html).on_hover_text(tr.tip_export_run).clicked() {
+                            actions.push(Action::Export(ExportKind::Html, Scope::Run));
+                        }
+                        let doc = suspect_scope.map(|d| self.state.name(d).to_owned()).unwrap_or_default();
+                        if ui
+                            .add_enabled(suspect_scope.is_some(), egui::Button::new(format!("{} {doc}", tr.export_html_doc)))
+                            .on_hover_text(tr.tip_export_doc)
+                            .clicked()
+                            && let Some(d) = suspect_scope
+                        {
+                            actions.push(Action::Export(ExportKind::Html, Scope::Suspect(d)));
+                        }
+                        if ui
+                            .add_enabled(pair_scope.is_some(), egui::Button::new(tr.export_html_pair))
+                            .on_hover_text(tr.tip_export_pair)
+                            .clicked()
+                            && let Some(p) = pair_scope
+                        {
+                            actions.push(Action::Export(ExportKind::Html, Scope::Pair(p)));
+                        }
+                        ui.separator();
+                        for (label, kind) in [(tr.export_json, ExportKind::Json), (tr.export_csv, ExportKind::Csv)] {
                             if ui.button(label).clicked() {
-                                actions.push(Action::Export(kind));
+                                actions.push(Action::Export(kind, Scope::Run));
                             }
                         }
                     });
@@ -341,12 +441,33 @@ impl TwinspotApp {
         });
     }
 
+    /// The pair an HTML export of one pair covers: the open pair, else the selected row.
+    pub fn export_pair(&self) -> Option<usize> {
+        let view = self.state.view.as_ref()?;
+        match &self.state.pair {
+            Some(open) => view.origin.iter().position(|&o| o == open.pair),
+            None => self.state.table.selected.filter(|&i| i < view.report.pairs.len()),
+        }
+    }
+
+    /// The document an HTML export of one document covers: the open or selected pair's
+    /// first document, else the overview's selected row.
+    pub fn export_suspect(&self) -> Option<usize> {
+        let view = self.state.view.as_ref()?;
+        self.export_pair().and_then(|p| view.report.pairs.get(p)).map(|p| p.a).or(self.state.table.selected_doc)
+    }
+
     fn status_ui(&mut self, ui: &mut egui::Ui) {
         let tr = self.state.persisted.lang.tr();
         ui.horizontal(|ui| {
             let problems = self.state.problem_count();
-            let label = format!("{} ({problems})", tr.problems);
-            ui.toggle_value(&mut self.state.show_problems, label);
+            let notes = self.state.note_count();
+            let label = format!("{} ({problems}) · {} ({notes})", tr.problems, tr.notes);
+            ui.toggle_value(&mut self.state.show_problems, label).on_hover_text(tr.tip_problems);
+            if let Some(e) = &self.state.marks_error {
+                ui.separator();
+                ui.label(RichText::new(e).color(egui::Color32::from_rgb(0xd0, 0x40, 0x40)));
+            }
             ui.separator();
             let text = match &self.state.status {
                 None => String::new(),
@@ -367,32 +488,43 @@ impl TwinspotApp {
 
     fn central_ui(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
         let tr = self.state.persisted.lang.tr();
-        let Some(report) = self.state.report.clone() else {
+        let Some(view) = self.state.view.clone() else {
             empty_ui(ui, &self.state);
             return;
         };
-        if let Some(view) = &mut self.state.pair {
-            pair_view_ui(ui, tr, &report, view, actions);
+        if self.state.is_stale() {
+            ui.label(RichText::new(tr.stale).color(egui::Color32::from_rgb(0xc0, 0x60, 0x00)).strong())
+                .on_hover_text(tr.tip_stale);
+        }
+        if self.state.pair.is_some() {
+            pair_view_ui(ui, &mut self.state, actions);
             return;
         }
-        if report.mode == Mode::AllVsAll {
-            ui.horizontal(|ui| {
-                let tab = &mut self.state.tab;
-                ui.selectable_value(tab, ResultsTab::Pairs, tr.tab_pairs);
+        let report = view.report.clone();
+        ui.horizontal(|ui| {
+            let tab = &mut self.state.tab;
+            ui.selectable_value(tab, ResultsTab::Overview, tr.tab_overview).on_hover_text(tr.tip_overview);
+            ui.selectable_value(tab, ResultsTab::Pairs, tr.tab_pairs);
+            if report.mode == Mode::AllVsAll {
                 ui.selectable_value(tab, ResultsTab::Heatmap, tr.tab_heatmap);
                 ui.selectable_value(tab, ResultsTab::Groups, tr.tab_groups);
-            });
-            ui.separator();
-        }
+            }
+        });
+        ui.separator();
         match (report.mode, self.state.tab) {
-            (Mode::AllVsAll, ResultsTab::Heatmap) => heatmap_ui(ui, tr, &report, actions),
-            (Mode::AllVsAll, ResultsTab::Groups) => groups_ui(ui, tr, &report),
+            (Mode::AllVsAll, ResultsTab::Heatmap) => heatmap_ui(ui, &self.state, &report, actions),
+            (Mode::AllVsAll, ResultsTab::Groups) => groups_ui(ui, &self.state, &report, actions),
+            (_, ResultsTab::Overview) => {
+                filter_bar_ui(ui, &mut self.state, &report, actions);
+                overview_ui(ui, &mut self.state, &report, actions);
+            }
             _ => {
-                filter_bar_ui(ui, tr, &report, &mut self.state.table, actions);
+                filter_bar_ui(ui, &mut self.state, &report, actions);
                 if !report.pairs.is_empty() {
                     ui.label(RichText::new(tr.open_hint).weak());
                 }
-                table_ui(ui, tr, &report, &mut self.state.table, actions);
+                let state = &mut self.state;
+                table_ui(ui, tr, &report, &state.names, &state.marks, &mut state.table, actions);
             }
         }
     }
@@ -413,14 +545,25 @@ fn stage_name(tr: &super::i18n::Tr, stage: Stage) -> &'static str {
 
 fn progress_ui(ui: &mut egui::Ui, state: &State) {
     let tr = state.persisted.lang.tr();
-    let RunState::Running { started, documents, progress, .. } = &state.run else {
+    let RunState::Running { started, documents, progress, stage_started, .. } = &state.run else {
         return;
     };
     let (fraction, text) = match (progress, documents) {
-        (Some(p), _) => (
-            if p.total > 0 { p.done as f32 / p.total as f32 } else { 0.0 },
-            format!("{}: {} / {}", stage_name(tr, p.stage), p.done, p.total),
-        ),
+        (Some(p), _) => {
+            // Reading counts two steps per file (read, fingerprint): show files, once each.
+            let (done, total) = match (p.stage, documents) {
+                (Stage::Reading, Some(n)) if p.total == 2 * n => (p.done / 2, *n),
+                _ => (p.done, p.total),
+            };
+            let fraction = if p.total > 0 { p.done as f32 / p.total as f32 } else { 0.0 };
+            let mut text = format!("{}: {done} / {total}", stage_name(tr, p.stage));
+            let spent = stage_started.elapsed().as_secs_f64();
+            if fraction > 0.02 && fraction < 1.0 && spent > 1.0 {
+                let left = spent * f64::from(1.0 - fraction) / f64::from(fraction);
+                text.push_str(&format!(" · {} {:.0} s", tr.time_left, left));
+            }
+            (fraction, text)
+        }
         (None, Some(n)) => (0.0, format!("{}: 0 / {n}", tr.reading)),
         (None, None) => (0.0, tr.starting.to_owned()),
     };
@@ -480,8 +623,8 @@ impl eframe::App for TwinspotApp {
             self.apply(action);
         }
         if self.state.is_running() {
-            // The elapsed time in the progress bar ticks even between progress events.
-            ctx.request_repaint_after(std::time::Duration::from_millis(250));
+            // The elapsed time ticks once a second; progress events wake the window themselves.
+            ctx.request_repaint_after(std::time::Duration::from_secs(1));
         }
     }
 

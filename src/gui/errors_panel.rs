@@ -1,17 +1,24 @@
-//! The problems panel: every document that could not be read (and every warning), per
-//! file, so the run can finish and the user still sees what was skipped.
+//! The problems panel: every document that could not be read (an error) and every
+//! document read with a remark (a note: an encoding guessed, a duplicate file), each path
+//! once, so the run can finish and the user still sees what was skipped or remarked.
 
 use egui::{Color32, RichText};
 
 use super::i18n::Tr;
 use crate::Report;
 
-/// Draws the list of documents with errors or warnings.
+/// A message without the path the engine appends to it ("what is wrong: path").
+fn without_path<'a>(message: &'a str, path: &str) -> &'a str {
+    message.strip_suffix(path).map_or(message, |m| m.trim_end().trim_end_matches(':'))
+}
+
+/// Draws the documents with errors first, then those with notes.
 pub fn errors_ui(ui: &mut egui::Ui, tr: &Tr, report: Option<&Report>) {
-    ui.label(RichText::new(tr.problems).strong());
-    let problems: Vec<_> = report
+    ui.label(RichText::new(format!("{} · {}", tr.problems, tr.notes)).strong());
+    let mut problems: Vec<_> = report
         .map(|r| r.documents.iter().filter(|d| d.error.is_some() || !d.warnings.is_empty()).collect())
         .unwrap_or_default();
+    problems.sort_by_key(|d| (d.error.is_none(), d.id));
     if problems.is_empty() {
         ui.label(RichText::new(tr.no_problems).weak());
         return;
@@ -22,12 +29,24 @@ pub fn errors_ui(ui: &mut egui::Ui, tr: &Tr, report: Option<&Report>) {
             ui.horizontal(|ui| {
                 ui.label(RichText::new(&doc.path).strong());
                 if let Some(e) = &doc.error {
-                    ui.label(RichText::new(e).color(Color32::from_rgb(0xd0, 0x40, 0x40)));
+                    let text = format!("{}: {}", tr.error_word, without_path(e, &doc.path));
+                    ui.label(RichText::new(text).color(Color32::from_rgb(0xd0, 0x40, 0x40)));
                 }
                 for w in &doc.warnings {
-                    ui.label(RichText::new(w).weak());
+                    ui.label(RichText::new(format!("{}: {}", tr.note_word, without_path(w, &doc.path))).weak());
                 }
             });
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_path_is_said_once() {
+        assert_eq!(without_path("not a PDF: a/b.pdf", "a/b.pdf"), "not a PDF");
+        assert_eq!(without_path("decoded as GBK", "x.txt"), "decoded as GBK");
+    }
 }

@@ -1,14 +1,18 @@
-//! All-against-all views: the heat-map matrix of the documents (cell = share of the row's
-//! document found in the column's) and the list of near-duplicate groups.
+//! All-against-all views: the heat map of the documents (cell = share of the row's
+//! document found in the column's), labelled, with a legend and in clustered order (strong
+//! pairs and near duplicates next to each other); and the near-duplicate groups, each
+//! with its pairs and their percentages, each pair opening on a click.
 
-use egui::{Color32, RichText, Sense, Vec2};
+use egui::{Color32, FontId, RichText, Sense, Vec2};
 
 use super::app::Action;
-use super::i18n::Tr;
+use super::state::State;
 use crate::Report;
 
 /// More documents than this are not drawn as a matrix (the table still has every pair).
 pub const MAX_MATRIX_DOCUMENTS: usize = 600;
+/// Room for the row labels left of the matrix.
+const LABELS: f32 = 170.0;
 
 /// Colour of a score: light yellow (a little shared) through orange to red (all shared).
 fn heat(score: f64) -> Color32 {
@@ -23,10 +27,57 @@ fn heat(score: f64) -> Color32 {
     }
 }
 
-/// Draws the matrix; clicking a cell opens the pair.
-pub fn heatmap_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, actions: &mut Vec<Action>) {
+/// The documents in clustered order: starting from the strongest pair, each next document
+/// is the unplaced one most similar to the last placed; documents without pairs come last.
+pub fn cluster_order(report: &Report) -> Vec<usize> {
+    let n = report.documents.len();
+    let mut strength = vec![Vec::<(usize, f64)>::new(); n];
+    for p in &report.pairs {
+        let s = p.score.max(p.score_b) + if p.near_duplicate { 1.0 } else { 0.0 };
+        if p.a < n && p.b < n {
+            strength[p.a].push((p.b, s));
+            strength[p.b].push((p.a, s));
+        }
+    }
+    for list in &mut strength {
+        list.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+    }
+    let best = |d: usize| strength[d].first().map_or(0.0, |x| x.1);
+    let mut starts: Vec<usize> = (0..n).collect();
+    starts.sort_by(|&x, &y| best(y).total_cmp(&best(x)).then(x.cmp(&y)));
+    let mut placed = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for start in starts {
+        if placed[start] {
+            continue;
+        }
+        let mut at = start;
+        loop {
+            placed[at] = true;
+            order.push(at);
+            match strength[at].iter().find(|(d, _)| !placed[*d]) {
+                Some(&(next, _)) => at = next,
+                None => break,
+            }
+        }
+    }
+    order
+}
+
+/// Draws the matrix with its labels and legend; clicking a cell opens the pair.
+pub fn heatmap_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &mut Vec<Action>) {
+    let tr = state.persisted.lang.tr();
     let n = report.documents.len();
     ui.label(RichText::new(tr.heatmap_hint).weak());
+    ui.horizontal(|ui| {
+        ui.label(tr.heat_legend);
+        for step in 0..=10 {
+            let t = f64::from(step) / 10.0;
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(18.0, 12.0), Sense::hover());
+            ui.painter().rect_filled(rect, 0.0, heat(t));
+        }
+        ui.label("0 % → 100 %");
+    });
     if n == 0 {
         return;
     }
@@ -34,19 +85,51 @@ pub fn heatmap_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, actions: &mut Vec
         ui.label(format!("{n} > {MAX_MATRIX_DOCUMENTS}: {}", tr.tab_pairs));
         return;
     }
-    // cells[(row, col)] = (score of row in col, pair index)
+    let order = cluster_order(report);
+    let mut position = vec![0usize; n];
+    for (i, &d) in order.iter().enumerate() {
+        position[d] = i;
+    }
+    // cells: (row position, column position, score of row in column, pair index)
     let mut cells: Vec<(usize, usize, f64, usize)> = Vec::with_capacity(report.pairs.len() * 2);
     for (i, p) in report.pairs.iter().enumerate() {
-        cells.push((p.a, p.b, p.score, i));
-        cells.push((p.b, p.a, p.score_b, i));
+        if p.a < n && p.b < n {
+            cells.push((position[p.a], position[p.b], p.score, i));
+            cells.push((position[p.b], position[p.a], p.score_b, i));
+        }
     }
     egui::ScrollArea::both().auto_shrink(false).show(ui, |ui| {
-        let fit = ui.available_width().min(ui.available_height()) - 8.0;
-        let cell = (fit / n as f32).clamp(3.0, 28.0);
-        let size = Vec2::splat(cell * n as f32);
-        let (rect, response) = ui.allocate_exact_size(size, Sense::click());
+        let fit = (ui.available_width() - LABELS).min(ui.available_height() - 20.0) - 8.0;
+        // Up to 150 documents the cells stay big enough for labels (the area scrolls).
+        let smallest = if n <= 150 { 10.0 } else { 3.0 };
+        let cell = (fit / n as f32).clamp(smallest, 28.0);
+        let size = Vec2::new(LABELS + cell * n as f32, 18.0 + cell * n as f32);
+        let (outer, response) = ui.allocate_exact_size(size, Sense::click());
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, tr.tab_heatmap));
-        let painter = ui.painter_at(rect);
+        let rect = egui::Rect::from_min_size(outer.min + Vec2::new(LABELS, 18.0), Vec2::splat(cell * n as f32));
+        let painter = ui.painter_at(outer);
+        let text_colour = ui.visuals().text_color();
+        let font = FontId::proportional((cell - 2.0).clamp(8.0, 13.0));
+        if cell >= 9.0 {
+            for (i, &d) in order.iter().enumerate() {
+                let y = rect.top() + (i as f32 + 0.5) * cell;
+                let name: String = state.name(d).chars().rev().take(24).collect::<Vec<_>>().into_iter().rev().collect();
+                painter.text(
+                    egui::pos2(rect.left() - 4.0, y),
+                    egui::Align2::RIGHT_CENTER,
+                    format!("{name} {}", i + 1),
+                    font.clone(),
+                    text_colour,
+                );
+                painter.text(
+                    egui::pos2(rect.left() + (i as f32 + 0.5) * cell, rect.top() - 2.0),
+                    egui::Align2::CENTER_BOTTOM,
+                    (i + 1).to_string(),
+                    font.clone(),
+                    text_colour,
+                );
+            }
+        }
         painter.rect_filled(rect, 0.0, Color32::from_gray(245));
         for d in 0..n {
             let min = rect.min + Vec2::splat(d as f32 * cell);
@@ -59,14 +142,15 @@ pub fn heatmap_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, actions: &mut Vec
         let Some(pos) = response.hover_pos() else {
             return;
         };
+        if !rect.contains(pos) {
+            return;
+        }
         let col = ((pos.x - rect.min.x) / cell) as usize;
         let row = ((pos.y - rect.min.y) / cell) as usize;
-        let name = |id: usize| report.documents.get(id).map_or("?", |d| d.path.as_str());
+        let name = |p: usize| order.get(p).map_or("?", |&d| state.name(d));
         let hit = cells.iter().find(|c| c.0 == row && c.1 == col);
         let text = match hit {
-            Some(&(_, _, score, _)) => {
-                format!("{}\n⇐ {}\n{:.1} %", name(row), name(col), score * 100.0)
-            }
+            Some(&(_, _, score, _)) => format!("{}\n⇐ {}\n{:.1} %", name(row), name(col), score * 100.0),
             None => format!("{}\n{}", name(row), name(col)),
         };
         response.clone().on_hover_text_at_pointer(text);
@@ -78,24 +162,46 @@ pub fn heatmap_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, actions: &mut Vec
     });
 }
 
-/// The near-duplicate groups, largest first.
-pub fn groups_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report) {
+/// The near-duplicate groups, largest first, each with the pairs inside it.
+pub fn groups_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &mut Vec<Action>) {
+    let tr = state.persisted.lang.tr();
     if report.groups.is_empty() {
         ui.label(RichText::new(tr.no_groups).italics());
         return;
     }
     egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
         for (i, group) in report.groups.iter().enumerate() {
-            egui::CollapsingHeader::new(format!("{} · {} {}", i + 1, group.len(), tr.files_word))
-                .id_salt(("group", i))
-                .default_open(i < 20)
-                .show(ui, |ui| {
-                    for &id in group {
-                        if let Some(d) = report.documents.get(id) {
-                            ui.label(&d.path);
-                        }
+            let inside: Vec<(usize, &crate::Pair)> = report
+                .pairs
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| group.contains(&p.a) && group.contains(&p.b))
+                .collect();
+            let top = inside.iter().map(|(_, p)| p.score.max(p.score_b)).fold(0.0, f64::max);
+            egui::CollapsingHeader::new(format!(
+                "{} {} · {} {} · {:.1} %",
+                tr.group_word,
+                i + 1,
+                group.len(),
+                tr.files_word,
+                top * 100.0
+            ))
+            .id_salt(("group", i))
+            .default_open(i < 20)
+            .show(ui, |ui| {
+                for (index, p) in inside {
+                    let text = format!(
+                        "{} ⇄ {}  {:.1} % / {:.1} %",
+                        state.name(p.a),
+                        state.name(p.b),
+                        p.score * 100.0,
+                        p.score_b * 100.0
+                    );
+                    if ui.link(text).on_hover_text(tr.open_hint).clicked() {
+                        actions.push(Action::OpenPair(index));
                     }
-                });
+                }
+            });
         }
     });
 }

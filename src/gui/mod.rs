@@ -8,8 +8,10 @@ pub mod export;
 pub mod fonts;
 pub mod heatmap;
 pub mod i18n;
+pub mod overview;
 pub mod pair_view;
 pub mod results_table;
+pub mod review;
 pub mod settings_ui;
 pub mod sidebar;
 pub mod state;
@@ -29,7 +31,7 @@ pub fn run(files: Vec<PathBuf>, isolation: Option<Isolation>) -> eframe::Result<
         viewport: egui::ViewportBuilder::default()
             .with_title("Twinspot")
             .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([720.0, 480.0])
+            .with_min_inner_size([800.0, 560.0])
             .with_drag_and_drop(true),
         ..Default::default()
     };

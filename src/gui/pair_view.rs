@@ -1,7 +1,9 @@
-//! The pair view: both texts side by side, every shared passage lit in its own colour on
-//! both sides, click a passage to bring its twin into view, next / previous passage.
-//! Each side is laid out once into a cached galley (again only when its width or the theme
-//! changes), so 100,000-character documents scroll smoothly.
+//! The pair view: a passage list (number, kind, lengths, position, review mark) beside both
+//! texts; every passage lit on both sides in the style of its kind, numbered in the margin;
+//! an overview strip (minimap) beside each text, clickable; selectable, copyable text;
+//! (a toggle: clicks then select text instead of jumping to the twin); swap sides; the
+//! pair's review mark and note. Each side is laid out once into a cached
+//! galley (again only on resize, theme, swap or a changed mark).
 
 use std::sync::Arc;
 
@@ -10,24 +12,40 @@ use egui::{Align, Color32, FontId, Galley, RichText, Sense, Stroke};
 
 use super::app::Action;
 use super::i18n::Tr;
-use crate::report::palette::{passage_colour, runs};
+use super::state::State;
+use crate::report::marks::{Mark, Marks};
+use crate::report::palette::{KindStyle, kind_style, runs};
+use crate::report::words::{KINDS, Words};
 use crate::{DocumentEntry, Pair, Report};
 
 /// Font size of the texts.
 const TEXT_SIZE: f32 = 15.0;
-/// Room left of each text for the bar that marks the passage in focus.
-const GUTTER: f32 = 10.0;
+/// Room left of each text for passage numbers and the bar of the passage in focus.
+const GUTTER: f32 = 26.0;
+/// Width of the overview strip beside each text.
+const MINIMAP: f32 = 12.0;
+/// Width of the passage list.
+const LIST_WIDTH: f32 = 250.0;
 
 /// The open pair.
 #[derive(Clone, Debug)]
 pub struct PairView {
-    /// Index into `Report::pairs`.
+    /// Index into the full (unfiltered) `Report::pairs`.
     pub pair: usize,
     /// The passage in focus.
     pub current: Option<usize>,
     /// Per side: a passage to scroll into view on the next frame.
     pub pending_scroll: [Option<usize>; 2],
+    /// The reference (document B) on the left.
+    pub swapped: bool,
+    /// The note being edited.
+    pub note: String,
+    /// The texts can be selected and copied (clicks then select instead of jumping).
+    pub select_text: bool,
     layout: [Option<SideLayout>; 2],
+    /// The marks of the passages, and the view they were read for (refreshed with it).
+    marks: Vec<Option<Mark>>,
+    marks_for: usize,
     /// How many times a side was laid out (once per side, again only on resize or theme).
     layouts: usize,
 }
@@ -36,15 +54,29 @@ pub struct PairView {
 struct SideLayout {
     width: f32,
     dark: bool,
+    key: u64,
     galley: Arc<Galley>,
 }
 
 impl PairView {
-    /// Opens pair `pair` with its first passage in view.
-    pub fn new(pair: usize, report: &Report) -> Self {
-        let has = report.pairs.get(pair).is_some_and(|p| !p.passages.is_empty());
+    /// Opens pair `pair` (of the full report) with its first passage in view.
+    pub fn new(pair: usize, report: &Report, marks: &Marks) -> Self {
+        let p = report.pairs.get(pair);
+        let has = p.is_some_and(|p| !p.passages.is_empty());
         let current = has.then_some(0);
-        Self { pair, current, pending_scroll: [current, current], layout: [None, None], layouts: 0 }
+        let note = p.and_then(|p| marks.pair(report, p)).map(|m| m.note.clone()).unwrap_or_default();
+        Self {
+            pair,
+            current,
+            pending_scroll: [current, current],
+            swapped: false,
+            note,
+            select_text: false,
+            layout: [None, None],
+            marks: Vec::new(),
+            marks_for: 0,
+            layouts: 0,
+        }
     }
 
     /// Moves to the next (`+1`) or previous (`-1`) passage, wrapping around.
@@ -66,6 +98,13 @@ impl PairView {
         self.pending_scroll = [Some(i), Some(i)];
     }
 
+    /// Shows the other document on the left.
+    pub fn swap(&mut self) {
+        self.swapped = !self.swapped;
+        self.layout = [None, None];
+        self.pending_scroll = [self.current, self.current];
+    }
+
     /// True when both sides have been laid out.
     pub fn laid_out(&self) -> bool {
         self.layout.iter().all(Option::is_some)
@@ -77,28 +116,47 @@ impl PairView {
     }
 }
 
-/// Passage ranges of one side (0 = suspect, 1 = reference).
-fn ranges(pair: &Pair, side: usize) -> Vec<(u32, u32)> {
-    pair.passages.iter().map(|p| if side == 0 { (p.a_start, p.a_end) } else { (p.b_start, p.b_end) }).collect()
+/// Passage ranges of one document of the pair (`first`: the suspect, document A).
+fn ranges(pair: &Pair, first: bool) -> Vec<(u32, u32)> {
+    pair.passages.iter().map(|p| if first { (p.a_start, p.a_end) } else { (p.b_start, p.b_end) }).collect()
 }
 
-fn layout_job(doc: &DocumentEntry, ranges: &[(u32, u32)], width: f32, text_color: Color32) -> LayoutJob {
+fn rgb([r, g, b]: [u8; 3]) -> Color32 {
+    Color32::from_rgb(r, g, b)
+}
+
+/// The format of a passage's text: its kind's style; a dismissed one struck through.
+fn passage_format(style: KindStyle, dismissed: bool, font_id: FontId) -> TextFormat {
+    let mut format = TextFormat {
+        background: rgb(style.background),
+        italics: style.italic,
+        ..TextFormat::simple(font_id, rgb(style.text))
+    };
+    if style.underline {
+        format.underline = Stroke::new(1.0, rgb(style.text));
+    }
+    if dismissed {
+        format.background = Color32::from_gray(235);
+        format.color = Color32::from_gray(120);
+        format.strikethrough = Stroke::new(1.0, Color32::from_gray(120));
+    }
+    format
+}
+
+fn layout_job(doc: &DocumentEntry, pair: &Pair, first: bool, dismissed: &[bool], width: f32, text_color: Color32) -> LayoutJob {
     let text: &str = &doc.text;
     let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     starts.push(text.len());
     let chars = (starts.len() - 1) as u32;
     let font_id = FontId::proportional(TEXT_SIZE);
-    let sections = runs(chars, ranges)
+    let sections = runs(chars, &ranges(pair, first))
         .into_iter()
         .map(|run| {
             let format = match run.passage {
                 None => TextFormat::simple(font_id.clone(), text_color),
                 Some(i) => {
-                    let [r, g, b] = passage_colour(i);
-                    TextFormat {
-                        background: Color32::from_rgb(r, g, b),
-                        ..TextFormat::simple(font_id.clone(), Color32::BLACK)
-                    }
+                    let kind = pair.passages.get(i).map(|p| p.kind).unwrap_or_default();
+                    passage_format(kind_style(kind, i), dismissed.get(i).copied().unwrap_or(false), font_id.clone())
                 }
             };
             LayoutSection {
@@ -118,8 +176,35 @@ fn layout_job(doc: &DocumentEntry, ranges: &[(u32, u32)], width: f32, text_color
     }
 }
 
+/// The legend of passage kinds, in the window's styles.
+pub fn legend_ui(ui: &mut egui::Ui, words: &Words) {
+    ui.horizontal_wrapped(|ui| {
+        for kind in KINDS {
+            let (name, help) = words.kind(kind);
+            let style = kind_style(kind, 0);
+            let mut text = RichText::new(format!(" {name} ")).background_color(rgb(style.background)).color(rgb(style.text));
+            if style.italic {
+                text = text.italics();
+            }
+            if style.underline {
+                text = text.underline();
+            }
+            ui.label(text).on_hover_text(help);
+        }
+    });
+}
+
 /// Draws the pair view.
-pub fn pair_view_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, view: &mut PairView, actions: &mut Vec<Action>) {
+pub fn pair_view_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Action>) {
+    let tr = state.persisted.lang.tr();
+    let words = state.persisted.lang.words();
+    let Some(report) = state.report.clone() else {
+        actions.push(Action::ClosePair);
+        return;
+    };
+    let Some(view) = state.pair.as_mut() else {
+        return;
+    };
     let Some(pair) = report.pairs.get(view.pair) else {
         actions.push(Action::ClosePair);
         return;
@@ -128,52 +213,99 @@ pub fn pair_view_ui(ui: &mut egui::Ui, tr: &Tr, report: &Report, view: &mut Pair
         actions.push(Action::ClosePair);
         return;
     };
-    header_ui(ui, tr, pair, view, actions);
+    // The scores as filtered and marked, when the pair is still shown.
+    let shown = state
+        .view
+        .as_ref()
+        .and_then(|v| v.origin.iter().position(|&o| o == view.pair).and_then(|i| v.report.pairs.get(i)))
+        .unwrap_or(pair);
+    // Marks change only with the view: read them again only then.
+    let view_id = state.view.as_ref().map_or(0, |v| Arc::as_ptr(v) as usize);
+    if view.marks_for != view_id || view.marks.len() != pair.passages.len() {
+        view.marks = state.marks.passages_of(&report, pair);
+        view.marks_for = view_id;
+    }
+    let dismissed: Vec<bool> =
+        view.marks.iter().map(|m| matches!(m, Some(Mark::Dismissed | Mark::DismissedEverywhere))).collect();
+    let pair_mark = state.marks.pair(&report, pair).and_then(|m| m.mark);
+    let all_vs_all = report.mode == crate::Mode::AllVsAll;
+    let (title_a, title_b) = if all_vs_all { (tr.doc_a, tr.doc_b) } else { (tr.col_suspect, tr.col_reference) };
+    header_ui(ui, tr, shown, view, pair_mark, actions);
+    legend_ui(ui, words);
     ui.separator();
     let mut clicked: Option<(usize, usize)> = None;
-    ui.columns(2, |columns| {
-        for (side, (ui, doc)) in columns.iter_mut().zip([a, b]).enumerate() {
-            let title = if side == 0 { tr.col_suspect } else { tr.col_reference };
-            ui.label(RichText::new(format!("{title}: {}", doc.path)).strong())
-                .on_hover_text(doc.source.display().to_string());
-            if let Some(i) = side_ui(ui, side, doc, pair, view) {
-                clicked = Some((side, i));
-            }
-        }
+    let height = ui.available_height();
+    let total = ui.available_width();
+    let list_width = LIST_WIDTH.min(total * 0.3);
+    let text_width = (total - list_width - 16.0).max(200.0);
+    ui.horizontal_top(|ui| {
+        ui.allocate_ui_with_layout(egui::vec2(list_width, height), egui::Layout::top_down(Align::Min), |ui| {
+            ui.set_width(list_width);
+            passage_list_ui(ui, tr, words, pair, view, actions);
+        });
+        ui.separator();
+        ui.allocate_ui_with_layout(egui::vec2(text_width, height), egui::Layout::top_down(Align::Min), |ui| {
+            ui.set_width(text_width);
+            ui.columns(2, |columns| {
+                let order = if view.swapped { [(b, false, title_b, &state.names), (a, true, title_a, &state.names)] } else {
+                    [(a, true, title_a, &state.names), (b, false, title_b, &state.names)]
+                };
+                for (column, (ui, (doc, first, title, names))) in columns.iter_mut().zip(order).enumerate() {
+                    let name = names.get(doc.id).map_or(doc.path.as_str(), String::as_str);
+                    ui.add(egui::Label::new(RichText::new(format!("{title}: {name}")).strong()).truncate())
+                        .on_hover_text(doc.source.display().to_string());
+                    if let Some(i) = side_ui(ui, column, doc, pair, first, &dismissed, view) {
+                        clicked = Some((column, i));
+                    }
+                }
+            });
+        });
     });
-    if let Some((side, i)) = clicked {
+    if let Some((column, i)) = clicked {
         view.current = Some(i);
         // Bring the twin into view on the other side.
-        view.pending_scroll[1 - side] = Some(i);
+        view.pending_scroll[1 - column] = Some(i);
     }
 }
 
-fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, actions: &mut Vec<Action>) {
+fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &mut PairView, mark: Option<Mark>, actions: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
-        if ui.button(tr.back).clicked() {
+        if ui.button(tr.back).on_hover_text("Esc").clicked() {
             actions.push(Action::ClosePair);
         }
         ui.separator();
-        ui.label(RichText::new(format!("{:.1} %", pair.score * 100.0)).strong().size(16.0));
+        ui.label(RichText::new(format!("{:.1} %", pair.score * 100.0)).strong().size(16.0))
+            .on_hover_text(tr.tip_score);
         ui.label(tr.of_suspect);
-        ui.label(RichText::new(format!("{:.1} %", pair.score_b * 100.0)).strong().size(16.0));
+        ui.label(RichText::new(format!("{:.1} %", pair.score_b * 100.0)).strong().size(16.0))
+            .on_hover_text(tr.tip_score_b);
         ui.label(tr.of_reference);
         ui.separator();
-        ui.label(format!(
-            "SimHash {} · {}: {} · {}: {} · {}: {}",
-            pair.simhash_distance.map_or("–".into(), |d| d.to_string()),
-            tr.col_passages,
-            pair.passages.len(),
-            tr.col_longest,
-            pair.longest,
-            tr.shared_sentences,
-            pair.shared_sentences
-        ));
+        ui.label(format!("{}: {} · {}: {}", tr.col_passages, pair.passages.len(), tr.col_longest, pair.longest))
+            .on_hover_text(tr.tip_longest);
         if pair.near_duplicate {
             ui.label(RichText::new(tr.near_duplicate).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
         }
+        ui.separator();
+        if ui.button(tr.swap).on_hover_text(tr.tip_swap).clicked() {
+            actions.push(Action::SwapSides);
+        }
+        ui.toggle_value(&mut view.select_text, tr.select_text).on_hover_text(tr.tip_select_text);
     });
     ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(tr.review).strong());
+        for (label, value) in [(tr.mark_confirmed, Mark::Confirmed), (tr.mark_dismissed, Mark::Dismissed)] {
+            if ui.selectable_label(mark == Some(value), label).clicked() {
+                let next = if mark == Some(value) { None } else { Some(value) };
+                actions.push(Action::MarkPair(view.pair, next));
+            }
+        }
+        let note = ui.add(egui::TextEdit::singleline(&mut view.note).hint_text(tr.note_hint).desired_width(260.0));
+        let note = note.on_hover_text(tr.tip_note);
+        if note.lost_focus() || (note.changed() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
+            actions.push(Action::SetNote(view.pair, view.note.clone()));
+        }
+        ui.separator();
         let n = pair.passages.len();
         let has = n > 0;
         if ui.add_enabled(has, egui::Button::new(tr.prev)).clicked() {
@@ -184,58 +316,172 @@ fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, actions: 
         }
         let position = view.current.map_or("–".into(), |c| (c + 1).to_string());
         ui.label(RichText::new(format!("{} {position} / {n}", tr.passage_word)).strong());
-        if let Some(p) = view.current.and_then(|c| pair.passages.get(c)) {
-            ui.label(format!("({} · {})", p.a_len(), p.b_len()));
-        }
         ui.label(RichText::new(tr.pair_keys).weak());
     });
 }
 
-/// One side; returns the passage clicked, if any.
-fn side_ui(ui: &mut egui::Ui, side: usize, doc: &DocumentEntry, pair: &Pair, view: &mut PairView) -> Option<usize> {
-    let side_ranges = ranges(pair, side);
+#[allow(clippy::too_many_arguments)]
+fn passage_list_ui(
+    ui: &mut egui::Ui,
+    tr: &Tr,
+    words: &Words,
+    pair: &Pair,
+    view: &mut PairView,
+    actions: &mut Vec<Action>,
+) {
+    ui.label(RichText::new(tr.passage_list).strong()).on_hover_text(tr.tip_passage_list);
+    let row_height = 2.0 * ui.spacing().interact_size.y + ui.spacing().item_spacing.y * 2.0;
+    egui::ScrollArea::vertical().id_salt("passage-list").auto_shrink(false).show_rows(ui, row_height, pair.passages.len(), |ui, rows| {
+        for i in rows {
+            let Some(p) = pair.passages.get(i) else {
+                continue;
+            };
+            let style = kind_style(p.kind, i);
+            let mark = view.marks.get(i).copied().flatten();
+            let selected = view.current == Some(i);
+            ui.horizontal(|ui| {
+                let number = RichText::new(format!(" {} ", i + 1)).background_color(rgb(style.background)).color(rgb(style.text));
+                let text = format!(
+                    "{} · {} / {} {} · @{}",
+                    words.kind(p.kind).0,
+                    p.a_len(),
+                    p.b_len(),
+                    tr.chars_word,
+                    p.a_start
+                );
+                let row = ui.selectable_label(selected, number);
+                let label = ui.add(egui::Button::selectable(selected, text).truncate()).on_hover_text(tr.tip_passage_row);
+                if row.clicked() || label.clicked() {
+                    actions.push(Action::FocusPassage(i));
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.add_space(18.0);
+                for (label, value, tip) in [
+                    ("OK", Mark::Confirmed, tr.mark_confirmed),
+                    ("×", Mark::Dismissed, tr.mark_dismissed),
+                    ("××", Mark::DismissedEverywhere, tr.mark_everywhere),
+                ] {
+                    let on = mark == Some(value);
+                    if ui.add(egui::Button::new(label).small().selected(on)).on_hover_text(tip).clicked() {
+                        actions.push(Action::MarkPassage(view.pair, i, if on { None } else { Some(value) }));
+                    }
+                }
+                if let Some(m) = mark {
+                    ui.label(RichText::new(words.mark(m)).weak());
+                }
+            });
+        }
+    });
+}
+
+/// One side (column 0 = left); returns the passage clicked, if any.
+fn side_ui(
+    ui: &mut egui::Ui,
+    column: usize,
+    doc: &DocumentEntry,
+    pair: &Pair,
+    first: bool,
+    dismissed: &[bool],
+    view: &mut PairView,
+) -> Option<usize> {
+    let side_ranges = ranges(pair, first);
+    let chars = doc.chars.max(1) as f32;
     let mut clicked = None;
-    egui::ScrollArea::vertical().id_salt(("pair-side", side)).auto_shrink(false).show(ui, |ui| {
-        let width = (ui.available_width() - GUTTER).floor().max(50.0);
-        let dark = ui.visuals().dark_mode;
-        let stale = view.layout[side].as_ref().is_none_or(|l| (l.width - width).abs() >= 1.0 || l.dark != dark);
-        if stale {
-            let job = layout_job(doc, &side_ranges, width, ui.visuals().text_color());
-            let galley = ui.fonts_mut(|f| f.layout_job(job));
-            view.layout[side] = Some(SideLayout { width, dark, galley });
+    let key = dismissed.iter().enumerate().fold(u64::from(first), |h, (i, &d)| {
+        h.wrapping_mul(31).wrapping_add(if d { i as u64 + 7 } else { 1 })
+    });
+    ui.horizontal_top(|ui| {
+        // The overview strip: where the passages sit in the whole text; click to go there.
+        let height = ui.available_height();
+        let (strip, strip_response) = ui.allocate_exact_size(egui::vec2(MINIMAP, height), Sense::click());
+        strip_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, format!("minimap {column}")));
+        let painter = ui.painter_at(strip);
+        painter.rect_filled(strip, 2.0, Color32::from_gray(225));
+        for (i, &(start, end)) in side_ranges.iter().enumerate() {
+            let kind = pair.passages.get(i).map(|p| p.kind).unwrap_or_default();
+            let mut colour = rgb(kind_style(kind, i).background);
+            if dismissed.get(i).copied().unwrap_or(false) {
+                colour = Color32::from_gray(200);
+            }
+            let top = strip.top() + strip.height() * start as f32 / chars;
+            let bottom = (strip.top() + strip.height() * end as f32 / chars).max(top + 2.0);
+            let rect = egui::Rect::from_x_y_ranges(strip.x_range(), top..=bottom);
+            painter.rect_filled(rect, 0.0, colour);
+            if view.current == Some(i) {
+                painter.rect_stroke(rect, 0.0, Stroke::new(1.5, Color32::BLACK), egui::StrokeKind::Inside);
+            }
         }
-        let Some(layout) = view.layout[side].as_ref() else {
-            return;
-        };
-        let galley = layout.galley.clone();
-        let (outer, response) = ui.allocate_exact_size(galley.size() + egui::vec2(GUTTER, 0.0), Sense::click());
-        let rect = outer.with_min_x(outer.min.x + GUTTER);
-        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Document, true, doc.path.clone()));
-        let origin = rect.min.to_vec2();
-        // The passage in focus gets a bar in the margin, from its first to its last row.
-        if let Some(&(start, end)) = view.current.and_then(|c| side_ranges.get(c)) {
-            let top = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
-            let bottom = galley.pos_from_cursor(CCursor::new(end.saturating_sub(1) as usize)).translate(origin);
-            let x = outer.left() + GUTTER / 2.0 - 1.0;
-            let [r, g, b] = passage_colour(view.current.unwrap_or(0));
-            ui.painter().line_segment(
-                [egui::pos2(x, top.top()), egui::pos2(x, bottom.bottom())],
-                Stroke::new(4.0, Color32::from_rgb(r, g, b)),
-            );
-        }
-        ui.painter().galley(rect.min, galley.clone(), ui.visuals().text_color());
-        if let Some(i) = view.pending_scroll[side].take()
-            && let Some(&(start, _)) = side_ranges.get(i)
+        if strip_response.clicked()
+            && let Some(pos) = strip_response.interact_pointer_pos()
         {
-            let target = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
-            ui.scroll_to_rect(target, Some(Align::Center));
+            let at = ((pos.y - strip.top()) / strip.height() * chars) as u32;
+            let nearest = side_ranges
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, (s, e))| if at < *s { s - at } else { at.saturating_sub(*e) })
+                .map(|(i, _)| i);
+            if let Some(i) = nearest {
+                view.focus(i);
+            }
         }
-        if response.clicked()
-            && let Some(pos) = response.interact_pointer_pos()
-        {
-            let at = galley.cursor_from_pos(pos - rect.min).index.0 as u32;
-            clicked = side_ranges.iter().position(|&(s, e)| s <= at && at < e);
-        }
+        egui::ScrollArea::vertical().id_salt(("pair-side", column)).auto_shrink(false).show(ui, |ui| {
+            let width = (ui.available_width() - GUTTER).floor().max(50.0);
+            let dark = ui.visuals().dark_mode;
+            let stale = view.layout[column]
+                .as_ref()
+                .is_none_or(|l| (l.width - width).abs() >= 1.0 || l.dark != dark || l.key != key);
+            if stale {
+                let job = layout_job(doc, pair, first, dismissed, width, ui.visuals().text_color());
+                let galley = ui.fonts_mut(|f| f.layout_job(job));
+                view.layout[column] = Some(SideLayout { width, dark, key, galley });
+                view.layouts += 1;
+            }
+            let Some(layout) = view.layout[column].as_ref() else {
+                return;
+            };
+            let galley = layout.galley.clone();
+            let top_left = ui.cursor().min;
+            ui.horizontal_top(|ui| {
+                ui.add_space(GUTTER);
+                let response =
+                    ui.add(egui::Label::new(galley.clone()).selectable(view.select_text).sense(Sense::click()));
+                let origin = response.rect.min.to_vec2();
+                let painter = ui.painter();
+                // Numbers in the margin at each passage's first row; a bar for the one in focus.
+                for (i, &(start, end)) in side_ranges.iter().enumerate() {
+                    let row = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
+                    painter.text(
+                        egui::pos2(top_left.x + 2.0, row.top()),
+                        egui::Align2::LEFT_TOP,
+                        (i + 1).to_string(),
+                        FontId::proportional(11.0),
+                        ui.visuals().weak_text_color(),
+                    );
+                    if view.current == Some(i) {
+                        let bottom = galley.pos_from_cursor(CCursor::new(end.saturating_sub(1) as usize)).translate(origin);
+                        let x = top_left.x + GUTTER - 4.0;
+                        let kind = pair.passages.get(i).map(|p| p.kind).unwrap_or_default();
+                        painter.line_segment(
+                            [egui::pos2(x, row.top()), egui::pos2(x, bottom.bottom())],
+                            Stroke::new(4.0, rgb(kind_style(kind, i).background).gamma_multiply(0.8)),
+                        );
+                    }
+                }
+                if let Some(i) = view.pending_scroll[column].take()
+                    && let Some(&(start, _)) = side_ranges.get(i)
+                {
+                    let target = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
+                    ui.scroll_to_rect(target, Some(Align::Center));
+                }
+                if response.clicked()
+                    && let Some(pos) = response.interact_pointer_pos()
+                {
+                    let at = galley.cursor_from_pos(pos - response.rect.min).index.0 as u32;
+                    clicked = side_ranges.iter().position(|&(s, e)| s <= at && at < e);
+                }
+            });
+        });
     });
     clicked
 }

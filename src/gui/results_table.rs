@@ -1,5 +1,5 @@
-//! The table of pairs: sortable by every column, filtered by name and minimum score, and
-//! virtualised (only visible rows are laid out), so 10,000 rows stay smooth. The sorted,
+//! The table of pairs: sortable by every column, filtered by name and review mark (the
+//! other filters shape the view it reads), with the review mark per pair, and virtualised (only visible rows are laid out), so 10,000 rows stay smooth. The sorted,
 //! filtered row order is cached and rebuilt only when the sort, filter or report changes.
 
 use std::sync::Arc;
@@ -9,7 +9,17 @@ use egui_extras::{Column, TableBuilder};
 
 use super::app::Action;
 use super::i18n::Tr;
-use crate::{Pair, Report};
+use crate::report::marks::{Mark, Marks};
+use crate::{Mode, Pair, Report};
+
+/// Which pairs the table shows by their review mark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MarkFilter {
+    #[default]
+    All,
+    Unmarked,
+    Only(Mark),
+}
 
 /// A column to sort by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,7 +39,7 @@ struct RowsKey {
     sort: SortColumn,
     descending: bool,
     filter: String,
-    min_percent: u32,
+    marks: MarkFilter,
     report: usize,
 }
 
@@ -39,10 +49,14 @@ pub struct TableState {
     pub sort: SortColumn,
     pub descending: bool,
     pub name_filter: String,
-    /// Pairs whose higher score is below this (in %) are hidden.
-    pub min_percent: f32,
-    /// The selected pair (index into `Report::pairs`).
+    /// Pairs shown by their review mark.
+    pub mark_filter: MarkFilter,
+    /// The selected pair (index into the view's `Report::pairs`).
     pub selected: Option<usize>,
+    /// The document selected in the overview.
+    pub selected_doc: Option<usize>,
+    /// Overview rows opened to show their sources.
+    pub expanded: std::collections::BTreeSet<usize>,
     /// Scroll the selected row into view on the next frame.
     pub scroll_to_selected: bool,
     rows: Vec<usize>,
@@ -55,8 +69,10 @@ impl Default for TableState {
             sort: SortColumn::Score,
             descending: true,
             name_filter: String::new(),
-            min_percent: 0.0,
+            mark_filter: MarkFilter::All,
             selected: None,
+            selected_doc: None,
+            expanded: std::collections::BTreeSet::new(),
             scroll_to_selected: false,
             rows: Vec::new(),
             key: None,
@@ -65,17 +81,27 @@ impl Default for TableState {
 }
 
 impl TableState {
-    /// The visible pairs, in display order; rebuilt when sort, filter or report changed.
-    pub fn rows(&mut self, report: &Arc<Report>) -> &[usize] {
+    /// Forgets the selection and cached rows of the last report (sort and filters stay).
+    pub fn reset(&mut self) {
+        self.selected = None;
+        self.selected_doc = None;
+        self.expanded.clear();
+        self.rows.clear();
+        self.key = None;
+    }
+
+    /// The visible pairs, in display order; rebuilt when sort, filter or report changed
+    /// (a changed mark or filter makes a new view report).
+    pub fn rows(&mut self, report: &Arc<Report>, names: &[String], marks: &Marks) -> &[usize] {
         let key = RowsKey {
             sort: self.sort,
             descending: self.descending,
             filter: self.name_filter.clone(),
-            min_percent: self.min_percent.to_bits(),
+            marks: self.mark_filter,
             report: Arc::as_ptr(report) as usize,
         };
         if self.key.as_ref() != Some(&key) {
-            self.rows = sorted_rows(report, self);
+            self.rows = sorted_rows(report, names, marks, self);
             self.key = Some(key);
         }
         &self.rows
@@ -106,18 +132,26 @@ impl TableState {
     }
 }
 
-fn doc_name(report: &Report, id: usize) -> &str {
-    report.documents.get(id).map_or("?", |d| d.path.as_str())
+/// The display name of document `id`, or its path.
+pub fn doc_name<'a>(report: &'a Report, names: &'a [String], id: usize) -> &'a str {
+    names.get(id).map(String::as_str).or_else(|| report.documents.get(id).map(|d| d.path.as_str())).unwrap_or("?")
 }
 
-fn sorted_rows(report: &Report, state: &TableState) -> Vec<usize> {
+fn sorted_rows(report: &Report, names: &[String], marks: &Marks, state: &TableState) -> Vec<usize> {
     let filter = state.name_filter.trim().to_lowercase();
-    let min = f64::from(state.min_percent) / 100.0;
+    let doc_name = |_: &Report, id: usize| doc_name(report, names, id);
     let mut rows: Vec<usize> = report
         .pairs
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.score.max(p.score_b) + 1e-9 >= min)
+        .filter(|(_, p)| {
+            let mark = marks.pair(report, p).and_then(|m| m.mark);
+            match state.mark_filter {
+                MarkFilter::All => true,
+                MarkFilter::Unmarked => mark.is_none(),
+                MarkFilter::Only(m) => mark == Some(m),
+            }
+        })
         .filter(|(_, p)| {
             filter.is_empty()
                 || doc_name(report, p.a).to_lowercase().contains(&filter)
@@ -151,31 +185,16 @@ fn sorted_rows(report: &Report, state: &TableState) -> Vec<usize> {
     rows
 }
 
-/// The filter bar above the table.
-pub fn filter_bar_ui(
+/// The table itself.
+pub fn table_ui(
     ui: &mut egui::Ui,
     tr: &Tr,
     report: &Arc<Report>,
+    names: &[String],
+    marks: &Marks,
     table: &mut TableState,
     actions: &mut Vec<Action>,
 ) {
-    ui.horizontal_wrapped(|ui| {
-        ui.add(egui::TextEdit::singleline(&mut table.name_filter).hint_text(tr.filter).desired_width(220.0));
-        let label = ui.label(tr.min_score);
-        ui.add(egui::DragValue::new(&mut table.min_percent).range(0.0..=100.0).speed(0.5).suffix(" %"))
-            .labelled_by(label.id);
-        let shown = table.rows(report).len();
-        ui.label(format!("{shown} / {} {}", report.pairs.len(), tr.pairs_word));
-        if ui.add_enabled(table.selected.is_some(), egui::Button::new(tr.open)).clicked()
-            && let Some(selected) = table.selected
-        {
-            actions.push(Action::OpenPair(selected));
-        }
-    });
-}
-
-/// The table itself.
-pub fn table_ui(ui: &mut egui::Ui, tr: &Tr, report: &Arc<Report>, table: &mut TableState, actions: &mut Vec<Action>) {
     if report.pairs.is_empty() {
         ui.add_space(12.0);
         ui.label(RichText::new(tr.no_pairs).italics());
@@ -183,41 +202,51 @@ pub fn table_ui(ui: &mut egui::Ui, tr: &Tr, report: &Arc<Report>, table: &mut Ta
     }
     // Clicks go to the row (select, double-click to open), not to text selection.
     ui.style_mut().interaction.selectable_labels = false;
-    let rows: Vec<usize> = table.rows(report).to_vec();
+    let rows: Vec<usize> = table.rows(report, names, marks).to_vec();
+    let words = crate::report::words::ReportLang::En.words();
+    let mark_word = |m: Mark| match m {
+        Mark::Confirmed => tr.mark_confirmed,
+        Mark::Dismissed => tr.mark_dismissed,
+        Mark::DismissedEverywhere => words.mark(m),
+    };
     let scroll_row =
         table.scroll_to_selected.then(|| table.selected.and_then(|s| rows.iter().position(|&r| r == s))).flatten();
     table.scroll_to_selected = false;
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+    // Wider than the window at 1024 px: scroll sideways rather than cut columns off.
+    egui::ScrollArea::horizontal().id_salt("pairs-h").show(ui, |ui| {
     let mut builder = TableBuilder::new(ui)
         .id_salt("pairs")
         .striped(true)
         .resizable(true)
         .sense(Sense::click())
         .cell_layout(egui::Layout::left_to_right(Align::Center))
-        .column(Column::initial(160.0).at_least(80.0).clip(true))
-        .column(Column::initial(160.0).at_least(80.0).clip(true))
+        .column(Column::initial(200.0).at_least(80.0).clip(true))
+        .column(Column::initial(200.0).at_least(80.0).clip(true))
         .column(Column::initial(118.0).at_least(50.0).clip(true))
         .column(Column::initial(118.0).at_least(50.0).clip(true))
         .column(Column::initial(74.0).at_least(40.0).clip(true))
         .column(Column::initial(76.0).at_least(40.0).clip(true))
         .column(Column::initial(70.0).at_least(40.0).clip(true))
-        .column(Column::remainder().at_least(40.0).clip(true))
+        .column(Column::initial(90.0).at_least(40.0).clip(true))
+        .column(Column::remainder().at_least(90.0).clip(true))
         .auto_shrink(false);
     if let Some(row) = scroll_row {
         builder = builder.scroll_to_row(row, None);
     }
+    let all = report.mode == Mode::AllVsAll;
     let headers = [
-        (tr.col_suspect, SortColumn::Suspect),
-        (tr.col_reference, SortColumn::Reference),
-        (tr.col_score, SortColumn::Score),
-        (tr.col_score_b, SortColumn::ScoreB),
-        (tr.col_simhash, SortColumn::Simhash),
-        (tr.col_passages, SortColumn::Passages),
-        (tr.col_longest, SortColumn::Longest),
+        (if all { tr.doc_a } else { tr.col_suspect }, SortColumn::Suspect, ""),
+        (if all { tr.doc_b } else { tr.col_reference }, SortColumn::Reference, ""),
+        (if all { "% A" } else { tr.col_score }, SortColumn::Score, tr.tip_score),
+        (if all { "% B" } else { tr.col_score_b }, SortColumn::ScoreB, tr.tip_score_b),
+        (tr.col_simhash, SortColumn::Simhash, tr.tip_simhash_col),
+        (tr.col_passages, SortColumn::Passages, tr.tip_passages),
+        (tr.col_longest, SortColumn::Longest, tr.tip_longest),
     ];
     builder
         .header(row_height + 2.0, |mut header| {
-            for (name, column) in headers {
+            for (name, column, tip) in headers {
                 header.col(|ui| {
                     let active = table.sort == column;
                     let arrow = match (active, table.descending) {
@@ -225,11 +254,16 @@ pub fn table_ui(ui: &mut egui::Ui, tr: &Tr, report: &Arc<Report>, table: &mut Ta
                         (true, true) => " ↓",
                         (true, false) => " ↑",
                     };
-                    if ui.selectable_label(active, RichText::new(format!("{name}{arrow}")).strong()).clicked() {
+                    let label = ui.selectable_label(active, RichText::new(format!("{name}{arrow}")).strong());
+                    let label = if tip.is_empty() { label } else { label.on_hover_text(tip) };
+                    if label.clicked() {
                         table.toggle_sort(column);
                     }
                 });
             }
+            header.col(|ui| {
+                ui.label(RichText::new(tr.col_review).strong());
+            });
             header.col(|_| {});
         })
         .body(|body| {
@@ -241,13 +275,14 @@ pub fn table_ui(ui: &mut egui::Ui, tr: &Tr, report: &Arc<Report>, table: &mut Ta
                     return;
                 };
                 row.set_selected(table.selected == Some(index));
-                let suspect = doc_name(report, pair.a);
-                let reference = doc_name(report, pair.b);
+                let suspect = doc_name(report, names, pair.a);
+                let reference = doc_name(report, names, pair.b);
+                let path = |id: usize| report.documents.get(id).map_or(String::new(), |d| d.source.display().to_string());
                 row.col(|ui| {
-                    ui.label(suspect);
+                    ui.label(suspect).on_hover_text(path(pair.a));
                 });
                 row.col(|ui| {
-                    ui.label(reference);
+                    ui.label(reference).on_hover_text(path(pair.b));
                 });
                 row.col(|ui| {
                     ui.label(format!("{:.1} %", pair.score * 100.0));
@@ -263,6 +298,11 @@ pub fn table_ui(ui: &mut egui::Ui, tr: &Tr, report: &Arc<Report>, table: &mut Ta
                 });
                 row.col(|ui| {
                     ui.label(pair.longest.to_string());
+                });
+                row.col(|ui| {
+                    if let Some(m) = marks.pair(report, pair).and_then(|m| m.mark) {
+                        ui.label(mark_word(m));
+                    }
                 });
                 row.col(|ui| {
                     if pair.near_duplicate {
@@ -281,4 +321,5 @@ pub fn table_ui(ui: &mut egui::Ui, tr: &Tr, report: &Arc<Report>, table: &mut Ta
                 }
             });
         });
+    });
 }

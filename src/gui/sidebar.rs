@@ -27,7 +27,7 @@ pub fn sidebar_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Action
             ui.add_space(6.0);
         }
         ui.separator();
-        ui.label(RichText::new(tr.mode).strong());
+        ui.label(RichText::new(tr.mode).strong()).on_hover_text(tr.tip_mode);
         ui.radio_value(&mut state.persisted.mode, Mode::SuspectsVsReferences, tr.mode_refs);
         ui.radio_value(&mut state.persisted.mode, Mode::AllVsAll, tr.mode_all);
         ui.separator();

@@ -12,6 +12,8 @@ use super::i18n::Lang;
 use super::pair_view::PairView;
 use super::results_table::TableState;
 use super::worker::JobId;
+use crate::report::marks::{MARKS_FILE, Marks};
+use crate::report::view::{View, ViewFilter, apply};
 use crate::{Mode, Progress, Report, Settings};
 
 /// One of the sidebar's three lists.
@@ -74,7 +76,7 @@ impl Persisted {
 }
 
 /// The three input lists: files and folders as the user gave them.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Inputs {
     pub lists: [Vec<PathBuf>; 3],
     pub selected: [Option<usize>; 3],
@@ -124,13 +126,17 @@ pub enum RunState {
         /// Documents to read, once the folders are listed.
         documents: Option<usize>,
         progress: Option<Progress>,
+        /// When the current stage began, for the time estimate.
+        stage_started: Instant,
     },
 }
 
 /// Which results view is shown.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ResultsTab {
+    /// One row per suspect with its overall similarity and sources.
     #[default]
+    Overview,
     Pairs,
     Heatmap,
     Groups,
@@ -162,6 +168,47 @@ pub struct State {
     pub open_first_pair: bool,
     /// Where each list was drawn last frame, to route dropped files.
     pub list_rects: [Option<egui::Rect>; 3],
+    /// The reviewer's marks and notes, and the file they are kept in.
+    pub marks: Marks,
+    pub marks_path: Option<PathBuf>,
+    /// An error reading or writing the marks, shown until the next success.
+    pub marks_error: Option<String>,
+    /// The reviewer's filters over the current results.
+    pub filter: ViewFilter,
+    /// The report as filtered and marked (what the table, overview and exports show).
+    pub view: Option<Arc<View>>,
+    /// What the last check ran on, to mark its results out of date when this changes.
+    pub checked: Option<(Inputs, Mode, Settings)>,
+    /// Display names of the report's documents: relative to the folder they were added
+    /// from, or shortened at the start.
+    pub names: Vec<String>,
+}
+
+/// Where the marks are kept when no other place is given: the app's data folder.
+pub fn default_marks_path() -> Option<PathBuf> {
+    eframe::storage_dir("Twinspot").map(|d| d.join(MARKS_FILE))
+}
+
+/// The name of `path` relative to the input `roots` it came from (a folder: the path
+/// inside it; a file: its name), else its last two components after "…/".
+pub fn display_name(path: &str, roots: &[PathBuf]) -> String {
+    let p = std::path::Path::new(path);
+    for root in roots {
+        if p == root.as_path() {
+            return p.file_name().map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned());
+        }
+        if let Ok(rel) = p.strip_prefix(root)
+            && !rel.as_os_str().is_empty()
+        {
+            return rel.display().to_string();
+        }
+    }
+    let parts: Vec<_> = p.components().collect();
+    if parts.len() <= 2 {
+        return path.to_owned();
+    }
+    let tail: PathBuf = parts[parts.len() - 2..].iter().collect();
+    format!("…/{}", tail.display())
 }
 
 impl State {
@@ -197,17 +244,66 @@ impl State {
         }
     }
 
-    /// Number of documents in the report that could not be read.
+    /// Number of documents in the report that could not be read (notes do not count).
     pub fn problem_count(&self) -> usize {
-        self.report
-            .as_ref()
-            .map_or(0, |r| r.documents.iter().filter(|d| d.error.is_some() || !d.warnings.is_empty()).count())
+        self.report.as_ref().map_or(0, |r| r.errors().count())
+    }
+
+    /// Number of readable documents with notes (warnings).
+    pub fn note_count(&self) -> usize {
+        self.report.as_ref().map_or(0, |r| r.documents.iter().filter(|d| d.error.is_none() && !d.warnings.is_empty()).count())
+    }
+
+    /// True when the inputs, mode or settings changed since the shown results were made.
+    pub fn is_stale(&self) -> bool {
+        self.report.is_some()
+            && self.checked.as_ref().is_some_and(|(inputs, mode, settings)| {
+                *inputs != self.inputs || *mode != self.persisted.mode || *settings != self.persisted.settings
+            })
+    }
+
+    /// Recomputes the filtered view of the report (after a new report, a filter or a mark).
+    pub fn refresh_view(&mut self) {
+        self.view = self.report.as_ref().map(|r| Arc::new(apply(r, &self.filter, &self.marks)));
+    }
+
+    /// The display name of document `id`.
+    pub fn name(&self, id: usize) -> &str {
+        self.names.get(id).map_or("?", String::as_str)
+    }
+
+    /// Saves the marks to their file, keeping any error to show.
+    pub fn save_marks(&mut self) {
+        if let Some(path) = &self.marks_path {
+            self.marks_error = self.marks.save(path).err().map(|e| e.to_string());
+        }
+    }
+
+    /// Loads the marks from their file, keeping any error to show.
+    pub fn load_marks(&mut self) {
+        if let Some(path) = &self.marks_path {
+            match Marks::load(path) {
+                Ok(marks) => {
+                    self.marks = marks;
+                    self.marks_error = None;
+                }
+                Err(e) => self.marks_error = Some(e.to_string()),
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_relative_to_the_folder_added_or_shortened_at_the_start() {
+        let roots = vec![PathBuf::from("/home/t/class"), PathBuf::from("/home/t/one.txt")];
+        assert_eq!(display_name("/home/t/class/a/x.txt", &roots), "a/x.txt");
+        assert_eq!(display_name("/home/t/one.txt", &roots), "one.txt");
+        assert_eq!(display_name("/else/where/deep/y.txt", &roots), "…/deep/y.txt");
+    }
 
     #[test]
     fn untouched_settings_follow_new_engine_defaults_and_changed_ones_stay() {

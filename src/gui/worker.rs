@@ -17,7 +17,7 @@ use crate::{CancelFlag, CheckRequest, Mode, Progress, Report, Role, Settings, St
 pub type JobId = u64;
 
 /// Progress is sent to the UI at most this often (plus at every change of stage).
-pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(50);
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
 
 /// What to check: the paths of the three lists, as the user gave them.
 #[derive(Clone, Debug, Default)]

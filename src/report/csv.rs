@@ -1,4 +1,5 @@
-//! The pairs as CSV, one row per pair, for spreadsheets.
+//! The pairs as CSV, one row per pair, for spreadsheets. Shares are percentages with one
+//! decimal, as the window shows them; the last column names the tool and its version.
 
 use std::fmt::Write;
 
@@ -15,22 +16,23 @@ fn field(s: &str) -> String {
 /// One header line, then one line per pair in report order.
 pub fn to_csv(report: &Report) -> String {
     let mut out = String::from(
-        "suspect,reference,score,score_b,simhash_distance,passages,longest_passage,shared_sentences,near_duplicate\n",
+        "suspect,reference,percent_of_suspect,percent_of_reference,simhash_distance,passages,longest_passage,shared_sentences,near_duplicate,tool\n",
     );
     for p in &report.pairs {
         let name = |id: usize| report.documents.get(id).map(|d| field(&d.path)).unwrap_or_default();
         let _ = writeln!(
             out,
-            "{},{},{:.4},{:.4},{},{},{},{},{}",
+            "{},{},{:.1},{:.1},{},{},{},{},{},{}",
             name(p.a),
             name(p.b),
-            p.score,
-            p.score_b,
+            p.score * 100.0,
+            p.score_b * 100.0,
             p.simhash_distance.map(|d| d.to_string()).unwrap_or_default(),
             p.passages.len(),
             p.longest,
             p.shared_sentences,
-            p.near_duplicate
+            p.near_duplicate,
+            super::TOOL
         );
     }
     out

@@ -4,7 +4,12 @@
 pub mod csv;
 pub mod html;
 pub mod json;
+pub mod marks;
 pub mod palette;
+#[cfg(test)]
+pub(crate) mod tests_support;
+pub mod view;
+pub mod words;
 pub mod write;
 
 use std::path::PathBuf;

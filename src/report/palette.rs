@@ -1,6 +1,8 @@
 //! Passage colours shared by the window and the HTML report, and the split of a text into
 //! runs, each lit by the passage that covers it — so both show a pair the same way.
 
+use super::PassageKind;
+
 /// Light background colours for passages (black text stays readable on each), in order:
 /// passage `i` of a pair gets `PASSAGE_COLOURS[i % len]` on both sides.
 pub const PASSAGE_COLOURS: [[u8; 3]; 12] = [
@@ -27,6 +29,42 @@ pub fn passage_colour(index: usize) -> [u8; 3] {
 pub fn css_colour(index: usize) -> String {
     let [r, g, b] = passage_colour(index);
     format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// How a passage of a kind is drawn, in the window and in the HTML report alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindStyle {
+    /// Background colour (RGB).
+    pub background: [u8; 3],
+    /// Text colour (RGB).
+    pub text: [u8; 3],
+    pub italic: bool,
+    pub underline: bool,
+}
+
+/// The style of passage `index` of kind `kind`: copied passages take their own colour,
+/// the kinds that do not count share one muted style each.
+pub fn kind_style(kind: PassageKind, index: usize) -> KindStyle {
+    match kind {
+        PassageKind::Copied => KindStyle { background: passage_colour(index), text: [0, 0, 0], italic: false, underline: false },
+        PassageKind::Quoted => KindStyle { background: [0xdd, 0xe8, 0xf7], text: [0x1a, 0x3d, 0x6e], italic: true, underline: false },
+        PassageKind::Common => KindStyle { background: [0xe4, 0xe4, 0xe4], text: [0x33, 0x33, 0x33], italic: false, underline: true },
+        PassageKind::Template => KindStyle { background: [0xf2, 0xf2, 0xf2], text: [0x80, 0x80, 0x80], italic: false, underline: false },
+    }
+}
+
+/// The style as inline CSS.
+pub fn kind_css(kind: PassageKind, index: usize) -> String {
+    let s = kind_style(kind, index);
+    let hex = |[r, g, b]: [u8; 3]| format!("#{r:02x}{g:02x}{b:02x}");
+    let mut css = format!("background:{};color:{}", hex(s.background), hex(s.text));
+    if s.italic {
+        css.push_str(";font-style:italic");
+    }
+    if s.underline {
+        css.push_str(";text-decoration:underline dotted");
+    }
+    css
 }
 
 /// A run of characters `[start, end)` of a text and the passage that lights it, if any.

@@ -1,0 +1,96 @@
+//! The window's check against the command line's on the same generated files: the same
+//! engine call, once as the command line makes it and once through the window's worker
+//! thread (progress events, throttling, the waker that asks for a repaint). Prints both
+//! times and how many repaints the run asked for; not a criterion benchmark because one
+//! run of thousands of files takes many seconds. `TWINSPOT_FILES` sets the count (2,700).
+//!
+//! Run: `cargo bench --bench window`.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use twinspot::engine::collect_inputs;
+use twinspot::gui::worker::{CheckPlan, Command, Event, Worker};
+use twinspot::{CancelFlag, CheckRequest, Mode, NoProgress, Role, Settings, run_check};
+
+/// A deterministic text of about `words` words; every tenth file shares a stretch with
+/// the file before it, so there are passages to find.
+fn write_files(dir: &Path, count: usize) {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    // Words of 3 to 7 random letters: a vocabulary large enough that documents share
+    // nothing by chance.
+    let mut word = move || -> String {
+        let len = 3 + (next() % 5) as usize;
+        (0..len).map(|_| char::from(b'a' + (next() % 26) as u8)).collect()
+    };
+    let mut previous = String::new();
+    for i in 0..count {
+        let mut text: String = (0..400).map(|_| word()).collect::<Vec<_>>().join(" ");
+        if i % 10 == 1 {
+            let cut: String = previous.chars().take(600).collect();
+            text.push_str(&cut);
+        }
+        std::fs::write(dir.join(format!("doc{i:05}.txt")), &text).expect("write a generated file");
+        previous = text;
+    }
+}
+
+fn main() {
+    let count: usize = std::env::var("TWINSPOT_FILES").ok().and_then(|s| s.parse().ok()).unwrap_or(2700);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    write_files(dir.path(), count);
+    let folder = vec![dir.path().to_path_buf()];
+
+    // The command line: `twinspot compare --all DIR`.
+    let started = Instant::now();
+    let request = CheckRequest {
+        documents: collect_inputs(&folder, Role::Suspect),
+        mode: Mode::AllVsAll,
+        settings: Settings::default(),
+        keep_dictionary: false,
+        skipped: Vec::new(),
+    };
+    let report = run_check(&request, &NoProgress, &CancelFlag::new()).expect("the check runs");
+    let cli = started.elapsed();
+    println!("command line: {count} files, {} pairs, {:.2} s", report.pairs.len(), cli.as_secs_f64());
+
+    // The window: the worker thread, its progress events and repaint requests.
+    let wakes = Arc::new(AtomicUsize::new(0));
+    let counter = wakes.clone();
+    let worker = Worker::spawn(Arc::new(move || {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }))
+    .expect("the worker starts");
+    let plan = CheckPlan { suspects: folder, mode: Mode::AllVsAll, settings: Settings::default(), ..CheckPlan::default() };
+    let started = Instant::now();
+    assert!(worker.send(Command::Check { job: 1, plan, cancel: CancelFlag::new() }));
+    let mut events = 0usize;
+    let window = loop {
+        std::thread::sleep(Duration::from_millis(16));
+        let mut done = None;
+        for event in worker.drain() {
+            events += 1;
+            if let Event::Finished { report, .. } = event {
+                done = Some(report.pairs.len());
+            }
+        }
+        if let Some(pairs) = done {
+            break (started.elapsed(), pairs);
+        }
+    };
+    println!(
+        "window:       {count} files, {} pairs, {:.2} s, {events} events, {} repaint requests ({:+.1} % of the command line)",
+        window.1,
+        window.0.as_secs_f64(),
+        wakes.load(Ordering::Relaxed),
+        (window.0.as_secs_f64() / cli.as_secs_f64() - 1.0) * 100.0
+    );
+}

@@ -19,7 +19,7 @@ use crate::index::{InvertedIndex, MAX_POSITIONS_PER_DOCUMENT, Posting, SimhashIn
 use crate::ingest;
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::dense::{Ties, densify};
-use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair, overlaps};
+use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair_counting, overlaps};
 use crate::normalize::{self, folded_text};
 use crate::report::{DocumentEntry, Pair, Passage, Report};
 use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, near_duplicate_groups, pair_scores};
@@ -477,8 +477,13 @@ impl Matcher<'_> {
         pair.score = scores.score;
         pair.score_b = scores.score_b;
         pair.longest = scores.longest;
+        // The keyword signal needs some coverage too: most pairs stop at that test, before
+        // their keywords are compared.
+        let coverage = self.settings.near_duplicate_coverage;
         let keyword_similarity = match (&a.keywords, &b.keywords) {
-            (Some(x), Some(y)) if may_reach(x, y, KEYWORD_SIMILARITY) => similarity(x, y),
+            (Some(x), Some(y)) if keywords_agree(1.0, &scores, coverage) && may_reach(x, y, KEYWORD_SIMILARITY) => {
+                similarity(x, y)
+            }
             _ => 0.0,
         };
         pair.near_duplicate = is_near_duplicate(
@@ -486,7 +491,7 @@ impl Matcher<'_> {
             pair.simhash_distance,
             self.settings.simhash_threshold,
             self.settings.near_duplicate_coverage,
-        ) || keywords_agree(keyword_similarity, &scores, self.settings.near_duplicate_coverage);
+        ) || keywords_agree(keyword_similarity, &scores, coverage);
     }
 
     /// Each unordered pair is compared once: in all-vs-all mode, and between two suspects
@@ -605,15 +610,16 @@ impl Matcher<'_> {
                 LazyStream::new(&reference.entry.text[..reference.compared], self.settings.normalize);
             let suspect = Side { prints, stream: &suspect_stream };
             let reference_side = Side { prints: rprints, stream: &reference_stream };
-            let passages = match identical_text(doc, reference, self.settings.min_chars) {
-                Some(whole) => vec![whole],
-                None => match_pair(suspect, reference_side, hits_of(b), &ctx),
+            // Identical texts (a document against its copy, however repetitive) in one pass.
+            let (passages, boxes) = match identical_text(doc, reference, self.settings.min_chars) {
+                Some(whole) => (vec![whole], 0),
+                None => match_pair_counting(suspect, reference_side, hits_of(b), &ctx),
             };
             let simhash_distance = match (doc.entry.simhash, reference.entry.simhash) {
                 (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
                 _ => None,
             };
-            let ties = Ties { passages: passages.len(), hits: hits_of(b).len(), simhash_distance };
+            let ties = Ties { boxes, hits: hits_of(b), simhash_distance };
             let passages = densify(suspect, reference_side, passages, ties, &ctx);
             let mut passages = fold_alternatives(passages, self.settings.min_chars);
             excluded.classify(&mut passages);

@@ -1,53 +1,57 @@
 //! The dense pass: a second, more permissive alignment between two documents that other
-//! signals already tie together (a passage found, close SimHash values, many shared
-//! k-grams). Reworded copies (洗稿: half of the content words swapped for synonyms,
+//! signals already tie together (the first pass opened a box of hits, or their SimHash
+//! values are close). Reworded copies (洗稿: half of the content words swapped for synonyms,
 //! clauses moved around a comma) keep short runs of characters — function words, the
 //! words left alone, parts of compound words — but rarely the long exact runs that open a
 //! box in the first pass. Here the whole of both documents is one box, seeds are shorter,
 //! and a passage needs less of its span covered.
 
-use super::{PairContext, Side, StreamBox, merge_passages, passages_in_box};
+use super::cluster::cluster;
+use super::{
+    FoundPassage, Hit, PairContext, Side, SpanSeed, StreamBox, exact_coverage, merge_passages, passages_in_box,
+    stream_index, token_span,
+};
 use crate::report::Passage;
 
 /// Documents longer than this many normalized characters (either side) are not aligned
-/// densely as a whole: the cost grows with their length.
+/// densely as a whole when no k-gram hit says where to look: the cost grows with their
+/// length.
 pub const MAX_DENSE_CHARS: usize = 200_000;
 
 /// Whether two documents are tied together strongly enough to deserve the dense pass.
 #[derive(Clone, Copy, Debug)]
-pub struct Ties {
-    /// Passages the first pass found between them.
-    pub passages: usize,
-    /// k-gram hits between them.
-    pub hits: usize,
+pub struct Ties<'h> {
+    /// Boxes the first pass opened between them (see [`super::match_pair_counting`]).
+    pub boxes: usize,
+    /// The k-gram hits between them.
+    pub hits: &'h [Hit],
     /// Hamming distance of their SimHash values.
     pub simhash_distance: Option<u32>,
 }
 
-impl Ties {
-    /// True when another signal already ties the two documents.
+impl Ties<'_> {
+    /// True when another signal already ties the two documents: the first pass found
+    /// exact runs worth a closer look, or their SimHash values are close.
     pub fn tied(&self, ctx: &PairContext) -> bool {
-        self.passages > 0
-            || self.hits >= ctx.tuning.dense_min_hits
-            || self.simhash_distance.is_some_and(|d| d <= ctx.tuning.dense_simhash_distance)
+        self.boxes > 0 || self.simhash_distance.is_some_and(|d| d <= ctx.tuning.dense_simhash_distance)
     }
 }
 
 /// Adds the passages of the dense pass to `found` (the first pass's), merged so that no
 /// suspect span is reported twice. Returns `found` unchanged when the pair is not tied or
 /// too long.
-pub fn densify(suspect: Side, reference: Side, found: Vec<Passage>, ties: Ties, ctx: &PairContext) -> Vec<Passage> {
+pub fn densify(suspect: Side, reference: Side, found: Vec<Passage>, ties: Ties<'_>, ctx: &PairContext) -> Vec<Passage> {
     if !ties.tied(ctx) {
         return found;
     }
-    let (sa, rb) = (suspect.stream.get(), reference.stream.get());
-    if sa.chars.len() > MAX_DENSE_CHARS || rb.chars.len() > MAX_DENSE_CHARS {
+    let boxes = dense_boxes(suspect, reference, &found, ties.hits, ctx);
+    if boxes.is_empty() {
         return found;
     }
     let dense_tuning = ctx.tuning.dense();
     let dense_ctx = PairContext { tuning: &dense_tuning, ..ctx.clone() };
-    let whole = StreamBox { a: (0, sa.chars.len() as u32), b: (0, rb.chars.len() as u32) };
-    let extra = passages_in_box(suspect, reference, whole, &dense_ctx);
+    let extra: Vec<FoundPassage> =
+        boxes.into_iter().flat_map(|sb| passages_in_box(suspect, reference, sb, &dense_ctx)).collect();
     if extra.is_empty() {
         return found;
     }
@@ -62,4 +66,60 @@ pub fn densify(suspect: Side, reference: Side, found: Vec<Passage>, ties: Ties, 
     let mut all = found;
     all.extend(extra.into_iter().map(|f| f.passage));
     merge_passages(all, ctx.tuning.gap_chars)
+}
+
+/// The boxes of the two streams worth aligning densely: around each group of k-gram hits
+/// (grouped as in the first pass) whose exact runs cover at least what opens a box in
+/// the first pass, unless the first pass's passages already cover nine tenths of it.
+/// Two documents with close SimHash values and no hits at all are one box.
+fn dense_boxes(suspect: Side, reference: Side, found: &[Passage], hits: &[Hit], ctx: &PairContext) -> Vec<StreamBox> {
+    let (ta, tb) = (&suspect.prints.tokenized.tokens, &reference.prints.tokenized.tokens);
+    let k = ctx.k.max(1);
+    let in_range = |h: &&Hit| (h.a as usize) + k <= ta.len() && (h.b as usize) + k <= tb.len();
+    let rough: Vec<SpanSeed> = hits
+        .iter()
+        .filter(in_range)
+        .map(|h| SpanSeed { a_at: h.a, b_at: h.b, len: k as u32, a: token_span(ta, h.a, k), b: token_span(tb, h.b, k) })
+        .collect();
+    let min_exact = ctx.tuning.min_exact_share * ctx.min_chars as f64;
+    // Character spans (a, b) of the groups worth a look; the streams are built only when
+    // there is one.
+    let mut spans: Vec<((u32, u32), (u32, u32))> = Vec::new();
+    let whole = rough.is_empty();
+    for group in cluster(rough, ctx.tuning.rough_gap_chars, ctx.tuning.rough_gap_chars) {
+        if group.len() < ctx.tuning.min_hits
+            || f64::from(exact_coverage(ta, tb, group.iter().map(|h| (h.a_at, h.b_at)), k)) < min_exact
+        {
+            continue;
+        }
+        let (Some(a_lo), Some(a_hi), Some(b_lo), Some(b_hi)) = (
+            group.iter().map(|s| s.a.0).min(),
+            group.iter().map(|s| s.a.1).max(),
+            group.iter().map(|s| s.b.0).min(),
+            group.iter().map(|s| s.b.1).max(),
+        ) else {
+            continue;
+        };
+        let covered: u32 = found.iter().map(|p| p.a_end.min(a_hi).saturating_sub(p.a_start.max(a_lo))).sum();
+        if covered * 10 < (a_hi - a_lo) * 9 {
+            spans.push(((a_lo, a_hi), (b_lo, b_hi)));
+        }
+    }
+    if !whole && spans.is_empty() {
+        return Vec::new();
+    }
+    let (sa, rb) = (suspect.stream.get(), reference.stream.get());
+    let (a_len, b_len) = (sa.chars.len() as u32, rb.chars.len() as u32);
+    if whole {
+        let small = sa.chars.len() <= MAX_DENSE_CHARS && rb.chars.len() <= MAX_DENSE_CHARS;
+        return if small { vec![StreamBox { a: (0, a_len), b: (0, b_len) }] } else { Vec::new() };
+    }
+    let margin = ctx.tuning.dense_box_margin;
+    spans
+        .into_iter()
+        .map(|((a_lo, a_hi), (b_lo, b_hi))| StreamBox {
+            a: (stream_index(sa, a_lo).saturating_sub(margin), (stream_index(sa, a_hi) + margin).min(a_len)),
+            b: (stream_index(rb, b_lo).saturating_sub(margin), (stream_index(rb, b_hi) + margin).min(b_len)),
+        })
+        .collect()
 }

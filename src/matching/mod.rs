@@ -65,11 +65,11 @@ pub struct MatchTuning {
     /// Before its ends grow, the exactly matched part of a passage must already span this
     /// share of the minimum passage length: the minimum is evidence, not only a length.
     pub min_seeded_share: f64,
-    /// The dense pass ([`dense`]) runs on a pair with at least this many k-gram hits (or a
-    /// passage, or close SimHash values).
-    pub dense_min_hits: usize,
-    /// ... or SimHash values at most this far apart.
+    /// The dense pass ([`dense`]) runs on a pair whose first pass opened a box (or whose
+    /// SimHash values are at most this far apart).
     pub dense_simhash_distance: u32,
+    /// Dense pass: normalized characters added around a group of hits.
+    pub dense_box_margin: u32,
     /// Dense pass: weight a seed needs (see `seed_weight`).
     pub dense_seed_weight: u32,
     /// Dense pass: share of a passage's characters, on each side, that seeds must cover.
@@ -98,8 +98,8 @@ impl Default for MatchTuning {
             max_length_ratio: 1.5,
             extension_x_drop: 6,
             min_seeded_share: 1.0,
-            dense_min_hits: 4,
             dense_simhash_distance: 12,
+            dense_box_margin: 200,
             dense_seed_weight: 6,
             dense_min_density: 0.5,
             dense_min_run: 2,
@@ -223,9 +223,15 @@ const MAX_BOX_ROUNDS: usize = 8;
 /// Finds the passages shared by `suspect` and `reference`, given the k-gram `hits`
 /// between them. Passages are sorted by suspect offset and never overlap on both sides.
 pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContext) -> Vec<Passage> {
+    match_pair_counting(suspect, reference, hits, ctx).0
+}
+
+/// [`match_pair`], and how many boxes it opened: groups of hits whose exact runs were
+/// long enough to deserve a closer look, whether or not they made a passage.
+pub fn match_pair_counting(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContext) -> (Vec<Passage>, usize) {
     let (sa, rb) = (&suspect.prints.tokenized, &reference.prints.tokenized);
     if hits.is_empty() || sa.tokens.is_empty() || rb.tokens.is_empty() {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
     let tuning = ctx.tuning;
     let k = ctx.k.max(1);
@@ -234,7 +240,7 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
     // No group can cover more than all the hits together: most pairs stop here.
     if (exact_coverage(&sa.tokens, &rb.tokens, hits.iter().filter(in_range).map(|h| (h.a, h.b)), k) as f64) < min_exact
     {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
     let rough: Vec<SpanSeed> = hits
         .iter()
@@ -249,6 +255,7 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
         .collect();
     let margin = tuning.box_margin;
     let mut passages = Vec::new();
+    let mut boxes = 0;
     for group in cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars) {
         if group.len() < tuning.min_hits && !group.iter().any(|h| diagonal_support(&sa.tokens, &rb.tokens, h, k)) {
             continue;
@@ -256,6 +263,7 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
         if (exact_coverage(&sa.tokens, &rb.tokens, group.iter().map(|h| (h.a_at, h.b_at)), k) as f64) < min_exact {
             continue;
         }
+        boxes += 1;
         let (a_stream, b_stream) = (suspect.stream.get(), reference.stream.get());
         let (a_len, b_len) = (a_stream.chars.len() as u32, b_stream.chars.len() as u32);
         let a_lo = group.iter().map(|s| s.a.0).min().unwrap_or(0);
@@ -283,7 +291,7 @@ pub fn match_pair(suspect: Side, reference: Side, hits: &[Hit], ctx: &PairContex
             stream_box = grown;
         }
     }
-    merge_passages(passages, tuning.gap_chars)
+    (merge_passages(passages, tuning.gap_chars), boxes)
 }
 
 /// Characters of the suspect covered by the exact runs through `hits` (token index on

@@ -10,6 +10,7 @@
 //! progress and cancellation. The window lives in `gui`, behind the `gui` feature; the
 //! engine never depends on it.
 
+pub mod distributed;
 pub mod engine;
 pub mod fingerprint;
 pub mod index;

@@ -1,8 +1,12 @@
 //! The command line: argument parsing and dispatch to the subcommands; with no subcommand
 //! the window opens (when built with the `gui` feature).
 
+mod align;
 mod compare;
 mod extract;
+mod fingerprint;
+mod merge;
+mod output;
 mod progress_bar;
 mod simhash;
 
@@ -44,6 +48,13 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Fingerprint documents as Parquet (one shard of a folder) for an external SQL
+    /// engine to join: DataFusion, Spark or Ballista, with the SQL files in `sql/`.
+    Fingerprint(Box<fingerprint::FingerprintArgs>),
+    /// Align the candidate pairs such an engine found and write the usual reports.
+    Align(Box<align::AlignArgs>),
+    /// Join the partial JSON reports of several `align --slice` runs into one.
+    Merge(merge::MergeArgs),
 }
 
 /// Parses the arguments and runs. Exit status 0 when the run finished, even with
@@ -54,6 +65,9 @@ pub fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(*args),
         Some(Command::Extract { file }) => extract::run(&file),
         Some(Command::Simhash { files }) => simhash::run(&files),
+        Some(Command::Fingerprint(args)) => fingerprint::run(*args),
+        Some(Command::Align(args)) => align::run(*args),
+        Some(Command::Merge(args)) => merge::run(args),
         None => open_window(cli.files),
     };
     match result {

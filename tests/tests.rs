@@ -5,6 +5,7 @@
 
 mod cli;
 mod devset;
+mod distributed;
 #[cfg(feature = "gui")]
 mod gui;
 mod ingest;

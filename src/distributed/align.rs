@@ -230,3 +230,16 @@ impl Aligner<'_> {
         })
     }
 }
+
+/// Writes a pair file (columns `a`, `b`) that [`read_pairs`](super::read::read_pairs)
+/// and `twinspot align --pairs` read: for a hand-picked list of pairs to align.
+pub fn write_pairs(path: &Path, pairs: &[(i64, i64)]) -> Result<(), DistributedError> {
+    use super::table::{ColumnSpec, Kind, TableWriter, Values};
+    const COLUMNS: &[ColumnSpec] = &[ColumnSpec::required("a", Kind::Long), ColumnSpec::required("b", Kind::Long)];
+    let mut writer = TableWriter::create(path.to_path_buf(), "pairs", COLUMNS, Vec::new())?;
+    writer.append(vec![
+        Values::Long(pairs.iter().map(|p| Some(p.0)).collect()),
+        Values::Long(pairs.iter().map(|p| Some(p.1)).collect()),
+    ])?;
+    writer.finish()
+}

@@ -18,9 +18,7 @@ fn repo() -> PathBuf {
 }
 
 fn devset_parent() -> Option<PathBuf> {
-    let dir = std::env::var_os("TWINSPOT_DEVSET")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("../shared/devset"));
+    let dir = std::env::var_os("TWINSPOT_DEVSET").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared/devset"));
     if dir.join("truth.json").exists() {
         return Some(dir);
     }
@@ -54,12 +52,7 @@ fn read_json(path: &Path) -> Value {
 /// A report's pairs keyed by the paths of both documents, each with scores and passages.
 fn pairs_by_path(report: &Value) -> BTreeMap<(String, String), Value> {
     let path = |id: &Value| report["documents"][id.as_u64().unwrap() as usize]["path"].as_str().unwrap().to_string();
-    report["pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| ((path(&p["a"]), path(&p["b"])), p.clone()))
-        .collect()
+    report["pairs"].as_array().unwrap().iter().map(|p| ((path(&p["a"]), path(&p["b"])), p.clone())).collect()
 }
 
 fn near_duplicates_by_path(report: &Value) -> Vec<(String, String)> {
@@ -190,7 +183,8 @@ fn a_shard_with_a_missing_file_is_refused_clearly() {
     write_pairs(&pairs, &[(0, 1 << 32)]).unwrap();
     std::fs::remove_file(prints.join("postings/bucket=3/shard-00001.parquet")).unwrap();
     let p = |x: &Path| x.to_string_lossy().into_owned();
-    let out = twinspot(tmp.path(), &["align", "--pairs", &p(&pairs), "--common", &p(&pairs), "--documents", &p(&prints)]);
+    let out =
+        twinspot(tmp.path(), &["align", "--pairs", &p(&pairs), "--common", &p(&pairs), "--documents", &p(&prints)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(stderr.contains("shard 1 is incomplete") && stderr.contains("bucket=3"), "{stderr}");
@@ -234,7 +228,8 @@ fn a_pairs_file_naming_an_unknown_document_is_refused_clearly() {
     let none = tmp.path().join("no-common-hashes");
     std::fs::create_dir(&none).unwrap();
     let p = |x: &Path| x.to_string_lossy().into_owned();
-    let out = twinspot(&fixtures(), &["align", "--pairs", &p(&pairs), "--common", &p(&none), "--documents", &p(&prints)]);
+    let out =
+        twinspot(&fixtures(), &["align", "--pairs", &p(&pairs), "--common", &p(&none), "--documents", &p(&prints)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(stderr.contains("shard 7, document 3") && stderr.contains("no documents file holds"), "{stderr}");

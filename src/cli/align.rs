@@ -57,7 +57,8 @@ pub struct AlignArgs {
 
 fn parse_slice(s: &str) -> Result<(usize, usize), String> {
     let (i, n) = s.split_once('/').ok_or("expected I/N, e.g. 0/4")?;
-    let (i, n): (usize, usize) = (i.parse().map_err(|_| "I is not a number")?, n.parse().map_err(|_| "N is not a number")?);
+    let (i, n): (usize, usize) =
+        (i.parse().map_err(|_| "I is not a number")?, n.parse().map_err(|_| "N is not a number")?);
     if n == 0 || i >= n {
         return Err("need 0 ≤ I < N".into());
     }

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::DistributedError;
 use super::layout::{MAX_SIMHASH_THRESHOLD, describe_id};
 use super::read::{DocumentRecord, Fingerprints};
-use super::DistributedError;
 use crate::engine::{Mode, Role};
 use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
@@ -85,7 +85,8 @@ pub fn align_pairs(request: &AlignRequest, tick: &(dyn Fn() + Sync)) -> Result<R
     needed.dedup();
     let loaded: Vec<(usize, Result<Loaded, String>)> =
         needed.par_iter().map(|&i| (i, load(&records[i], request.root, &settings))).collect();
-    let mut documents: Vec<DocumentEntry> = records.iter().enumerate().map(|(i, d)| entry(i, d, request.root)).collect();
+    let mut documents: Vec<DocumentEntry> =
+        records.iter().enumerate().map(|(i, d)| entry(i, d, request.root)).collect();
     let mut texts: FxHashMap<usize, Loaded> = FxHashMap::default();
     for (i, result) in loaded {
         match result {
@@ -99,7 +100,8 @@ pub fn align_pairs(request: &AlignRequest, tick: &(dyn Fn() + Sync)) -> Result<R
 
     let common: FxHashSet<u64> = request.common.iter().copied().collect();
     let tuning = MatchTuning::default();
-    let aligner = Aligner { documents: &documents, texts: &texts, common: &common, settings: &settings, tuning: &tuning };
+    let aligner =
+        Aligner { documents: &documents, texts: &texts, common: &common, settings: &settings, tuning: &tuning };
     let mut found: Vec<Pair> = pairs
         .par_iter()
         .filter_map(|&(a, b)| {

@@ -84,8 +84,25 @@ pub struct ShardSummary {
 /// One document's rows.
 struct Rows {
     document: DocumentRow,
-    postings: Vec<(u64, i64, u32, u32, u32, bool)>,
-    sentences: Vec<(u64, i64, u32, u32, u32, u32)>,
+    postings: Vec<PostingRow>,
+    sentences: Vec<SentenceRow>,
+}
+
+/// A k-gram at a token position, with the characters it spans.
+struct PostingRow {
+    hash: u64,
+    doc: i64,
+    position: u32,
+    chars: (u32, u32),
+    winnowed: bool,
+}
+
+/// A sentence hash with its token and character ranges.
+struct SentenceRow {
+    hash: u64,
+    doc: i64,
+    tokens: (u32, u32),
+    chars: (u32, u32),
 }
 
 struct DocumentRow {
@@ -160,32 +177,33 @@ pub fn fingerprint_shard(
                 rows
             })
             .collect();
-        let mut by_bucket: Vec<Vec<&(u64, i64, u32, u32, u32, bool)>> = vec![Vec::new(); request.buckets as usize];
+        let mut by_bucket: Vec<Vec<&PostingRow>> = (0..request.buckets).map(|_| Vec::new()).collect();
         for r in &rows {
             for p in &r.postings {
-                by_bucket[bucket_of(p.0, request.buckets) as usize].push(p);
+                by_bucket[bucket_of(p.hash, request.buckets) as usize].push(p);
             }
         }
+        // Hashes are stored as signed INT64 (the same 64 bits): Spark has no unsigned type.
         for (writer, rows) in postings.iter_mut().zip(by_bucket) {
             summary.postings += rows.len() as u64;
             writer.append(vec![
-                Values::Long(rows.iter().map(|p| Some(p.0 as i64)).collect()),
-                Values::Long(rows.iter().map(|p| Some(p.1)).collect()),
-                Values::Int(rows.iter().map(|p| Some(p.2 as i32)).collect()),
-                Values::Int(rows.iter().map(|p| Some(p.3 as i32)).collect()),
-                Values::Int(rows.iter().map(|p| Some(p.4 as i32)).collect()),
-                Values::Bool(rows.iter().map(|p| p.5).collect()),
+                Values::Long(rows.iter().map(|p| Some(p.hash as i64)).collect()),
+                Values::Long(rows.iter().map(|p| Some(p.doc)).collect()),
+                Values::Int(rows.iter().map(|p| Some(p.position as i32)).collect()),
+                Values::Int(rows.iter().map(|p| Some(p.chars.0 as i32)).collect()),
+                Values::Int(rows.iter().map(|p| Some(p.chars.1 as i32)).collect()),
+                Values::Bool(rows.iter().map(|p| p.winnowed).collect()),
             ])?;
         }
-        let all: Vec<&(u64, i64, u32, u32, u32, u32)> = rows.iter().flat_map(|r| &r.sentences).collect();
+        let all: Vec<&SentenceRow> = rows.iter().flat_map(|r| &r.sentences).collect();
         summary.sentences += all.len() as u64;
         sentences.append(vec![
-            Values::Long(all.iter().map(|s| Some(s.0 as i64)).collect()),
-            Values::Long(all.iter().map(|s| Some(s.1)).collect()),
-            Values::Int(all.iter().map(|s| Some(s.2 as i32)).collect()),
-            Values::Int(all.iter().map(|s| Some(s.3 as i32)).collect()),
-            Values::Int(all.iter().map(|s| Some(s.4 as i32)).collect()),
-            Values::Int(all.iter().map(|s| Some(s.5 as i32)).collect()),
+            Values::Long(all.iter().map(|s| Some(s.hash as i64)).collect()),
+            Values::Long(all.iter().map(|s| Some(s.doc)).collect()),
+            Values::Int(all.iter().map(|s| Some(s.tokens.0 as i32)).collect()),
+            Values::Int(all.iter().map(|s| Some(s.tokens.1 as i32)).collect()),
+            Values::Int(all.iter().map(|s| Some(s.chars.0 as i32)).collect()),
+            Values::Int(all.iter().map(|s| Some(s.chars.1 as i32)).collect()),
         ])?;
         documents.extend(rows.into_iter().map(|r| r.document));
     }
@@ -244,9 +262,12 @@ fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings) -> Rows 
     let postings = kgram_hashes(tokens.iter().map(|t| t.hash), k)
         .into_iter()
         .enumerate()
-        .map(|(position, hash)| {
-            let kept = winnowed.next_if_eq(&position).is_some();
-            (hash, id, position as u32, tokens[position].start, tokens[position + k - 1].end, kept)
+        .map(|(position, hash)| PostingRow {
+            hash,
+            doc: id,
+            position: position as u32,
+            chars: (tokens[position].start, tokens[position + k - 1].end),
+            winnowed: winnowed.next_if_eq(&position).is_some(),
         })
         .collect();
     let sentences = prints
@@ -255,7 +276,7 @@ fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings) -> Rows 
         .map(|s| {
             let start = tokens[s.start as usize].start;
             let end = tokens[(s.end as usize).saturating_sub(1)].end;
-            (s.hash, id, s.start, s.end, start, end)
+            SentenceRow { hash: s.hash, doc: id, tokens: (s.start, s.end), chars: (start, end) }
         })
         .collect();
     document.chars = extracted.text.chars().count() as i64;

@@ -5,12 +5,12 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::DistributedError;
 use super::layout::{
-    self, DOCUMENTS, FingerprintSettings, KEY_BUCKETS, KEY_SETTINGS, POSTINGS, SENTENCES, bucket_dir,
-    parse_shard_file, shard_file,
+    self, DOCUMENTS, FingerprintSettings, KEY_BUCKETS, KEY_SETTINGS, POSTINGS, SENTENCES, bucket_dir, parse_shard_file,
+    shard_file,
 };
 use super::table::{self, TableReader, int, required_int, text};
-use super::DistributedError;
 
 /// One row of the `documents` table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,10 +33,12 @@ pub struct Fingerprints {
 
 /// The settings recorded in a file, or a clear error when there are none.
 fn settings_of(reader: &TableReader) -> Result<FingerprintSettings, DistributedError> {
-    reader
-        .metadata(KEY_SETTINGS)
-        .and_then(|v| FingerprintSettings::from_metadata(&v))
-        .ok_or_else(|| DistributedError::invalid(&reader.path, "no Twinspot settings in its metadata (not written by `twinspot fingerprint`?)"))
+    reader.metadata(KEY_SETTINGS).and_then(|v| FingerprintSettings::from_metadata(&v)).ok_or_else(|| {
+        DistributedError::invalid(
+            &reader.path,
+            "no Twinspot settings in its metadata (not written by `twinspot fingerprint`?)",
+        )
+    })
 }
 
 /// Shard numbers that have a file directly in `dir`.
@@ -152,7 +154,11 @@ pub fn read_fingerprints(root: &Path) -> Result<Fingerprints, DistributedError> 
     if let Some(pair) = documents.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(DistributedError::invalid(
             root,
-            format!("document id {} ({}) appears twice: two shards share a number", pair[0].id, layout::describe_id(pair[0].id)),
+            format!(
+                "document id {} ({}) appears twice: two shards share a number",
+                pair[0].id,
+                layout::describe_id(pair[0].id)
+            ),
         ));
     }
     let Some((_, settings)) = check.first else {

@@ -199,6 +199,9 @@ fn shards_with_other_settings_are_refused_when_written_and_when_read() {
     let out = twinspot(&fixtures(), &["fingerprint", "--parquet", &p, "--shard", "1", "-k", "6", "suspect", "-q"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("mixed settings"), "{stderr}");
+    let out = twinspot(&fixtures(), &["fingerprint", "--parquet", &p, "--shard", "1", "--buckets", "8", "suspect"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("--buckets 16"), "{stderr}");
 
     // Written apart and copied together: align refuses the mix.
     let other = tmp.path().join("other");

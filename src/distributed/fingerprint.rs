@@ -138,7 +138,15 @@ pub fn fingerprint_shard(
     if inputs.len() > u32::MAX as usize {
         return Err(DistributedError::invalid(request.out, "too many documents for one shard: split it"));
     }
-    read::check_existing_settings(request.out, &prints_settings)?;
+    read::check_existing_settings(request.out, request.shard, &prints_settings)?;
+    if let Some((path, buckets)) = read::existing_buckets(request.out, request.shard)?
+        && buckets != request.buckets
+    {
+        return Err(DistributedError::invalid(
+            path,
+            format!("has postings in {buckets} buckets: write every shard with --buckets {buckets}"),
+        ));
+    }
 
     let metadata = vec![
         KeyValue::new(KEY_SETTINGS.to_string(), prints_settings.to_metadata()),
@@ -153,6 +161,7 @@ pub fn fingerprint_shard(
     if documents_path.exists() {
         std::fs::remove_file(&documents_path).map_err(|e| DistributedError::io(&documents_path, e))?;
     }
+    read::remove_shard_postings(request.out, &name)?;
     let mut postings: Vec<TableWriter> = (0..request.buckets)
         .map(|b| {
             TableWriter::create(bucket_dir(request.out, b).join(&name), "postings", POSTING_COLUMNS, metadata.clone())

@@ -79,11 +79,15 @@ impl SettingsCheck {
     }
 }
 
-/// Before a new shard is written into `out`: refuses when the shards already there were
-/// fingerprinted with other settings.
-pub fn check_existing_settings(out: &Path, settings: &FingerprintSettings) -> Result<(), DistributedError> {
+/// Before shard `except` is written into `out`: refuses when the other shards already
+/// there were fingerprinted with other settings.
+pub fn check_existing_settings(
+    out: &Path,
+    except: u32,
+    settings: &FingerprintSettings,
+) -> Result<(), DistributedError> {
     let dir = out.join(DOCUMENTS);
-    for shard in shards_in(&dir)? {
+    for shard in shards_in(&dir)?.into_iter().filter(|&s| s != except) {
         let path = dir.join(shard_file(shard));
         let existing = settings_of(&TableReader::open(&path)?)?;
         if existing != *settings {
@@ -119,6 +123,7 @@ pub fn read_fingerprints(root: &Path) -> Result<Fingerprints, DistributedError> 
         return Err(DistributedError::MissingFile { shard, missing: documents_dir.join(shard_file(shard)) });
     }
     let mut check = SettingsCheck { first: None };
+    let mut first_buckets: Option<(PathBuf, u32)> = None;
     let mut documents = Vec::new();
     for shard in shards {
         let name = shard_file(shard);
@@ -129,6 +134,25 @@ pub fn read_fingerprints(root: &Path) -> Result<Fingerprints, DistributedError> 
             .metadata(KEY_BUCKETS)
             .and_then(|b| b.parse().ok())
             .ok_or_else(|| DistributedError::invalid(&path, "no bucket count in its metadata"))?;
+        match first_buckets {
+            None => first_buckets = Some((path.clone(), buckets)),
+            Some((ref first, b)) if b != buckets => {
+                return Err(DistributedError::invalid(
+                    &path,
+                    format!(
+                        "postings in {buckets} buckets, but {} in {b}: every shard needs the same --buckets",
+                        first.display()
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+        if let Some(stale) = stale_bucket(root, &name, buckets)? {
+            return Err(DistributedError::invalid(
+                stale,
+                format!("left from an earlier run of shard {shard} (it now has {buckets} buckets): remove it"),
+            ));
+        }
         let mut parts: Vec<PathBuf> = (0..buckets).map(|b| bucket_dir(root, b).join(&name)).collect();
         parts.push(root.join(SENTENCES).join(&name));
         for part in parts {
@@ -165,6 +189,52 @@ pub fn read_fingerprints(root: &Path) -> Result<Fingerprints, DistributedError> 
         return Err(DistributedError::invalid(root, "no settings found"));
     };
     Ok(Fingerprints { settings, documents })
+}
+
+/// A postings file of shard file `name` in a bucket folder at or past `buckets`.
+fn stale_bucket(root: &Path, name: &str, buckets: u32) -> Result<Option<PathBuf>, DistributedError> {
+    let dir = root.join(POSTINGS);
+    if !dir.exists() {
+        return Ok(None);
+    }
+    for entry in std::fs::read_dir(&dir).map_err(|e| DistributedError::io(&dir, e))? {
+        let entry = entry.map_err(|e| DistributedError::io(&dir, e))?;
+        let bucket = entry.file_name().to_string_lossy().strip_prefix("bucket=").and_then(|b| b.parse::<u32>().ok());
+        let file = entry.path().join(name);
+        if bucket.is_none_or(|b| b >= buckets) && file.exists() {
+            return Ok(Some(file));
+        }
+    }
+    Ok(None)
+}
+
+/// Before a shard is written again: removes its postings files from every bucket folder,
+/// so that none is left over from a run with more buckets.
+pub fn remove_shard_postings(root: &Path, name: &str) -> Result<(), DistributedError> {
+    let dir = root.join(POSTINGS);
+    if !dir.exists() {
+        return Ok(());
+    }
+    for entry in std::fs::read_dir(&dir).map_err(|e| DistributedError::io(&dir, e))? {
+        let entry = entry.map_err(|e| DistributedError::io(&dir, e))?;
+        let file = entry.path().join(name);
+        if file.exists() {
+            std::fs::remove_file(&file).map_err(|e| DistributedError::io(&file, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Before shard `except` is written into `out`: the bucket count of the other shards
+/// already there, if any.
+pub fn existing_buckets(out: &Path, except: u32) -> Result<Option<(PathBuf, u32)>, DistributedError> {
+    let dir = out.join(DOCUMENTS);
+    let Some(shard) = shards_in(&dir)?.into_iter().find(|&s| s != except) else {
+        return Ok(None);
+    };
+    let path = dir.join(shard_file(shard));
+    let buckets = TableReader::open(&path)?.metadata(KEY_BUCKETS).and_then(|b| b.parse().ok());
+    Ok(buckets.map(|b| (path, b)))
 }
 
 /// The `(a, b)` pairs of a pair file or folder (columns `a` and `b`), each with `a < b`,

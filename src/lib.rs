@@ -11,6 +11,8 @@
 //! progress and cancellation. The window lives in `gui`, behind the `gui` feature; the
 //! engine never depends on it.
 
+#[cfg(feature = "distributed")]
+pub mod distributed;
 pub mod engine;
 pub mod exclusions;
 pub mod fingerprint;

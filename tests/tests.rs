@@ -5,6 +5,8 @@
 
 mod cli;
 mod devset;
+#[cfg(feature = "distributed")]
+mod distributed;
 mod exclusions;
 #[cfg(feature = "gui")]
 mod gui;

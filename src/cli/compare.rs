@@ -11,7 +11,7 @@ use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, CheckRequest, Mode, Report, Role, Settings, run_check};
 
 use super::args::{number_in, whole_in};
-use super::output::{ReportOutputs, WriteFailure, print_stdout};
+use super::output::ReportOutputs;
 use super::progress_bar::TerminalProgress;
 
 /// Options of `twinspot compare`. Files and folders may be mixed; folders are read
@@ -214,15 +214,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let written = outputs.write(&report, input_paths());
-    let summary = if args.quiet || outputs.uses_stdout() { Ok(()) } else { print_stdout(&summary(&report)) };
-    match written.and(summary) {
-        Ok(()) | Err(WriteFailure::StdoutClosed) => Ok(ExitCode::SUCCESS),
-        Err(failure) => {
-            eprintln!("twinspot: {failure}");
-            Ok(ExitCode::from(1))
-        }
-    }
+    Ok(outputs.finish(&report, input_paths(), (!args.quiet).then(|| summary(&report))))
 }
 
 /// One line for a path passed over.

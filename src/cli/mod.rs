@@ -1,11 +1,17 @@
 //! The command line: argument parsing and dispatch to the subcommands; with no subcommand
 //! the window opens (when built with the `gui` feature).
 
+#[cfg(feature = "distributed")]
+mod align;
 mod args;
 mod compare;
 mod extract;
-mod output;
+#[cfg(feature = "distributed")]
+mod fingerprint;
 mod keywords;
+#[cfg(feature = "distributed")]
+mod merge;
+mod output;
 mod progress_bar;
 mod simhash;
 
@@ -49,6 +55,16 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Fingerprint documents as Parquet (one shard of a folder) for an external SQL
+    /// engine to join: DataFusion, Spark or Ballista, with the SQL files in `sql/`.
+    #[cfg(feature = "distributed")]
+    Fingerprint(Box<fingerprint::FingerprintArgs>),
+    /// Align the candidate pairs such an engine found and write the usual reports.
+    #[cfg(feature = "distributed")]
+    Align(Box<align::AlignArgs>),
+    /// Join the partial JSON reports of several `align --slice` runs into one.
+    #[cfg(feature = "distributed")]
+    Merge(merge::MergeArgs),
     /// Print the keyword fingerprint of each file: its key in hex, the path, and its top
     /// TF-IDF keywords (folded), heaviest first.
     Keywords {
@@ -86,6 +102,12 @@ pub fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(*args),
         Some(Command::Extract { file }) => extract::run(&file),
         Some(Command::Simhash { files }) => simhash::run(&files),
+        #[cfg(feature = "distributed")]
+        Some(Command::Fingerprint(args)) => fingerprint::run(*args),
+        #[cfg(feature = "distributed")]
+        Some(Command::Align(args)) => align::run(*args),
+        #[cfg(feature = "distributed")]
+        Some(Command::Merge(args)) => merge::run(args),
         Some(Command::ExtractHelper) => serve_helper(),
         Some(Command::Keywords { files }) => keywords::run(&files),
         None => match cli.files.iter().find(|f| !f.exists()) {

@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use twinspot::Report;
 use twinspot::report::write::{Output, StdoutError, Target, WriteError, check_outputs, write_atomic, write_stdout};
@@ -116,6 +117,43 @@ impl ReportOutputs {
             (true, false) => Ok(()),
         }
     }
+}
+
+impl ReportOutputs {
+    /// Writes the reports, then `summary` (when given and no report went to standard
+    /// output), and says how the command ends: 0, or 1 when something could not be
+    /// written (said on standard error). A closed pipe ends quietly.
+    pub fn finish<'a>(
+        &self,
+        report: &Report,
+        inputs: impl IntoIterator<Item = &'a Path> + Clone,
+        summary: Option<String>,
+    ) -> ExitCode {
+        let written = self.write(report, inputs);
+        let summary = match summary {
+            Some(text) if !self.uses_stdout() => print_stdout(&text),
+            _ => Ok(()),
+        };
+        match written.and(summary) {
+            Ok(()) | Err(WriteFailure::StdoutClosed) => ExitCode::SUCCESS,
+            Err(failure) => {
+                eprintln!("twinspot: {failure}");
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+/// One line saying what a report holds, for commands without a table of their own.
+#[cfg(feature = "distributed")]
+pub fn summary_line(report: &Report) -> String {
+    format!(
+        "{} documents, {} pairs with shared text, {} near duplicates in {} groups\n",
+        report.documents.len(),
+        report.pairs.len(),
+        report.near_duplicates.len(),
+        report.groups.len()
+    )
 }
 
 /// Prints `text` on standard output; a closed pipe ends quietly, another failure is an

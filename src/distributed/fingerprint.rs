@@ -1,0 +1,297 @@
+//! `fingerprint --parquet`: reads and fingerprints one shard of documents in parallel and
+//! writes its part of the `documents`, `postings` and `sentences` tables, batch by batch.
+//!
+//! Postings hold every k-gram of a document, flagged `winnowed` when winnowing kept it:
+//! the candidate join mirrors the in-memory check, which looks up every k-gram of one
+//! document among the winnowed k-grams of the other.
+
+use std::path::Path;
+
+use parquet::file::metadata::KeyValue;
+use rayon::prelude::*;
+
+use super::layout::{
+    self, DOCUMENTS, FingerprintSettings, KEY_BUCKETS, KEY_SETTINGS, KEY_SHARD, KEY_TOOL, SENTENCES, bucket_dir,
+    bucket_of, document_id, shard_file,
+};
+use super::table::{ColumnSpec, Kind, TableWriter, Values};
+use super::{DistributedError, read};
+use crate::engine::{CancelFlag, DocumentInput};
+use crate::fingerprint::hashing::kgram_hashes;
+use crate::fingerprint::{DocumentFingerprints, simhash};
+use crate::ingest;
+use crate::settings::Settings;
+
+/// Columns of the `documents` table.
+pub const DOCUMENT_COLUMNS: &[ColumnSpec] = &[
+    ColumnSpec::required("id", Kind::Long),
+    ColumnSpec::required("shard", Kind::Int),
+    ColumnSpec::required("path", Kind::Text),
+    ColumnSpec::required("source", Kind::Text),
+    ColumnSpec::optional("sha256", Kind::Text),
+    ColumnSpec::required("chars", Kind::Long),
+    ColumnSpec::required("tokens", Kind::Long),
+    ColumnSpec::optional("simhash", Kind::Long),
+    ColumnSpec::optional("simhash_b0", Kind::Int),
+    ColumnSpec::optional("simhash_b1", Kind::Int),
+    ColumnSpec::optional("simhash_b2", Kind::Int),
+    ColumnSpec::optional("simhash_b3", Kind::Int),
+    ColumnSpec::optional("nshash", Kind::Long),
+    ColumnSpec::optional("error", Kind::Text),
+];
+
+/// Columns of the `postings` table (the `bucket` column comes from the folder name).
+pub const POSTING_COLUMNS: &[ColumnSpec] = &[
+    ColumnSpec::required("hash", Kind::Long),
+    ColumnSpec::required("doc", Kind::Long),
+    ColumnSpec::delta("position"),
+    ColumnSpec::delta("char_start"),
+    ColumnSpec::delta("char_end"),
+    ColumnSpec::required("winnowed", Kind::Bool),
+];
+
+/// Columns of the `sentences` table.
+pub const SENTENCE_COLUMNS: &[ColumnSpec] = &[
+    ColumnSpec::required("hash", Kind::Long),
+    ColumnSpec::required("doc", Kind::Long),
+    ColumnSpec::delta("token_start"),
+    ColumnSpec::delta("token_end"),
+    ColumnSpec::delta("char_start"),
+    ColumnSpec::delta("char_end"),
+];
+
+/// Documents read and written per row group: bounds the memory of a large shard.
+const BATCH: usize = 256;
+
+/// One shard to write.
+pub struct ShardRequest<'a> {
+    pub out: &'a Path,
+    pub shard: u32,
+    /// Number of hash-prefix buckets of the postings, a power of two.
+    pub buckets: u32,
+    pub settings: &'a Settings,
+}
+
+/// What a shard held.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShardSummary {
+    pub documents: usize,
+    pub unreadable: usize,
+    pub postings: u64,
+    pub sentences: u64,
+}
+
+/// One document's rows.
+struct Rows {
+    document: DocumentRow,
+    postings: Vec<PostingRow>,
+    sentences: Vec<SentenceRow>,
+}
+
+/// A k-gram at a token position, with the characters it spans.
+struct PostingRow {
+    hash: u64,
+    doc: i64,
+    position: u32,
+    chars: (u32, u32),
+    winnowed: bool,
+}
+
+/// A sentence hash with its token and character ranges.
+struct SentenceRow {
+    hash: u64,
+    doc: i64,
+    tokens: (u32, u32),
+    chars: (u32, u32),
+}
+
+struct DocumentRow {
+    id: i64,
+    path: String,
+    source: String,
+    sha256: Option<String>,
+    chars: i64,
+    tokens: i64,
+    simhash: Option<u64>,
+    nshash: Option<u64>,
+    error: Option<String>,
+}
+
+/// Reads and fingerprints `inputs` (in parallel) as shard `request.shard` and writes its
+/// files. Unreadable documents get a row with their error and no postings. Refuses to
+/// write into a folder whose other shards were fingerprinted with other settings, and
+/// checks `buckets` is a power of two. `tick` is called once per document.
+pub fn fingerprint_shard(
+    inputs: &[DocumentInput],
+    request: &ShardRequest,
+    tick: &(dyn Fn() + Sync),
+    cancel: &CancelFlag,
+) -> Result<ShardSummary, DistributedError> {
+    let settings = request.settings.clone().sanitized();
+    let prints_settings = FingerprintSettings::of(&settings);
+    if !request.buckets.is_power_of_two() || request.buckets > 4096 {
+        return Err(DistributedError::invalid(request.out, "--buckets must be a power of two, at most 4096"));
+    }
+    if request.shard > layout::MAX_SHARD {
+        return Err(DistributedError::invalid(request.out, format!("--shard must be at most {}", layout::MAX_SHARD)));
+    }
+    if inputs.len() > u32::MAX as usize {
+        return Err(DistributedError::invalid(request.out, "too many documents for one shard: split it"));
+    }
+    read::check_existing_settings(request.out, request.shard, &prints_settings)?;
+    if let Some((path, buckets)) = read::existing_buckets(request.out, request.shard)?
+        && buckets != request.buckets
+    {
+        return Err(DistributedError::invalid(
+            path,
+            format!("has postings in {buckets} buckets: write every shard with --buckets {buckets}"),
+        ));
+    }
+
+    let metadata = vec![
+        KeyValue::new(KEY_SETTINGS.to_string(), prints_settings.to_metadata()),
+        KeyValue::new(KEY_SHARD.to_string(), request.shard.to_string()),
+        KeyValue::new(KEY_BUCKETS.to_string(), request.buckets.to_string()),
+        KeyValue::new(KEY_TOOL.to_string(), crate::report::TOOL.to_string()),
+    ];
+    let name = shard_file(request.shard);
+    // The documents file is written last, once every other file is complete: a shard
+    // whose documents file exists is whole.
+    let documents_path = request.out.join(DOCUMENTS).join(&name);
+    if documents_path.exists() {
+        std::fs::remove_file(&documents_path).map_err(|e| DistributedError::io(&documents_path, e))?;
+    }
+    read::remove_shard_postings(request.out, &name)?;
+    let mut postings: Vec<TableWriter> = (0..request.buckets)
+        .map(|b| {
+            TableWriter::create(bucket_dir(request.out, b).join(&name), "postings", POSTING_COLUMNS, metadata.clone())
+        })
+        .collect::<Result<_, _>>()?;
+    let mut sentences =
+        TableWriter::create(request.out.join(SENTENCES).join(&name), "sentences", SENTENCE_COLUMNS, metadata.clone())?;
+    let mut documents: Vec<DocumentRow> = Vec::with_capacity(inputs.len());
+    let mut summary = ShardSummary::default();
+
+    for (batch_index, batch) in inputs.chunks(BATCH).enumerate() {
+        if cancel.is_cancelled() {
+            return Err(DistributedError::invalid(request.out, "cancelled"));
+        }
+        let first = batch_index * BATCH;
+        let rows: Vec<Rows> = batch
+            .par_iter()
+            .enumerate()
+            .map(|(i, input)| {
+                let rows = fingerprint_one(document_id(request.shard, (first + i) as u32), input, &settings);
+                tick();
+                rows
+            })
+            .collect();
+        let mut by_bucket: Vec<Vec<&PostingRow>> = (0..request.buckets).map(|_| Vec::new()).collect();
+        for r in &rows {
+            for p in &r.postings {
+                by_bucket[bucket_of(p.hash, request.buckets) as usize].push(p);
+            }
+        }
+        // Hashes are stored as signed INT64 (the same 64 bits): Spark has no unsigned type.
+        for (writer, rows) in postings.iter_mut().zip(by_bucket) {
+            summary.postings += rows.len() as u64;
+            writer.append(vec![
+                Values::Long(rows.iter().map(|p| Some(p.hash as i64)).collect()),
+                Values::Long(rows.iter().map(|p| Some(p.doc)).collect()),
+                Values::Int(rows.iter().map(|p| Some(p.position as i32)).collect()),
+                Values::Int(rows.iter().map(|p| Some(p.chars.0 as i32)).collect()),
+                Values::Int(rows.iter().map(|p| Some(p.chars.1 as i32)).collect()),
+                Values::Bool(rows.iter().map(|p| p.winnowed).collect()),
+            ])?;
+        }
+        let all: Vec<&SentenceRow> = rows.iter().flat_map(|r| &r.sentences).collect();
+        summary.sentences += all.len() as u64;
+        sentences.append(vec![
+            Values::Long(all.iter().map(|s| Some(s.hash as i64)).collect()),
+            Values::Long(all.iter().map(|s| Some(s.doc)).collect()),
+            Values::Int(all.iter().map(|s| Some(s.tokens.0 as i32)).collect()),
+            Values::Int(all.iter().map(|s| Some(s.tokens.1 as i32)).collect()),
+            Values::Int(all.iter().map(|s| Some(s.chars.0 as i32)).collect()),
+            Values::Int(all.iter().map(|s| Some(s.chars.1 as i32)).collect()),
+        ])?;
+        documents.extend(rows.into_iter().map(|r| r.document));
+    }
+    for writer in postings {
+        writer.finish()?;
+    }
+    sentences.finish()?;
+
+    summary.documents = documents.len();
+    summary.unreadable = documents.iter().filter(|d| d.error.is_some()).count();
+    let block = |d: &DocumentRow, i: u32| d.simhash.map(|h| ((h >> (16 * i)) & 0xffff) as i32);
+    let mut writer = TableWriter::create(documents_path, "documents", DOCUMENT_COLUMNS, metadata)?;
+    writer.append(vec![
+        Values::Long(documents.iter().map(|d| Some(d.id)).collect()),
+        Values::Int(documents.iter().map(|_| Some(request.shard as i32)).collect()),
+        Values::Text(documents.iter().map(|d| Some(d.path.clone())).collect()),
+        Values::Text(documents.iter().map(|d| Some(d.source.clone())).collect()),
+        Values::Text(documents.iter().map(|d| d.sha256.clone()).collect()),
+        Values::Long(documents.iter().map(|d| Some(d.chars)).collect()),
+        Values::Long(documents.iter().map(|d| Some(d.tokens)).collect()),
+        Values::Long(documents.iter().map(|d| d.simhash.map(|h| h as i64)).collect()),
+        Values::Int(documents.iter().map(|d| block(d, 0)).collect()),
+        Values::Int(documents.iter().map(|d| block(d, 1)).collect()),
+        Values::Int(documents.iter().map(|d| block(d, 2)).collect()),
+        Values::Int(documents.iter().map(|d| block(d, 3)).collect()),
+        Values::Long(documents.iter().map(|d| d.nshash.map(|h| h as i64)).collect()),
+        Values::Text(documents.iter().map(|d| d.error.clone()).collect()),
+    ])?;
+    writer.finish()?;
+    Ok(summary)
+}
+
+fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings) -> Rows {
+    let mut document = DocumentRow {
+        id,
+        path: input.display.clone(),
+        source: input.path.to_string_lossy().into_owned(),
+        sha256: None,
+        chars: 0,
+        tokens: 0,
+        simhash: None,
+        nshash: None,
+        error: None,
+    };
+    let extracted = match ingest::extract(&input.path, &settings.ingest) {
+        Ok(extracted) => extracted,
+        Err(error) => {
+            document.error = Some(format!("{error:#}"));
+            return Rows { document, postings: Vec::new(), sentences: Vec::new() };
+        }
+    };
+    let prints = DocumentFingerprints::compute(&extracted.text, settings);
+    let tokens = &prints.tokenized.tokens;
+    let k = settings.k.max(1);
+    let mut winnowed = prints.kgrams.iter().map(|f| f.position as usize).peekable();
+    let postings = kgram_hashes(tokens.iter().map(|t| t.hash), k)
+        .into_iter()
+        .enumerate()
+        .map(|(position, hash)| PostingRow {
+            hash,
+            doc: id,
+            position: position as u32,
+            chars: (tokens[position].start, tokens[position + k - 1].end),
+            winnowed: winnowed.next_if_eq(&position).is_some(),
+        })
+        .collect();
+    let sentences = prints
+        .sentences
+        .iter()
+        .map(|s| {
+            let start = tokens[s.start as usize].start;
+            let end = tokens[(s.end as usize).saturating_sub(1)].end;
+            SentenceRow { hash: s.hash, doc: id, tokens: (s.start, s.end), chars: (start, end) }
+        })
+        .collect();
+    document.chars = extracted.text.chars().count() as i64;
+    document.tokens = tokens.len() as i64;
+    document.simhash = Some(simhash::text_simhash(&extracted.text, settings.normalize));
+    document.nshash = prints.nshash;
+    document.sha256 = Some(extracted.sha256);
+    Rows { document, postings, sentences }
+}

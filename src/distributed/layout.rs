@@ -1,0 +1,141 @@
+//! The fingerprint folder: where each table of each shard lives, how document ids carry
+//! their shard, and the settings written into every file's key-value metadata.
+//!
+//! ```text
+//! OUT/documents/shard-00003.parquet
+//! OUT/postings/bucket=0/shard-00003.parquet … bucket=15/…   (hash prefix → bucket)
+//! OUT/sentences/shard-00003.parquet
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use crate::normalize::NormalizeOptions;
+use crate::settings::Settings;
+
+/// Folder of the documents table.
+pub const DOCUMENTS: &str = "documents";
+/// Folder of the postings table, one sub-folder `bucket=N` per hash prefix.
+pub const POSTINGS: &str = "postings";
+/// Folder of the sentences table.
+pub const SENTENCES: &str = "sentences";
+
+/// Key-value metadata keys.
+pub const KEY_SETTINGS: &str = "twinspot.settings";
+pub const KEY_SHARD: &str = "twinspot.shard";
+pub const KEY_BUCKETS: &str = "twinspot.buckets";
+pub const KEY_TOOL: &str = "twinspot.tool";
+
+/// SimHash blocks written per document: 4 blocks of 16 bits, the pigeonhole for a
+/// Hamming distance of at most 3 (the default near-duplicate threshold).
+pub const SIMHASH_BLOCKS: u32 = 4;
+/// The largest SimHash threshold the `simhash_b*` columns can serve.
+pub const MAX_SIMHASH_THRESHOLD: u32 = SIMHASH_BLOCKS - 1;
+
+/// Largest shard number: ids are `shard << 32 | index` and stay positive in an `INT64`.
+pub const MAX_SHARD: u32 = (1 << 31) - 1;
+
+/// The global id of the `index`-th document of `shard`: the shard in the high 32 bits, so
+/// ids from many machines never collide and sort shard by shard.
+pub fn document_id(shard: u32, index: u32) -> i64 {
+    (i64::from(shard) << 32) | i64::from(index)
+}
+
+/// `"shard S, document I"` for an id, in error messages.
+pub fn describe_id(id: i64) -> String {
+    format!("shard {}, document {}", id >> 32, id & 0xffff_ffff)
+}
+
+/// File name of one shard's part of a table.
+pub fn shard_file(shard: u32) -> String {
+    format!("shard-{shard:05}.parquet")
+}
+
+/// The shard number in a file name made by [`shard_file`].
+pub fn parse_shard_file(name: &str) -> Option<u32> {
+    name.strip_prefix("shard-")?.strip_suffix(".parquet")?.parse().ok()
+}
+
+/// The folder of bucket `bucket` of the postings.
+pub fn bucket_dir(root: &Path, bucket: u32) -> PathBuf {
+    root.join(POSTINGS).join(format!("bucket={bucket}"))
+}
+
+/// The bucket of a k-gram hash among `buckets` (a power of two): its top bits.
+pub fn bucket_of(hash: u64, buckets: u32) -> u32 {
+    let bits = buckets.max(1).trailing_zeros();
+    if bits == 0 { 0 } else { (hash >> (64 - bits)) as u32 }
+}
+
+/// The settings that shape fingerprints: shards written with different ones cannot be
+/// joined, so each file records them and readers refuse a mix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FingerprintSettings {
+    pub k: usize,
+    pub w: usize,
+    pub min_sentence_tokens: usize,
+    pub normalize: NormalizeOptions,
+    pub simhash_blocks: u32,
+}
+
+impl FingerprintSettings {
+    /// The fingerprint-shaping part of `settings`.
+    pub fn of(settings: &Settings) -> Self {
+        let s = settings.clone().sanitized();
+        Self {
+            k: s.k,
+            w: s.w,
+            min_sentence_tokens: s.min_sentence_tokens,
+            normalize: s.normalize,
+            simhash_blocks: SIMHASH_BLOCKS,
+        }
+    }
+
+    /// `settings` with these fingerprint settings in place.
+    pub fn apply(&self, settings: Settings) -> Settings {
+        Settings {
+            k: self.k,
+            w: self.w,
+            min_sentence_tokens: self.min_sentence_tokens,
+            normalize: self.normalize,
+            ..settings
+        }
+    }
+
+    /// As written into the metadata: compact JSON.
+    pub fn to_metadata(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Read back from the metadata.
+    pub fn from_metadata(value: &str) -> Option<Self> {
+        serde_json::from_str(value).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_keep_the_shard_in_the_high_bits() {
+        assert_eq!(document_id(0, 7), 7);
+        assert_eq!(document_id(3, 7) >> 32, 3);
+        assert!(document_id(MAX_SHARD, u32::MAX) > 0);
+        assert_eq!(describe_id(document_id(2, 9)), "shard 2, document 9");
+    }
+
+    #[test]
+    fn buckets_are_hash_prefixes() {
+        assert_eq!(bucket_of(u64::MAX, 16), 15);
+        assert_eq!(bucket_of(0x0fff_ffff_ffff_ffff, 16), 0);
+        assert_eq!(bucket_of(12345, 1), 0);
+        assert_eq!(parse_shard_file(&shard_file(42)), Some(42));
+        assert_eq!(parse_shard_file("other.parquet"), None);
+    }
+
+    #[test]
+    fn settings_round_trip_through_metadata() {
+        let s = FingerprintSettings::of(&Settings::default());
+        assert_eq!(FingerprintSettings::from_metadata(&s.to_metadata()), Some(s));
+    }
+}

@@ -1,0 +1,249 @@
+//! Beyond one machine: fingerprint → the SQL files on DataFusion (and on Spark in local
+//! mode) → align gives what `compare --all` gives; partial reports merge; shards with
+//! missing files, mixed settings and unknown ids are refused clearly. The SQL engines run
+//! through `tests/sql/run_sql.py`: their Python packages must be installed (.ci/setup).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use twinspot::distributed::align::write_pairs;
+use twinspot::distributed::read::{read_hashes, read_pairs};
+
+use crate::util::{fixtures, success, twinspot};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn devset_parent() -> Option<PathBuf> {
+    let dir = std::env::var_os("TWINSPOT_DEVSET").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared/devset"));
+    if dir.join("truth.json").exists() {
+        return Some(dir);
+    }
+    assert!(std::env::var_os("CI").is_none(), "CI must have ../shared/devset");
+    eprintln!("NOTE: ../shared/devset not found (set TWINSPOT_DEVSET): same-answer test not run");
+    None
+}
+
+/// Runs the project's SQL on `engine` over the fingerprints in `prints`, into `out`.
+fn run_sql(engine: &str, prints: &Path, out: &Path) {
+    let output = Command::new("python3")
+        .arg(repo().join("tests/sql/run_sql.py"))
+        .arg(engine)
+        .arg(prints)
+        .arg(out)
+        .output()
+        .expect("python3 must be installed to run the SQL engines");
+    assert!(
+        output.status.success(),
+        "the SQL did not run on {engine} (install its Python package with .ci/setup):\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad JSON {}: {e}", path.display()))
+}
+
+/// A report's pairs keyed by the paths of both documents, each with scores and passages.
+fn pairs_by_path(report: &Value) -> BTreeMap<(String, String), Value> {
+    let path = |id: &Value| report["documents"][id.as_u64().unwrap() as usize]["path"].as_str().unwrap().to_string();
+    report["pairs"].as_array().unwrap().iter().map(|p| ((path(&p["a"]), path(&p["b"])), p.clone())).collect()
+}
+
+fn near_duplicates_by_path(report: &Value) -> Vec<(String, String)> {
+    let path = |id: &Value| report["documents"][id.as_u64().unwrap() as usize]["path"].as_str().unwrap().to_string();
+    let mut near: Vec<(String, String)> =
+        report["near_duplicates"].as_array().unwrap().iter().map(|p| (path(&p[0]), path(&p[1]))).collect();
+    near.sort();
+    near
+}
+
+fn paths(report: &Value) -> Vec<String> {
+    report["documents"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap().to_string()).collect()
+}
+
+/// Connected components of the near-duplicate edges, each sorted, the list sorted.
+fn groups(near: &[(String, String)]) -> Vec<Vec<String>> {
+    let mut group_of: BTreeMap<String, usize> = BTreeMap::new();
+    let mut members: Vec<Vec<String>> = Vec::new();
+    for (a, b) in near {
+        match (group_of.get(a).copied(), group_of.get(b).copied()) {
+            (Some(x), Some(y)) if x != y => {
+                let moved = std::mem::take(&mut members[y]);
+                for m in &moved {
+                    group_of.insert(m.clone(), x);
+                }
+                members[x].extend(moved);
+            }
+            (Some(_), Some(_)) => {}
+            (Some(x), None) | (None, Some(x)) => {
+                for m in [a, b] {
+                    if group_of.insert(m.clone(), x).is_none() {
+                        members[x].push(m.clone());
+                    }
+                }
+            }
+            (None, None) => {
+                group_of.insert(a.clone(), members.len());
+                group_of.insert(b.clone(), members.len());
+                members.push(vec![a.clone(), b.clone()]);
+            }
+        }
+    }
+    let mut out: Vec<Vec<String>> = members.into_iter().filter(|m| !m.is_empty()).collect();
+    out.iter_mut().for_each(|m| m.sort());
+    out.sort();
+    out
+}
+
+#[test]
+fn datafusion_join_then_align_gives_what_compare_all_gives_on_the_devset() {
+    let Some(devset) = devset_parent() else { return };
+    let shared = devset.parent().unwrap().to_path_buf();
+    let tmp = tempfile::tempdir().unwrap();
+    let t = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+
+    success(&twinspot(&shared, &["compare", "--all", "devset", "--json", &t("compare.json"), "-q"]));
+    success(&twinspot(&shared, &["fingerprint", "--parquet", &t("prints"), "devset", "-q"]));
+    run_sql("datafusion", &tmp.path().join("prints"), &tmp.path().join("sql"));
+    let align = |extra: &[&str], out: &str| {
+        let out = t(out);
+        let mut args: Vec<String> = vec!["align".into(), "--pairs".into(), t("sql/pairs.parquet")];
+        args.extend(["--common".into(), t("sql/common.parquet"), "--documents".into(), t("prints")]);
+        args.extend(["-q".into(), "--json".into(), out.clone()]);
+        args.extend(extra.iter().map(|e| e.to_string()));
+        success(&twinspot(&shared, &args.iter().map(String::as_str).collect::<Vec<_>>()));
+        read_json(Path::new(&out))
+    };
+    let aligned = align(&[], "align.json");
+    let compared = read_json(&tmp.path().join("compare.json"));
+
+    assert_eq!(paths(&aligned), paths(&compared), "the same documents in the same order");
+    let (got, want) = (pairs_by_path(&aligned), pairs_by_path(&compared));
+    assert!(want.len() > 10, "the devset has pairs to find: {}", want.len());
+    let missing: Vec<_> = want.keys().filter(|k| !got.contains_key(*k)).collect();
+    let extra: Vec<_> = got.keys().filter(|k| !want.contains_key(*k)).collect();
+    assert!(missing.is_empty() && extra.is_empty(), "missing pairs {missing:?}\nextra pairs {extra:?}");
+    for (key, p) in &want {
+        for field in ["passages", "score", "score_b", "simhash_distance"] {
+            assert_eq!(got[key][field], p[field], "{field} of {key:?}");
+        }
+    }
+    let near = near_duplicates_by_path(&compared);
+    assert!(!near.is_empty(), "the devset has near duplicates");
+    assert_eq!(near_duplicates_by_path(&aligned), near);
+    assert_eq!(groups(&near_duplicates_by_path(&aligned)), groups(&near));
+
+    // Two slices aligned apart and merged give the whole answer.
+    align(&["--slice", "0/2"], "part0.json");
+    align(&["--slice", "1/2"], "part1.json");
+    success(&twinspot(&shared, &["merge", &t("part0.json"), &t("part1.json"), "--json", &t("merged.json"), "-q"]));
+    let merged = read_json(&tmp.path().join("merged.json"));
+    assert_eq!(pairs_by_path(&merged).keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>());
+    assert_eq!(near_duplicates_by_path(&merged), near);
+}
+
+/// Fingerprints the fixtures as two shards (references, suspects) into `prints`.
+fn two_shards(prints: &Path) {
+    let p = prints.to_string_lossy();
+    success(&twinspot(&fixtures(), &["fingerprint", "--parquet", &p, "--shard", "0", "reference", "-q"]));
+    success(&twinspot(&fixtures(), &["fingerprint", "--parquet", &p, "--shard", "1", "suspect", "-q"]));
+}
+
+#[test]
+fn spark_runs_the_same_sql_files_and_finds_the_same_candidate_pairs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prints = tmp.path().join("prints");
+    two_shards(&prints);
+    run_sql("datafusion", &prints, &tmp.path().join("datafusion"));
+    run_sql("spark", &prints, &tmp.path().join("spark"));
+    let datafusion = read_pairs(&tmp.path().join("datafusion/pairs.parquet")).unwrap();
+    let spark = read_pairs(&tmp.path().join("spark/pairs.parquet")).unwrap();
+    assert!(!datafusion.is_empty());
+    assert_eq!(spark, datafusion);
+    assert_eq!(
+        read_hashes(&tmp.path().join("spark/common.parquet")).unwrap(),
+        read_hashes(&tmp.path().join("datafusion/common.parquet")).unwrap()
+    );
+    // Ids carry their shard: the copied pair joins shard 0 (reference) and shard 1.
+    assert!(datafusion.iter().any(|&(a, b)| a >> 32 == 0 && b >> 32 == 1), "{datafusion:?}");
+}
+
+#[test]
+fn a_shard_with_a_missing_file_is_refused_clearly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prints = tmp.path().join("prints");
+    two_shards(&prints);
+    let pairs = tmp.path().join("pairs.parquet");
+    write_pairs(&pairs, &[(0, 1 << 32)]).unwrap();
+    std::fs::remove_file(prints.join("postings/bucket=3/shard-00001.parquet")).unwrap();
+    let p = |x: &Path| x.to_string_lossy().into_owned();
+    let out =
+        twinspot(tmp.path(), &["align", "--pairs", &p(&pairs), "--common", &p(&pairs), "--documents", &p(&prints)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("shard 1 is incomplete") && stderr.contains("bucket=3"), "{stderr}");
+}
+
+#[test]
+fn shards_with_other_settings_are_refused_when_written_and_when_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prints = tmp.path().join("prints");
+    let p = prints.to_string_lossy().into_owned();
+    success(&twinspot(&fixtures(), &["fingerprint", "--parquet", &p, "--shard", "0", "reference", "-q"]));
+    let out = twinspot(&fixtures(), &["fingerprint", "--parquet", &p, "--shard", "1", "-k", "6", "suspect", "-q"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("mixed settings"), "{stderr}");
+    let out = twinspot(&fixtures(), &["fingerprint", "--parquet", &p, "--shard", "1", "--buckets", "8", "suspect"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("--buckets 16"), "{stderr}");
+
+    // Written apart and copied together: align refuses the mix.
+    let other = tmp.path().join("other");
+    let o = other.to_string_lossy().into_owned();
+    success(&twinspot(&fixtures(), &["fingerprint", "--parquet", &o, "--shard", "1", "--no-t2s", "suspect", "-q"]));
+    std::fs::copy(other.join("documents/shard-00001.parquet"), prints.join("documents/shard-00001.parquet")).unwrap();
+    std::fs::copy(other.join("sentences/shard-00001.parquet"), prints.join("sentences/shard-00001.parquet")).unwrap();
+    for b in 0..16 {
+        let name = format!("postings/bucket={b}/shard-00001.parquet");
+        std::fs::copy(other.join(&name), prints.join(&name)).unwrap();
+    }
+    let pairs = tmp.path().join("pairs.parquet");
+    write_pairs(&pairs, &[(0, 1)]).unwrap();
+    let pp = pairs.to_string_lossy().into_owned();
+    let out = twinspot(tmp.path(), &["align", "--pairs", &pp, "--common", &pp, "--documents", &p]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("mixed settings"), "{stderr}");
+}
+
+#[test]
+fn a_pairs_file_naming_an_unknown_document_is_refused_clearly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prints = tmp.path().join("prints");
+    two_shards(&prints);
+    let pairs = tmp.path().join("pairs.parquet");
+    write_pairs(&pairs, &[(0, (7 << 32) | 3)]).unwrap();
+    let none = tmp.path().join("no-common-hashes");
+    std::fs::create_dir(&none).unwrap();
+    let p = |x: &Path| x.to_string_lossy().into_owned();
+    let out =
+        twinspot(&fixtures(), &["align", "--pairs", &p(&pairs), "--common", &p(&none), "--documents", &p(&prints)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("shard 7, document 3") && stderr.contains("no documents file holds"), "{stderr}");
+
+    // The known pair aligns across the two shards.
+    write_pairs(&pairs, &[(1, (1 << 32) | 2)]).unwrap();
+    let json = tmp.path().join("out.json");
+    success(&twinspot(
+        &fixtures(),
+        &["align", "--pairs", &p(&pairs), "--common", &p(&none), "--documents", &p(&prints), "--json", &p(&json), "-q"],
+    ));
+    let report = read_json(&json);
+    assert_eq!(report["pairs"].as_array().unwrap().len(), 1, "{report:#}");
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Runs the project's SQL files (sql/common_hashes.sql, sql/candidate_pairs.sql) over a
+fingerprint folder written by `twinspot fingerprint --parquet`, on DataFusion or on
+Spark in local mode, and writes OUT/common.parquet and OUT/pairs.parquet for
+`twinspot align`. The SQL text is read as it is: nothing is rewritten per engine.
+
+    python3 tests/sql/run_sql.py datafusion FINGERPRINTS OUT
+    python3 tests/sql/run_sql.py spark FINGERPRINTS OUT
+
+Exits 3 with a clear message when the engine's Python package is missing.
+"""
+import os
+import sys
+import time
+
+SQL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sql")
+QUERIES = (("common_hashes.sql", "common.parquet"), ("candidate_pairs.sql", "pairs.parquet"))
+
+
+def read_sql(name):
+    with open(os.path.join(SQL_DIR, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def missing(package, hint):
+    print(f"run_sql.py: the Python package `{package}` is missing ({hint}); .ci/setup installs it",
+          file=sys.stderr)
+    sys.exit(3)
+
+
+def run_datafusion(prints, out):
+    try:
+        import datafusion
+    except ImportError:
+        missing("datafusion", "pip install datafusion")
+    import pyarrow.parquet as pq
+
+    ctx = datafusion.SessionContext()
+    ctx.register_parquet("documents", os.path.join(prints, "documents"))
+    ctx.register_parquet("postings", os.path.join(prints, "postings"),
+                         table_partition_cols=[("bucket", "int")])
+    for sql_file, target in QUERIES:
+        table = ctx.sql(read_sql(sql_file)).to_arrow_table()
+        pq.write_table(table, os.path.join(out, target), compression="zstd")
+        print(f"{target}: {table.num_rows} rows", file=sys.stderr)
+
+
+def run_spark(prints, out):
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        missing("pyspark", "pip install pyspark, and a Java runtime")
+    spark = (SparkSession.builder.master("local[2]").appName("twinspot-sql")
+             .config("spark.ui.enabled", "false")
+             .config("spark.sql.shuffle.partitions", "4")
+             .config("spark.driver.memory", "1g")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        spark.read.parquet(os.path.join(prints, "documents")).createOrReplaceTempView("documents")
+        spark.read.parquet(os.path.join(prints, "postings")).createOrReplaceTempView("postings")
+        for sql_file, target in QUERIES:
+            frame = spark.sql(read_sql(sql_file))
+            frame.coalesce(1).write.mode("overwrite").option("compression", "zstd").parquet(
+                os.path.join(out, target))
+            print(f"{target}: written", file=sys.stderr)
+    finally:
+        spark.stop()
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in ("datafusion", "spark"):
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    engine, prints, out = sys.argv[1:]
+    os.makedirs(out, exist_ok=True)
+    started = time.monotonic()
+    (run_datafusion if engine == "datafusion" else run_spark)(prints, out)
+    print(f"{engine}: {time.monotonic() - started:.2f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -356,3 +356,33 @@ fn a_report_saved_inside_a_checked_folder_is_not_read_next_time() {
     assert!(!paths.contains("report.html"), "{paths}");
     assert!(stderr(&second).contains("a Twinspot report"), "{}", stderr(&second));
 }
+
+/// Text copied into more references than the cap on common k-grams (50) is shown as
+/// common, never dropped without a word: one more copy must not turn evidence into silence.
+#[test]
+fn text_held_by_many_references_is_shown_as_common_not_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("refs")).unwrap();
+    std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+    let words = ["amber", "basalt", "cedar", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "juniper"];
+    let own = |seed: usize| -> String {
+        (0..60).map(|i| words[(seed * 7 + i * 3 + i * i) % words.len()]).collect::<Vec<_>>().join(" ") + ".\n"
+    };
+    for i in 0..60 {
+        std::fs::write(dir.path().join(format!("refs/r{i:02}.txt")), format!("{}{ESSAY}{}", own(i), own(i + 100))).unwrap();
+    }
+    std::fs::write(dir.path().join("sub/s.txt"), format!("{}{ESSAY}", OTHER)).unwrap();
+    let run = run(dir.path(), &["compare", "-r", "refs", "-s", "sub", "--json", "-", "-q"]);
+    assert_eq!(code(&run), Some(0), "{}", streams(&run.output));
+    let report = json(&run);
+    let shown: Vec<&Value> = report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["passages"].as_array().into_iter().flatten().chain(p["excluded"].as_array().into_iter().flatten()))
+        .collect();
+    assert!(!shown.is_empty(), "the copied paragraph vanished: {report:#}");
+    assert!(shown.iter().all(|p| p["kind"] == "common"), "text in 60 references counts as copied: {report:#}");
+    let covered: u64 = shown.iter().map(|p| p["a_end"].as_u64().unwrap() - p["a_start"].as_u64().unwrap()).max().unwrap();
+    assert!(covered as usize + 10 >= ESSAY.trim().chars().count(), "only {covered} characters shown: {report:#}");
+}

@@ -154,7 +154,10 @@ fn the_html_report_follows_lang_and_states_the_tool_and_every_sha256() {
     let out = tempfile::tempdir().unwrap();
     let html_path = out.path().join("r.html");
     let html_arg = html_path.to_string_lossy().into_owned();
-    success(&twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect", "--html", &html_arg, "--lang", "zh", "-q"]));
+    success(&twinspot(
+        &dir,
+        &["compare", "-r", "reference", "-s", "suspect", "--html", &html_arg, "--lang", "zh", "-q"],
+    ));
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(html.contains("lang=\"zh-CN\"") && html.contains("<h2>设置</h2>"), "the report is in Chinese");
     assert!(html.contains(twinspot::report::TOOL));

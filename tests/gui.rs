@@ -10,10 +10,10 @@ use egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use twinspot::gui::export::{ExportKind, write};
-use twinspot::report::html::HtmlOptions;
 use twinspot::gui::i18n::Lang;
 use twinspot::gui::state::{ListKind, ResultsTab, Status};
 use twinspot::gui::{Action, TwinspotApp, install_fonts};
+use twinspot::report::html::HtmlOptions;
 use twinspot::{DocumentEntry, Mode, Pair, Passage, Report, Role, Settings};
 
 const COPIED_1: &str = "软件工程是一门研究用工程化方法构建和维护有效的、实用的和高质量的软件的学科。它涉及程序设计语言、数据库、软件开发工具、系统平台、标准、设计模式等方面。在现代社会中，软件应用于多个方面。";

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::util::{MEMORY_LIMIT, Limited, streams, twinspot_limited};
+use crate::util::{Limited, MEMORY_LIMIT, streams, twinspot_limited};
 
 const ESSAY: &str = "The committee reviewed every submission twice before the final meeting. \
 It found that the method described in section three could not be reproduced from the data given. \
@@ -66,9 +66,12 @@ fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 fn a_report_naming_an_input_is_refused_before_any_work_and_the_input_is_kept() {
     let dir = class();
     let before = contents(dir.path());
-    for (flag, target) in
-        [("--json", "sub/s1.txt"), ("--csv", "refs/r.txt"), ("--html", "./sub/../sub/s2.txt"), ("--json", "sub//s1.txt")]
-    {
+    for (flag, target) in [
+        ("--json", "sub/s1.txt"),
+        ("--csv", "refs/r.txt"),
+        ("--html", "./sub/../sub/s2.txt"),
+        ("--json", "sub//s1.txt"),
+    ] {
         let run = run(dir.path(), &["compare", "-r", "refs", "-s", "sub", flag, target, "-q"]);
         assert_eq!(code(&run), Some(2), "{flag} {target}\n{}", streams(&run.output));
         assert!(stderr(&run).contains("over an input document"), "{}", stderr(&run));
@@ -110,7 +113,8 @@ fn an_unwritable_target_is_found_before_the_check_and_other_targets_are_not_touc
 fn reports_are_written_whole_and_leave_no_temporary_files() {
     let dir = class();
     std::fs::write(dir.path().join("out.json"), "the previous report").unwrap();
-    let args = ["compare", "-r", "refs", "-s", "sub", "--json", "out.json", "--csv", "out.csv", "--html", "out.html", "-q"];
+    let args =
+        ["compare", "-r", "refs", "-s", "sub", "--json", "out.json", "--csv", "out.csv", "--html", "out.html", "-q"];
     let run = run(dir.path(), &args);
     assert_eq!(code(&run), Some(0), "{}", streams(&run.output));
     let report: Value = serde_json::from_slice(&std::fs::read(dir.path().join("out.json")).unwrap()).unwrap();
@@ -271,7 +275,8 @@ fn names_that_are_not_utf8_stay_distinct_and_deep_folders_are_said() {
     let run = run(dir.path(), &["compare", "-r", "refs", "-s", "sub", "--json", "-"]);
     assert_eq!(code(&run), Some(0), "{}", streams(&run.output));
     let report = json(&run);
-    let paths: Vec<&str> = report["documents"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
+    let paths: Vec<&str> =
+        report["documents"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
     assert!(paths.contains(&"sub/\\xFF.txt") && paths.contains(&"sub/\\xFE.txt"), "{paths:?}");
     assert!(stderr(&run).contains("deeper than 32"), "{}", stderr(&run));
 }
@@ -301,7 +306,12 @@ fn a_folder_given_as_reference_and_suspect_is_never_compared_with_itself() {
     }
     // s1 copies r: found once.
     assert_eq!(report["pairs"].as_array().unwrap().len(), 1, "{report:#}");
-    assert_eq!(stderr(&run).matches("given both as suspect and as reference").count(), 1, "said once: {}", stderr(&run));
+    assert_eq!(
+        stderr(&run).matches("given both as suspect and as reference").count(),
+        1,
+        "said once: {}",
+        stderr(&run)
+    );
 }
 
 #[test]
@@ -329,7 +339,9 @@ fn identical_files_under_two_names_are_one_whole_copy_stated_once() {
 #[test]
 fn documents_without_words_are_said_and_are_nobody_s_near_duplicates() {
     let dir = class();
-    for (name, text) in [("p1.txt", "!!! ... ???\n"), ("p2.txt", "—— 。。。 ，，，\n"), ("e1.txt", "   \n\n"), ("e2.txt", "\n")] {
+    for (name, text) in
+        [("p1.txt", "!!! ... ???\n"), ("p2.txt", "—— 。。。 ，，，\n"), ("e1.txt", "   \n\n"), ("e2.txt", "\n")]
+    {
         std::fs::write(dir.path().join("sub").join(name), text).unwrap();
     }
     let run = run(dir.path(), &["compare", "--all", "sub", "--json", "-"]);
@@ -369,7 +381,8 @@ fn text_held_by_many_references_is_shown_as_common_not_dropped() {
         (0..60).map(|i| words[(seed * 7 + i * 3 + i * i) % words.len()]).collect::<Vec<_>>().join(" ") + ".\n"
     };
     for i in 0..60 {
-        std::fs::write(dir.path().join(format!("refs/r{i:02}.txt")), format!("{}{ESSAY}{}", own(i), own(i + 100))).unwrap();
+        std::fs::write(dir.path().join(format!("refs/r{i:02}.txt")), format!("{}{ESSAY}{}", own(i), own(i + 100)))
+            .unwrap();
     }
     std::fs::write(dir.path().join("sub/s.txt"), format!("{}{ESSAY}", OTHER)).unwrap();
     let run = run(dir.path(), &["compare", "-r", "refs", "-s", "sub", "--json", "-", "-q"]);
@@ -379,10 +392,13 @@ fn text_held_by_many_references_is_shown_as_common_not_dropped() {
         .as_array()
         .unwrap()
         .iter()
-        .flat_map(|p| p["passages"].as_array().into_iter().flatten().chain(p["excluded"].as_array().into_iter().flatten()))
+        .flat_map(|p| {
+            p["passages"].as_array().into_iter().flatten().chain(p["excluded"].as_array().into_iter().flatten())
+        })
         .collect();
     assert!(!shown.is_empty(), "the copied paragraph vanished: {report:#}");
     assert!(shown.iter().all(|p| p["kind"] == "common"), "text in 60 references counts as copied: {report:#}");
-    let covered: u64 = shown.iter().map(|p| p["a_end"].as_u64().unwrap() - p["a_start"].as_u64().unwrap()).max().unwrap();
+    let covered: u64 =
+        shown.iter().map(|p| p["a_end"].as_u64().unwrap() - p["a_start"].as_u64().unwrap()).max().unwrap();
     assert!(covered as usize + 10 >= ESSAY.trim().chars().count(), "only {covered} characters shown: {report:#}");
 }

@@ -146,7 +146,8 @@ fn compare(case: &Case, args: &[&str], seconds: u64) -> Run {
     // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
     unsafe {
         command.pre_exec(|| {
-            let limit = libc::rlimit { rlim_cur: ADDRESS_SPACE as libc::rlim_t, rlim_max: ADDRESS_SPACE as libc::rlim_t };
+            let limit =
+                libc::rlimit { rlim_cur: ADDRESS_SPACE as libc::rlim_t, rlim_max: ADDRESS_SPACE as libc::rlim_t };
             if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
                 return Err(std::io::Error::last_os_error());
             }

@@ -17,7 +17,8 @@ fn tool(name: &str) -> PathBuf {
         .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
         .map(|dir| dir.join(name))
         .find(|p| p.is_file());
-    found.unwrap_or_else(|| panic!("`{name}` is not installed: run .ci/setup (Debian packages chromium, poppler-utils)"))
+    found
+        .unwrap_or_else(|| panic!("`{name}` is not installed: run .ci/setup (Debian packages chromium, poppler-utils)"))
 }
 
 fn doc(id: usize, path: &str, role: Role, text: &str) -> DocumentEntry {
@@ -123,7 +124,8 @@ fn the_html_report_prints_on_a4_and_letter_with_nothing_cut_at_the_edge() {
         for scope in [Scope::Run, Scope::Pair(0)] {
             let options = HtmlOptions { scope, lang, date: "2026-11-22 08:00 UTC".into(), marks: None };
             // The paper size as a browser's print dialog would set it.
-            let html = render(&report, &options).replace("@page{margin:14mm}", &format!("@page{{margin:14mm;size:{paper}}}"));
+            let html =
+                render(&report, &options).replace("@page{margin:14mm}", &format!("@page{{margin:14mm;size:{paper}}}"));
             let html_path = dir.path().join(format!("r-{paper}.html"));
             let pdf_path = dir.path().join(format!("r-{paper}-{scope:?}.pdf"));
             std::fs::write(&html_path, html).unwrap();
@@ -132,11 +134,16 @@ fn the_html_report_prints_on_a4_and_letter_with_nothing_cut_at_the_edge() {
             assert!(!words.is_empty(), "no text in the PDF");
             for (page_w, page_h, [x0, y0, x1, y1], word) in &words {
                 assert!((page_w - width).abs() < 2.0, "{paper}: page width {page_w}");
-                assert!(*x0 >= 0.0 && *x1 <= *page_w + 0.5, "{paper} {scope:?}: '{word}' cut at the side ({x0}–{x1} of {page_w})");
+                assert!(
+                    *x0 >= 0.0 && *x1 <= *page_w + 0.5,
+                    "{paper} {scope:?}: '{word}' cut at the side ({x0}–{x1} of {page_w})"
+                );
                 assert!(*y0 >= 0.0 && *y1 <= *page_h + 0.5, "{paper} {scope:?}: '{word}' cut at the bottom");
             }
             let all: String = words.iter().map(|w| w.3.as_str()).collect();
-            for needle in ["LASTWORDA", "LASTWORDB", "twinspot", &format!("{:064x}", 0xfeed), "submission_with_a_rather_long"] {
+            for needle in
+                ["LASTWORDA", "LASTWORDB", "twinspot", &format!("{:064x}", 0xfeed), "submission_with_a_rather_long"]
+            {
                 assert!(all.contains(needle), "{paper} {scope:?}: '{needle}' missing from the printed report");
             }
             assert!(all.contains(&"x".repeat(300)), "{paper} {scope:?}: the unbroken token is cut");

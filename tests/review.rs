@@ -153,7 +153,8 @@ fn the_html_report_of_each_scope_states_version_sha256_and_settings_in_the_windo
     ];
     for lang in [Lang::En, Lang::Zh] {
         for scope in scopes {
-            let options = HtmlOptions { scope, lang: lang.report_lang(), date: "D".into(), marks: Some(&app.state.marks) };
+            let options =
+                HtmlOptions { scope, lang: lang.report_lang(), date: "D".into(), marks: Some(&app.state.marks) };
             let html = ExportKind::Html.render(&view.report, &options);
             assert!(html.contains(TOOL), "{scope:?}");
             assert!(html.contains(&format!("{:064x}", 0xabc0)), "{scope:?}: the suspect's SHA-256");

@@ -66,7 +66,8 @@ fn parse_slice(s: &str) -> Result<(usize, usize), String> {
 }
 
 pub fn run(args: AlignArgs) -> anyhow::Result<ExitCode> {
-    let outputs = ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone(), ..Default::default() };
+    let outputs =
+        ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone(), ..Default::default() };
     // Never a report over what this run reads: the pair and hash files given here, and
     // (checked again when writing) every document the pairs name.
     let given = || [args.pairs.as_path(), args.common.as_path()].into_iter();

@@ -6,8 +6,13 @@ use std::ops::RangeInclusive;
 /// A whole number within `range`.
 pub fn whole_in(range: RangeInclusive<u64>) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
     move |s: &str| {
-        let value: u64 = s.trim().parse().map_err(|_| format!("'{s}' is not a whole number; accepted: {}", show(&range)))?;
-        if range.contains(&value) { Ok(value) } else { Err(format!("{value} is out of range; accepted: {}", show(&range))) }
+        let value: u64 =
+            s.trim().parse().map_err(|_| format!("'{s}' is not a whole number; accepted: {}", show(&range)))?;
+        if range.contains(&value) {
+            Ok(value)
+        } else {
+            Err(format!("{value} is out of range; accepted: {}", show(&range)))
+        }
     }
 }
 

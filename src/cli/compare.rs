@@ -239,7 +239,8 @@ fn summary(report: &Report) -> String {
     if report.pairs.is_empty() {
         return out;
     }
-    let _ = writeln!(out, "{:>7} {:>7} {:>4} {:>8}  {:<}", "copied", "of ref", "sim", "passages", "suspect ⇐ reference");
+    let _ =
+        writeln!(out, "{:>7} {:>7} {:>4} {:>8}  {:<}", "copied", "of ref", "sim", "passages", "suspect ⇐ reference");
     for p in report.pairs.iter().take(50) {
         let _ = writeln!(
             out,

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use twinspot::Report;
-use twinspot::report::write::{Output, StdoutError, Target, WriteError, check_outputs, write_atomic, write_stdout};
 use twinspot::report::html::{HtmlOptions, now_utc, render};
 use twinspot::report::words::ReportLang;
+use twinspot::report::write::{Output, StdoutError, Target, WriteError, check_outputs, write_atomic, write_stdout};
 use twinspot::report::{csv::to_csv, json::to_json};
 
 /// The report files a command was asked to write.

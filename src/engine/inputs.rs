@@ -174,7 +174,10 @@ impl Walk {
             }
         };
         if self.visited.contains(&real) {
-            set.skip(display.to_string(), format!("a link back to a folder already read ({}): skipped", display_path(&real)));
+            set.skip(
+                display.to_string(),
+                format!("a link back to a folder already read ({}): skipped", display_path(&real)),
+            );
             return;
         }
         self.visited.push(real);
@@ -220,9 +223,10 @@ fn has_supported_extension(path: &Path) -> bool {
 /// True for an HTML file that Twinspot itself wrote (its generator mark in the first
 /// kilobytes).
 fn is_twinspot_report(path: &Path) -> bool {
-    let is_html = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-        ["html", "htm", "xhtml"].iter().any(|h| h.eq_ignore_ascii_case(e))
-    });
+    let is_html = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["html", "htm", "xhtml"].iter().any(|h| h.eq_ignore_ascii_case(e)));
     if !is_html {
         return false;
     }

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
-use super::identical::{Identity, IdenticalFiles, Member, whole_text_pair};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::quoted::quoted_spans;
 use crate::exclusions::{Exclusions, SuspectExclusions, token_ranges};
@@ -166,7 +166,15 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     let groups = near_duplicate_groups(&near_duplicates);
     let documents = docs.into_iter().map(|d| d.entry).collect();
     sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
-    Ok(Report { settings, mode: request.mode, documents, pairs, near_duplicates, groups, skipped: request.skipped.clone() })
+    Ok(Report {
+        settings,
+        mode: request.mode,
+        documents,
+        pairs,
+        near_duplicates,
+        groups,
+        skipped: request.skipped.clone(),
+    })
 }
 
 /// Keeps at most `max` pairs in all, fairly: every suspect keeps its closest pairs, as
@@ -563,11 +571,7 @@ impl Matcher<'_> {
             if postings.len() > self.max_postings {
                 continue;
             }
-            let mut docs: Vec<u32> = postings
-                .iter()
-                .map(|p| p.doc)
-                .filter(|&b| self.wanted(a, b as usize))
-                .collect();
+            let mut docs: Vec<u32> = postings.iter().map(|p| p.doc).filter(|&b| self.wanted(a, b as usize)).collect();
             docs.dedup();
             for b in docs {
                 *shared_sentences.entry(b).or_default() += 1;

@@ -10,13 +10,13 @@ use egui::{Key, Modifiers, RichText};
 
 use super::errors_panel::errors_ui;
 use super::export::{ExportKind, export_with_dialog};
-use super::overview::overview_ui;
-use super::review::filter_bar_ui;
 use super::fonts;
 use super::heatmap::{groups_ui, heatmap_ui};
 use super::i18n::Lang;
+use super::overview::overview_ui;
 use super::pair_view::{PairView, pair_view_ui};
 use super::results_table::table_ui;
+use super::review::filter_bar_ui;
 use super::sidebar::sidebar_ui;
 use super::state::{ListKind, Persisted, ResultsTab, RunState, State, Status, default_marks_path, display_name};
 use super::worker::{CheckPlan, Command, Event, JobId, Worker};
@@ -139,7 +139,13 @@ impl TwinspotApp {
         let sent = self.worker.as_ref().is_some_and(|w| w.send(Command::Check { job, plan, cancel: cancel.clone() }));
         if sent {
             self.cancel = Some(cancel);
-            self.state.run = RunState::Running { job, started: Instant::now(), documents: None, progress: None, stage_started: Instant::now() };
+            self.state.run = RunState::Running {
+                job,
+                started: Instant::now(),
+                documents: None,
+                progress: None,
+                stage_started: Instant::now(),
+            };
             self.state.checked =
                 Some((self.state.inputs.clone(), self.state.persisted.mode, self.state.persisted.settings.clone()));
             self.state.status = None;
@@ -414,7 +420,10 @@ impl TwinspotApp {
                         }
                         let doc = suspect_scope.map(|d| self.state.name(d).to_owned()).unwrap_or_default();
                         if ui
-                            .add_enabled(suspect_scope.is_some(), egui::Button::new(format!("{} {doc}", tr.export_html_doc)))
+                            .add_enabled(
+                                suspect_scope.is_some(),
+                                egui::Button::new(format!("{} {doc}", tr.export_html_doc)),
+                            )
                             .on_hover_text(tr.tip_export_doc)
                             .clicked()
                             && let Some(d) = suspect_scope

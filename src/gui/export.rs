@@ -47,7 +47,11 @@ impl ExportKind {
     /// A file name for the export.
     fn file_name(self, report: &Report, scope: Scope) -> String {
         let stem = |id: usize| {
-            report.documents.get(id).and_then(|d| d.source.file_stem()).map_or("document".into(), |s| s.to_string_lossy().into_owned())
+            report
+                .documents
+                .get(id)
+                .and_then(|d| d.source.file_stem())
+                .map_or("document".into(), |s| s.to_string_lossy().into_owned())
         };
         let what = match (self, scope) {
             (ExportKind::Html, Scope::Suspect(d)) => format!("twinspot-{}", stem(d)),

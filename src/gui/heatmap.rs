@@ -171,12 +171,8 @@ pub fn groups_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &mu
     }
     egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
         for (i, group) in report.groups.iter().enumerate() {
-            let inside: Vec<(usize, &crate::Pair)> = report
-                .pairs
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| group.contains(&p.a) && group.contains(&p.b))
-                .collect();
+            let inside: Vec<(usize, &crate::Pair)> =
+                report.pairs.iter().enumerate().filter(|(_, p)| group.contains(&p.a) && group.contains(&p.b)).collect();
             let top = inside.iter().map(|(_, p)| p.score.max(p.score_b)).fold(0.0, f64::max);
             egui::CollapsingHeader::new(format!(
                 "{} {} · {} {} · {:.1} %",

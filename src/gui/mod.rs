@@ -35,5 +35,9 @@ pub fn run(files: Vec<PathBuf>, isolation: Option<Isolation>) -> eframe::Result<
             .with_drag_and_drop(true),
         ..Default::default()
     };
-    eframe::run_native("Twinspot", options, Box::new(|cc| Ok(Box::new(TwinspotApp::new(cc, files).with_isolation(isolation)))))
+    eframe::run_native(
+        "Twinspot",
+        options,
+        Box::new(|cc| Ok(Box::new(TwinspotApp::new(cc, files).with_isolation(isolation)))),
+    )
 }

@@ -43,10 +43,8 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, action
         return;
     }
     let filter = state.table.name_filter.trim().to_lowercase();
-    let rows: Vec<_> = rows
-        .into_iter()
-        .filter(|r| filter.is_empty() || state.name(r.doc).to_lowercase().contains(&filter))
-        .collect();
+    let rows: Vec<_> =
+        rows.into_iter().filter(|r| filter.is_empty() || state.name(r.doc).to_lowercase().contains(&filter)).collect();
     ui.horizontal(|ui| {
         ui.add_space(24.0);
         cell(ui, NAME, |ui| {
@@ -103,7 +101,8 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, action
                     let (swatch, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), Sense::hover());
                     ui.painter().rect_filled(swatch, 2.0, colour);
                     let name = state.name(source.doc).to_owned();
-                    let path = report.documents.get(source.doc).map_or(String::new(), |d| d.source.display().to_string());
+                    let path =
+                        report.documents.get(source.doc).map_or(String::new(), |d| d.source.display().to_string());
                     let open = cell(ui, NAME - 28.0, |ui| {
                         ui.add(egui::Button::selectable(false, name.as_str()).truncate())
                             .on_hover_text(format!("{path}\n{}", tr.open_hint))

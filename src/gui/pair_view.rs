@@ -143,7 +143,14 @@ fn passage_format(style: KindStyle, dismissed: bool, font_id: FontId) -> TextFor
     format
 }
 
-fn layout_job(doc: &DocumentEntry, pair: &Pair, first: bool, dismissed: &[bool], width: f32, text_color: Color32) -> LayoutJob {
+fn layout_job(
+    doc: &DocumentEntry,
+    pair: &Pair,
+    first: bool,
+    dismissed: &[bool],
+    width: f32,
+    text_color: Color32,
+) -> LayoutJob {
     let text: &str = &doc.text;
     let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     starts.push(text.len());
@@ -182,7 +189,8 @@ pub fn legend_ui(ui: &mut egui::Ui, words: &Words) {
         for kind in KINDS {
             let (name, help) = words.kind(kind);
             let style = kind_style(kind, 0);
-            let mut text = RichText::new(format!(" {name} ")).background_color(rgb(style.background)).color(rgb(style.text));
+            let mut text =
+                RichText::new(format!(" {name} ")).background_color(rgb(style.background)).color(rgb(style.text));
             if style.italic {
                 text = text.italics();
             }
@@ -247,7 +255,9 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Acti
         ui.allocate_ui_with_layout(egui::vec2(text_width, height), egui::Layout::top_down(Align::Min), |ui| {
             ui.set_width(text_width);
             ui.columns(2, |columns| {
-                let order = if view.swapped { [(b, false, title_b, &state.names), (a, true, title_a, &state.names)] } else {
+                let order = if view.swapped {
+                    [(b, false, title_b, &state.names), (a, true, title_a, &state.names)]
+                } else {
                     [(a, true, title_a, &state.names), (b, false, title_b, &state.names)]
                 };
                 for (column, (ui, (doc, first, title, names))) in columns.iter_mut().zip(order).enumerate() {
@@ -268,14 +278,20 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Acti
     }
 }
 
-fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &mut PairView, mark: Option<Mark>, actions: &mut Vec<Action>) {
+fn header_ui(
+    ui: &mut egui::Ui,
+    tr: &Tr,
+    pair: &Pair,
+    view: &mut PairView,
+    mark: Option<Mark>,
+    actions: &mut Vec<Action>,
+) {
     ui.horizontal_wrapped(|ui| {
         if ui.button(tr.back).on_hover_text("Esc").clicked() {
             actions.push(Action::ClosePair);
         }
         ui.separator();
-        ui.label(RichText::new(format!("{:.1} %", pair.score * 100.0)).strong().size(16.0))
-            .on_hover_text(tr.tip_score);
+        ui.label(RichText::new(format!("{:.1} %", pair.score * 100.0)).strong().size(16.0)).on_hover_text(tr.tip_score);
         ui.label(tr.of_suspect);
         ui.label(RichText::new(format!("{:.1} %", pair.score_b * 100.0)).strong().size(16.0))
             .on_hover_text(tr.tip_score_b);
@@ -331,48 +347,56 @@ fn passage_list_ui(
 ) {
     ui.label(RichText::new(tr.passage_list).strong()).on_hover_text(tr.tip_passage_list);
     let row_height = 2.0 * ui.spacing().interact_size.y + ui.spacing().item_spacing.y * 2.0;
-    egui::ScrollArea::vertical().id_salt("passage-list").auto_shrink(false).show_rows(ui, row_height, pair.passages.len(), |ui, rows| {
-        for i in rows {
-            let Some(p) = pair.passages.get(i) else {
-                continue;
-            };
-            let style = kind_style(p.kind, i);
-            let mark = view.marks.get(i).copied().flatten();
-            let selected = view.current == Some(i);
-            ui.horizontal(|ui| {
-                let number = RichText::new(format!(" {} ", i + 1)).background_color(rgb(style.background)).color(rgb(style.text));
-                let text = format!(
-                    "{} · {} / {} {} · @{}",
-                    words.kind(p.kind).0,
-                    p.a_len(),
-                    p.b_len(),
-                    tr.chars_word,
-                    p.a_start
-                );
-                let row = ui.selectable_label(selected, number);
-                let label = ui.add(egui::Button::selectable(selected, text).truncate()).on_hover_text(tr.tip_passage_row);
-                if row.clicked() || label.clicked() {
-                    actions.push(Action::FocusPassage(i));
-                }
-            });
-            ui.horizontal(|ui| {
-                ui.add_space(18.0);
-                for (label, value, tip) in [
-                    ("OK", Mark::Confirmed, tr.mark_confirmed),
-                    ("×", Mark::Dismissed, tr.mark_dismissed),
-                    ("××", Mark::DismissedEverywhere, tr.mark_everywhere),
-                ] {
-                    let on = mark == Some(value);
-                    if ui.add(egui::Button::new(label).small().selected(on)).on_hover_text(tip).clicked() {
-                        actions.push(Action::MarkPassage(view.pair, i, if on { None } else { Some(value) }));
+    egui::ScrollArea::vertical().id_salt("passage-list").auto_shrink(false).show_rows(
+        ui,
+        row_height,
+        pair.passages.len(),
+        |ui, rows| {
+            for i in rows {
+                let Some(p) = pair.passages.get(i) else {
+                    continue;
+                };
+                let style = kind_style(p.kind, i);
+                let mark = view.marks.get(i).copied().flatten();
+                let selected = view.current == Some(i);
+                ui.horizontal(|ui| {
+                    let number = RichText::new(format!(" {} ", i + 1))
+                        .background_color(rgb(style.background))
+                        .color(rgb(style.text));
+                    let text = format!(
+                        "{} · {} / {} {} · @{}",
+                        words.kind(p.kind).0,
+                        p.a_len(),
+                        p.b_len(),
+                        tr.chars_word,
+                        p.a_start
+                    );
+                    let row = ui.selectable_label(selected, number);
+                    let label =
+                        ui.add(egui::Button::selectable(selected, text).truncate()).on_hover_text(tr.tip_passage_row);
+                    if row.clicked() || label.clicked() {
+                        actions.push(Action::FocusPassage(i));
                     }
-                }
-                if let Some(m) = mark {
-                    ui.label(RichText::new(words.mark(m)).weak());
-                }
-            });
-        }
-    });
+                });
+                ui.horizontal(|ui| {
+                    ui.add_space(18.0);
+                    for (label, value, tip) in [
+                        ("OK", Mark::Confirmed, tr.mark_confirmed),
+                        ("×", Mark::Dismissed, tr.mark_dismissed),
+                        ("××", Mark::DismissedEverywhere, tr.mark_everywhere),
+                    ] {
+                        let on = mark == Some(value);
+                        if ui.add(egui::Button::new(label).small().selected(on)).on_hover_text(tip).clicked() {
+                            actions.push(Action::MarkPassage(view.pair, i, if on { None } else { Some(value) }));
+                        }
+                    }
+                    if let Some(m) = mark {
+                        ui.label(RichText::new(words.mark(m)).weak());
+                    }
+                });
+            }
+        },
+    );
 }
 
 /// One side (column 0 = left); returns the passage clicked, if any.
@@ -388,9 +412,10 @@ fn side_ui(
     let side_ranges = ranges(pair, first);
     let chars = doc.chars.max(1) as f32;
     let mut clicked = None;
-    let key = dismissed.iter().enumerate().fold(u64::from(first), |h, (i, &d)| {
-        h.wrapping_mul(31).wrapping_add(if d { i as u64 + 7 } else { 1 })
-    });
+    let key = dismissed
+        .iter()
+        .enumerate()
+        .fold(u64::from(first), |h, (i, &d)| h.wrapping_mul(31).wrapping_add(if d { i as u64 + 7 } else { 1 }));
     ui.horizontal_top(|ui| {
         // The overview strip: where the passages sit in the whole text; click to go there.
         let height = ui.available_height();
@@ -459,7 +484,8 @@ fn side_ui(
                         ui.visuals().weak_text_color(),
                     );
                     if view.current == Some(i) {
-                        let bottom = galley.pos_from_cursor(CCursor::new(end.saturating_sub(1) as usize)).translate(origin);
+                        let bottom =
+                            galley.pos_from_cursor(CCursor::new(end.saturating_sub(1) as usize)).translate(origin);
                         let x = top_left.x + GUTTER - 4.0;
                         let kind = pair.passages.get(i).map(|p| p.kind).unwrap_or_default();
                         painter.line_segment(

@@ -215,111 +215,112 @@ pub fn table_ui(
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     // Wider than the window at 1024 px: scroll sideways rather than cut columns off.
     egui::ScrollArea::horizontal().id_salt("pairs-h").show(ui, |ui| {
-    let mut builder = TableBuilder::new(ui)
-        .id_salt("pairs")
-        .striped(true)
-        .resizable(true)
-        .sense(Sense::click())
-        .cell_layout(egui::Layout::left_to_right(Align::Center))
-        .column(Column::initial(200.0).at_least(80.0).clip(true))
-        .column(Column::initial(200.0).at_least(80.0).clip(true))
-        .column(Column::initial(118.0).at_least(50.0).clip(true))
-        .column(Column::initial(118.0).at_least(50.0).clip(true))
-        .column(Column::initial(74.0).at_least(40.0).clip(true))
-        .column(Column::initial(76.0).at_least(40.0).clip(true))
-        .column(Column::initial(70.0).at_least(40.0).clip(true))
-        .column(Column::initial(90.0).at_least(40.0).clip(true))
-        .column(Column::remainder().at_least(90.0).clip(true))
-        .auto_shrink(false);
-    if let Some(row) = scroll_row {
-        builder = builder.scroll_to_row(row, None);
-    }
-    let all = report.mode == Mode::AllVsAll;
-    let headers = [
-        (if all { tr.doc_a } else { tr.col_suspect }, SortColumn::Suspect, ""),
-        (if all { tr.doc_b } else { tr.col_reference }, SortColumn::Reference, ""),
-        (if all { "% A" } else { tr.col_score }, SortColumn::Score, tr.tip_score),
-        (if all { "% B" } else { tr.col_score_b }, SortColumn::ScoreB, tr.tip_score_b),
-        (tr.col_simhash, SortColumn::Simhash, tr.tip_simhash_col),
-        (tr.col_passages, SortColumn::Passages, tr.tip_passages),
-        (tr.col_longest, SortColumn::Longest, tr.tip_longest),
-    ];
-    builder
-        .header(row_height + 2.0, |mut header| {
-            for (name, column, tip) in headers {
+        let mut builder = TableBuilder::new(ui)
+            .id_salt("pairs")
+            .striped(true)
+            .resizable(true)
+            .sense(Sense::click())
+            .cell_layout(egui::Layout::left_to_right(Align::Center))
+            .column(Column::initial(200.0).at_least(80.0).clip(true))
+            .column(Column::initial(200.0).at_least(80.0).clip(true))
+            .column(Column::initial(118.0).at_least(50.0).clip(true))
+            .column(Column::initial(118.0).at_least(50.0).clip(true))
+            .column(Column::initial(74.0).at_least(40.0).clip(true))
+            .column(Column::initial(76.0).at_least(40.0).clip(true))
+            .column(Column::initial(70.0).at_least(40.0).clip(true))
+            .column(Column::initial(90.0).at_least(40.0).clip(true))
+            .column(Column::remainder().at_least(90.0).clip(true))
+            .auto_shrink(false);
+        if let Some(row) = scroll_row {
+            builder = builder.scroll_to_row(row, None);
+        }
+        let all = report.mode == Mode::AllVsAll;
+        let headers = [
+            (if all { tr.doc_a } else { tr.col_suspect }, SortColumn::Suspect, ""),
+            (if all { tr.doc_b } else { tr.col_reference }, SortColumn::Reference, ""),
+            (if all { "% A" } else { tr.col_score }, SortColumn::Score, tr.tip_score),
+            (if all { "% B" } else { tr.col_score_b }, SortColumn::ScoreB, tr.tip_score_b),
+            (tr.col_simhash, SortColumn::Simhash, tr.tip_simhash_col),
+            (tr.col_passages, SortColumn::Passages, tr.tip_passages),
+            (tr.col_longest, SortColumn::Longest, tr.tip_longest),
+        ];
+        builder
+            .header(row_height + 2.0, |mut header| {
+                for (name, column, tip) in headers {
+                    header.col(|ui| {
+                        let active = table.sort == column;
+                        let arrow = match (active, table.descending) {
+                            (false, _) => "",
+                            (true, true) => " ↓",
+                            (true, false) => " ↑",
+                        };
+                        let label = ui.selectable_label(active, RichText::new(format!("{name}{arrow}")).strong());
+                        let label = if tip.is_empty() { label } else { label.on_hover_text(tip) };
+                        if label.clicked() {
+                            table.toggle_sort(column);
+                        }
+                    });
+                }
                 header.col(|ui| {
-                    let active = table.sort == column;
-                    let arrow = match (active, table.descending) {
-                        (false, _) => "",
-                        (true, true) => " ↓",
-                        (true, false) => " ↑",
+                    ui.label(RichText::new(tr.col_review).strong());
+                });
+                header.col(|_| {});
+            })
+            .body(|body| {
+                body.rows(row_height, rows.len(), |mut row| {
+                    let Some(&index) = rows.get(row.index()) else {
+                        return;
                     };
-                    let label = ui.selectable_label(active, RichText::new(format!("{name}{arrow}")).strong());
-                    let label = if tip.is_empty() { label } else { label.on_hover_text(tip) };
-                    if label.clicked() {
-                        table.toggle_sort(column);
+                    let Some(pair) = report.pairs.get(index) else {
+                        return;
+                    };
+                    row.set_selected(table.selected == Some(index));
+                    let suspect = doc_name(report, names, pair.a);
+                    let reference = doc_name(report, names, pair.b);
+                    let path =
+                        |id: usize| report.documents.get(id).map_or(String::new(), |d| d.source.display().to_string());
+                    row.col(|ui| {
+                        ui.label(suspect).on_hover_text(path(pair.a));
+                    });
+                    row.col(|ui| {
+                        ui.label(reference).on_hover_text(path(pair.b));
+                    });
+                    row.col(|ui| {
+                        ui.label(format!("{:.1} %", pair.score * 100.0));
+                    });
+                    row.col(|ui| {
+                        ui.label(format!("{:.1} %", pair.score_b * 100.0));
+                    });
+                    row.col(|ui| {
+                        ui.label(pair.simhash_distance.map_or("–".into(), |d| d.to_string()));
+                    });
+                    row.col(|ui| {
+                        ui.label(pair.passages.len().to_string());
+                    });
+                    row.col(|ui| {
+                        ui.label(pair.longest.to_string());
+                    });
+                    row.col(|ui| {
+                        if let Some(m) = marks.pair(report, pair).and_then(|m| m.mark) {
+                            ui.label(mark_word(m));
+                        }
+                    });
+                    row.col(|ui| {
+                        if pair.near_duplicate {
+                            ui.label(RichText::new(tr.near_duplicate).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
+                        }
+                    });
+                    let response = row.response();
+                    response.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Button, true, format!("{suspect} ⇐ {reference}"))
+                    });
+                    if response.clicked() {
+                        table.selected = Some(index);
+                    }
+                    if response.double_clicked() {
+                        actions.push(Action::OpenPair(index));
                     }
                 });
-            }
-            header.col(|ui| {
-                ui.label(RichText::new(tr.col_review).strong());
             });
-            header.col(|_| {});
-        })
-        .body(|body| {
-            body.rows(row_height, rows.len(), |mut row| {
-                let Some(&index) = rows.get(row.index()) else {
-                    return;
-                };
-                let Some(pair) = report.pairs.get(index) else {
-                    return;
-                };
-                row.set_selected(table.selected == Some(index));
-                let suspect = doc_name(report, names, pair.a);
-                let reference = doc_name(report, names, pair.b);
-                let path = |id: usize| report.documents.get(id).map_or(String::new(), |d| d.source.display().to_string());
-                row.col(|ui| {
-                    ui.label(suspect).on_hover_text(path(pair.a));
-                });
-                row.col(|ui| {
-                    ui.label(reference).on_hover_text(path(pair.b));
-                });
-                row.col(|ui| {
-                    ui.label(format!("{:.1} %", pair.score * 100.0));
-                });
-                row.col(|ui| {
-                    ui.label(format!("{:.1} %", pair.score_b * 100.0));
-                });
-                row.col(|ui| {
-                    ui.label(pair.simhash_distance.map_or("–".into(), |d| d.to_string()));
-                });
-                row.col(|ui| {
-                    ui.label(pair.passages.len().to_string());
-                });
-                row.col(|ui| {
-                    ui.label(pair.longest.to_string());
-                });
-                row.col(|ui| {
-                    if let Some(m) = marks.pair(report, pair).and_then(|m| m.mark) {
-                        ui.label(mark_word(m));
-                    }
-                });
-                row.col(|ui| {
-                    if pair.near_duplicate {
-                        ui.label(RichText::new(tr.near_duplicate).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
-                    }
-                });
-                let response = row.response();
-                response.widget_info(|| {
-                    egui::WidgetInfo::labeled(egui::Role::Button, true, format!("{suspect} ⇐ {reference}"))
-                });
-                if response.clicked() {
-                    table.selected = Some(index);
-                }
-                if response.double_clicked() {
-                    actions.push(Action::OpenPair(index));
-                }
-            });
-        });
     });
 }

@@ -251,7 +251,9 @@ impl State {
 
     /// Number of readable documents with notes (warnings).
     pub fn note_count(&self) -> usize {
-        self.report.as_ref().map_or(0, |r| r.documents.iter().filter(|d| d.error.is_none() && !d.warnings.is_empty()).count())
+        self.report
+            .as_ref()
+            .map_or(0, |r| r.documents.iter().filter(|d| d.error.is_none() && !d.warnings.is_empty()).count())
     }
 
     /// True when the inputs, mode or settings changed since the shown results were made.

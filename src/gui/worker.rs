@@ -138,8 +138,13 @@ fn run_one(job: JobId, plan: CheckPlan, cancel: &CancelFlag, events: &Sender<Eve
     let _ = events.send(Event::Listed { job, documents: documents.len() });
     waker();
     // The window runs check after check: the jieba dictionary is built once and kept.
-    let request =
-        CheckRequest { documents, mode: plan.mode, settings: plan.settings.sanitized(), keep_dictionary: true, skipped };
+    let request = CheckRequest {
+        documents,
+        mode: plan.mode,
+        settings: plan.settings.sanitized(),
+        keep_dictionary: true,
+        skipped,
+    };
     let throttle = Mutex::new((Instant::now() - PROGRESS_INTERVAL, None::<Stage>));
     let sink = |progress: Progress| {
         let Ok(mut last) = throttle.try_lock() else {

@@ -66,7 +66,10 @@ pub const STOP_PASSAGES_FILE: &str = "twinspot-stop-passages.txt";
 
 /// The key of a document: its SHA-256, or its path when the file could not be hashed.
 fn doc_key(report: &Report, id: usize) -> String {
-    report.documents.get(id).map_or_else(String::new, |d| d.sha256.clone().unwrap_or_else(|| format!("path:{}", d.path)))
+    report
+        .documents
+        .get(id)
+        .map_or_else(String::new, |d| d.sha256.clone().unwrap_or_else(|| format!("path:{}", d.path)))
 }
 
 /// The key of a pair: both documents' SHA-256, suspect side first.

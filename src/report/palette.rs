@@ -46,10 +46,18 @@ pub struct KindStyle {
 /// the kinds that do not count share one muted style each.
 pub fn kind_style(kind: PassageKind, index: usize) -> KindStyle {
     match kind {
-        PassageKind::Copied => KindStyle { background: passage_colour(index), text: [0, 0, 0], italic: false, underline: false },
-        PassageKind::Quoted => KindStyle { background: [0xdd, 0xe8, 0xf7], text: [0x1a, 0x3d, 0x6e], italic: true, underline: false },
-        PassageKind::Common => KindStyle { background: [0xe4, 0xe4, 0xe4], text: [0x33, 0x33, 0x33], italic: false, underline: true },
-        PassageKind::Template => KindStyle { background: [0xf2, 0xf2, 0xf2], text: [0x80, 0x80, 0x80], italic: false, underline: false },
+        PassageKind::Copied => {
+            KindStyle { background: passage_colour(index), text: [0, 0, 0], italic: false, underline: false }
+        }
+        PassageKind::Quoted => {
+            KindStyle { background: [0xdd, 0xe8, 0xf7], text: [0x1a, 0x3d, 0x6e], italic: true, underline: false }
+        }
+        PassageKind::Common => {
+            KindStyle { background: [0xe4, 0xe4, 0xe4], text: [0x33, 0x33, 0x33], italic: false, underline: true }
+        }
+        PassageKind::Template => {
+            KindStyle { background: [0xf2, 0xf2, 0xf2], text: [0x80, 0x80, 0x80], italic: false, underline: false }
+        }
     }
 }
 

@@ -116,7 +116,8 @@ impl Words {
 }
 
 /// Every passage kind, in legend order.
-pub const KINDS: [PassageKind; 4] = [PassageKind::Copied, PassageKind::Quoted, PassageKind::Common, PassageKind::Template];
+pub const KINDS: [PassageKind; 4] =
+    [PassageKind::Copied, PassageKind::Quoted, PassageKind::Common, PassageKind::Template];
 
 fn kind_index(kind: PassageKind) -> usize {
     match kind {

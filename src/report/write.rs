@@ -82,10 +82,7 @@ fn real_parent_join(path: &Path) -> Option<PathBuf> {
 /// Checks every output before any work: none names an input (`inputs` are the files the
 /// check reads), no two share a path, at most one goes to standard output, and each folder
 /// exists and takes a new file. Returns the first problem found.
-pub fn check_outputs<'a>(
-    outputs: &[Output],
-    inputs: impl IntoIterator<Item = &'a Path>,
-) -> Result<(), WriteError> {
+pub fn check_outputs<'a>(outputs: &[Output], inputs: impl IntoIterator<Item = &'a Path>) -> Result<(), WriteError> {
     let input_keys: HashSet<FileKey> = inputs.into_iter().flat_map(keys_of).collect();
     let mut seen: Vec<(&'static str, HashSet<FileKey>)> = Vec::new();
     let mut stdout: Option<&'static str> = None;

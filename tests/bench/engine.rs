@@ -162,7 +162,12 @@ fn bench_parts(c: &mut Criterion) {
 fn request(dir: &Path) -> CheckRequest {
     let mut documents = collect_inputs(&[dir.join("reference")], Role::Reference);
     documents.extend(collect_inputs(&[dir.join("suspect")], Role::Suspect));
-    CheckRequest { documents, mode: Mode::SuspectsVsReferences, settings: Settings::default(), ..CheckRequest::default() }
+    CheckRequest {
+        documents,
+        mode: Mode::SuspectsVsReferences,
+        settings: Settings::default(),
+        ..CheckRequest::default()
+    }
 }
 
 /// Peak resident memory of this process so far (Linux), in MB.

@@ -69,7 +69,8 @@ fn main() {
         counter.fetch_add(1, Ordering::Relaxed);
     }))
     .expect("the worker starts");
-    let plan = CheckPlan { suspects: folder, mode: Mode::AllVsAll, settings: Settings::default(), ..CheckPlan::default() };
+    let plan =
+        CheckPlan { suspects: folder, mode: Mode::AllVsAll, settings: Settings::default(), ..CheckPlan::default() };
     let started = Instant::now();
     assert!(worker.send(Command::Check { job: 1, plan, cancel: CancelFlag::new() }));
     let mut events = 0usize;

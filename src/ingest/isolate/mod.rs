@@ -106,7 +106,8 @@ impl Helper {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()?;
-        let (Some(stdin), Some(mut stdout), Some(mut stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        let (Some(stdin), Some(mut stdout), Some(mut stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             let _ = child.kill();
             let _ = child.wait();
@@ -159,7 +160,9 @@ impl Helper {
         self.max_reply.store(request.limits.max_text_bytes, Ordering::Relaxed);
         let header = serde_json::to_vec(request).map_err(|e| Answer::Panicked(e.to_string()))?;
         let sent = match self.stdin.as_mut() {
-            Some(stdin) => write_frame(stdin, &header).and_then(|()| write_frame(stdin, bytes)).and_then(|()| stdin.flush()),
+            Some(stdin) => {
+                write_frame(stdin, &header).and_then(|()| write_frame(stdin, bytes)).and_then(|()| stdin.flush())
+            }
             None => Err(io::ErrorKind::BrokenPipe.into()),
         };
         if sent.is_err() {

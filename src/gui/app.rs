@@ -135,6 +135,11 @@ impl TwinspotApp {
         };
         // Same protection as the command line: documents are read in helper processes.
         plan.settings.ingest.isolation = self.isolation.clone();
+        // Passages the reviewer dismissed everywhere are stop passages of the next check:
+        // the engine shows them as common and counts them nowhere.
+        plan.settings.stop_passages.extend(self.state.marks.stop_passages.values().cloned());
+        plan.settings.stop_passages.sort();
+        plan.settings.stop_passages.dedup();
         let cancel = CancelFlag::new();
         let sent = self.worker.as_ref().is_some_and(|w| w.send(Command::Check { job, plan, cancel: cancel.clone() }));
         if sent {

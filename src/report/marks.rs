@@ -105,7 +105,9 @@ impl Marks {
                 std::fs::create_dir_all(dir)
                     .map_err(|source| MarksError::Write { path: dir.display().to_string(), source })?;
             }
-            std::fs::write(p, text).map_err(|source| MarksError::Write { path: p.display().to_string(), source })
+            // Atomic, like every report: a crash mid-save keeps the previous marks whole.
+            super::write::write_atomic("review marks", p, text.as_bytes(), [])
+                .map_err(|e| MarksError::Write { path: p.display().to_string(), source: std::io::Error::other(e) })
         };
         // Plain structs of strings: serialising cannot fail.
         let json = serde_json::to_string_pretty(self).unwrap_or_default();

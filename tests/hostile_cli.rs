@@ -402,3 +402,24 @@ fn text_held_by_many_references_is_shown_as_common_not_dropped() {
         shown.iter().map(|p| p["a_end"].as_u64().unwrap() - p["a_start"].as_u64().unwrap()).max().unwrap();
     assert!(covered as usize + 10 >= ESSAY.trim().chars().count(), "only {covered} characters shown: {report:#}");
 }
+
+/// A later identical submission gets every row of the first: against the reference it
+/// copied from, and against a reference stored with the very same bytes.
+#[test]
+fn a_second_identical_submission_keeps_every_row_of_the_first() {
+    let dir = class();
+    let submission = format!("My essay.\n{ESSAY}");
+    std::fs::write(dir.path().join("sub/s1-again.txt"), &submission).unwrap();
+    std::fs::write(dir.path().join("refs/stored.txt"), &submission).unwrap();
+    let run = run(dir.path(), &["compare", "-r", "refs", "-s", "sub", "--json", "-", "-q"]);
+    assert_eq!(code(&run), Some(0), "{}", streams(&run.output));
+    let report = json(&run);
+    for suspect in ["sub/s1.txt", "sub/s1-again.txt"] {
+        for reference in ["refs/r.txt", "refs/stored.txt"] {
+            let pair = crate::util::pair(&report, suspect, reference);
+            assert!(pair.is_some(), "{suspect} ⇐ {reference} missing: {report:#}");
+        }
+        let stored = crate::util::pair(&report, suspect, "refs/stored.txt").unwrap();
+        assert_eq!(stored["score"], 1.0, "{report:#}");
+    }
+}

@@ -312,16 +312,19 @@ fn identical_pairs(found: &[Vec<Pair>], docs: &[Loaded], identical: &IdenticalFi
     }
     let mut rows = vec![whole];
     if mode == Mode::SuspectsVsReferences {
-        let rows_of: FxHashMap<usize, &Vec<Pair>> =
-            found.iter().chain(&rows).filter_map(|pairs| Some((pairs.first()?.a, pairs))).collect();
+        // Every pair by its suspect: found by matching and stated whole alike.
+        let mut rows_of: FxHashMap<usize, Vec<&Pair>> = FxHashMap::default();
+        for pair in found.iter().chain(&rows).flatten() {
+            rows_of.entry(pair.a).or_default().push(pair);
+        }
         let copies = docs.iter().filter_map(|d| match identical.identity[d.entry.id] {
             Identity::CopyOf(first) if suspect_side(d) => Some((d.entry.id, first)),
             _ => None,
         });
         let copied: Vec<Vec<Pair>> = copies
             .map(|(copy, first)| {
-                let theirs = rows_of.get(&first).map(|v| v.as_slice()).unwrap_or_default();
-                theirs.iter().filter(|p| p.a == first && p.b != copy).map(|p| Pair { a: copy, ..p.clone() }).collect()
+                let theirs = rows_of.get(&first).map(Vec::as_slice).unwrap_or_default();
+                theirs.iter().filter(|p| p.b != copy).map(|p| Pair { a: copy, ..(*p).clone() }).collect()
             })
             .collect();
         rows.extend(copied);

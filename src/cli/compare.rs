@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
+use twinspot::DocumentInput;
 use twinspot::engine::{InputSet, Skipped, display_path};
 use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, CheckRequest, Mode, Report, Role, Settings, run_check};
@@ -182,16 +183,13 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     }
     let outputs =
         ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone(), lang: args.lang };
-    // Everything the run reads: the documents and the stop-passage file.
-    let input_paths = || documents.iter().map(|d| d.path.as_path()).chain(args.stop_passages.as_deref());
-    if let Err(e) = outputs.check(input_paths()) {
+    if let Err(e) = outputs.check(read_by_the_run(&documents, args.stop_passages.as_deref())) {
         eprintln!("twinspot: {e}");
         return Ok(ExitCode::from(2));
     }
     for s in &skipped {
         eprintln!("twinspot: {}", skipped_line(s));
     }
-    // One check and the process ends: the dictionary can go as soon as SimHash is done.
     let settings = match args.settings() {
         Ok(settings) => settings,
         Err(error) => {
@@ -199,7 +197,8 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    let request = CheckRequest { documents: documents.clone(), mode, settings, keep_dictionary: false, skipped };
+    // One check and the process ends: the dictionary can go as soon as SimHash is done.
+    let request = CheckRequest { documents, mode, settings, keep_dictionary: false, skipped };
     let progress = TerminalProgress::new(args.quiet);
     let report = run_check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
     progress.finish();
@@ -214,7 +213,17 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    Ok(outputs.finish(&report, input_paths(), (!args.quiet).then(|| summary(&report))))
+    let inputs = read_by_the_run(&request.documents, args.stop_passages.as_deref());
+    Ok(outputs.finish(&report, inputs, (!args.quiet).then(|| summary(&report))))
+}
+
+/// Every file the run reads, which no report may replace: the documents and the
+/// stop-passage file.
+fn read_by_the_run<'a>(
+    documents: &'a [DocumentInput],
+    stop_passages: Option<&'a Path>,
+) -> impl Iterator<Item = &'a Path> + Clone {
+    documents.iter().map(|d| d.path.as_path()).chain(stop_passages)
 }
 
 /// One line for a path passed over.

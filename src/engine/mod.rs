@@ -4,6 +4,8 @@
 
 mod identical;
 mod inputs;
+mod matcher;
+mod memory_index;
 mod pipeline;
 mod progress;
 mod template;

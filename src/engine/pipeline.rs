@@ -8,57 +8,29 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
+use super::matcher::{Matcher, SuspectDoc, max_postings};
+use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
-use crate::exclusions::quoted::quoted_spans;
-use crate::exclusions::{Exclusions, SuspectExclusions, token_ranges};
-use crate::fingerprint::hashing::kgram_hashes;
-use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print, may_reach, similarity};
+use crate::exclusions::Exclusions;
+use crate::fingerprint::keywords::{TOP_KEYWORDS, keyword_print};
 use crate::fingerprint::{DocumentFingerprints, simhash};
-use crate::index::{InvertedIndex, MAX_POSITIONS_PER_DOCUMENT, Posting, SimhashIndex};
+use crate::index::ReferenceIndex;
 use crate::ingest;
-use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
-use crate::matching::dense::{Ties, densify};
-use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair_counting, overlaps};
+use crate::matching::MatchTuning;
 use crate::normalize::{self, folded_text};
-use crate::report::{DocumentEntry, Pair, Passage, Report};
-use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, near_duplicate_groups, pair_scores};
+use crate::report::{DocumentEntry, Pair, Report};
+use crate::score::near_duplicate_groups;
 use crate::settings::Settings;
-
-/// A k-gram held by more reference positions than this, in fewer documents than make it
-/// common (one document repeating a phrase), is skipped at lookup: it would cost more
-/// than it tells. The cap grows with the number of references: one in
-/// [`POSTINGS_SHARE`] of them, but never below [`MIN_POSTINGS_CAP`]. Common k-grams are
-/// never skipped: they are matched against a few of their documents and shown as common
-/// (see [`crate::exclusions::common`]).
-const POSTINGS_SHARE: usize = 20;
-const MIN_POSTINGS_CAP: usize = 50;
 
 /// A document is compared up to this many normalized characters (about 24 MB of Chinese
 /// or 8 MB of English text); the rest gets a warning. Every per-document structure grows
 /// with this length, so it bounds a document's memory, whatever its content.
 const MAX_COMPARED_CHARS: usize = 8_000_000;
 
-/// A suspect is compared with at most this many near-duplicate candidates found by SimHash
-/// alone (the closest): a folder of thousands of identical files stays linear.
-const MAX_SIMHASH_CANDIDATES: usize = 32;
-
 /// The report keeps at most this many pairs: each suspect its closest ones, as many as fit
 /// (see `keep_closest_pairs`).
 const MAX_PAIRS: usize = 100_000;
-
-/// One document after reading: its entry for the report and its fingerprints.
-struct Loaded {
-    entry: DocumentEntry,
-    /// A suspect that is also a reference (the same file was given in both parts).
-    also_reference: bool,
-    /// Bytes of `entry.text` that are compared (all of it but for giant documents).
-    compared: usize,
-    prints: Option<DocumentFingerprints>,
-    masked_chars: Vec<(u32, u32)>,
-    /// The keyword fingerprint, taken with the SimHash.
-    keywords: Option<KeywordPrint>,
-}
 
 /// Counts finished units of a stage and tells the sink.
 struct Counter<'a> {
@@ -114,33 +86,37 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     };
 
     let counter = Counter::start(sink, Stage::Indexing, 1);
-    let index = build_index(&mut docs, &is_reference);
-    let mut simhashes = SimhashIndex::new(settings.simhash_threshold);
-    for (id, d) in docs.iter().enumerate().filter(|(_, d)| is_reference(d)) {
-        if let Some(h) = d.entry.simhash {
-            simhashes.insert(id as u32, h);
-        }
-    }
+    let kgrams = take_kgrams(&mut docs, &is_reference);
+    let index = MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, &is_reference);
     counter.tick();
     check(cancel)?;
 
     let suspects: Vec<usize> = (0..docs.len()).filter(|&i| is_suspect(&docs[i]) && docs[i].prints.is_some()).collect();
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
-    let references = docs.iter().filter(|d| is_reference(d)).count();
-    let max_postings = (references / POSTINGS_SHARE).max(MIN_POSTINGS_CAP);
+    let references = index.reference_count();
     let exclusions = Exclusions::new(references, &settings.stop_passages, settings.normalize, settings.k);
+    // Each unordered pair is compared once: in all-vs-all mode, and between two suspects
+    // that are also references, from its smaller id. Identical files are not aligned
+    // (their pair is stated whole), and nothing is compared with itself.
+    let mode = request.mode;
+    let wanted = |a: usize, b: usize| {
+        let both_parts = |id: usize| docs[id].also_reference;
+        a != b
+            && !identical.same(a, b)
+            && match mode {
+                Mode::SuspectsVsReferences => !(both_parts(a) && both_parts(b)) || b > a,
+                Mode::AllVsAll => b > a,
+            }
+    };
     let matcher = Matcher {
-        docs: &docs,
         index: &index,
-        simhashes: &simhashes,
         settings: &settings,
         tuning: &tuning,
-        mode: request.mode,
-        max_postings,
+        max_postings: max_postings(references),
         exclusions: &exclusions,
-        is_reference: &is_reference,
-        identical: &identical,
+        wanted: &wanted,
+        simhash_after_suspect: mode == Mode::AllVsAll,
     };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
         .par_iter()
@@ -148,11 +124,12 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
             if cancel.is_cancelled() {
                 return None;
             }
-            let pairs = matcher.pairs_of(a);
+            let pairs = suspect_doc(a, &docs[a]).map(|doc| matcher.pairs_of(&doc)).unwrap_or_default();
             counter.tick();
             Some(pairs)
         })
         .collect();
+    drop(index);
     check(cancel)?;
 
     let mut per_suspect: Vec<Vec<Pair>> = per_suspect.into_iter().flatten().collect();
@@ -267,6 +244,20 @@ fn add_simhashes(
 /// words (only punctuation, symbols or spaces): such documents are compared with nothing.
 const NO_TEXT: &str = "no text found";
 const NO_WORDS: &str = "no words to compare (only punctuation, symbols or spaces)";
+
+/// The suspect side of `doc` (id `id`) for the matcher; `None` when it was not read.
+fn suspect_doc(id: usize, doc: &Loaded) -> Option<SuspectDoc<'_>> {
+    Some(SuspectDoc {
+        id,
+        prints: doc.prints.as_ref()?,
+        text: &doc.entry.text,
+        compared: doc.compared,
+        masked_chars: &doc.masked_chars,
+        countable_chars: doc.entry.countable_chars,
+        simhash: doc.entry.simhash,
+        keywords: doc.keywords.as_ref(),
+    })
+}
 
 /// Finds identical files, tells each later copy which document it is compared through.
 fn find_identical(docs: &mut [Loaded], mode: Mode) -> IdenticalFiles {
@@ -411,251 +402,4 @@ fn apply_templates(docs: &mut [Loaded], settings: &Settings) {
         d.entry.countable_chars = d.entry.chars.saturating_sub(masked);
         d.masked_chars = ranges;
     });
-}
-
-/// The k-gram index and the sentence index of the references.
-struct Indexes {
-    kgrams: InvertedIndex,
-    sentences: InvertedIndex,
-}
-
-/// Indexes the references. Their winnowed k-grams move into the index, and everyone
-/// else's are dropped: matching looks up every k-gram of a suspect, rolled again from its
-/// tokens, so no document needs its own list any more.
-fn build_index(docs: &mut [Loaded], is_reference: &(dyn Fn(&Loaded) -> bool + Sync)) -> Indexes {
-    let kgrams: Vec<(u64, Posting)> = docs
-        .par_iter_mut()
-        .enumerate()
-        .flat_map_iter(|(id, d)| {
-            let keep = is_reference(d);
-            let kgrams = d.prints.as_mut().map(|p| std::mem::take(&mut p.kgrams)).unwrap_or_default();
-            let doc = id as u32;
-            kgrams.into_iter().filter(move |_| keep).map(move |f| (f.hash, Posting { doc, position: f.position }))
-        })
-        .collect();
-    let sentences: Vec<(u64, Posting)> = docs
-        .par_iter()
-        .enumerate()
-        .filter(|(_, d)| is_reference(d))
-        .filter_map(|(id, d)| Some((id as u32, d.prints.as_ref()?)))
-        .flat_map_iter(|(doc, p)| p.sentences.iter().map(move |s| (s.hash, Posting { doc, position: s.start })))
-        .collect();
-    Indexes { kgrams: InvertedIndex::build(kgrams), sentences: InvertedIndex::build(sentences) }
-}
-
-/// One passage over the whole of two documents whose compared tokens are the same, in
-/// the same order (an identical copy, whatever it repeats): found in one linear pass,
-/// where matching would have to wade through every repetition. `None` otherwise, or when
-/// template text is masked in either.
-fn identical_text(a: &Loaded, b: &Loaded, min_chars: usize) -> Option<Passage> {
-    let (pa, pb) = (a.prints.as_ref()?, b.prints.as_ref()?);
-    let (ta, tb) = (&pa.tokenized.tokens, &pb.tokenized.tokens);
-    if ta.len() != tb.len() || !a.masked_chars.is_empty() || !b.masked_chars.is_empty() {
-        return None;
-    }
-    if ta.iter().zip(tb).any(|(x, y)| x.hash != y.hash) {
-        return None;
-    }
-    let (first_a, last_a, first_b, last_b) = (ta.first()?, ta.last()?, tb.first()?, tb.last()?);
-    if ((last_a.end - first_a.start) as usize) < min_chars {
-        return None;
-    }
-    Some(Passage::copied((first_a.start, last_a.end), (first_b.start, last_b.end)))
-}
-
-/// Compares one suspect with the indexed references.
-struct Matcher<'a> {
-    docs: &'a [Loaded],
-    index: &'a Indexes,
-    simhashes: &'a SimhashIndex,
-    settings: &'a Settings,
-    tuning: &'a MatchTuning,
-    mode: Mode,
-    max_postings: usize,
-    exclusions: &'a Exclusions,
-    is_reference: &'a (dyn Fn(&Loaded) -> bool + Sync),
-    identical: &'a IdenticalFiles,
-}
-
-impl Matcher<'_> {
-    /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.
-    fn score(&self, pair: &mut Pair) {
-        let (a, b) = (&self.docs[pair.a], &self.docs[pair.b]);
-        let counted: Vec<Passage> =
-            pair.passages.iter().filter(|p| p.counts(self.settings.count_quoted)).cloned().collect();
-        let scores =
-            pair_scores(&counted, a.entry.countable_chars, b.entry.countable_chars, &a.masked_chars, &b.masked_chars);
-        pair.score = scores.score;
-        pair.score_b = scores.score_b;
-        pair.longest = scores.longest;
-        // The keyword signal needs some coverage too: most pairs stop at that test, before
-        // their keywords are compared.
-        let coverage = self.settings.near_duplicate_coverage;
-        let keyword_similarity = match (&a.keywords, &b.keywords) {
-            (Some(x), Some(y)) if keywords_agree(1.0, &scores, coverage) && may_reach(x, y, KEYWORD_SIMILARITY) => {
-                similarity(x, y)
-            }
-            _ => 0.0,
-        };
-        pair.near_duplicate = is_near_duplicate(
-            &scores,
-            pair.simhash_distance,
-            self.settings.simhash_threshold,
-            self.settings.near_duplicate_coverage,
-        ) || keywords_agree(keyword_similarity, &scores, coverage);
-    }
-
-    /// Each unordered pair is compared once: in all-vs-all mode, and between two suspects
-    /// that are also references, from its smaller id. Identical files are not aligned
-    /// (their pair is stated whole), and nothing is compared with itself.
-    fn wanted(&self, a: usize, b: usize) -> bool {
-        let both_parts = |id: usize| self.docs[id].also_reference;
-        a != b
-            && !self.identical.same(a, b)
-            && match self.mode {
-                Mode::SuspectsVsReferences => !(both_parts(a) && both_parts(b)) || b > a,
-                Mode::AllVsAll => b > a,
-            }
-    }
-
-    fn pairs_of(&self, a: usize) -> Vec<Pair> {
-        let doc = &self.docs[a];
-        let Some(prints) = doc.prints.as_ref() else {
-            return Vec::new();
-        };
-        // (reference, hit), sorted below: one vector for all references, not one each.
-        let mut found: Vec<(u32, Hit)> = Vec::new();
-        // Every k-gram of the suspect is looked up, not only its winnowed ones: the
-        // references' fingerprints are winnowed, and a shared run shorter than t still
-        // hits whenever the reference kept one of its k-grams.
-        let k = self.settings.k.max(1);
-        let tokens = &prints.tokenized.tokens;
-        // How often the suspect looked up each k-gram that a reference repeats: like the
-        // index, the suspect keeps only the first occurrences of a repeated phrase.
-        let mut repeated: FxHashMap<u64, usize> = FxHashMap::default();
-        let hashes = kgram_hashes(tokens.iter().map(|t| t.hash), k);
-        let judged = self.exclusions.judge(&hashes, k, |h| self.index.kgrams.get(h));
-        for (position, &hash) in hashes.iter().enumerate() {
-            let postings = self.index.kgrams.get(hash);
-            let restricted = judged.is_restricted(position);
-            if postings.is_empty() || (postings.len() > self.max_postings && !restricted) {
-                continue;
-            }
-            if postings.len() >= MAX_POSITIONS_PER_DOCUMENT {
-                let seen = repeated.entry(hash).or_default();
-                *seen += 1;
-                if *seen > MAX_POSITIONS_PER_DOCUMENT {
-                    continue;
-                }
-            }
-            if !doc.masked_chars.is_empty()
-                && overlaps(&doc.masked_chars, (tokens[position].start, tokens[position + k - 1].end))
-            {
-                continue;
-            }
-            for p in
-                postings.iter().filter(|p| self.wanted(a, p.doc as usize) && (!restricted || judged.is_shown(p.doc)))
-            {
-                found.push((p.doc, Hit { a: position as u32, b: p.position }));
-            }
-        }
-        found.sort_unstable();
-        let (hit_docs, hits): (Vec<u32>, Vec<Hit>) = found.into_iter().unzip();
-        let hits_of = |b: u32| {
-            let start = hit_docs.partition_point(|&d| d < b);
-            let end = start + hit_docs[start..].partition_point(|&d| d == b);
-            &hits[start..end]
-        };
-        let mut shared_sentences: FxHashMap<u32, u32> = FxHashMap::default();
-        for s in &prints.sentences {
-            let postings = self.index.sentences.get(s.hash);
-            // A sentence most references hold says nothing (and would cost every suspect
-            // a walk over all of them).
-            if postings.len() > self.max_postings {
-                continue;
-            }
-            let mut docs: Vec<u32> = postings.iter().map(|p| p.doc).filter(|&b| self.wanted(a, b as usize)).collect();
-            docs.dedup();
-            for b in docs {
-                *shared_sentences.entry(b).or_default() += 1;
-            }
-        }
-        let mut candidates = hit_docs.clone();
-        if let Some(h) = doc.entry.simhash {
-            let mut close: Vec<(u32, u32)> = self
-                .simhashes
-                .query_after(h, (self.mode == Mode::AllVsAll).then_some(a as u32), 4 * MAX_SIMHASH_CANDIDATES)
-                .into_iter()
-                .filter(|&(b, _)| self.wanted(a, b as usize))
-                .collect();
-            close.sort_unstable_by_key(|&(b, distance)| (distance, b));
-            candidates.extend(close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b));
-        }
-        candidates.sort_unstable();
-        candidates.dedup();
-
-        if candidates.is_empty() {
-            return Vec::new();
-        }
-        let excluded =
-            SuspectExclusions { common: token_ranges(tokens, &judged.flagged), quoted: quoted_spans(&doc.entry.text) };
-        let suspect_stream = LazyStream::new(&doc.entry.text[..doc.compared], self.settings.normalize);
-        let mut pairs = Vec::new();
-        for b in candidates {
-            let reference = &self.docs[b as usize];
-            let (Some(rprints), true) = (reference.prints.as_ref(), (self.is_reference)(reference)) else {
-                continue;
-            };
-            let ctx = PairContext {
-                k,
-                min_chars: self.settings.min_chars,
-                tuning: self.tuning,
-                suspect_masked: &doc.masked_chars,
-                reference_masked: &reference.masked_chars,
-            };
-            let reference_stream =
-                LazyStream::new(&reference.entry.text[..reference.compared], self.settings.normalize);
-            let suspect = Side { prints, stream: &suspect_stream };
-            let reference_side = Side { prints: rprints, stream: &reference_stream };
-            // Identical texts (a document against its copy, however repetitive) in one pass.
-            let (passages, boxes) = match identical_text(doc, reference, self.settings.min_chars) {
-                Some(whole) => (vec![whole], 0),
-                None => match_pair_counting(suspect, reference_side, hits_of(b), &ctx),
-            };
-            let simhash_distance = match (doc.entry.simhash, reference.entry.simhash) {
-                (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
-                _ => None,
-            };
-            let ties = Ties { boxes, hits: hits_of(b), simhash_distance };
-            let passages = densify(suspect, reference_side, passages, ties, &ctx);
-            let mut passages = fold_alternatives(passages, self.settings.min_chars);
-            excluded.classify(&mut passages);
-            let mut pair = Pair {
-                a,
-                b: b as usize,
-                score: 0.0,
-                score_b: 0.0,
-                simhash_distance,
-                passages,
-                longest: 0,
-                shared_sentences: shared_sentences.get(&b).copied().unwrap_or(0),
-                near_duplicate: false,
-            };
-            self.score(&mut pair);
-            if pair.passages.is_empty() && !pair.near_duplicate {
-                continue;
-            }
-            pairs.push(pair);
-        }
-        // One suspect span, one twin: text found in several references is shown against
-        // the best of them.
-        let changed = fold_across_pairs(&mut pairs);
-        for (pair, changed) in pairs.iter_mut().zip(changed) {
-            if changed {
-                self.score(pair);
-            }
-        }
-        pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
-        pairs
-    }
 }

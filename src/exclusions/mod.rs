@@ -74,8 +74,8 @@ impl SuspectKgrams {
 
 impl Exclusions {
     /// Judges the suspect's k-grams (`hashes`, one per token position) with `postings`,
-    /// the index lookup.
-    pub fn judge<'i>(&self, hashes: &[u64], k: usize, postings: impl Fn(u64) -> &'i [Posting]) -> SuspectKgrams {
+    /// which gives the index's postings of the k-gram at a position.
+    pub fn judge<'i>(&self, hashes: &[u64], k: usize, postings: impl Fn(usize) -> &'i [Posting]) -> SuspectKgrams {
         let k = k.max(1);
         let tokens = hashes.len() + k - 1;
         let token_count = if hashes.is_empty() { 0 } else { tokens };
@@ -86,7 +86,7 @@ impl Exclusions {
         let mut shown = Vec::new();
         for (position, &hash) in hashes.iter().enumerate() {
             let stop = !self.stop.is_empty() && self.stop.contains(&hash);
-            let list = postings(hash);
+            let list = postings(position);
             if !stop && self.common.is_common(list) {
                 common[position] = true;
                 shown.extend(CommonRule::shown(list).iter().map(|p| p.doc));

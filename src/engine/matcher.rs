@@ -1,0 +1,261 @@
+//! Compares one suspect with every reference of a [`ReferenceIndex`]: hits from the k-gram
+//! postings (common text and stop passages judged on the way), shared sentences, SimHash
+//! candidates, then one alignment per candidate, its passages classified and scored. The
+//! same code serves a check's in-memory index and the archive.
+
+use rustc_hash::FxHashMap;
+
+use crate::exclusions::quoted::quoted_spans;
+use crate::exclusions::{Exclusions, SuspectExclusions, token_ranges};
+use crate::fingerprint::hashing::kgram_hashes;
+use crate::fingerprint::keywords::{KeywordPrint, may_reach, similarity};
+use crate::fingerprint::{DocumentFingerprints, simhash};
+use crate::index::{MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
+use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
+use crate::matching::dense::{Ties, densify};
+use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair_counting, overlaps};
+use crate::report::{Pair, Passage};
+use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, pair_scores};
+use crate::settings::Settings;
+
+/// A k-gram held by more reference positions than this, in fewer documents than make it
+/// common (one document repeating a phrase), is skipped at lookup: it would cost more
+/// than it tells. The cap grows with the number of references: one in
+/// [`POSTINGS_SHARE`] of them, but never below [`MIN_POSTINGS_CAP`]. Common k-grams are
+/// never skipped: they are matched against a few of their documents and shown as common
+/// (see [`crate::exclusions::common`]).
+const POSTINGS_SHARE: usize = 20;
+const MIN_POSTINGS_CAP: usize = 50;
+
+/// The cap on postings of one k-gram for an index of `references` documents.
+pub fn max_postings(references: usize) -> usize {
+    (references / POSTINGS_SHARE).max(MIN_POSTINGS_CAP)
+}
+
+/// A suspect is compared with at most this many near-duplicate candidates found by SimHash
+/// alone (the closest): a folder of thousands of identical files stays linear.
+const MAX_SIMHASH_CANDIDATES: usize = 32;
+
+/// One suspect as the matcher reads it; `id` becomes `Pair::a`.
+pub struct SuspectDoc<'a> {
+    pub id: usize,
+    pub prints: &'a DocumentFingerprints,
+    /// Its extracted text, of which the first `compared` bytes are compared.
+    pub text: &'a str,
+    pub compared: usize,
+    pub masked_chars: &'a [(u32, u32)],
+    pub countable_chars: usize,
+    pub simhash: Option<u64>,
+    pub keywords: Option<&'a KeywordPrint>,
+}
+
+/// Which (suspect, reference) pairs are compared at all.
+pub type PairRule<'a> = &'a (dyn Fn(usize, usize) -> bool + Sync);
+
+/// Compares suspects with the references of one index.
+pub struct Matcher<'a> {
+    pub index: &'a dyn ReferenceIndex,
+    pub settings: &'a Settings,
+    pub tuning: &'a MatchTuning,
+    /// See [`max_postings`].
+    pub max_postings: usize,
+    pub exclusions: &'a Exclusions,
+    pub wanted: PairRule<'a>,
+    /// SimHash candidates are taken only among ids after the suspect's own (all-vs-all,
+    /// where each unordered pair is compared from its smaller id).
+    pub simhash_after_suspect: bool,
+}
+
+impl Matcher<'_> {
+    /// Every pair of `doc` with a reference that shares a passage or is a near duplicate,
+    /// scored, with the text found in several references shown against the best of them.
+    /// `Pair::b` is the reference's id in the index.
+    pub fn pairs_of(&self, doc: &SuspectDoc) -> Vec<Pair> {
+        let a = doc.id;
+        let prints = doc.prints;
+        // (reference, hit), sorted below: one vector for all references, not one each.
+        let mut found: Vec<(u32, Hit)> = Vec::new();
+        // Every k-gram of the suspect is looked up, not only its winnowed ones: the
+        // references' fingerprints are winnowed, and a shared run shorter than t still
+        // hits whenever the reference kept one of its k-grams.
+        let k = self.settings.k.max(1);
+        let tokens = &prints.tokenized.tokens;
+        // How often the suspect looked up each k-gram that a reference repeats: like the
+        // index, the suspect keeps only the first occurrences of a repeated phrase.
+        let mut repeated: FxHashMap<u64, usize> = FxHashMap::default();
+        let hashes = kgram_hashes(tokens.iter().map(|t| t.hash), k);
+        let lists = self.index.kgram_postings(&hashes);
+        let judged = self.exclusions.judge(&hashes, k, |position| lists[position].as_ref());
+        for (position, (&hash, postings)) in hashes.iter().zip(&lists).enumerate() {
+            let restricted = judged.is_restricted(position);
+            if postings.is_empty() || (postings.len() > self.max_postings && !restricted) {
+                continue;
+            }
+            if postings.len() >= MAX_POSITIONS_PER_DOCUMENT {
+                let seen = repeated.entry(hash).or_default();
+                *seen += 1;
+                if *seen > MAX_POSITIONS_PER_DOCUMENT {
+                    continue;
+                }
+            }
+            if !doc.masked_chars.is_empty()
+                && overlaps(doc.masked_chars, (tokens[position].start, tokens[position + k - 1].end))
+            {
+                continue;
+            }
+            for p in
+                postings.iter().filter(|p| (self.wanted)(a, p.doc as usize) && (!restricted || judged.is_shown(p.doc)))
+            {
+                found.push((p.doc, Hit { a: position as u32, b: p.position }));
+            }
+        }
+        drop(lists);
+        found.sort_unstable();
+        let (hit_docs, hits): (Vec<u32>, Vec<Hit>) = found.into_iter().unzip();
+        let hits_of = |b: u32| {
+            let start = hit_docs.partition_point(|&d| d < b);
+            let end = start + hit_docs[start..].partition_point(|&d| d == b);
+            &hits[start..end]
+        };
+        let shared_sentences = self.shared_sentences(doc);
+        let mut candidates = hit_docs.clone();
+        if let Some(h) = doc.simhash {
+            let after = self.simhash_after_suspect.then_some(a as u32);
+            let mut close: Vec<(u32, u32)> = self
+                .index
+                .simhash_neighbours(h, after, 4 * MAX_SIMHASH_CANDIDATES)
+                .into_iter()
+                .filter(|&(b, _)| (self.wanted)(a, b as usize))
+                .collect();
+            close.sort_unstable_by_key(|&(b, distance)| (distance, b));
+            candidates.extend(close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b));
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        let excluded =
+            SuspectExclusions { common: token_ranges(tokens, &judged.flagged), quoted: quoted_spans(doc.text) };
+        let suspect_stream = LazyStream::new(&doc.text[..doc.compared], self.settings.normalize);
+        let mut pairs = Vec::new();
+        let mut references = Vec::new();
+        for b in candidates {
+            let Some(reference) = self.index.reference(b) else {
+                continue;
+            };
+            let ctx = PairContext {
+                k,
+                min_chars: self.settings.min_chars,
+                tuning: self.tuning,
+                suspect_masked: doc.masked_chars,
+                reference_masked: &reference.masked_chars,
+            };
+            let reference_stream = LazyStream::new(&reference.text[..reference.compared], self.settings.normalize);
+            let suspect = Side { prints, stream: &suspect_stream };
+            let reference_side = Side { prints: &reference.prints, stream: &reference_stream };
+            // Identical texts (a document against its copy, however repetitive) in one pass.
+            let (passages, boxes) = match identical_text(doc, &reference, self.settings.min_chars) {
+                Some(whole) => (vec![whole], 0),
+                None => match_pair_counting(suspect, reference_side, hits_of(b), &ctx),
+            };
+            let simhash_distance = match (doc.simhash, reference.simhash) {
+                (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
+                _ => None,
+            };
+            let ties = Ties { boxes, hits: hits_of(b), simhash_distance };
+            let passages = densify(suspect, reference_side, passages, ties, &ctx);
+            let mut passages = fold_alternatives(passages, self.settings.min_chars);
+            excluded.classify(&mut passages);
+            let mut pair = Pair {
+                a,
+                b: b as usize,
+                score: 0.0,
+                score_b: 0.0,
+                simhash_distance,
+                passages,
+                longest: 0,
+                shared_sentences: shared_sentences.get(&b).copied().unwrap_or(0),
+                near_duplicate: false,
+            };
+            self.score(&mut pair, doc, &reference);
+            if pair.passages.is_empty() && !pair.near_duplicate {
+                continue;
+            }
+            pairs.push(pair);
+            references.push(reference);
+        }
+        // One suspect span, one twin: text found in several references is shown against
+        // the best of them.
+        let changed = fold_across_pairs(&mut pairs);
+        for ((pair, reference), changed) in pairs.iter_mut().zip(&references).zip(changed) {
+            if changed {
+                self.score(pair, doc, reference);
+            }
+        }
+        pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
+        pairs
+    }
+
+    /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.
+    fn score(&self, pair: &mut Pair, a: &SuspectDoc, b: &ReferenceDoc) {
+        let counted: Vec<Passage> =
+            pair.passages.iter().filter(|p| p.counts(self.settings.count_quoted)).cloned().collect();
+        let scores = pair_scores(&counted, a.countable_chars, b.countable_chars, a.masked_chars, &b.masked_chars);
+        pair.score = scores.score;
+        pair.score_b = scores.score_b;
+        pair.longest = scores.longest;
+        // The keyword signal needs some coverage too: most pairs stop at that test, before
+        // their keywords are compared.
+        let coverage = self.settings.near_duplicate_coverage;
+        let keyword_similarity = match (a.keywords, b.keywords.as_deref()) {
+            (Some(x), Some(y)) if keywords_agree(1.0, &scores, coverage) && may_reach(x, y, KEYWORD_SIMILARITY) => {
+                similarity(x, y)
+            }
+            _ => 0.0,
+        };
+        pair.near_duplicate =
+            is_near_duplicate(&scores, pair.simhash_distance, self.settings.simhash_threshold, coverage)
+                || keywords_agree(keyword_similarity, &scores, coverage);
+    }
+
+    /// How many of the suspect's sentences each reference holds.
+    fn shared_sentences(&self, doc: &SuspectDoc) -> FxHashMap<u32, u32> {
+        let hashes: Vec<u64> = doc.prints.sentences.iter().map(|s| s.hash).collect();
+        let mut shared: FxHashMap<u32, u32> = FxHashMap::default();
+        for postings in self.index.sentence_postings(&hashes) {
+            // A sentence most references hold says nothing (and would cost every suspect
+            // a walk over all of them).
+            if postings.len() > self.max_postings {
+                continue;
+            }
+            let mut docs: Vec<u32> =
+                postings.iter().map(|p| p.doc).filter(|&b| (self.wanted)(doc.id, b as usize)).collect();
+            docs.dedup();
+            for b in docs {
+                *shared.entry(b).or_default() += 1;
+            }
+        }
+        shared
+    }
+}
+
+/// One passage over the whole of two documents whose compared tokens are the same, in
+/// the same order (an identical copy, whatever it repeats): found in one linear pass,
+/// where matching would have to wade through every repetition. `None` otherwise, or when
+/// template text is masked in either.
+fn identical_text(a: &SuspectDoc, b: &ReferenceDoc, min_chars: usize) -> Option<Passage> {
+    let (ta, tb) = (&a.prints.tokenized.tokens, &b.prints.tokenized.tokens);
+    if ta.len() != tb.len() || !a.masked_chars.is_empty() || !b.masked_chars.is_empty() {
+        return None;
+    }
+    if ta.iter().zip(tb.iter()).any(|(x, y)| x.hash != y.hash) {
+        return None;
+    }
+    let (first_a, last_a, first_b, last_b) = (ta.first()?, ta.last()?, tb.first()?, tb.last()?);
+    if ((last_a.end - first_a.start) as usize) < min_chars {
+        return None;
+    }
+    Some(Passage::copied((first_a.start, last_a.end), (first_b.start, last_b.end)))
+}

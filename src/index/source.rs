@@ -1,0 +1,52 @@
+//! The one seam between matching and wherever the references live: the index one check
+//! builds in memory, or a persistent archive. Matching asks for postings, sentence hashes,
+//! SimHash neighbours and a reference's text and tokens through [`ReferenceIndex`] and
+//! never sees how they are stored.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use super::Posting;
+use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::keywords::KeywordPrint;
+
+/// One reference as matching needs it. Its id is the `doc` of its postings.
+#[derive(Clone, Debug)]
+pub struct ReferenceDoc<'a> {
+    /// Tokens (with character offsets) and sentence hashes of its compared text.
+    pub prints: Cow<'a, DocumentFingerprints>,
+    /// Its extracted text.
+    pub text: Arc<str>,
+    /// Bytes of `text` that are compared (all of it but for giant documents).
+    pub compared: usize,
+    /// Character ranges masked out as template text, ascending.
+    pub masked_chars: Cow<'a, [(u32, u32)]>,
+    /// Characters that count in scores (all but masked ones).
+    pub countable_chars: usize,
+    /// Its SimHash, when it has one.
+    pub simhash: Option<u64>,
+    /// Its keyword fingerprint, when it has one.
+    pub keywords: Option<Cow<'a, KeywordPrint>>,
+}
+
+/// Where the references of a check are looked up. Implemented by the in-memory index of
+/// one check and by the archive; shared by the threads that match suspects.
+pub trait ReferenceIndex: Sync {
+    /// The postings of each k-gram hash of `hashes`, in the same order (an empty list for
+    /// a hash no reference holds), each sorted by document then position.
+    fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>>;
+
+    /// The postings of each sentence hash of `hashes`, as [`Self::kgram_postings`].
+    fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>>;
+
+    /// References whose SimHash is within the check's near-duplicate distance of
+    /// `simhash`, with that distance, sorted by id: only ids after `after` when given, and
+    /// at most about `limit` looked at per pigeonhole bucket.
+    fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)>;
+
+    /// The reference `doc`, or `None` when there is no such reference.
+    fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>>;
+
+    /// Number of references: what makes a k-gram common grows with it.
+    fn reference_count(&self) -> usize;
+}

@@ -3,11 +3,14 @@
 //! Front ends (command line, window) build a [`CheckRequest`] and call [`run_check`].
 
 mod inputs;
+mod matcher;
+mod memory_index;
 mod pipeline;
 mod progress;
 mod template;
 
 pub use inputs::{SUPPORTED_EXTENSIONS, collect_inputs};
+pub use matcher::{Matcher, PairRule, SuspectDoc, max_postings};
 pub use pipeline::run_check;
 pub use progress::{CancelFlag, Cancelled, NoProgress, Progress, ProgressSink, Stage};
 

@@ -5,31 +5,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
+use super::matcher::{Matcher, SuspectDoc, max_postings};
+use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
-use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::{DocumentFingerprints, simhash};
-use crate::index::{InvertedIndex, Posting, SimhashIndex};
+use crate::index::ReferenceIndex;
 use crate::ingest;
-use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair, overlaps};
+use crate::matching::MatchTuning;
 use crate::report::{DocumentEntry, Pair, Report};
-use crate::score::{is_near_duplicate, near_duplicate_groups, pair_scores};
+use crate::score::near_duplicate_groups;
 use crate::settings::Settings;
-
-/// A k-gram held by more reference positions than this is too common to say anything
-/// (boilerplate, stock phrases): it is skipped at lookup. The cap grows with the number
-/// of references: one in [`COMMON_SHARE`] of them, but never below [`MIN_POSTINGS_CAP`].
-const COMMON_SHARE: usize = 20;
-const MIN_POSTINGS_CAP: usize = 50;
-
-/// One document after reading: its entry for the report and its fingerprints.
-struct Loaded {
-    entry: DocumentEntry,
-    prints: Option<DocumentFingerprints>,
-    masked_chars: Vec<(u32, u32)>,
-}
 
 /// Counts finished units of a stage and tells the sink.
 struct Counter<'a> {
@@ -80,30 +67,23 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     };
 
     let counter = Counter::start(sink, Stage::Indexing, 1);
-    let index = build_index(&mut docs, &is_reference);
-    let mut simhashes = SimhashIndex::new(settings.simhash_threshold);
-    for (id, d) in docs.iter().enumerate().filter(|(_, d)| is_reference(d)) {
-        if let Some(h) = d.entry.simhash {
-            simhashes.insert(id as u32, h);
-        }
-    }
+    let kgrams = take_kgrams(&mut docs, &is_reference);
+    let index = MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, &is_reference);
     counter.tick();
     check(cancel)?;
 
     let suspects: Vec<usize> = (0..docs.len()).filter(|&i| is_suspect(&docs[i]) && docs[i].prints.is_some()).collect();
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
-    let references = docs.iter().filter(|d| is_reference(d)).count();
-    let max_postings = (references / COMMON_SHARE).max(MIN_POSTINGS_CAP);
+    // In all-vs-all mode each unordered pair is compared once, from its smaller id.
+    let mode = request.mode;
+    let wanted = |a: usize, b: usize| a != b && (mode == Mode::SuspectsVsReferences || b > a);
     let matcher = Matcher {
-        docs: &docs,
         index: &index,
-        simhashes: &simhashes,
         settings: &settings,
         tuning: &tuning,
-        mode: request.mode,
-        max_postings,
-        is_reference: &is_reference,
+        max_postings: max_postings(index.reference_count()),
+        wanted: &wanted,
     };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
         .par_iter()
@@ -111,12 +91,23 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
             if cancel.is_cancelled() {
                 return None;
             }
-            let pairs = matcher.pairs_of(a);
+            let d = &docs[a];
+            let pairs = d.prints.as_ref().map(|prints| {
+                matcher.pairs_of(&SuspectDoc {
+                    id: a,
+                    prints,
+                    text: &d.entry.text,
+                    masked_chars: &d.masked_chars,
+                    countable_chars: d.entry.countable_chars,
+                    simhash: d.entry.simhash,
+                })
+            });
             counter.tick();
-            Some(pairs)
+            Some(pairs.unwrap_or_default())
         })
         .collect();
     check(cancel)?;
+    drop(index);
 
     let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().flatten().collect();
     pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
@@ -233,161 +224,4 @@ fn apply_templates(docs: &mut [Loaded], settings: &Settings) {
         d.entry.countable_chars = d.entry.chars.saturating_sub(masked);
         d.masked_chars = ranges;
     });
-}
-
-/// The k-gram index and the sentence index of the references.
-struct Indexes {
-    kgrams: InvertedIndex,
-    sentences: InvertedIndex,
-}
-
-/// Indexes the references. Their winnowed k-grams move into the index, and everyone
-/// else's are dropped: matching looks up every k-gram of a suspect, rolled again from its
-/// tokens, so no document needs its own list any more.
-fn build_index(docs: &mut [Loaded], is_reference: &(dyn Fn(&Loaded) -> bool + Sync)) -> Indexes {
-    let kgrams: Vec<(u64, Posting)> = docs
-        .par_iter_mut()
-        .enumerate()
-        .flat_map_iter(|(id, d)| {
-            let keep = is_reference(d);
-            let kgrams = d.prints.as_mut().map(|p| std::mem::take(&mut p.kgrams)).unwrap_or_default();
-            let doc = id as u32;
-            kgrams.into_iter().filter(move |_| keep).map(move |f| (f.hash, Posting { doc, position: f.position }))
-        })
-        .collect();
-    let sentences: Vec<(u64, Posting)> = docs
-        .par_iter()
-        .enumerate()
-        .filter(|(_, d)| is_reference(d))
-        .filter_map(|(id, d)| Some((id as u32, d.prints.as_ref()?)))
-        .flat_map_iter(|(doc, p)| p.sentences.iter().map(move |s| (s.hash, Posting { doc, position: s.start })))
-        .collect();
-    Indexes { kgrams: InvertedIndex::build(kgrams), sentences: InvertedIndex::build(sentences) }
-}
-
-/// Compares one suspect with the indexed references.
-struct Matcher<'a> {
-    docs: &'a [Loaded],
-    index: &'a Indexes,
-    simhashes: &'a SimhashIndex,
-    settings: &'a Settings,
-    tuning: &'a MatchTuning,
-    mode: Mode,
-    max_postings: usize,
-    is_reference: &'a (dyn Fn(&Loaded) -> bool + Sync),
-}
-
-impl Matcher<'_> {
-    /// In all-vs-all mode each unordered pair is compared once, from its smaller id.
-    fn wanted(&self, a: usize, b: usize) -> bool {
-        a != b && (self.mode == Mode::SuspectsVsReferences || b > a)
-    }
-
-    fn pairs_of(&self, a: usize) -> Vec<Pair> {
-        let doc = &self.docs[a];
-        let Some(prints) = doc.prints.as_ref() else {
-            return Vec::new();
-        };
-        // (reference, hit), sorted below: one vector for all references, not one each.
-        let mut found: Vec<(u32, Hit)> = Vec::new();
-        // Every k-gram of the suspect is looked up, not only its winnowed ones: the
-        // references' fingerprints are winnowed, and a shared run shorter than t still
-        // hits whenever the reference kept one of its k-grams.
-        let k = self.settings.k.max(1);
-        let tokens = &prints.tokenized.tokens;
-        for (position, hash) in kgram_hashes(tokens.iter().map(|t| t.hash), k).into_iter().enumerate() {
-            let postings = self.index.kgrams.get(hash);
-            if postings.is_empty() || postings.len() > self.max_postings {
-                continue;
-            }
-            if !doc.masked_chars.is_empty()
-                && overlaps(&doc.masked_chars, (tokens[position].start, tokens[position + k - 1].end))
-            {
-                continue;
-            }
-            for p in postings.iter().filter(|p| self.wanted(a, p.doc as usize)) {
-                found.push((p.doc, Hit { a: position as u32, b: p.position }));
-            }
-        }
-        found.sort_unstable();
-        let (hit_docs, hits): (Vec<u32>, Vec<Hit>) = found.into_iter().unzip();
-        let hits_of = |b: u32| {
-            let start = hit_docs.partition_point(|&d| d < b);
-            let end = start + hit_docs[start..].partition_point(|&d| d == b);
-            &hits[start..end]
-        };
-        let mut shared_sentences: FxHashMap<u32, u32> = FxHashMap::default();
-        for s in &prints.sentences {
-            let mut docs: Vec<u32> = self
-                .index
-                .sentences
-                .get(s.hash)
-                .iter()
-                .map(|p| p.doc)
-                .filter(|&b| self.wanted(a, b as usize))
-                .collect();
-            docs.dedup();
-            for b in docs {
-                *shared_sentences.entry(b).or_default() += 1;
-            }
-        }
-        let mut candidates = hit_docs.clone();
-        if let Some(h) = doc.entry.simhash {
-            candidates
-                .extend(self.simhashes.query(h).into_iter().map(|(b, _)| b).filter(|&b| self.wanted(a, b as usize)));
-        }
-        candidates.sort_unstable();
-        candidates.dedup();
-
-        let suspect_stream = LazyStream::new(&doc.entry.text, self.settings.normalize);
-        let mut pairs = Vec::new();
-        for b in candidates {
-            let reference = &self.docs[b as usize];
-            let (Some(rprints), true) = (reference.prints.as_ref(), (self.is_reference)(reference)) else {
-                continue;
-            };
-            let ctx = PairContext {
-                k,
-                min_chars: self.settings.min_chars,
-                tuning: self.tuning,
-                suspect_masked: &doc.masked_chars,
-                reference_masked: &reference.masked_chars,
-            };
-            let reference_stream = LazyStream::new(&reference.entry.text, self.settings.normalize);
-            let suspect = Side { prints, stream: &suspect_stream };
-            let passages = match_pair(suspect, Side { prints: rprints, stream: &reference_stream }, hits_of(b), &ctx);
-            let scores = pair_scores(
-                &passages,
-                doc.entry.countable_chars,
-                reference.entry.countable_chars,
-                &doc.masked_chars,
-                &reference.masked_chars,
-            );
-            let simhash_distance = match (doc.entry.simhash, reference.entry.simhash) {
-                (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
-                _ => None,
-            };
-            let near_duplicate = is_near_duplicate(
-                &scores,
-                simhash_distance,
-                self.settings.simhash_threshold,
-                self.settings.near_duplicate_coverage,
-            );
-            if passages.is_empty() && !near_duplicate {
-                continue;
-            }
-            pairs.push(Pair {
-                a,
-                b: b as usize,
-                score: scores.score,
-                score_b: scores.score_b,
-                simhash_distance,
-                passages,
-                longest: scores.longest,
-                shared_sentences: shared_sentences.get(&b).copied().unwrap_or(0),
-                near_duplicate,
-            });
-        }
-        pairs
-    }
 }

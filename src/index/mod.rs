@@ -1,9 +1,12 @@
 //! The inverted index over the references' fingerprints (hash → postings of document and
-//! token position), and the pigeonhole index over SimHash values in [`simhash_index`].
+//! token position), the pigeonhole index over SimHash values in [`simhash_index`], and the
+//! seam matching reads references through, [`source::ReferenceIndex`].
 
 pub mod simhash_index;
+pub mod source;
 
 pub use simhash_index::SimhashIndex;
+pub use source::{ReferenceDoc, ReferenceIndex};
 
 use rayon::slice::ParallelSliceMut;
 

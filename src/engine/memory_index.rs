@@ -1,0 +1,114 @@
+//! The references of one check, indexed in memory: the in-memory side of the
+//! [`ReferenceIndex`] seam (the archive is the other).
+
+use std::borrow::Cow;
+
+use rayon::prelude::*;
+
+use crate::fingerprint::DocumentFingerprints;
+use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex, SimhashIndex};
+use crate::report::DocumentEntry;
+
+/// One document after reading: its entry for the report and its fingerprints.
+pub(super) struct Loaded {
+    pub entry: DocumentEntry,
+    pub prints: Option<DocumentFingerprints>,
+    pub masked_chars: Vec<(u32, u32)>,
+}
+
+/// Is this document a reference of the check?
+pub(super) type IsReference<'a> = &'a (dyn Fn(&Loaded) -> bool + Sync);
+
+/// The k-gram, sentence and SimHash indexes over the references of one check; document
+/// ids are positions in the check's document list.
+pub(super) struct MemoryIndex<'a> {
+    docs: &'a [Loaded],
+    kgrams: InvertedIndex,
+    sentences: InvertedIndex,
+    simhashes: SimhashIndex,
+    is_reference: IsReference<'a>,
+    references: usize,
+}
+
+/// Moves the references' winnowed k-grams out of `docs` into the index and drops
+/// everyone else's: matching looks up every k-gram of a suspect, rolled again from its
+/// tokens, so no document needs its own list any more.
+pub(super) fn take_kgrams(docs: &mut [Loaded], is_reference: IsReference) -> InvertedIndex {
+    let kgrams: Vec<(u64, Posting)> = docs
+        .par_iter_mut()
+        .enumerate()
+        .flat_map_iter(|(id, d)| {
+            let keep = is_reference(d);
+            let kgrams = d.prints.as_mut().map(|p| std::mem::take(&mut p.kgrams)).unwrap_or_default();
+            let doc = id as u32;
+            kgrams.into_iter().filter(move |_| keep).map(move |f| (f.hash, Posting { doc, position: f.position }))
+        })
+        .collect();
+    InvertedIndex::build(kgrams)
+}
+
+impl<'a> MemoryIndex<'a> {
+    /// Indexes the references among `docs`, whose k-grams `take_kgrams` already moved
+    /// into `kgrams`.
+    pub fn build(
+        docs: &'a [Loaded],
+        kgrams: InvertedIndex,
+        simhash_threshold: u32,
+        is_reference: IsReference<'a>,
+    ) -> Self {
+        let sentences: Vec<(u64, Posting)> = docs
+            .par_iter()
+            .enumerate()
+            .filter(|(_, d)| is_reference(d))
+            .filter_map(|(id, d)| Some((id as u32, d.prints.as_ref()?)))
+            .flat_map_iter(|(doc, p)| p.sentences.iter().map(move |s| (s.hash, Posting { doc, position: s.start })))
+            .collect();
+        let mut simhashes = SimhashIndex::new(simhash_threshold);
+        for (id, d) in docs.iter().enumerate().filter(|(_, d)| is_reference(d)) {
+            if let Some(h) = d.entry.simhash {
+                simhashes.insert(id as u32, h);
+            }
+        }
+        let references = docs.iter().filter(|d| is_reference(d)).count();
+        Self { docs, kgrams, sentences: InvertedIndex::build(sentences), simhashes, is_reference, references }
+    }
+}
+
+impl ReferenceIndex for MemoryIndex<'_> {
+    fn kgram_postings(&self, hashes: &[u64], max_postings: usize, found: &mut dyn FnMut(usize, Posting)) {
+        for (i, &hash) in hashes.iter().enumerate() {
+            let postings = self.kgrams.get(hash);
+            if postings.len() <= max_postings {
+                postings.iter().for_each(|&p| found(i, p));
+            }
+        }
+    }
+
+    fn sentence_postings(&self, hashes: &[u64], found: &mut dyn FnMut(usize, Posting)) {
+        for (i, &hash) in hashes.iter().enumerate() {
+            self.sentences.get(hash).iter().for_each(|&p| found(i, p));
+        }
+    }
+
+    fn simhash_neighbours(&self, simhash: u64) -> Vec<u32> {
+        self.simhashes.query(simhash).into_iter().map(|(doc, _)| doc).collect()
+    }
+
+    fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>> {
+        let d = self.docs.get(doc as usize)?;
+        if !(self.is_reference)(d) {
+            return None;
+        }
+        Some(ReferenceDoc {
+            prints: Cow::Borrowed(d.prints.as_ref()?),
+            text: d.entry.text.clone(),
+            masked_chars: Cow::Borrowed(&d.masked_chars),
+            countable_chars: d.entry.countable_chars,
+            simhash: d.entry.simhash,
+        })
+    }
+
+    fn reference_count(&self) -> usize {
+        self.references
+    }
+}

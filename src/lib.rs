@@ -7,9 +7,11 @@
 //! [`fingerprint`] (winnowed k-grams, sentence hashes, SimHash) → [`index`] (inverted
 //! index over the references) → [`matching`] (seeds → passages) → [`score`] (pair scores,
 //! near duplicates) → [`report`] (the result, JSON/CSV/HTML). [`engine`] runs them all with
-//! progress and cancellation. The window lives in `gui`, behind the `gui` feature; the
+//! progress and cancellation; [`archive`] keeps references on disk, checked against
+//! through the same matching. The window lives in `gui`, behind the `gui` feature; the
 //! engine never depends on it.
 
+pub mod archive;
 pub mod engine;
 pub mod fingerprint;
 pub mod index;

@@ -155,7 +155,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_output(out: &Path, content: &str) -> anyhow::Result<()> {
+pub(super) fn write_output(out: &Path, content: &str) -> anyhow::Result<()> {
     if out == Path::new("-") {
         print!("{content}");
         return Ok(());
@@ -163,7 +163,7 @@ fn write_output(out: &Path, content: &str) -> anyhow::Result<()> {
     std::fs::write(out, content).with_context(|| format!("cannot write {}", out.display()))
 }
 
-fn print_summary(report: &Report) {
+pub(super) fn print_summary(report: &Report) {
     let name = |id: usize| report.documents.get(id).map(|d| d.path.as_str()).unwrap_or("?");
     let readable = report.documents.iter().filter(|d| d.error.is_none()).count();
     println!(

@@ -1,6 +1,7 @@
 //! The command line: argument parsing and dispatch to the subcommands; with no subcommand
 //! the window opens (when built with the `gui` feature).
 
+mod archive;
 mod compare;
 mod extract;
 mod progress_bar;
@@ -32,6 +33,10 @@ enum Command {
     /// Compare suspects with references (or every document with every other, --all) and
     /// report shared passages, scores and near duplicates.
     Compare(Box<compare::CompareArgs>),
+    /// A persistent archive of references: add documents once, check new ones against
+    /// all of them in well under a second.
+    #[command(subcommand)]
+    Archive(archive::ArchiveCommand),
     /// Print the text of a file exactly as the engine reads it: every offset in a report
     /// counts characters (Unicode code points) of this text.
     Extract {
@@ -52,6 +57,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Compare(args)) => compare::run(*args),
+        Some(Command::Archive(command)) => archive::run(command),
         Some(Command::Extract { file }) => extract::run(&file),
         Some(Command::Simhash { files }) => simhash::run(&files),
         None => open_window(cli.files),

@@ -10,7 +10,7 @@ use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex, Simhash
 use crate::report::DocumentEntry;
 
 /// One document after reading: its entry for the report and its fingerprints.
-pub(super) struct Loaded {
+pub(crate) struct Loaded {
     pub entry: DocumentEntry,
     pub prints: Option<DocumentFingerprints>,
     pub masked_chars: Vec<(u32, u32)>,

@@ -12,6 +12,7 @@ mod template;
 pub use inputs::{SUPPORTED_EXTENSIONS, collect_inputs};
 pub use matcher::{Matcher, PairRule, SuspectDoc, max_postings};
 pub use pipeline::run_check;
+pub(crate) use pipeline::load as load_document;
 pub use progress::{CancelFlag, Cancelled, NoProgress, Progress, ProgressSink, Stage};
 
 use std::path::PathBuf;

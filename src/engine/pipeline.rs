@@ -167,7 +167,8 @@ fn add_simhashes(
     check(cancel)
 }
 
-fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
+/// Reads and fingerprints one input (no SimHash yet); a read error lands in the entry.
+pub(crate) fn load(id: usize, input: &DocumentInput, settings: &Settings) -> Loaded {
     let mut entry = DocumentEntry {
         id,
         path: input.display.clone(),

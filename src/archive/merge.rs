@@ -106,21 +106,24 @@ impl Archive {
         for file in old_files {
             // A file still mapped elsewhere may refuse to go (on some systems): it is then
             // an unlisted leftover, which the next add removes.
-            if let Err(error) = std::fs::remove_file(self.dir.join(&file)) {
-                if error.kind() != std::io::ErrorKind::NotFound {
-                    eprintln!("twinspot: merged segment {file} stays until the next add: {error}");
-                }
+            if let Err(error) = std::fs::remove_file(self.dir.join(&file))
+                && error.kind() != std::io::ErrorKind::NotFound
+            {
+                eprintln!("twinspot: merged segment {file} stays until the next add: {error}");
             }
         }
         Ok(merged_any)
     }
 }
 
+/// The next entry of one input: (entry, input, index in the input), smallest first.
+type Head = Reverse<((u64, Posting), usize, usize)>;
+
 /// A k-way merge of sorted segments, without removed documents and exact duplicates.
 struct MergeIter<'a> {
     inputs: &'a [Segment],
     removed: &'a FxHashSet<u32>,
-    heap: BinaryHeap<Reverse<((u64, Posting), usize, usize)>>,
+    heap: BinaryHeap<Head>,
     last: Option<(u64, Posting)>,
 }
 

@@ -91,9 +91,10 @@ impl Archive {
                     return Err(ArchiveError::Missing(dir.to_path_buf()));
                 }
                 std::fs::create_dir_all(dir).map_err(|e| ArchiveError::io(dir, e))?;
-            } else if !dir.is_dir() || std::fs::read_dir(dir).map_err(|e| ArchiveError::io(dir, e))?.next().is_some() {
-                return Err(ArchiveError::NotAnArchive(dir.to_path_buf()));
-            } else if !create {
+            } else if !create
+                || !dir.is_dir()
+                || std::fs::read_dir(dir).map_err(|e| ArchiveError::io(dir, e))?.next().is_some()
+            {
                 return Err(ArchiveError::NotAnArchive(dir.to_path_buf()));
             }
         }

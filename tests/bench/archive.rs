@@ -39,7 +39,7 @@ fn peak_rss_mb() -> Option<f64> {
 }
 
 /// Writes `count` documents numbered from `first` into `dir`, in files of 1,000.
-fn write_docs(dir: &Path, gen: &TextGen, first: usize, count: usize) -> Vec<PathBuf> {
+fn write_docs(dir: &Path, textgen: &TextGen, first: usize, count: usize) -> Vec<PathBuf> {
     let mut paths = Vec::with_capacity(count);
     for i in first..first + count {
         let mut rng = Rng::new(i as u64 + 1);
@@ -48,7 +48,7 @@ fn write_docs(dir: &Path, gen: &TextGen, first: usize, count: usize) -> Vec<Path
         let sub = dir.join(format!("{:04}", i / 1000));
         std::fs::create_dir_all(&sub).expect("folder");
         let path = sub.join(format!("{i:06}.txt"));
-        std::fs::write(&path, gen.text(&mut rng, lang, chars)).expect("write doc");
+        std::fs::write(&path, textgen.text(&mut rng, lang, chars)).expect("write doc");
         paths.push(path);
     }
     paths
@@ -80,20 +80,20 @@ fn main() {
     let keep = std::env::var_os("TWINSPOT_ARCHIVE_DIR").map(PathBuf::from);
     let tmp = tempfile::tempdir().expect("temp dir");
     let root = keep.clone().unwrap_or_else(|| tmp.path().to_path_buf());
-    let gen = TextGen::new(&mut Rng::new(7));
+    let textgen = TextGen::new(&mut Rng::new(7));
     let settings = Settings::default();
 
     // The suspect: fresh Chinese text around a passage of an archived document.
     let docs_dir = root.join("docs");
     let small = (total / 10).max(1);
-    let first_paths = write_docs(&docs_dir, &gen, 0, small);
+    let first_paths = write_docs(&docs_dir, &textgen, 0, small);
     let source = std::fs::read_to_string(&first_paths[0]).expect("read doc");
     let copied: String = source.chars().take(1_500).collect();
     let mut rng = Rng::new(99);
     let suspect_text = format!(
         "{}{copied}{}",
-        gen.text(&mut rng, Lang::Chinese, 4_000),
-        gen.text(&mut rng, Lang::Chinese, 4_500)
+        textgen.text(&mut rng, Lang::Chinese, 4_000),
+        textgen.text(&mut rng, Lang::Chinese, 4_500)
     );
     let suspect_path = root.join("suspect.txt");
     std::fs::write(&suspect_path, &suspect_text).expect("write suspect");
@@ -113,7 +113,7 @@ fn main() {
     let mut next = small;
     while next < total {
         let count = 5_000.min(total - next);
-        let paths = write_docs(&docs_dir, &gen, next, count);
+        let paths = write_docs(&docs_dir, &textgen, next, count);
         add(&big, &paths);
         next += count;
     }

@@ -147,9 +147,20 @@ fn an_add_killed_midway_leaves_an_archive_that_verifies_and_a_second_add_complet
         .args(["archive", "add", "arc", "docs", "-q"])
         .spawn()
         .unwrap();
-    // Long enough for the first batch to commit on most machines; the assertions hold
-    // wherever the kill lands.
-    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // Killed (SIGKILL) as soon as the first batch has committed, with later batches
+    // still to come (if the add finished first, the assertions still hold).
+    let arc = tmp.path().join("arc");
+    let committed = || -> i64 {
+        rusqlite::Connection::open_with_flags(arc.join("catalog.sqlite"), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| c.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)))
+            .unwrap_or(0)
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut seen = 0;
+    while seen == 0 && std::time::Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        seen = committed();
+    }
     let _ = child.kill();
     let _ = child.wait();
     if tmp.path().join("arc/catalog.sqlite").exists() {
@@ -157,8 +168,10 @@ fn an_add_killed_midway_leaves_an_archive_that_verifies_and_a_second_add_complet
         assert!(verify.contains(" 0 problems"), "{verify}");
     }
     let again = success(&twinspot(tmp.path(), &["archive", "add", "arc", "docs", "-q"]));
+    println!("after the kill, add again: {again}");
     let numbers: Vec<usize> = again.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
     assert_eq!(numbers[0] + numbers[2], count, "{again}");
+    assert!(numbers[2] as i64 >= seen, "a committed batch was lost: {again}");
     let verify = success(&twinspot(tmp.path(), &["archive", "verify", "arc"]));
     assert!(verify.contains(&format!("{count} documents")) && verify.contains(" 0 leftover"), "{verify}");
 }

@@ -38,7 +38,11 @@ pub(super) fn assign_group(
     // (distance, id, group); a shared nshash counts as distance 0.
     let mut near: Vec<(u32, i64, i64)> = Vec::new();
     for (other, other_hash, group, other_key) in rows {
-        let distance = other_hash.map(|h| hamming(simhash, h as u64)).unwrap_or(u32::MAX);
+        // A SimHash of 0 means the text had no weighted words: it says nothing.
+        let distance = match other_hash {
+            Some(h) if simhash != 0 && h != 0 => hamming(simhash, h as u64),
+            _ => u32::MAX,
+        };
         if distance <= threshold {
             near.push((distance, other, group));
         } else if nshash.is_some() && other_key == nshash {

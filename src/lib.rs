@@ -8,9 +8,11 @@
 //! index over the references) → [`matching`] (seeds → passages) → [`exclusions`] (common,
 //! quoted and stop text: each passage's kind) → [`score`] (pair scores,
 //! near duplicates) → [`report`] (the result, JSON/CSV/HTML). [`engine`] runs them all with
-//! progress and cancellation. The window lives in `gui`, behind the `gui` feature; the
+//! progress and cancellation; [`archive`] keeps references on disk, checked against
+//! through the same matching. The window lives in `gui`, behind the `gui` feature; the
 //! engine never depends on it.
 
+pub mod archive;
 #[cfg(feature = "distributed")]
 pub mod distributed;
 pub mod engine;

@@ -3,6 +3,7 @@
 //! and drives the window with egui_kittest. Helpers print the command's whole output on
 //! failure.
 
+mod archive;
 mod cli;
 mod devset;
 #[cfg(feature = "distributed")]

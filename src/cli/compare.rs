@@ -219,7 +219,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
 
 /// Every file the run reads, which no report may replace: the documents and the
 /// stop-passage file.
-fn read_by_the_run<'a>(
+pub(super) fn read_by_the_run<'a>(
     documents: &'a [DocumentInput],
     stop_passages: Option<&'a Path>,
 ) -> impl Iterator<Item = &'a Path> + Clone {
@@ -227,15 +227,15 @@ fn read_by_the_run<'a>(
 }
 
 /// One line for a path passed over.
-fn skipped_line(s: &Skipped) -> String {
+pub(super) fn skipped_line(s: &Skipped) -> String {
     if s.path.is_empty() { s.reason.clone() } else { format!("skipped {}: {}", s.path, s.reason) }
 }
 
-fn parse_lang(s: &str) -> Result<ReportLang, String> {
+pub(super) fn parse_lang(s: &str) -> Result<ReportLang, String> {
     ReportLang::parse(s).ok_or_else(|| format!("unknown language '{s}' (en or zh)"))
 }
 
-fn summary(report: &Report) -> String {
+pub(super) fn summary(report: &Report) -> String {
     let name = |id: usize| report.documents.get(id).map(|d| d.path.as_str()).unwrap_or("?");
     let readable = report.documents.iter().filter(|d| d.error.is_none()).count();
     let mut out = format!(

@@ -3,6 +3,7 @@
 
 #[cfg(feature = "distributed")]
 mod align;
+mod archive;
 mod args;
 mod compare;
 mod extract;
@@ -43,6 +44,10 @@ enum Command {
     /// Compare suspects with references (or every document with every other, --all) and
     /// report shared passages, scores and near duplicates.
     Compare(Box<compare::CompareArgs>),
+    /// A persistent archive of references: add documents once, check new ones against
+    /// all of them in well under a second.
+    #[command(subcommand)]
+    Archive(archive::ArchiveCommand),
     /// Print the text of a file exactly as the engine reads it: every offset in a report
     /// counts characters (Unicode code points) of this text.
     Extract {
@@ -100,6 +105,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Compare(args)) => compare::run(*args),
+        Some(Command::Archive(command)) => archive::run(command),
         Some(Command::Extract { file }) => extract::run(&file),
         Some(Command::Simhash { files }) => simhash::run(&files),
         #[cfg(feature = "distributed")]

@@ -12,6 +12,7 @@ mod template;
 
 pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, Skipped, collect_inputs, display_path};
 pub use pipeline::run_check;
+pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
 pub use progress::{CancelFlag, Cancelled, NoProgress, Progress, ProgressSink, Stage};
 
 use std::path::PathBuf;

@@ -13,9 +13,9 @@ use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::Exclusions;
-use crate::fingerprint::keywords::{TOP_KEYWORDS, keyword_print};
+use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
 use crate::fingerprint::{DocumentFingerprints, simhash};
-use crate::index::ReferenceIndex;
+use crate::index::{ReferenceIndex, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::normalize::{self, folded_text};
@@ -56,6 +56,28 @@ impl<'a> Counter<'a> {
 /// Per-file errors do not stop it: such a document gets an `error` in the report. Returns
 /// `Err(Cancelled)` soon after `cancel` is set.
 pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &CancelFlag) -> Result<Report, Cancelled> {
+    run(request, None, sink, cancel)
+}
+
+/// Runs the check of `request`'s documents, all of them suspects, against `stored`
+/// references (the archive) instead of references read in the run: one way, new against
+/// stored. The stored references that share something enter the report after the
+/// suspects, in id order.
+pub(crate) fn run_against(
+    request: &CheckRequest,
+    stored: &dyn StoredReferences,
+    sink: &dyn ProgressSink,
+    cancel: &CancelFlag,
+) -> Result<Report, Cancelled> {
+    run(request, Some(stored), sink, cancel)
+}
+
+fn run(
+    request: &CheckRequest,
+    stored: Option<&dyn StoredReferences>,
+    sink: &dyn ProgressSink,
+    cancel: &CancelFlag,
+) -> Result<Report, Cancelled> {
     let settings = request.settings.clone().sanitized();
     // The jieba dictionary takes a moment to build: start it while files are read.
     let dictionary = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(simhash::Dictionary::load);
@@ -74,7 +96,8 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     let identical = find_identical(&mut docs, request.mode);
 
     let is_reference = |d: &Loaded| {
-        !identical.is_copy(d.entry.id)
+        stored.is_none()
+            && !identical.is_copy(d.entry.id)
             && match request.mode {
                 Mode::SuspectsVsReferences => d.entry.role == Role::Reference || d.also_reference,
                 Mode::AllVsAll => d.entry.role != Role::Template,
@@ -82,12 +105,18 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     };
     let is_suspect = |d: &Loaded| {
         !identical.is_copy(d.entry.id)
-            && (d.entry.role == Role::Suspect || (request.mode == Mode::AllVsAll && d.entry.role == Role::Reference))
+            && (d.entry.role == Role::Suspect
+                || stored.is_some()
+                || (request.mode == Mode::AllVsAll && d.entry.role == Role::Reference))
     };
 
     let counter = Counter::start(sink, Stage::Indexing, 1);
     let kgrams = take_kgrams(&mut docs, &is_reference);
-    let index = MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, &is_reference);
+    let source = match stored {
+        Some(stored) => Source::Stored(stored),
+        None => Source::Memory(Box::new(MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, &is_reference))),
+    };
+    let index = source.index();
     counter.tick();
     check(cancel)?;
 
@@ -101,6 +130,10 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
     // (their pair is stated whole), and nothing is compared with itself.
     let mode = request.mode;
     let wanted = |a: usize, b: usize| {
+        // Stored references are numbered apart from the run's documents: every pair is new.
+        if stored.is_some() {
+            return true;
+        }
         let both_parts = |id: usize| docs[id].also_reference;
         a != b
             && !identical.same(a, b)
@@ -110,7 +143,7 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
             }
     };
     let matcher = Matcher {
-        index: &index,
+        index,
         settings: &settings,
         tuning: &tuning,
         max_postings: max_postings(references),
@@ -129,10 +162,12 @@ pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &Cance
             Some(pairs)
         })
         .collect();
-    drop(index);
+    drop(source);
     check(cancel)?;
-
     let mut per_suspect: Vec<Vec<Pair>> = per_suspect.into_iter().flatten().collect();
+    if let Some(stored) = stored {
+        add_stored_references(&mut per_suspect, &mut docs, stored);
+    }
     let identical_rows = identical_pairs(&per_suspect, &docs, &identical, request.mode);
     per_suspect.extend(identical_rows);
     keep_closest_pairs(&mut per_suspect, MAX_PAIRS, &mut docs);
@@ -231,9 +266,9 @@ fn add_simhashes(
         }
         // A document without words has no SimHash: two empty scans are not near duplicates.
         if d.entry.role != Role::Template && words.is_some_and(|n| n > 0) {
-            let words = simhash::weighted_words(&folded_text(&d.entry.text[..d.compared], settings.normalize));
-            d.entry.simhash = Some(simhash::simhash_of_words(&words));
-            d.keywords = Some(keyword_print(&words, TOP_KEYWORDS));
+            let (simhash, keywords) = signatures(&d.entry.text[..d.compared], settings);
+            d.entry.simhash = Some(simhash);
+            d.keywords = Some(keywords);
         }
         counter.tick();
     });
@@ -244,6 +279,54 @@ fn add_simhashes(
 /// words (only punctuation, symbols or spaces): such documents are compared with nothing.
 const NO_TEXT: &str = "no text found";
 const NO_WORDS: &str = "no words to compare (only punctuation, symbols or spaces)";
+
+/// Where a check's references are looked up.
+enum Source<'a> {
+    /// Read in the run and indexed for it.
+    Memory(Box<MemoryIndex<'a>>),
+    /// Kept beyond the run.
+    Stored(&'a dyn StoredReferences),
+}
+
+impl Source<'_> {
+    fn index(&self) -> &dyn ReferenceIndex {
+        match self {
+            Source::Memory(index) => index.as_ref(),
+            Source::Stored(stored) => stored.as_index(),
+        }
+    }
+}
+
+/// Adds the stored references that share something with a suspect to `docs`, in id
+/// order, and renumbers the pairs' `b` (and the references of alternative twins) from
+/// stored ids to positions in `docs`.
+fn add_stored_references(per_suspect: &mut [Vec<Pair>], docs: &mut Vec<Loaded>, stored: &dyn StoredReferences) {
+    let alternatives = |p: &Pair| -> Vec<usize> {
+        p.passages.iter().flat_map(|x| &x.alternatives).filter_map(|alt| alt.reference).collect()
+    };
+    let mut ids: Vec<usize> =
+        per_suspect.iter().flatten().flat_map(|p| alternatives(p).into_iter().chain([p.b])).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let first = docs.len();
+    for (n, &id) in ids.iter().enumerate() {
+        docs.push(Loaded {
+            entry: stored.entry(id as u32, first + n),
+            also_reference: false,
+            compared: 0,
+            prints: None,
+            masked_chars: Vec::new(),
+            keywords: None,
+        });
+    }
+    let renumber = |id: usize| first + ids.partition_point(|&x| x < id);
+    for pair in per_suspect.iter_mut().flatten() {
+        pair.b = renumber(pair.b);
+        for alt in pair.passages.iter_mut().flat_map(|x| &mut x.alternatives) {
+            alt.reference = alt.reference.map(renumber);
+        }
+    }
+}
 
 /// The suspect side of `doc` (id `id`) for the matcher; `None` when it was not read.
 fn suspect_doc(id: usize, doc: &Loaded) -> Option<SuspectDoc<'_>> {
@@ -308,8 +391,9 @@ fn identical_pairs(found: &[Vec<Pair>], docs: &[Loaded], identical: &IdenticalFi
         for pair in found.iter().chain(&rows).flatten() {
             rows_of.entry(pair.a).or_default().push(pair);
         }
-        let copies = docs.iter().filter_map(|d| match identical.identity[d.entry.id] {
-            Identity::CopyOf(first) if suspect_side(d) => Some((d.entry.id, first)),
+        // Stored references, added after the run's documents, are nobody's copy.
+        let copies = docs.iter().filter_map(|d| match identical.identity.get(d.entry.id) {
+            Some(&Identity::CopyOf(first)) if suspect_side(d) => Some((d.entry.id, first)),
             _ => None,
         });
         let copied: Vec<Vec<Pair>> = copies
@@ -321,6 +405,47 @@ fn identical_pairs(found: &[Vec<Pair>], docs: &[Loaded], identical: &IdenticalFi
         rows.extend(copied);
     }
     rows
+}
+
+/// One document read and fingerprinted exactly as a check reads it, for a store that
+/// keeps it (the archive).
+pub(crate) struct Fingerprinted {
+    pub entry: DocumentEntry,
+    pub prints: DocumentFingerprints,
+    pub keywords: Option<KeywordPrint>,
+}
+
+/// Reads and fingerprints `input` as a check does: the compared prefix, the fingerprints,
+/// and the SimHash and keyword fingerprint when it has words. The error says why it could
+/// not be read.
+pub(crate) fn fingerprint_document(
+    input: &DocumentInput,
+    settings: &Settings,
+    extractor: &ingest::Extractor,
+) -> Result<Fingerprinted, String> {
+    let mut loaded = load(0, input, settings, extractor);
+    let prints = match (loaded.prints.take(), loaded.entry.error.take()) {
+        (Some(prints), None) => prints,
+        (_, error) => return Err(error.unwrap_or_default()),
+    };
+    let mut keywords = None;
+    if !prints.tokenized.tokens.is_empty() {
+        let (simhash, print) = signatures(&loaded.entry.text[..loaded.compared], settings);
+        loaded.entry.simhash = Some(simhash);
+        keywords = Some(print);
+    }
+    Ok(Fingerprinted { entry: loaded.entry, prints, keywords })
+}
+
+/// The SimHash and the keyword fingerprint of a compared text.
+fn signatures(compared: &str, settings: &Settings) -> (u64, KeywordPrint) {
+    let words = simhash::weighted_words(&folded_text(compared, settings.normalize));
+    (simhash::simhash_of_words(&words), keyword_print(&words, TOP_KEYWORDS))
+}
+
+/// The bytes of `text` a check compares: all of it but for giant documents.
+pub(crate) fn compared_prefix(text: &str, settings: &Settings) -> usize {
+    normalize::prefix_within(text, settings.normalize, MAX_COMPARED_CHARS)
 }
 
 fn load(id: usize, input: &DocumentInput, settings: &Settings, extractor: &ingest::Extractor) -> Loaded {
@@ -339,7 +464,7 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings, extractor: &inges
     };
     match extractor.extract(&input.path, &settings.ingest) {
         Ok(extracted) => {
-            let compared = normalize::prefix_within(&extracted.text, settings.normalize, MAX_COMPARED_CHARS);
+            let compared = compared_prefix(&extracted.text, settings);
             let prints = DocumentFingerprints::compute(&extracted.text[..compared], settings);
             entry.chars = extracted.text.chars().count();
             entry.countable_chars = extracted.text[..compared].chars().count();

@@ -66,16 +66,24 @@ pub fn keyword_print(words: &[(String, f64)], n: usize) -> KeywordPrint {
             break;
         }
     }
-    let mut hashes: Vec<u64> = keywords.iter().map(|k| hash_str(k)).collect();
-    hashes.sort_unstable();
-    let key = hashes.iter().fold(0x6b65_7977u64, |acc, &h| fmix64(acc ^ h));
-    let mut bloom = [0u64; BLOOM_WORDS];
-    for &h in &hashes {
-        for bit in probes(h) {
-            bloom[bit / 64] |= 1 << (bit % 64);
+    KeywordPrint::from_keywords(keywords)
+}
+
+impl KeywordPrint {
+    /// The fingerprint of these keywords (representatives, heaviest first), as
+    /// [`keyword_print`] made it: for a print kept as its keyword list.
+    pub fn from_keywords(keywords: Vec<String>) -> Self {
+        let mut hashes: Vec<u64> = keywords.iter().map(|k| hash_str(k)).collect();
+        hashes.sort_unstable();
+        let key = hashes.iter().fold(0x6b65_7977u64, |acc, &h| fmix64(acc ^ h));
+        let mut bloom = [0u64; BLOOM_WORDS];
+        for &h in &hashes {
+            for bit in probes(h) {
+                bloom[bit / 64] |= 1 << (bit % 64);
+            }
         }
+        KeywordPrint { keywords, hashes, key, bloom }
     }
-    KeywordPrint { keywords, hashes, key, bloom }
 }
 
 /// A keyword is a word with a letter in it (numbers and symbols say little).

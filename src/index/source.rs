@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::Posting;
 use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::keywords::KeywordPrint;
+use crate::report::DocumentEntry;
 
 /// One reference as matching needs it. Its id is the `doc` of its postings.
 #[derive(Clone, Debug)]
@@ -49,4 +50,15 @@ pub trait ReferenceIndex: Sync {
 
     /// Number of references: what makes a k-gram common grows with it.
     fn reference_count(&self) -> usize;
+}
+
+/// References kept beyond one check (the archive): looked up like any index, and only
+/// those that share something with a suspect enter the report.
+pub trait StoredReferences: ReferenceIndex {
+    /// This store as a plain index.
+    fn as_index(&self) -> &dyn ReferenceIndex;
+
+    /// The report entry of stored reference `doc`, numbered `id` in the report. A
+    /// reference that cannot be read gets its `error`.
+    fn entry(&self, doc: u32, id: usize) -> DocumentEntry;
 }

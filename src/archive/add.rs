@@ -1,0 +1,257 @@
+//! Adding documents: read and fingerprint in parallel, then one catalog transaction per
+//! batch that inserts the documents, writes the batch's two segments and lists them.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::groups::assign_group;
+use super::reader::bands;
+use super::segment::{self, Kind};
+use super::{Archive, ArchiveError, now};
+use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage, fingerprint_document};
+use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::keywords::KeywordPrint;
+use crate::index::Posting;
+use crate::ingest;
+
+/// Documents per batch: one transaction and one pair of segments each.
+const BATCH: usize = 1000;
+/// zstd level of stored texts.
+const TEXT_LEVEL: i32 = 3;
+
+/// How documents are added.
+#[derive(Clone, Debug, Default)]
+pub struct AddOptions {
+    /// Publication date (YYYY-MM-DD) recorded for every document of this add.
+    pub published: Option<String>,
+    /// Single-pass clustering: each new document joins the group of its nearest archived
+    /// near duplicate only, instead of joining every group it is near.
+    pub cluster: bool,
+}
+
+/// What an add did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AddSummary {
+    pub added: usize,
+    pub replaced: usize,
+    pub unchanged: usize,
+    /// (path, error) of each file that could not be read.
+    pub failed: Vec<(String, String)>,
+}
+
+/// One file read for adding.
+struct Prepared {
+    path: String,
+    sha256: String,
+    size: u64,
+    text: String,
+    chars: usize,
+    prints: DocumentFingerprints,
+    /// `None` for a text without words: it is nobody's near duplicate.
+    simhash: Option<u64>,
+    keywords: Option<KeywordPrint>,
+}
+
+pub(super) fn compress(text: &str) -> Result<Vec<u8>, std::io::Error> {
+    zstd::bulk::compress(text.as_bytes(), TEXT_LEVEL)
+}
+
+pub(super) fn decompress(bytes: &[u8]) -> Result<String, String> {
+    let raw = zstd::stream::decode_all(bytes).map_err(|e| e.to_string())?;
+    String::from_utf8(raw).map_err(|e| e.to_string())
+}
+
+impl Archive {
+    /// Adds `inputs`: a file whose SHA-256 is already archived is skipped, a file whose
+    /// path is archived with other content replaces it. Batches commit one by one; a
+    /// cancel stops after the running batch's reading, keeping the committed ones.
+    pub fn add(
+        &self,
+        inputs: &[DocumentInput],
+        options: &AddOptions,
+        sink: &dyn ProgressSink,
+        cancel: &CancelFlag,
+    ) -> Result<AddSummary, ArchiveError> {
+        self.require_writable()?;
+        let mut summary = AddSummary::default();
+        let total = inputs.len();
+        let mut done = 0;
+        sink.progress(Progress { stage: Stage::Reading, done, total });
+        // Its helper processes (if any) read every file of this add and end with it.
+        let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
+        for batch in inputs.chunks(BATCH) {
+            if cancel.is_cancelled() {
+                break;
+            }
+            let ticks = std::sync::atomic::AtomicUsize::new(done);
+            let read: Vec<Result<Prepared, (String, String)>> = batch
+                .par_iter()
+                .map(|input| {
+                    let prepared = self.prepare(input, &extractor);
+                    let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    sink.progress(Progress { stage: Stage::Reading, done: n, total });
+                    prepared
+                })
+                .collect();
+            if cancel.is_cancelled() {
+                break;
+            }
+            let mut ok = Vec::new();
+            for r in read {
+                match r {
+                    Ok(p) => ok.push(p),
+                    Err(failure) => summary.failed.push(failure),
+                }
+            }
+            self.commit_batch(ok, options, &mut summary)?;
+            done += batch.len();
+            self.merge_if_needed()?;
+        }
+        sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
+        Ok(summary)
+    }
+
+    /// Reads and fingerprints `input` exactly as a check reads a reference.
+    fn prepare(&self, input: &DocumentInput, extractor: &ingest::Extractor) -> Result<Prepared, (String, String)> {
+        let read = fingerprint_document(input, &self.settings, extractor).map_err(|e| (input.display.clone(), e))?;
+        let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
+        Ok(Prepared {
+            path: input.display.clone(),
+            sha256: read.entry.sha256.unwrap_or_default(),
+            size,
+            chars: read.entry.chars,
+            text: read.entry.text.to_string(),
+            prints: read.prints,
+            simhash: read.entry.simhash,
+            keywords: read.keywords,
+        })
+    }
+
+    /// One transaction: documents in, old versions out, segments written and listed.
+    fn commit_batch(
+        &self,
+        docs: Vec<Prepared>,
+        options: &AddOptions,
+        summary: &mut AddSummary,
+    ) -> Result<(), ArchiveError> {
+        let mut conn = self.lock();
+        let dir = self.dir.clone();
+        let sql = |e| ArchiveError::sql(&dir, e);
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
+        // Holding the write lock: no other writer is between writing and listing a
+        // segment, so unlisted segment files are leftovers of a batch that never committed.
+        remove_unlisted_segments(&tx, &self.dir)?;
+        let mut kgrams: Vec<(u64, Posting)> = Vec::new();
+        let mut sentences: Vec<(u64, Posting)> = Vec::new();
+        let mut first_id = None;
+        for doc in docs {
+            let known: Option<i64> = tx
+                .query_row("SELECT id FROM documents WHERE sha256 = ?1 LIMIT 1", [&doc.sha256], |r| r.get(0))
+                .optional()
+                .map_err(sql)?;
+            if known.is_some() {
+                summary.unchanged += 1;
+                continue;
+            }
+            let old: Vec<i64> = {
+                let mut stmt = tx.prepare_cached("SELECT id FROM documents WHERE path = ?1").map_err(sql)?;
+                stmt.query_map([&doc.path], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?
+            };
+            for id in &old {
+                super::maintain::remove_in(&tx, *id).map_err(sql)?;
+            }
+            let text = compress(&doc.text).map_err(|e| ArchiveError::io(&self.dir, e))?;
+            let b = doc.simhash.map(bands);
+            let band = |i: usize| b.map(|b| b[i]);
+            let nshash = doc.prints.nshash.map(|h| h as i64);
+            let keywords = doc.keywords.as_ref().map(|k| k.keywords.join("\n"));
+            tx.execute(
+                "INSERT INTO documents(path, sha256, size, added_at, published, text, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 0)",
+                params![
+                    doc.path,
+                    doc.sha256,
+                    doc.size as i64,
+                    now(),
+                    options.published,
+                    text,
+                    doc.chars as i64,
+                    doc.simhash.map(|h| h as i64),
+                    band(0),
+                    band(1),
+                    band(2),
+                    band(3),
+                    nshash,
+                    keywords
+                ],
+            )
+            .map_err(sql)?;
+            let id = tx.last_insert_rowid();
+            first_id.get_or_insert(id);
+            assign_group(&tx, id, doc.simhash.unwrap_or(0), nshash, self.settings.simhash_threshold, options.cluster)
+                .map_err(sql)?;
+            let d = id as u32;
+            kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: d, position: f.position })));
+            sentences.extend(doc.prints.sentences.iter().map(|s| (s.hash, Posting { doc: d, position: s.start })));
+            if old.is_empty() { summary.added += 1 } else { summary.replaced += 1 }
+        }
+        if let Some(first) = first_id {
+            let stamp = unique_stamp();
+            for (kind, entries) in [(Kind::Kgrams, kgrams), (Kind::Sentences, sentences)] {
+                let file = format!("{}-{first}-{stamp}.seg", kind_prefix(kind));
+                let count = segment::write(&self.dir.join(&file), kind, entries)?;
+                tx.execute(
+                    "INSERT INTO segments(kind, file, postings) VALUES (?1, ?2, ?3)",
+                    params![kind.code(), file, count as i64],
+                )
+                .map_err(sql)?;
+            }
+            sync_dir(&self.dir)?;
+        }
+        tx.commit().map_err(sql)
+    }
+}
+
+pub(super) fn kind_prefix(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Kgrams => "k",
+        Kind::Sentences => "s",
+    }
+}
+
+/// A stamp no other segment file name has: time in nanoseconds and the process id.
+pub(super) fn unique_stamp() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    format!("{nanos:x}-{:x}", std::process::id())
+}
+
+/// Makes renames inside `dir` durable (a no-op where folders cannot be synced).
+pub(super) fn sync_dir(dir: &Path) -> Result<(), ArchiveError> {
+    #[cfg(unix)]
+    {
+        std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| ArchiveError::io(dir, e))?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// Deletes segment files (and temporary ones) that the catalog does not list. Called
+/// only inside a write transaction.
+pub(super) fn remove_unlisted_segments(tx: &Transaction, dir: &Path) -> Result<(), ArchiveError> {
+    let sql = |e| ArchiveError::sql(dir, e);
+    let mut stmt = tx.prepare("SELECT file FROM segments").map_err(sql)?;
+    let listed: std::collections::HashSet<String> =
+        stmt.query_map([], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?;
+    for entry in std::fs::read_dir(dir).map_err(|e| ArchiveError::io(dir, e))? {
+        let entry = entry.map_err(|e| ArchiveError::io(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name.ends_with(".seg") || name.ends_with(".tmp");
+        if ours && !listed.contains(&name) {
+            std::fs::remove_file(entry.path()).map_err(|e| ArchiveError::io(&entry.path(), e))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,36 @@
+//! Checking suspects against an archive: one way, new against archived, never the
+//! archive against itself. The report has the same schema as a check's: the suspects
+//! first, then every archived document that shares something with one of them.
+
+use super::reader::ArchiveIndex;
+use super::{Archive, ArchiveError};
+use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, run_against};
+use crate::report::Report;
+
+/// Checks the documents of `request` — all suspects, whatever their role — against
+/// `archive`, with the archive's fingerprint settings and the request's others (minimum
+/// passage, thresholds, stop passages). The report has the schema of a check's: the
+/// suspects first, then every archived document that shares something with one of them.
+/// Per-file errors do not stop it: such a suspect gets an `error` in the report.
+pub fn check_against(
+    archive: &Archive,
+    request: &CheckRequest,
+    sink: &dyn ProgressSink,
+    cancel: &CancelFlag,
+) -> Result<Report, ArchiveError> {
+    let shaped = archive.settings();
+    let mut request = request.clone();
+    request.mode = Mode::SuspectsVsReferences;
+    let settings = &mut request.settings;
+    settings.k = shaped.k;
+    settings.w = shaped.w;
+    settings.min_sentence_tokens = shaped.min_sentence_tokens;
+    settings.normalize = shaped.normalize;
+    let index = ArchiveIndex::open(archive)?;
+    let report = run_against(&request, &index, sink, cancel).map_err(|_| ArchiveError::Cancelled)?;
+    let problems = index.problems();
+    if !problems.is_empty() {
+        return Err(ArchiveError::Corrupt(format!("{}: {}", archive.dir().display(), problems.join("; "))));
+    }
+    Ok(report)
+}

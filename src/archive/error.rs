@@ -1,0 +1,65 @@
+//! What can go wrong with an archive, each case with one clear message.
+
+use std::path::{Path, PathBuf};
+
+/// An archive error. Every variant names what the user can do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("the disk is full while writing {0}; nothing of this batch was kept, free some space and add again")]
+    DiskFull(PathBuf),
+    #[error("the archive {0} is read-only here: it can be checked against but not changed")]
+    ReadOnly(PathBuf),
+    #[error("{0} is not a twinspot archive (no catalog.sqlite, and the folder is not empty)")]
+    NotAnArchive(PathBuf),
+    #[error("{0} does not exist (archive add creates an archive)")]
+    Missing(PathBuf),
+    #[error("the archive is damaged or not a twinspot archive: {0}")]
+    Corrupt(String),
+    #[error(
+        "the archive was written by a newer twinspot (format {found}); this one reads format {supported}: update twinspot"
+    )]
+    NewerFormat { found: u32, supported: u32 },
+    #[error(
+        "the archive was made with {setting} = {archive}, but this check uses {current}: fingerprints would not match; use the archive's settings or another archive"
+    )]
+    SettingsMismatch { setting: &'static str, archive: String, current: String },
+    #[error("catalog: {0}")]
+    Catalog(String),
+    #[error("cancelled")]
+    Cancelled,
+    #[error("no document {0} in the archive")]
+    NoSuchDocument(i64),
+}
+
+impl ArchiveError {
+    /// An I/O error on `path`, told apart when the disk is full.
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        match source.kind() {
+            std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded => Self::DiskFull(path.to_path_buf()),
+            std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
+                Self::ReadOnly(path.to_path_buf())
+            }
+            _ => Self::Io { path: path.to_path_buf(), source },
+        }
+    }
+
+    /// A catalog (SQLite) error on the archive at `dir`, told apart by cause.
+    pub fn sql(dir: &Path, error: rusqlite::Error) -> Self {
+        use rusqlite::ErrorCode;
+        if let rusqlite::Error::SqliteFailure(e, _) = &error {
+            match e.code {
+                ErrorCode::DiskFull => return Self::DiskFull(dir.to_path_buf()),
+                ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
+                    return Self::ReadOnly(dir.to_path_buf());
+                }
+                ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => {
+                    return Self::Corrupt(format!("{}: {error}", dir.display()));
+                }
+                _ => {}
+            }
+        }
+        Self::Catalog(error.to_string())
+    }
+}

@@ -1,0 +1,292 @@
+//! A snapshot of an archive for matching: its segments mapped, its removed documents
+//! known; the archive's side of the [`ReferenceIndex`] seam. Document ids are the
+//! archive's stable ids.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use rusqlite::OptionalExtension;
+use rustc_hash::FxHashSet;
+
+use super::segment::{Kind, Segment};
+use super::{Archive, ArchiveError};
+use crate::engine::{Role, compared_prefix};
+use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::keywords::KeywordPrint;
+use crate::fingerprint::simhash::hamming;
+use crate::index::{Posting, ReferenceDoc, ReferenceIndex, StoredReferences};
+use crate::report::DocumentEntry;
+
+/// Width of one SimHash block of the catalog's pigeonhole index (four blocks: any two
+/// values within 3 bits agree on one whole block).
+pub(super) const BAND_BITS: u32 = 16;
+/// The largest distance the band columns answer; above it every SimHash is scanned.
+const BAND_DISTANCE: u32 = 3;
+
+/// The four 16-bit blocks of a SimHash, as stored in the catalog.
+pub(super) fn bands(h: u64) -> [i64; 4] {
+    [0, 1, 2, 3].map(|i| ((h >> (i * BAND_BITS)) & 0xffff) as i64)
+}
+
+/// The archive's references, as one check sees them.
+pub struct ArchiveIndex<'a> {
+    archive: &'a Archive,
+    kgrams: Vec<Segment>,
+    sentences: Vec<Segment>,
+    removed: FxHashSet<u32>,
+    documents: usize,
+    problems: Mutex<Vec<String>>,
+}
+
+impl<'a> ArchiveIndex<'a> {
+    /// Maps the archive's current segments. A merge may delete a segment between the
+    /// listing and the mapping: then the listing is read again.
+    pub fn open(archive: &'a Archive) -> Result<Self, ArchiveError> {
+        let mut last = None;
+        for _ in 0..3 {
+            match Self::try_open(archive) {
+                Ok(index) => return Ok(index),
+                Err(ArchiveError::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => {
+                    last = Some(ArchiveError::Io { path, source });
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| ArchiveError::Corrupt("segments keep disappearing".into())))
+    }
+
+    fn try_open(archive: &'a Archive) -> Result<Self, ArchiveError> {
+        let sql = |e| archive.sql(e);
+        let (listed, removed, documents) = {
+            let conn = archive.lock();
+            let mut stmt = conn.prepare("SELECT kind, file FROM segments ORDER BY id").map_err(sql)?;
+            let listed: Vec<(i64, String)> = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .map_err(sql)?
+                .collect::<Result<_, _>>()
+                .map_err(sql)?;
+            let mut stmt = conn.prepare("SELECT id FROM removed").map_err(sql)?;
+            let removed: FxHashSet<u32> = stmt
+                .query_map([], |r| r.get::<_, i64>(0))
+                .map_err(sql)?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(sql)?
+                .into_iter()
+                .map(|id| id as u32)
+                .collect();
+            let documents: i64 = conn.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).map_err(sql)?;
+            (listed, removed, documents)
+        };
+        let (mut kgrams, mut sentences) = (Vec::new(), Vec::new());
+        for (kind, file) in listed {
+            let segment = Segment::open(&archive.dir.join(&file))?;
+            match Kind::from_code(kind) {
+                Some(Kind::Kgrams) => kgrams.push(segment),
+                Some(Kind::Sentences) => sentences.push(segment),
+                None => return Err(ArchiveError::Corrupt(format!("segment {file} of unknown kind {kind}"))),
+            }
+        }
+        Ok(Self { archive, kgrams, sentences, removed, documents: documents as usize, problems: Mutex::default() })
+    }
+
+    /// Number of segments mapped (k-grams, sentences).
+    pub fn segment_counts(&self) -> (usize, usize) {
+        (self.kgrams.len(), self.sentences.len())
+    }
+
+    /// Every live posting of `hash` over `segments`, sorted by document then position.
+    fn collect(&self, segments: &[Segment], hash: u64) -> Vec<Posting> {
+        let mut out = Vec::new();
+        for seg in segments {
+            for i in seg.find(hash) {
+                let (_, p) = seg.entry(i);
+                if !self.removed.contains(&p.doc) {
+                    out.push(p);
+                }
+            }
+        }
+        if segments.len() > 1 {
+            out.sort_unstable();
+        }
+        out
+    }
+
+    fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(i64, i64)>, rusqlite::Error> {
+        let conn = self.archive.lock();
+        let rows = if threshold <= BAND_DISTANCE {
+            let b = bands(simhash);
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, simhash FROM documents WHERE b0 = ?1 UNION SELECT id, simhash FROM documents WHERE b1 = ?2 \
+                 UNION SELECT id, simhash FROM documents WHERE b2 = ?3 UNION SELECT id, simhash FROM documents WHERE b3 = ?4",
+            )?;
+            stmt.query_map(b, |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<Vec<_>, _>>()?
+        } else {
+            let mut stmt = conn.prepare_cached("SELECT id, simhash FROM documents WHERE simhash IS NOT NULL")?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<Vec<_>, _>>()?
+        };
+        Ok(rows)
+    }
+
+    /// The stored text of `doc`, its SimHash and its keywords.
+    fn load(&self, doc: u32) -> Result<Option<Stored>, ArchiveError> {
+        let row: Option<(Vec<u8>, Option<i64>, Option<String>)> = self
+            .archive
+            .lock()
+            .prepare_cached("SELECT text, simhash, keywords FROM documents WHERE id = ?1")
+            .and_then(|mut s| s.query_row([i64::from(doc)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).optional())
+            .map_err(|e| self.archive.sql(e))?;
+        let Some((compressed, simhash, keywords)) = row else {
+            return Ok(None);
+        };
+        let text = super::add::decompress(&compressed)
+            .map_err(|e| ArchiveError::Corrupt(format!("the text of document {doc}: {e}")))?;
+        let keywords = keywords.map(|k| KeywordPrint::from_keywords(k.lines().map(str::to_string).collect()));
+        Ok(Some(Stored { text, simhash: simhash.map(|h| h as u64), keywords }))
+    }
+
+    /// What went wrong while the archive was read during a check (the seam has no error
+    /// channel of its own): each problem once, in the order met.
+    pub fn problems(&self) -> Vec<String> {
+        self.problems.lock().map(|p| p.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().clone())
+    }
+
+    fn note(&self, problem: String) {
+        let mut problems = self.problems.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !problems.contains(&problem) {
+            problems.push(problem);
+        }
+    }
+}
+
+/// One archived document as read back.
+struct Stored {
+    text: String,
+    simhash: Option<u64>,
+    keywords: Option<KeywordPrint>,
+}
+
+impl ReferenceIndex for ArchiveIndex<'_> {
+    fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        hashes.iter().map(|&hash| Cow::Owned(self.collect(&self.kgrams, hash))).collect()
+    }
+
+    fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        hashes.iter().map(|&hash| Cow::Owned(self.collect(&self.sentences, hash))).collect()
+    }
+
+    fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
+        let threshold = self.archive.settings.simhash_threshold;
+        match self.simhash_rows(simhash, threshold) {
+            Ok(rows) => {
+                let mut docs: Vec<(u32, u32)> = rows
+                    .into_iter()
+                    .map(|(id, h)| (id as u32, hamming(simhash, h as u64)))
+                    .filter(|&(id, distance)| {
+                        distance <= threshold && after.is_none_or(|a| id > a) && !self.removed.contains(&id)
+                    })
+                    .collect();
+                docs.sort_unstable();
+                docs.dedup();
+                // The closest first when there are more than asked for.
+                if docs.len() > limit {
+                    docs.sort_unstable_by_key(|&(id, distance)| (distance, id));
+                    docs.truncate(limit);
+                    docs.sort_unstable();
+                }
+                docs
+            }
+            Err(error) => {
+                self.note(format!("SimHash lookup failed: {error}"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>> {
+        let stored = match self.load(doc) {
+            Ok(found) => found?,
+            Err(error) => {
+                self.note(error.to_string());
+                return None;
+            }
+        };
+        let settings = &self.archive.settings;
+        let compared = compared_prefix(&stored.text, settings);
+        let mut prints = DocumentFingerprints::compute(&stored.text[..compared], settings);
+        // As in a check's own index: matching reads tokens and sentences, not k-grams.
+        prints.kgrams = Vec::new();
+        let countable_chars = stored.text[..compared].chars().count();
+        Some(ReferenceDoc {
+            prints: Cow::Owned(prints),
+            text: Arc::from(stored.text),
+            compared,
+            masked_chars: Cow::Borrowed(&[]),
+            countable_chars,
+            simhash: stored.simhash,
+            keywords: stored.keywords.map(Cow::Owned),
+        })
+    }
+
+    fn reference_count(&self) -> usize {
+        self.documents
+    }
+}
+
+impl StoredReferences for ArchiveIndex<'_> {
+    fn as_index(&self) -> &dyn ReferenceIndex {
+        self
+    }
+
+    fn entry(&self, doc: u32, id: usize) -> DocumentEntry {
+        type Row = (String, String, Vec<u8>, i64, Option<i64>);
+        let row: Result<Option<Row>, ArchiveError> = self
+            .archive
+            .lock()
+            .query_row(
+                "SELECT path, sha256, text, chars, simhash FROM documents WHERE id = ?1",
+                [i64::from(doc)],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .optional()
+            .map_err(|e| self.archive.sql(e));
+        let mut entry = DocumentEntry {
+            id,
+            path: format!("archive document {doc}"),
+            source: self.archive.dir.clone(),
+            role: Role::Reference,
+            chars: 0,
+            countable_chars: 0,
+            simhash: None,
+            sha256: None,
+            error: None,
+            warnings: Vec::new(),
+            text: Arc::from(""),
+        };
+        let (path, sha256, text, chars, simhash) = match row {
+            Ok(Some(row)) => row,
+            Ok(None) => {
+                entry.error = Some(ArchiveError::NoSuchDocument(i64::from(doc)).to_string());
+                return entry;
+            }
+            Err(error) => {
+                entry.error = Some(error.to_string());
+                return entry;
+            }
+        };
+        entry.source = PathBuf::from(&path);
+        entry.path = path;
+        match super::add::decompress(&text) {
+            Ok(text) => {
+                let compared = compared_prefix(&text, &self.archive.settings);
+                entry.countable_chars = text[..compared].chars().count();
+                entry.text = Arc::from(text);
+            }
+            Err(e) => entry.error = Some(ArchiveError::Corrupt(format!("the text of document {doc}: {e}")).to_string()),
+        }
+        entry.chars = chars as usize;
+        entry.simhash = simhash.map(|h| h as u64);
+        entry.sha256 = Some(sha256);
+        entry
+    }
+}

@@ -1,0 +1,274 @@
+//! `twinspot archive`: add documents to an archive, check suspects against it, and look
+//! after it (list, stats, remove, groups, expire, verify).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use twinspot::archive::{AddOptions, Archive, check_against};
+use twinspot::engine::{CheckRequest, InputSet, collect_inputs, display_path};
+use twinspot::report::words::ReportLang;
+use twinspot::{CancelFlag, Role, Settings};
+
+use super::args::whole_in;
+use super::compare::{parse_lang, read_by_the_run, skipped_line, summary};
+use super::output::ReportOutputs;
+use super::progress_bar::TerminalProgress;
+
+/// What to do with an archive.
+#[derive(Debug, Subcommand)]
+pub enum ArchiveCommand {
+    /// Add files and folders to ARCHIVE (created if needed). A file whose SHA-256 is
+    /// already archived is skipped; a changed file replaces its older version.
+    Add {
+        archive: PathBuf,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Publication date of these documents (YYYY-MM-DD), used by `expire`.
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+        date: Option<String>,
+        /// Single-pass clustering: each new document joins the group of its nearest
+        /// archived near duplicate only.
+        #[arg(long)]
+        cluster: bool,
+        #[command(flatten)]
+        shape: Shape,
+        /// No progress bar.
+        #[arg(long, short = 'q')]
+        quiet: bool,
+    },
+    /// Check suspects against ARCHIVE (one way: new against archived); the report has
+    /// the schema of `compare`, with archived documents as references.
+    Check(CheckArgs),
+    /// List every archived document: id, group, characters, date, path.
+    List { archive: PathBuf },
+    /// Sizes of the archive.
+    Stats { archive: PathBuf },
+    /// Remove documents by id or by path as added.
+    Remove {
+        archive: PathBuf,
+        #[arg(required = true)]
+        keys: Vec<String>,
+    },
+    /// Near-duplicate groups of more than one document (representative first).
+    Groups { archive: PathBuf },
+    /// Drop documents older than DATE (their publication date, else the day added).
+    Expire {
+        archive: PathBuf,
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+        before: String,
+    },
+    /// Check the catalog, every segment and every stored text.
+    Verify { archive: PathBuf },
+}
+
+/// Fingerprint settings; an archive keeps the ones it was made with and refuses others.
+#[derive(Debug, Args)]
+pub struct Shape {
+    /// Tokens per k-gram (default: the archive's, or the engine's for a new archive).
+    #[arg(short = 'k', long)]
+    k: Option<usize>,
+    /// Winnowing window (default: the archive's, or the engine's for a new archive).
+    #[arg(short = 'w', long)]
+    w: Option<usize>,
+}
+
+/// Options of `twinspot archive check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    archive: PathBuf,
+    /// Suspect files or folders.
+    #[arg(required = true)]
+    suspects: Vec<PathBuf>,
+    /// Write the result as JSON to OUT ('-' for standard output).
+    #[arg(long, value_name = "OUT")]
+    json: Option<PathBuf>,
+    /// Write one CSV row per pair to OUT ('-' for standard output).
+    #[arg(long, value_name = "OUT")]
+    csv: Option<PathBuf>,
+    /// Write a self-contained HTML report to OUT.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
+    /// Language of the HTML report: en or zh.
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
+    lang: ReportLang,
+    /// Drop passages shorter than this many characters (suspect side).
+    #[arg(long, default_value_t = Settings::default().min_chars as u64, value_parser = whole_in(1..=u64::MAX))]
+    min_chars: u64,
+    /// Near duplicates: SimHash values at most this many bits apart.
+    #[arg(long, default_value_t = Settings::default().simhash_threshold as u64, value_parser = whole_in(0..=32))]
+    simhash_threshold: u64,
+    #[command(flatten)]
+    shape: Shape,
+    /// No progress bar and no summary.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+fn parse_date(s: &str) -> Result<String, String> {
+    let parts: Vec<&str> = s.split('-').collect();
+    let ok = parts.len() == 3
+        && [4, 2, 2].iter().zip(&parts).all(|(n, p)| p.len() == *n && p.bytes().all(|b| b.is_ascii_digit()))
+        && (1..=12).contains(&parts[1].parse::<u32>().unwrap_or(0))
+        && (1..=31).contains(&parts[2].parse::<u32>().unwrap_or(0));
+    if ok { Ok(s.to_string()) } else { Err(format!("'{s}' is not a date YYYY-MM-DD")) }
+}
+
+/// The settings to open `dir` with: the archive's own, or the defaults for a new one,
+/// with `shape` on top (a differing value is then refused when the archive opens).
+fn settings_for(dir: &Path, shape: &Shape) -> anyhow::Result<Settings> {
+    let mut settings = if dir.join(twinspot::archive::catalog::CATALOG).exists() {
+        Archive::stored_settings(dir)?
+    } else {
+        Settings::default()
+    };
+    if let Some(k) = shape.k {
+        settings.k = k;
+    }
+    if let Some(w) = shape.w {
+        settings.w = w;
+    }
+    Ok(settings)
+}
+
+fn open_read(dir: &Path) -> anyhow::Result<Archive> {
+    let settings = Archive::stored_settings(dir)?;
+    Ok(Archive::open(dir, &settings)?)
+}
+
+fn open_write(dir: &Path) -> anyhow::Result<Archive> {
+    let settings = Archive::stored_settings(dir)?;
+    Ok(Archive::open_writable(dir, &settings)?)
+}
+
+pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        ArchiveCommand::Add { archive, paths, date, cluster, shape, quiet } => {
+            let mut settings = settings_for(&archive, &shape)?;
+            settings.ingest.isolation = super::isolation();
+            let store = Archive::open_or_create(&archive, &settings)?;
+            let inputs = collect_inputs(&paths, Role::Reference);
+            let progress = TerminalProgress::new(quiet);
+            let summary =
+                store.add(&inputs, &AddOptions { published: date, cluster }, &progress, &CancelFlag::new())?;
+            progress.finish();
+            for (path, error) in &summary.failed {
+                eprintln!("twinspot: {path}: {error}");
+            }
+            println!(
+                "{} added, {} replaced, {} unchanged, {} failed",
+                summary.added,
+                summary.replaced,
+                summary.unchanged,
+                summary.failed.len()
+            );
+        }
+        ArchiveCommand::Check(args) => return check(args),
+        ArchiveCommand::List { archive } => {
+            for d in open_read(&archive)?.list()? {
+                println!(
+                    "{:>8} {:>8} {:>8} {:<10} {}",
+                    d.id,
+                    d.group,
+                    d.chars,
+                    d.published.as_deref().unwrap_or("-"),
+                    d.path
+                );
+            }
+        }
+        ArchiveCommand::Stats { archive } => {
+            let s = open_read(&archive)?.stats()?;
+            println!("documents        {}", s.documents);
+            println!("characters       {}", s.chars);
+            println!("groups           {}", s.groups);
+            println!("segments         {} k-gram, {} sentence", s.kgram_segments, s.sentence_segments);
+            println!("postings         {}", s.postings);
+            println!("bytes on disk    {}", s.bytes);
+            if s.chars > 0 {
+                println!("bytes per char   {:.2}", s.bytes as f64 / s.chars as f64);
+            }
+        }
+        ArchiveCommand::Remove { archive, keys } => {
+            let removed = open_write(&archive)?.remove(&keys)?;
+            println!("{removed} removed");
+        }
+        ArchiveCommand::Groups { archive } => {
+            let store = open_read(&archive)?;
+            let paths: std::collections::HashMap<i64, String> =
+                store.list()?.into_iter().map(|d| (d.id, d.path)).collect();
+            for g in store.groups()? {
+                println!("group {} ({} documents)", g.representative, g.members.len());
+                for id in g.members {
+                    println!("  {:>8} {}", id, paths.get(&id).map(String::as_str).unwrap_or("?"));
+                }
+            }
+        }
+        ArchiveCommand::Expire { archive, before } => {
+            let dropped = open_write(&archive)?.expire(&before)?;
+            println!("{dropped} expired");
+        }
+        ArchiveCommand::Verify { archive } => {
+            let report = open_read(&archive)?.verify()?;
+            for problem in &report.problems {
+                eprintln!("twinspot: {problem}");
+            }
+            println!(
+                "{} documents, {} segments, {} leftover files of an interrupted add, {} problems",
+                report.documents,
+                report.segments,
+                report.leftovers.len(),
+                report.problems.len()
+            );
+            if !report.problems.is_empty() {
+                return Ok(ExitCode::from(1));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let mut settings = settings_for(&args.archive, &args.shape)?;
+    settings.min_chars = args.min_chars as usize;
+    settings.simhash_threshold = args.simhash_threshold as u32;
+    settings.ingest.isolation = super::isolation();
+    let mut inputs = InputSet::new();
+    inputs.add(&args.suspects, Role::Suspect);
+    if let Some(missing) = inputs.missing().first() {
+        eprintln!("twinspot: no such file or folder: {}", display_path(missing));
+        return Ok(ExitCode::from(2));
+    }
+    let (documents, skipped) = inputs.finish();
+    for s in &skipped {
+        eprintln!("twinspot: {}", skipped_line(s));
+    }
+    if documents.is_empty() {
+        eprintln!("twinspot: no documents found in the paths given");
+        return Ok(ExitCode::from(2));
+    }
+    let outputs =
+        ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone(), lang: args.lang };
+    if let Err(e) = outputs.check(read_by_the_run(&documents, None)) {
+        eprintln!("twinspot: {e}");
+        return Ok(ExitCode::from(2));
+    }
+    let store = Archive::open(&args.archive, &settings)?;
+    let request = CheckRequest { documents, settings, skipped, ..CheckRequest::default() };
+    let progress = TerminalProgress::new(args.quiet);
+    let report = check_against(&store, &request, &progress, &CancelFlag::new()).context("the check did not finish")?;
+    progress.finish();
+    for doc in &report.documents {
+        match &doc.error {
+            Some(error) => eprintln!("twinspot: {error}"),
+            None => doc.warnings.iter().for_each(|w| eprintln!("twinspot: note: {w}: {}", doc.path)),
+        }
+    }
+    let summary = (!args.quiet).then(|| {
+        let suspects = report.documents.iter().filter(|d| d.role == Role::Suspect);
+        let overall: String =
+            suspects.map(|d| format!("{:>6.1}% overall  {}\n", report.overall(d.id) * 100.0, d.path)).collect();
+        overall + &summary(&report)
+    });
+    Ok(outputs.finish(&report, read_by_the_run(&request.documents, None), summary))
+}

@@ -1,0 +1,144 @@
+//! Archive benchmarks on a generated archive of 2–10 k-character documents (70% Chinese,
+//! 30% English; see `corpus.rs`):
+//!
+//! - adding: documents a second of `Archive::add` (printed once per size);
+//! - disk: bytes on disk per indexed character (printed);
+//! - `archive_check/marginal/N`: one 10,000-character suspect (part of it copied from an
+//!   archived document) checked against an open archive of N documents, at N/10 and N,
+//!   to show how lookup time grows with the archive;
+//! - peak resident memory of the whole run (printed).
+//!
+//! N is 5,000 by default; `TWINSPOT_ARCHIVE_DOCS=100000` runs the full size of the issue
+//! (about an hour of generation and adding on two cores). The archives are left in
+//! `TWINSPOT_ARCHIVE_DIR` when it is set (to time `twinspot archive check` by hand), else
+//! in a temporary folder.
+//!
+//! ```text
+//! cargo bench --no-default-features --bench archive
+//! ```
+
+#[path = "corpus.rs"]
+#[allow(dead_code)]
+mod corpus;
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion};
+use twinspot::archive::{AddOptions, Archive, check_against};
+use twinspot::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role, Settings};
+
+use corpus::{Lang, Rng, TextGen};
+
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Writes `count` documents numbered from `first` into `dir`, in files of 1,000.
+fn write_docs(dir: &Path, textgen: &TextGen, first: usize, count: usize) -> Vec<PathBuf> {
+    let mut paths = Vec::with_capacity(count);
+    for i in first..first + count {
+        let mut rng = Rng::new(i as u64 + 1);
+        let lang = if rng.chance(0.7) { Lang::Chinese } else { Lang::English };
+        let chars = rng.range(2_000, 10_000);
+        let sub = dir.join(format!("{:04}", i / 1000));
+        std::fs::create_dir_all(&sub).expect("folder");
+        let path = sub.join(format!("{i:06}.txt"));
+        std::fs::write(&path, textgen.text(&mut rng, lang, chars)).expect("write doc");
+        paths.push(path);
+    }
+    paths
+}
+
+/// Adds documents to `archive` and prints documents a second.
+fn add(archive: &Archive, paths: &[PathBuf]) {
+    let inputs: Vec<DocumentInput> = paths.iter().map(|p| DocumentInput::new(p.clone(), Role::Reference)).collect();
+    let start = Instant::now();
+    let summary = archive.add(&inputs, &AddOptions::default(), &NoProgress, &CancelFlag::new()).expect("add documents");
+    let secs = start.elapsed().as_secs_f64();
+    println!("added {} documents in {secs:.1} s: {:.0} documents/s", summary.added, summary.added as f64 / secs);
+}
+
+fn report_disk(archive: &Archive) {
+    let stats = archive.stats().expect("stats");
+    println!(
+        "{} documents, {} characters, {} segments, {:.2} bytes per character on disk",
+        stats.documents,
+        stats.chars,
+        stats.kgram_segments + stats.sentence_segments,
+        stats.bytes as f64 / stats.chars.max(1) as f64
+    );
+}
+
+fn main() {
+    let total: usize = std::env::var("TWINSPOT_ARCHIVE_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
+    let keep = std::env::var_os("TWINSPOT_ARCHIVE_DIR").map(PathBuf::from);
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let root = keep.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+    let textgen = TextGen::new(&mut Rng::new(7));
+    let settings = Settings::default();
+
+    // The suspect: fresh Chinese text around a passage of an archived document.
+    let docs_dir = root.join("docs");
+    let small = (total / 10).max(1);
+    let first_paths = write_docs(&docs_dir, &textgen, 0, small);
+    let source = std::fs::read_to_string(&first_paths[0]).expect("read doc");
+    let copied: String = source.chars().take(1_500).collect();
+    let mut rng = Rng::new(99);
+    let suspect_text = format!(
+        "{}{copied}{}",
+        textgen.text(&mut rng, Lang::Chinese, 4_000),
+        textgen.text(&mut rng, Lang::Chinese, 4_500)
+    );
+    let suspect_path = root.join("suspect.txt");
+    std::fs::write(&suspect_path, &suspect_text).expect("write suspect");
+    // The marginal cost of one more document: the dictionary stays loaded between checks,
+    // as in the window.
+    let suspect = CheckRequest {
+        documents: vec![DocumentInput::new(suspect_path.clone(), Role::Suspect)],
+        settings: settings.clone(),
+        keep_dictionary: true,
+        ..CheckRequest::default()
+    };
+
+    let mut criterion = Criterion::default()
+        .configure_from_args()
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(10))
+        .warm_up_time(Duration::from_secs(2));
+    let small_archive = Archive::open_or_create(&root.join(format!("archive-{small}")), &settings).expect("archive");
+    add(&small_archive, &first_paths);
+    report_disk(&small_archive);
+    let big_dir = root.join(format!("archive-{total}"));
+    let big = Archive::open_or_create(&big_dir, &settings).expect("archive");
+    add(&big, &first_paths);
+    let mut next = small;
+    while next < total {
+        let count = 5_000.min(total - next);
+        let paths = write_docs(&docs_dir, &textgen, next, count);
+        add(&big, &paths);
+        next += count;
+    }
+    report_disk(&big);
+
+    let mut group = criterion.benchmark_group("archive_check/marginal");
+    for (n, archive) in [(small, &small_archive), (total, &big)] {
+        let found = check_against(archive, &suspect, &NoProgress, &CancelFlag::new()).expect("check");
+        assert!(!found.pairs.is_empty(), "the copied passage must be found");
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter(|| black_box(check_against(archive, &suspect, &NoProgress, &CancelFlag::new()).expect("check")))
+        });
+    }
+    group.finish();
+    criterion.final_summary();
+    if let Some(mb) = peak_rss_mb() {
+        println!("peak resident memory of the whole run: {mb:.0} MB");
+    }
+    if keep.is_some() {
+        println!("archives kept in {}", root.display());
+    }
+}

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use twinspot::archive::{AddOptions, Archive, check_against};
-use twinspot::engine::{CheckRequest, InputSet, collect_inputs, display_path};
+use twinspot::engine::{CheckRequest, InputSet, display_path};
 use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, Role, Settings};
 
@@ -147,8 +147,17 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
         ArchiveCommand::Add { archive, paths, date, cluster, shape, quiet } => {
             let mut settings = settings_for(&archive, &shape)?;
             settings.ingest.isolation = super::isolation();
+            let mut set = InputSet::new();
+            set.add(&paths, Role::Reference);
+            if let Some(missing) = set.missing().first() {
+                eprintln!("twinspot: no such file or folder: {}", display_path(missing));
+                return Ok(ExitCode::from(2));
+            }
+            let (inputs, skipped) = set.finish();
+            for s in &skipped {
+                eprintln!("twinspot: {}", skipped_line(s));
+            }
             let store = Archive::open_or_create(&archive, &settings)?;
-            let inputs = collect_inputs(&paths, Role::Reference);
             let progress = TerminalProgress::new(quiet);
             let summary =
                 store.add(&inputs, &AddOptions { published: date, cluster }, &progress, &CancelFlag::new())?;

@@ -14,7 +14,7 @@ fn devset() -> Option<PathBuf> {
     dir.join("truth.json").exists().then_some(dir)
 }
 
-/// (suspect path, reference path, passages, score and near-duplicate flag) of every pair
+/// (suspect path, reference path, passages, both scores) of every pair
 /// of a report, sorted; the documents of alternative twins named by path too, as the two
 /// reports number documents differently.
 fn pairs_by_path(report: &serde_json::Value) -> Vec<(String, String, String, String)> {
@@ -33,10 +33,20 @@ fn pairs_by_path(report: &serde_json::Value) -> Vec<(String, String, String, Str
                     }
                 }
             }
-            let verdict = format!("{} {} {}", p["score"], p["score_b"], p["near_duplicate"]);
+            let verdict = format!("{} {}", p["score"], p["score_b"]);
             (path(&p["a"]), path(&p["b"]), passages.to_string(), verdict)
         })
         .collect();
+    out.sort();
+    out
+}
+
+/// The near-duplicate pairs of a report, by path, sorted.
+fn near_duplicates_by_path(report: &serde_json::Value) -> Vec<(String, String)> {
+    let docs = report["documents"].as_array().unwrap();
+    let path = |id: &serde_json::Value| docs[id.as_u64().unwrap() as usize]["path"].as_str().unwrap().to_string();
+    let mut out: Vec<_> =
+        report["near_duplicates"].as_array().unwrap().iter().map(|p| (path(&p[0]), path(&p[1]))).collect();
     out.sort();
     out
 }
@@ -68,6 +78,7 @@ fn archive_check_reports_the_same_passages_as_compare_on_the_devset() {
     let (want, got) = (pairs_by_path(&compared), pairs_by_path(&checked));
     assert!(want.len() > 30);
     assert_eq!(got, want);
+    assert_eq!(near_duplicates_by_path(&checked), near_duplicates_by_path(&compared));
     let overall = |r: &serde_json::Value| -> Vec<String> {
         let docs = r["documents"].as_array().unwrap();
         docs.iter().filter(|d| d["role"] == "suspect").map(|d| format!("{} {}", d["path"], d["overall"])).collect()
@@ -194,4 +205,22 @@ fn an_add_killed_midway_leaves_an_archive_that_verifies_and_a_second_add_complet
     assert!(numbers[2] as i64 >= seen, "a committed batch was lost: {again}");
     let verify = success(&twinspot(tmp.path(), &["archive", "verify", "arc"]));
     assert!(verify.contains(&format!("{count} documents")) && verify.contains(" 0 leftover"), "{verify}");
+}
+
+#[test]
+fn a_suspect_with_the_bytes_of_an_archived_document_is_a_whole_copy_as_in_compare() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("refs")).unwrap();
+    let text = "归档中的文章被原样转载。每一句都一样，连标点也一样。这样的转载应当被认出是完全相同的副本。\n".repeat(3);
+    std::fs::write(dir.join("refs/original.txt"), &text).unwrap();
+    std::fs::write(dir.join("repost.txt"), &text).unwrap();
+    success(&twinspot(dir, &["archive", "add", "a", "refs", "-q"]));
+    let checked = json_of(dir, &["archive", "check", "a", "repost.txt", "--json", "-", "-q"]);
+    let compared = json_of(dir, &["compare", "-r", "refs", "-s", "repost.txt", "--json", "-", "-q"]);
+    let (got, want) = (pairs_by_path(&checked), pairs_by_path(&compared));
+    assert_eq!(got, want);
+    assert_eq!(got.len(), 1);
+    assert!(got[0].3.starts_with("1.0 1.0"), "{got:?}");
+    assert_eq!(checked["near_duplicates"].as_array().map(Vec::len), Some(1));
 }

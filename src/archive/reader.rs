@@ -238,6 +238,21 @@ impl StoredReferences for ArchiveIndex<'_> {
         self
     }
 
+    fn same_bytes(&self, sha256: &str) -> Option<u32> {
+        let found: Result<Option<i64>, rusqlite::Error> = self
+            .archive
+            .lock()
+            .prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 ORDER BY id LIMIT 1")
+            .and_then(|mut s| s.query_row([sha256], |r| r.get(0)).optional());
+        match found {
+            Ok(id) => id.map(|id| id as u32),
+            Err(error) => {
+                self.note(format!("SHA-256 lookup failed: {error}"));
+                None
+            }
+        }
+    }
+
     fn entry(&self, doc: u32, id: usize) -> DocumentEntry {
         type Row = (String, String, Vec<u8>, i64, Option<i64>);
         let row: Result<Option<Row>, ArchiveError> = self

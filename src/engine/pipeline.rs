@@ -110,6 +110,16 @@ fn run(
                 || (request.mode == Mode::AllVsAll && d.entry.role == Role::Reference))
     };
 
+    // Suspects with the same bytes as a stored reference: stated whole, not aligned.
+    let stored_twins: FxHashMap<usize, u32> = match stored {
+        Some(stored) => docs
+            .iter()
+            .filter(|d| is_suspect(d))
+            .filter_map(|d| Some((d.entry.id, stored.same_bytes(d.entry.sha256.as_deref()?)?)))
+            .collect(),
+        None => FxHashMap::default(),
+    };
+
     let counter = Counter::start(sink, Stage::Indexing, 1);
     let kgrams = take_kgrams(&mut docs, &is_reference);
     let source = match stored {
@@ -130,9 +140,10 @@ fn run(
     // (their pair is stated whole), and nothing is compared with itself.
     let mode = request.mode;
     let wanted = |a: usize, b: usize| {
-        // Stored references are numbered apart from the run's documents: every pair is new.
+        // Stored references are numbered apart from the run's documents: every pair is
+        // new but a suspect's identical twin.
         if stored.is_some() {
-            return true;
+            return stored_twins.get(&a) != Some(&(b as u32));
         }
         let both_parts = |id: usize| docs[id].also_reference;
         a != b
@@ -166,6 +177,11 @@ fn run(
     check(cancel)?;
     let mut per_suspect: Vec<Vec<Pair>> = per_suspect.into_iter().flatten().collect();
     if let Some(stored) = stored {
+        let whole = stored_twins.iter().map(|(&a, &b)| {
+            let d = &docs[a];
+            whole_text_pair(a, b as usize, d.entry.chars, d.entry.simhash.map(|_| 0))
+        });
+        per_suspect.push(whole.collect());
         add_stored_references(&mut per_suspect, &mut docs, stored);
     }
     let identical_rows = identical_pairs(&per_suspect, &docs, &identical, request.mode);

@@ -61,4 +61,8 @@ pub trait StoredReferences: ReferenceIndex {
     /// The report entry of stored reference `doc`, numbered `id` in the report. A
     /// reference that cannot be read gets its `error`.
     fn entry(&self, doc: u32, id: usize) -> DocumentEntry;
+
+    /// The first stored reference whose file has this SHA-256, if any: a suspect with the
+    /// same bytes is stated as a whole-text copy, not aligned.
+    fn same_bytes(&self, sha256: &str) -> Option<u32>;
 }

@@ -14,6 +14,7 @@ mod gui;
 mod hostile_cli;
 #[cfg(target_os = "linux")]
 mod hostile_content;
+mod html_scope;
 mod ingest;
 mod report_pdf;
 #[cfg(feature = "gui")]

@@ -8,6 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use twinspot::DocumentInput;
 use twinspot::engine::{InputSet, Skipped, display_path};
+use twinspot::report::html::Scope;
 use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, CheckRequest, Mode, Report, Role, Settings, run_check};
 
@@ -43,6 +44,14 @@ pub struct CompareArgs {
     /// Write a self-contained HTML report (both texts side by side, passages lit) to OUT.
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
+    /// Narrow the HTML report to one suspect (named as the report names it, or by its path)
+    /// and its pairs.
+    #[arg(long, value_name = "SUSPECT", requires = "html", conflicts_with = "html_pair")]
+    html_suspect: Option<String>,
+    /// Narrow the HTML report to one pair: a suspect and a reference (or, with --all, two
+    /// documents), named as the report names them or by their paths.
+    #[arg(long, num_args = 2, value_names = ["SUSPECT", "REFERENCE"], requires = "html")]
+    html_pair: Vec<String>,
     /// Language of the HTML report: en or zh.
     #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
     lang: ReportLang,
@@ -181,8 +190,20 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         eprintln!("twinspot: no documents found in the paths given");
         return Ok(ExitCode::from(2));
     }
-    let outputs =
-        ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone(), lang: args.lang };
+    let wanted = match html_scope_names(&args, &documents, args.all.is_some()) {
+        Ok(wanted) => wanted,
+        Err(e) => {
+            eprintln!("twinspot: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut outputs = ReportOutputs {
+        json: args.json.clone(),
+        csv: args.csv.clone(),
+        html: args.html.clone(),
+        lang: args.lang,
+        ..Default::default()
+    };
     if let Err(e) = outputs.check(read_by_the_run(&documents, args.stop_passages.as_deref())) {
         eprintln!("twinspot: {e}");
         return Ok(ExitCode::from(2));
@@ -202,6 +223,13 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let progress = TerminalProgress::new(args.quiet);
     let report = run_check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
     progress.finish();
+    outputs.scope = match wanted.scope_in(&report) {
+        Ok(scope) => scope,
+        Err(e) => {
+            eprintln!("twinspot: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
 
     for doc in &report.documents {
         match &doc.error {
@@ -215,6 +243,55 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     }
     let inputs = read_by_the_run(&request.documents, args.stop_passages.as_deref());
     Ok(outputs.finish(&report, inputs, (!args.quiet).then(|| summary(&report))))
+}
+
+/// The documents `--html-suspect` / `--html-pair` name, by the name the report gives them.
+enum WantedScope {
+    Run,
+    Suspect(String),
+    Pair(String, String),
+}
+
+impl WantedScope {
+    /// The report's scope for these names, once the check has run.
+    fn scope_in(&self, report: &Report) -> Result<Scope, String> {
+        let id = |name: &str| report.documents.iter().position(|d| d.path == name);
+        match self {
+            WantedScope::Run => Ok(Scope::Run),
+            WantedScope::Suspect(name) => {
+                id(name).map(Scope::Suspect).ok_or_else(|| format!("{name} is not in the report"))
+            }
+            WantedScope::Pair(a, b) => {
+                let (ia, ib) = (id(a), id(b));
+                report
+                    .pairs
+                    .iter()
+                    .position(|p| (Some(p.a), Some(p.b)) == (ia, ib) || (Some(p.a), Some(p.b)) == (ib, ia))
+                    .map(Scope::Pair)
+                    .ok_or_else(|| format!("{a} and {b} share no text: there is no pair to report"))
+            }
+        }
+    }
+}
+
+/// Resolves the names of `--html-suspect` / `--html-pair` before any work: each must be a
+/// document of the run in the right part (in all-vs-all mode, any document).
+fn html_scope_names(args: &CompareArgs, documents: &[DocumentInput], all: bool) -> Result<WantedScope, String> {
+    let find = |name: &str, role: Role, part: &str| -> Result<String, String> {
+        documents
+            .iter()
+            .filter(|d| all || d.role == role || (role == Role::Reference && d.also_reference))
+            .find(|d| d.display == name || d.path == Path::new(name))
+            .map(|d| d.display.clone())
+            .ok_or_else(|| format!("'{name}' is no {part} of this run"))
+    };
+    if let Some(name) = &args.html_suspect {
+        return find(name, Role::Suspect, "suspect").map(WantedScope::Suspect);
+    }
+    match args.html_pair.as_slice() {
+        [a, b] => Ok(WantedScope::Pair(find(a, Role::Suspect, "suspect")?, find(b, Role::Reference, "reference")?)),
+        _ => Ok(WantedScope::Run),
+    }
 }
 
 /// Every file the run reads, which no report may replace: the documents and the

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use twinspot::Report;
-use twinspot::report::html::{HtmlOptions, now_utc, render};
+use twinspot::report::html::{HtmlOptions, Scope, now_utc, render};
 use twinspot::report::words::ReportLang;
 use twinspot::report::write::{Output, StdoutError, Target, WriteError, check_outputs, write_atomic, write_stdout};
 use twinspot::report::{csv::to_csv, json::to_json};
@@ -20,6 +20,8 @@ pub struct ReportOutputs {
     pub html: Option<PathBuf>,
     /// The language of the HTML report.
     pub lang: ReportLang,
+    /// What the HTML report covers: the whole run, one suspect or one pair.
+    pub scope: Scope,
 }
 
 /// The formats a command writes.
@@ -66,7 +68,10 @@ impl ReportOutputs {
         match format {
             Format::Json => to_json(report),
             Format::Csv => to_csv(report),
-            Format::Html => render(report, &HtmlOptions { lang: self.lang, date: now_utc(), ..HtmlOptions::default() }),
+            Format::Html => render(
+                report,
+                &HtmlOptions { lang: self.lang, date: now_utc(), scope: self.scope, ..HtmlOptions::default() },
+            ),
         }
     }
 

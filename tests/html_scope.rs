@@ -1,0 +1,73 @@
+//! `compare --html` in its three scopes from the command line: the whole run, one
+//! suspect (`--html-suspect`), one pair (`--html-pair`), and the refusals of names that
+//! are no document of the run, before any work.
+
+use super::util::{fixtures, success, twinspot};
+
+fn html(args: &[&str]) -> String {
+    let out = tempfile::tempdir().expect("tempdir");
+    let path = out.path().join("r.html");
+    let path_s = path.to_str().expect("utf-8 path");
+    let mut all = vec!["compare", "-r", "reference", "-s", "suspect", "-q", "--html", path_s];
+    all.extend_from_slice(args);
+    success(&twinspot(&fixtures(), &all));
+    std::fs::read_to_string(&path).expect("report written")
+}
+
+#[test]
+fn the_html_report_narrows_to_one_suspect_or_one_pair() {
+    let run = html(&[]);
+    assert!(run.contains("suspect/en_reordered.txt") && run.contains("suspect/zh_copy.txt"));
+
+    let suspect = html(&["--html-suspect", "suspect/zh_copy.txt"]);
+    assert!(suspect.contains("suspect/zh_copy.txt") && suspect.contains("reference/zh_debian.txt"));
+    assert!(!suspect.contains("suspect/en_reordered.txt"), "another suspect leaked into its report");
+
+    let pair = html(&["--html-pair", "suspect/en_reordered.txt", "reference/en_python.txt"]);
+    assert!(pair.contains("suspect/en_reordered.txt") && pair.contains("reference/en_python.txt"));
+    assert!(!pair.contains("suspect/zh_copy.txt") && !pair.contains("reference/zh_debian.txt"));
+    assert!(pair.len() < run.len());
+}
+
+#[test]
+fn a_name_that_is_no_suspect_of_the_run_is_refused_before_any_work() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let path = out.path().join("r.html");
+    let path_s = path.to_str().expect("utf-8 path");
+    let base = ["compare", "-r", "reference", "-s", "suspect", "-q", "--html", path_s];
+    for extra in [
+        vec!["--html-suspect", "suspect/none.txt"],
+        vec!["--html-suspect", "reference/en_python.txt"],
+        vec!["--html-pair", "suspect/zh_copy.txt", "suspect/clean.txt"],
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let output = twinspot(&fixtures(), &args);
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("of this run"), "{extra:?}");
+        assert!(!path.exists(), "a report was written for {extra:?}");
+    }
+}
+
+#[test]
+fn a_pair_without_shared_text_is_said_and_nothing_is_written() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let path = out.path().join("r.html");
+    let path_s = path.to_str().expect("utf-8 path");
+    let args = [
+        "compare",
+        "-r",
+        "reference",
+        "-s",
+        "suspect",
+        "-q",
+        "--html",
+        path_s,
+        "--html-pair",
+        "suspect/clean.txt",
+        "reference/en_python.txt",
+    ];
+    let output = twinspot(&fixtures(), &args);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("share no text"));
+    assert!(!path.exists());
+}

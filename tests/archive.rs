@@ -224,3 +224,50 @@ fn a_suspect_with_the_bytes_of_an_archived_document_is_a_whole_copy_as_in_compar
     assert!(got[0].3.starts_with("1.0 1.0"), "{got:?}");
     assert_eq!(checked["near_duplicates"].as_array().map(Vec::len), Some(1));
 }
+
+#[test]
+fn a_reader_checks_while_the_command_line_adds_to_the_same_archive() {
+    use twinspot::archive::{Archive, check_against};
+    use twinspot::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
+    let tmp = tempfile::tempdir().unwrap();
+    let seed_text: String =
+        (0..40).map(|j| format!("The seed essay argues point {j} about rivers and the sea at length. ")).collect();
+    std::fs::create_dir(tmp.path().join("seed")).unwrap();
+    std::fs::write(tmp.path().join("seed/seed.txt"), &seed_text).unwrap();
+    std::fs::write(tmp.path().join("suspect.txt"), &seed_text).unwrap();
+    success(&twinspot(tmp.path(), &["archive", "add", "arc", "seed", "-q"]));
+    let docs = tmp.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    for i in 0..2500 {
+        let body: String = (0..30).map(|j| format!("document {i} line {j} says {} things. ", i * 31 + j)).collect();
+        std::fs::write(docs.join(format!("{i:05}.txt")), body).unwrap();
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_twinspot"))
+        .current_dir(tmp.path())
+        .args(["archive", "add", "arc", "docs", "-q"])
+        .spawn()
+        .unwrap();
+    let arc = tmp.path().join("arc");
+    let settings = Archive::stored_settings(&arc).unwrap();
+    let request = CheckRequest {
+        documents: vec![DocumentInput::new(tmp.path().join("suspect.txt"), Role::Suspect)],
+        settings: settings.clone(),
+        ..CheckRequest::default()
+    };
+    // Checks run one after another while the writer commits its batches: each opens the
+    // archive, sees a consistent catalog and finds the seed.
+    let mut during = 0;
+    while child.try_wait().unwrap().is_none() {
+        let store = Archive::open(&arc, &settings).unwrap();
+        let report = check_against(&store, &request, &NoProgress, &CancelFlag::new()).unwrap();
+        let found = report.pairs.iter().any(|p| report.documents[p.b].path.ends_with("seed.txt"));
+        assert!(found, "the seed was not found while the add ran: {:?}", report.pairs.len());
+        if child.try_wait().unwrap().is_none() {
+            during += 1;
+        }
+    }
+    assert!(child.wait().unwrap().success(), "the add failed beside the reader");
+    assert!(during > 0, "no check ran while the add was under way");
+    let verify = success(&twinspot(tmp.path(), &["archive", "verify", "arc"]));
+    assert!(verify.contains("2501 documents") && verify.contains(" 0 problems"), "{verify}");
+}

@@ -256,8 +256,13 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         eprintln!("twinspot: no documents found in the paths given");
         return Ok(ExitCode::from(2));
     }
-    let outputs =
-        ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone(), lang: args.lang };
+    let outputs = ReportOutputs {
+        json: args.json.clone(),
+        csv: args.csv.clone(),
+        html: args.html.clone(),
+        lang: args.lang,
+        ..ReportOutputs::default()
+    };
     if let Err(e) = outputs.check(read_by_the_run(&documents, None)) {
         eprintln!("twinspot: {e}");
         return Ok(ExitCode::from(2));

@@ -24,21 +24,17 @@ cap AS (
   SELECT CASE WHEN COUNT(*) / 20 > 50 THEN COUNT(*) / 20 ELSE 50 END AS max_postings
   FROM documents
 ),
--- Only a hash held by two documents or more, with at least one winnowed posting and no
--- more winnowed postings than the cap, can make a pair: one aggregation over the
--- postings finds those hashes, so the self-join below reads just their postings (in
--- generated text nearly every k-gram is held by one document alone and is dropped here).
--- Exactly the pairs of the rule above; nothing is lost.
-shared AS (
-  SELECT p.bucket, p.hash
+common AS (
+  SELECT p.hash
   FROM postings p CROSS JOIN cap
-  GROUP BY p.bucket, p.hash, cap.max_postings
-  HAVING SUM(CASE WHEN p.winnowed THEN 1 ELSE 0 END) BETWEEN 1 AND cap.max_postings
-    AND MIN(p.doc) < MAX(p.doc)
+  WHERE p.winnowed
+  GROUP BY p.hash, cap.max_postings
+  HAVING COUNT(*) > cap.max_postings
 ),
 kept AS (
   SELECT p.bucket, p.hash, p.doc, p.winnowed
-  FROM postings p JOIN shared s ON s.bucket = p.bucket AND s.hash = p.hash
+  FROM postings p LEFT JOIN common c ON c.hash = p.hash
+  WHERE c.hash IS NULL
 ),
 kgram_pairs AS (
   SELECT a.doc AS a, b.doc AS b, COUNT(*) AS shared

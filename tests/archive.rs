@@ -51,6 +51,22 @@ fn near_duplicates_by_path(report: &serde_json::Value) -> Vec<(String, String)> 
     out
 }
 
+/// Writes `count` small documents to `dir/docs` and starts `twinspot archive add arc docs`
+/// in `dir`, in the background.
+fn start_adding(dir: &Path, count: usize) -> std::process::Child {
+    let docs = dir.join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    for i in 0..count {
+        let body: String = (0..30).map(|j| format!("document {i} line {j} says {} things. ", i * 31 + j)).collect();
+        std::fs::write(docs.join(format!("{i:05}.txt")), body).unwrap();
+    }
+    Command::new(env!("CARGO_BIN_EXE_twinspot"))
+        .current_dir(dir)
+        .args(["archive", "add", "arc", "docs", "-q"])
+        .spawn()
+        .unwrap()
+}
+
 fn json_of(dir: &Path, args: &[&str]) -> serde_json::Value {
     let stdout = success(&twinspot(dir, args));
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{stdout}"))
@@ -166,18 +182,8 @@ fn foreign_damaged_newer_and_differently_made_archives_are_refused_clearly() {
 #[test]
 fn an_add_killed_midway_leaves_an_archive_that_verifies_and_a_second_add_completes() {
     let tmp = tempfile::tempdir().unwrap();
-    let docs = tmp.path().join("docs");
-    std::fs::create_dir(&docs).unwrap();
     let count = 2500;
-    for i in 0..count {
-        let body: String = (0..30).map(|j| format!("document {i} line {j} says {} things. ", i * 31 + j)).collect();
-        std::fs::write(docs.join(format!("{i:05}.txt")), body).unwrap();
-    }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twinspot"))
-        .current_dir(tmp.path())
-        .args(["archive", "add", "arc", "docs", "-q"])
-        .spawn()
-        .unwrap();
+    let mut child = start_adding(tmp.path(), count);
     // Killed (SIGKILL) as soon as the first batch has committed, with later batches
     // still to come (if the add finished first, the assertions still hold).
     let arc = tmp.path().join("arc");
@@ -236,17 +242,7 @@ fn a_reader_checks_while_the_command_line_adds_to_the_same_archive() {
     std::fs::write(tmp.path().join("seed/seed.txt"), &seed_text).unwrap();
     std::fs::write(tmp.path().join("suspect.txt"), &seed_text).unwrap();
     success(&twinspot(tmp.path(), &["archive", "add", "arc", "seed", "-q"]));
-    let docs = tmp.path().join("docs");
-    std::fs::create_dir(&docs).unwrap();
-    for i in 0..2500 {
-        let body: String = (0..30).map(|j| format!("document {i} line {j} says {} things. ", i * 31 + j)).collect();
-        std::fs::write(docs.join(format!("{i:05}.txt")), body).unwrap();
-    }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twinspot"))
-        .current_dir(tmp.path())
-        .args(["archive", "add", "arc", "docs", "-q"])
-        .spawn()
-        .unwrap();
+    let mut child = start_adding(tmp.path(), 2500);
     let arc = tmp.path().join("arc");
     let settings = Archive::stored_settings(&arc).unwrap();
     let request = CheckRequest {

@@ -265,19 +265,8 @@ impl StoredReferences for ArchiveIndex<'_> {
             )
             .optional()
             .map_err(|e| self.archive.sql(e));
-        let mut entry = DocumentEntry {
-            id,
-            path: format!("archive document {doc}"),
-            source: self.archive.dir.clone(),
-            role: Role::Reference,
-            chars: 0,
-            countable_chars: 0,
-            simhash: None,
-            sha256: None,
-            error: None,
-            warnings: Vec::new(),
-            text: Arc::from(""),
-        };
+        let mut entry =
+            DocumentEntry::unread(id, format!("archive document {doc}"), self.archive.dir.clone(), Role::Reference);
         let (path, sha256, text, chars, simhash) = match row {
             Ok(Some(row)) => row,
             Ok(None) => {

@@ -15,7 +15,7 @@ use std::path::Path;
 use memmap2::Mmap;
 
 use super::error::ArchiveError;
-use crate::index::{MAX_POSITIONS_PER_DOCUMENT, Posting};
+use crate::index::{Posting, keep_first_positions};
 
 const MAGIC: &[u8; 8] = b"TWSEG01\n";
 const HEADER: usize = 40;
@@ -51,14 +51,7 @@ pub fn write(path: &Path, kind: Kind, mut entries: Vec<(u64, Posting)>) -> Resul
     entries.sort_unstable();
     entries.dedup();
     // As in a check's own index: one document keeps its first positions of a hash.
-    let mut run = 0usize;
-    let mut previous: Option<(u64, u32)> = None;
-    entries.retain(|(hash, posting)| {
-        let key = (*hash, posting.doc);
-        run = if previous == Some(key) { run + 1 } else { 1 };
-        previous = Some(key);
-        run <= MAX_POSITIONS_PER_DOCUMENT
-    });
+    keep_first_positions(&mut entries);
     write_sorted(path, kind, entries.len() as u64, &mut entries.into_iter())
 }
 

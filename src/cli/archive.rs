@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use twinspot::archive::{AddOptions, Archive, check_against};
-use twinspot::engine::{CheckRequest, InputSet, display_path};
+use twinspot::engine::{CheckRequest, InputSet, Skipped, display_path};
 use twinspot::report::words::ReportLang;
-use twinspot::{CancelFlag, Role, Settings};
+use twinspot::{CancelFlag, DocumentInput, Role, Settings};
 
 use super::args::whole_in;
 use super::compare::{parse_lang, read_by_the_run, skipped_line, summary};
@@ -147,16 +147,9 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
         ArchiveCommand::Add { archive, paths, date, cluster, shape, quiet } => {
             let mut settings = settings_for(&archive, &shape)?;
             settings.ingest.isolation = super::isolation();
-            let mut set = InputSet::new();
-            set.add(&paths, Role::Reference);
-            if let Some(missing) = set.missing().first() {
-                eprintln!("twinspot: no such file or folder: {}", display_path(missing));
+            let Some((inputs, _)) = gather(&paths, Role::Reference) else {
                 return Ok(ExitCode::from(2));
-            }
-            let (inputs, skipped) = set.finish();
-            for s in &skipped {
-                eprintln!("twinspot: {}", skipped_line(s));
-            }
+            };
             let store = Archive::open_or_create(&archive, &settings)?;
             let progress = TerminalProgress::new(quiet);
             let summary =
@@ -237,21 +230,30 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The documents under `paths`, each real file once, and what was passed over (said on
+/// standard error); `None`, said too, when a path does not exist.
+fn gather(paths: &[PathBuf], role: Role) -> Option<(Vec<DocumentInput>, Vec<Skipped>)> {
+    let mut set = InputSet::new();
+    set.add(paths, role);
+    if let Some(missing) = set.missing().first() {
+        eprintln!("twinspot: no such file or folder: {}", display_path(missing));
+        return None;
+    }
+    let (documents, skipped) = set.finish();
+    for s in &skipped {
+        eprintln!("twinspot: {}", skipped_line(s));
+    }
+    Some((documents, skipped))
+}
+
 fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let mut settings = settings_for(&args.archive, &args.shape)?;
     settings.min_chars = args.min_chars as usize;
     settings.simhash_threshold = args.simhash_threshold as u32;
     settings.ingest.isolation = super::isolation();
-    let mut inputs = InputSet::new();
-    inputs.add(&args.suspects, Role::Suspect);
-    if let Some(missing) = inputs.missing().first() {
-        eprintln!("twinspot: no such file or folder: {}", display_path(missing));
+    let Some((documents, skipped)) = gather(&args.suspects, Role::Suspect) else {
         return Ok(ExitCode::from(2));
-    }
-    let (documents, skipped) = inputs.finish();
-    for s in &skipped {
-        eprintln!("twinspot: {}", skipped_line(s));
-    }
+    };
     if documents.is_empty() {
         eprintln!("twinspot: no documents found in the paths given");
         return Ok(ExitCode::from(2));

@@ -465,19 +465,7 @@ pub(crate) fn compared_prefix(text: &str, settings: &Settings) -> usize {
 }
 
 fn load(id: usize, input: &DocumentInput, settings: &Settings, extractor: &ingest::Extractor) -> Loaded {
-    let mut entry = DocumentEntry {
-        id,
-        path: input.display.clone(),
-        source: input.path.clone(),
-        role: input.role,
-        chars: 0,
-        countable_chars: 0,
-        simhash: None,
-        sha256: None,
-        error: None,
-        warnings: Vec::new(),
-        text: Arc::from(""),
-    };
+    let mut entry = DocumentEntry::unread(id, input.display.clone(), input.path.clone(), input.role);
     match extractor.extract(&input.path, &settings.ingest) {
         Ok(extracted) => {
             let compared = compared_prefix(&extracted.text, settings);

@@ -50,14 +50,7 @@ impl InvertedIndex {
     pub fn build(mut entries: Vec<(u64, Posting)>) -> Self {
         entries.par_sort_unstable();
         entries.dedup();
-        let mut run = 0usize;
-        let mut previous: Option<(u64, u32)> = None;
-        entries.retain(|(hash, posting)| {
-            let key = (*hash, posting.doc);
-            run = if previous == Some(key) { run + 1 } else { 1 };
-            previous = Some(key);
-            run <= MAX_POSITIONS_PER_DOCUMENT
-        });
+        keep_first_positions(&mut entries);
         let mut keys = Vec::new();
         let mut starts = Vec::new();
         for (i, entry) in entries.iter().enumerate() {
@@ -109,6 +102,20 @@ impl InvertedIndex {
     pub fn posting_count(&self) -> usize {
         self.postings.len()
     }
+}
+
+/// Keeps, of sorted and distinct `(hash, posting)` entries, at most
+/// [`MAX_POSITIONS_PER_DOCUMENT`] positions of one hash in one document (the first):
+/// every index of postings, in memory or on disk, holds the same ones.
+pub fn keep_first_positions(entries: &mut Vec<(u64, Posting)>) {
+    let mut run = 0usize;
+    let mut previous: Option<(u64, u32)> = None;
+    entries.retain(|(hash, posting)| {
+        let key = (*hash, posting.doc);
+        run = if previous == Some(key) { run + 1 } else { 1 };
+        previous = Some(key);
+        run <= MAX_POSITIONS_PER_DOCUMENT
+    });
 }
 
 /// Bucket bits for `keys` distinct hashes: a power of two at least the key count, capped.

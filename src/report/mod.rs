@@ -119,6 +119,25 @@ pub struct DocumentEntry {
     pub text: Arc<str>,
 }
 
+impl DocumentEntry {
+    /// The entry of a document not read yet: no text, no SHA-256, no error.
+    pub fn unread(id: usize, path: String, source: PathBuf, role: Role) -> Self {
+        Self {
+            id,
+            path,
+            source,
+            role,
+            chars: 0,
+            countable_chars: 0,
+            simhash: None,
+            sha256: None,
+            error: None,
+            warnings: Vec::new(),
+            text: Arc::from(""),
+        }
+    }
+}
+
 /// Two documents that share passages or are near duplicates.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pair {

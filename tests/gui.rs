@@ -16,7 +16,7 @@ use twinspot::gui::{Action, TwinspotApp, install_fonts};
 use twinspot::report::html::HtmlOptions;
 use twinspot::{DocumentEntry, Mode, Pair, Passage, Report, Role, Settings};
 
-const COPIED_1: &str = "软件工程是一门研究用工程化方法构建和维护有效的、实用的和高质量的软件的学科。它涉及程序设计语言、数据库、软件开发工具、系统平台、标准、设计模式等方面。在现代社会中，软件应用于多个方面。";
+pub(crate) const COPIED_1: &str = "软件工程是一门研究用工程化方法构建和维护有效的、实用的和高质量的软件的学科。它涉及程序设计语言、数据库、软件开发工具、系统平台、标准、设计模式等方面。在现代社会中，软件应用于多个方面。";
 const COPIED_2: &str = "典型的软件有电子邮件、嵌入式系统、人机界面、办公套件、操作系统、编译器、数据库、游戏等。同时，各个行业几乎都有计算机软件的应用，如工业、农业、银行、航空、政府部门等。这些应用促进了经济和社会的发展。";
 const FILLER_1: &str =
     "今天天气很好，我们一起去公园散步。湖边的柳树发出了新芽，孩子们在草地上放风筝，老人们坐在长椅上聊天。";
@@ -50,7 +50,7 @@ pub(crate) fn harness_with_marks<'a>(marks: &Path) -> Harness<'a, TwinspotApp> {
 }
 
 /// A suspect with two passages copied from a reference, in a fresh folder.
-fn fixtures() -> (tempfile::TempDir, PathBuf, PathBuf) {
+pub(crate) fn fixtures() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let suspect = dir.path().join("suspect.txt");
     let reference = dir.path().join("reference.txt");
@@ -59,7 +59,7 @@ fn fixtures() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (dir, suspect, reference)
 }
 
-fn wait_for_check(harness: &mut Harness<'_, TwinspotApp>) {
+pub(crate) fn wait_for_check(harness: &mut Harness<'_, TwinspotApp>) {
     let start = Instant::now();
     while harness.state().state.is_running() {
         assert!(start.elapsed() < Duration::from_secs(120), "the check did not finish");

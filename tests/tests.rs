@@ -11,6 +11,8 @@ mod distributed;
 mod exclusions;
 #[cfg(feature = "gui")]
 mod gui;
+#[cfg(feature = "gui")]
+mod gui_archive;
 mod hostile_cli;
 #[cfg(target_os = "linux")]
 mod hostile_content;

@@ -248,7 +248,7 @@ pub(super) fn remove_unlisted_segments(tx: &Transaction, dir: &Path) -> Result<(
     for entry in std::fs::read_dir(dir).map_err(|e| ArchiveError::io(dir, e))? {
         let entry = entry.map_err(|e| ArchiveError::io(dir, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let ours = name.ends_with(".seg") || name.ends_with(".tmp");
+        let ours = segment::is_segment_file(&name);
         if ours && !listed.contains(&name) {
             std::fs::remove_file(entry.path()).map_err(|e| ArchiveError::io(&entry.path(), e))?;
         }

@@ -184,7 +184,7 @@ impl Archive {
         let listed: std::collections::HashSet<&str> = segments.iter().map(|s| s.0.as_str()).collect();
         for entry in std::fs::read_dir(&self.dir).map_err(|e| ArchiveError::io(&self.dir, e))?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if (name.ends_with(".seg") || name.ends_with(".tmp")) && !listed.contains(name.as_str()) {
+            if super::segment::is_segment_file(&name) && !listed.contains(name.as_str()) {
                 report.leftovers.push(name);
             }
         }

@@ -45,6 +45,13 @@ impl Kind {
     }
 }
 
+/// True for the name of a segment file or of a segment being written (`NAME.seg.tmp`):
+/// the only files of the archive folder that an add or `verify` treats as its own. Other
+/// files (the window's review marks and their atomic temporaries) are left alone.
+pub fn is_segment_file(name: &str) -> bool {
+    name.ends_with(".seg") || name.ends_with(".seg.tmp")
+}
+
 /// Writes `entries` (any order; sorted and deduplicated here) as a segment at `path`,
 /// through `path` + ".tmp", synced before the rename. Returns the posting count.
 pub fn write(path: &Path, kind: Kind, mut entries: Vec<(u64, Posting)>) -> Result<u64, ArchiveError> {

@@ -8,6 +8,8 @@ use std::time::Instant;
 
 use egui::{Key, Modifiers, RichText};
 
+use super::archive_panel::ERROR_COLOUR;
+use super::archive_state::ArchiveTask;
 use super::errors_panel::errors_ui;
 use super::export::{ExportKind, export_with_dialog};
 use super::fonts;
@@ -18,7 +20,9 @@ use super::pair_view::{PairView, pair_view_ui};
 use super::results_table::table_ui;
 use super::review::filter_bar_ui;
 use super::sidebar::sidebar_ui;
-use super::state::{ListKind, Persisted, ResultsTab, RunState, State, Status, default_marks_path, display_name};
+use super::state::{
+    CheckSource, ListKind, Persisted, ResultsTab, RunState, State, Status, default_marks_path, display_name,
+};
 use super::worker::{CheckPlan, Command, Event, JobId, Worker};
 use crate::ingest::Isolation;
 use crate::report::html::Scope;
@@ -55,6 +59,21 @@ pub enum Action {
     MoveSelection(isize),
     /// Exports the view; the scope's indices are of the view.
     Export(ExportKind, Scope),
+    /// Picks an archive folder (or an empty one for a new archive) in a dialog.
+    OpenArchive,
+    /// Uses the archive at this folder (creating it when the folder is missing or empty),
+    /// and checks the suspects against it.
+    UseArchive(PathBuf),
+    /// Stops using the archive (nothing is deleted).
+    CloseArchive,
+    /// Picks files, or a folder, in a dialog and adds them to the archive.
+    AddFilesToArchive,
+    AddFolderToArchive,
+    /// Adds these files and folders to the archive.
+    AddToArchive(Vec<PathBuf>),
+    CancelArchiveAdd,
+    /// What the suspects are compared with.
+    SetSource(CheckSource),
 }
 
 /// The window.
@@ -62,6 +81,8 @@ pub struct TwinspotApp {
     pub state: State,
     worker: Option<Worker>,
     cancel: Option<CancelFlag>,
+    /// Stops the running add to the archive.
+    archive_cancel: Option<CancelFlag>,
     next_job: JobId,
     /// Where documents are read: helper processes, or this process (`None`).
     isolation: Option<Isolation>,
@@ -81,9 +102,14 @@ impl TwinspotApp {
         let worker = Worker::spawn(Arc::new(move || ctx.request_repaint()))
             .map_err(|e| log_error(&format!("the worker thread could not start: {e}")))
             .ok();
-        let mut state = State { persisted, marks_path: default_marks_path(), ..State::default() };
+        let marks_home = default_marks_path();
+        let mut state = State { persisted, marks_path: marks_home.clone(), marks_home, ..State::default() };
         state.load_marks();
-        let mut app = Self { state, worker, cancel: None, next_job: 1, isolation: None };
+        let mut app = Self { state, worker, cancel: None, archive_cancel: None, next_job: 1, isolation: None };
+        // The archive chosen last time is opened again (never created: it may have moved).
+        if let Some(dir) = app.state.persisted.archive.clone() {
+            app.open_archive(dir, false);
+        }
         if !files.is_empty() {
             // Like a drop on the empty window: two files are compared at once (the first as
             // suspect, the second as reference); otherwise every path joins the suspects.
@@ -110,11 +136,70 @@ impl TwinspotApp {
         self.state.refresh_view();
     }
 
-    /// Keeps the marks in `path` from now on, reading the marks already there.
+    /// Keeps the marks in `path` from now on (while no archive is in use: then they are
+    /// in its folder), reading the marks already there.
     pub fn set_marks_path(&mut self, path: PathBuf) {
-        self.state.marks_path = Some(path);
+        self.state.marks_home = Some(path);
+        self.state.marks_path = self.state.wanted_marks_path();
         self.state.load_marks();
         self.state.refresh_view();
+    }
+
+    fn new_job(&mut self) -> JobId {
+        let job = self.next_job;
+        self.next_job += 1;
+        job
+    }
+
+    /// Opens the archive at `dir` on the worker (with `create`, an empty or missing folder
+    /// becomes a new archive); its sizes come back as an event.
+    fn open_archive(&mut self, dir: PathBuf, create: bool) {
+        self.cancel_archive_add();
+        let job = self.new_job();
+        let settings = self.archive_settings();
+        self.state.archive.reset();
+        self.state.persisted.archive = Some(dir.clone());
+        let command = Command::OpenArchive { job, archive: dir, create, settings };
+        if self.worker.as_ref().is_some_and(|w| w.send(command)) {
+            self.state.archive.task = ArchiveTask::Opening { job };
+        }
+    }
+
+    /// The window's settings as an archive job uses them (documents read like a check's).
+    fn archive_settings(&self) -> crate::Settings {
+        let mut settings = self.state.persisted.settings.clone();
+        settings.ingest.isolation = self.isolation.clone();
+        settings
+    }
+
+    /// Adds `paths` to the open archive on the worker, with progress and a cancel.
+    pub fn add_to_archive(&mut self, paths: Vec<PathBuf>) {
+        let Some(dir) = self.state.persisted.archive.clone() else {
+            return;
+        };
+        if paths.is_empty() || self.state.archive.is_busy() || self.state.is_running() {
+            return;
+        }
+        let job = self.new_job();
+        let cancel = CancelFlag::new();
+        let settings = self.archive_settings();
+        let command = Command::AddToArchive { job, archive: dir, paths, settings, cancel: cancel.clone() };
+        if self.worker.as_ref().is_some_and(|w| w.send(command)) {
+            self.archive_cancel = Some(cancel);
+            self.state.archive.error = None;
+            self.state.archive.task =
+                ArchiveTask::Adding { job, started: Instant::now(), progress: None, cancelling: false };
+        }
+    }
+
+    /// Asks the running add to stop after its current batch; its end is still reported.
+    fn cancel_archive_add(&mut self) {
+        if let Some(cancel) = self.archive_cancel.take() {
+            cancel.cancel();
+        }
+        if let ArchiveTask::Adding { cancelling, .. } = &mut self.state.archive.task {
+            *cancelling = true;
+        }
     }
 
     /// Starts a check of the current lists (cancelling any running one).
@@ -123,8 +208,8 @@ impl TwinspotApp {
             return;
         }
         self.cancel_check();
-        let job = self.next_job;
-        self.next_job += 1;
+        let job = self.new_job();
+        let archive = self.state.archive_in_use().map(PathBuf::from);
         let inputs = &self.state.inputs;
         let mut plan = CheckPlan {
             references: inputs.list(ListKind::Reference).to_vec(),
@@ -132,6 +217,7 @@ impl TwinspotApp {
             templates: inputs.list(ListKind::Template).to_vec(),
             mode: self.state.persisted.mode,
             settings: self.state.persisted.settings.clone(),
+            archive: archive.clone(),
         };
         // Same protection as the command line: documents are read in helper processes.
         plan.settings.ingest.isolation = self.isolation.clone();
@@ -153,6 +239,7 @@ impl TwinspotApp {
             };
             self.state.checked =
                 Some((self.state.inputs.clone(), self.state.persisted.mode, self.state.persisted.settings.clone()));
+            self.state.checked_archive = archive;
             self.state.status = None;
         }
     }
@@ -169,6 +256,11 @@ impl TwinspotApp {
     }
 
     fn handle_event(&mut self, event: Event) {
+        if Some(event.job()) == self.state.archive.job() {
+            self.handle_archive_event(event);
+            self.state.sync_marks_path();
+            return;
+        }
         if Some(event.job()) != self.state.running_job() {
             return; // stale: from a cancelled or replaced job
         }
@@ -208,6 +300,51 @@ impl TwinspotApp {
                 self.state.run = RunState::Idle;
                 self.state.status = Some(Status::Cancelled);
             }
+            Event::Failed { error, .. } => {
+                self.cancel = None;
+                self.state.run = RunState::Idle;
+                self.state.status = Some(Status::CheckFailed(error));
+            }
+            Event::ArchiveReady { info, .. } => {
+                // The archive checked against, its sizes now (unless another was opened since).
+                if self.state.persisted.archive.as_ref() == Some(&info.dir) {
+                    self.state.archive.info = Some(info);
+                }
+            }
+            Event::ArchiveAdded { .. } => {}
+        }
+    }
+
+    /// An event of the job running on the archive (open or add).
+    fn handle_archive_event(&mut self, event: Event) {
+        let archive = &mut self.state.archive;
+        match event {
+            Event::Progress { progress: p, .. } => {
+                if let ArchiveTask::Adding { progress, .. } = &mut archive.task {
+                    *progress = Some(p);
+                }
+            }
+            Event::ArchiveReady { info, .. } => {
+                archive.task = ArchiveTask::Idle;
+                archive.error = None;
+                archive.info = Some(info);
+            }
+            Event::ArchiveAdded { outcome, .. } => {
+                self.archive_cancel = None;
+                archive.task = ArchiveTask::Idle;
+                archive.error = None;
+                archive.info = Some(outcome.info.clone());
+                archive.last_add = Some(outcome);
+            }
+            Event::Failed { error, .. } => {
+                self.archive_cancel = None;
+                if matches!(archive.task, ArchiveTask::Opening { .. }) {
+                    archive.info = None;
+                }
+                archive.task = ArchiveTask::Idle;
+                archive.error = Some(error);
+            }
+            Event::Listed { .. } | Event::Finished { .. } | Event::Cancelled { .. } => {}
         }
     }
 
@@ -312,6 +449,66 @@ impl TwinspotApp {
                 }
             }
             Action::MoveSelection(delta) => state.table.move_selection(delta),
+            Action::OpenArchive => {
+                let mut dialog = rfd::FileDialog::new();
+                if let Some(dir) =
+                    state.persisted.archive.as_deref().and_then(|d| d.parent()).or(state.persisted.last_dir.as_deref())
+                {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(dir) = dialog.pick_folder() {
+                    self.apply(Action::UseArchive(dir));
+                }
+            }
+            Action::UseArchive(dir) => {
+                if !state.is_running() {
+                    // A chosen archive is what the suspects are checked against next.
+                    state.persisted.mode = Mode::SuspectsVsReferences;
+                    state.persisted.use_archive = true;
+                    self.open_archive(dir, true);
+                }
+            }
+            Action::CloseArchive => {
+                if !state.is_running() {
+                    self.cancel_archive_add();
+                    self.archive_cancel = None;
+                    let state = &mut self.state;
+                    state.archive.reset();
+                    state.persisted.archive = None;
+                    state.persisted.use_archive = false;
+                }
+            }
+            Action::AddFilesToArchive | Action::AddFolderToArchive => {
+                let mut dialog = rfd::FileDialog::new();
+                if let Some(dir) = &state.persisted.last_dir {
+                    dialog = dialog.set_directory(dir);
+                }
+                let picked =
+                    if action == Action::AddFilesToArchive { dialog.pick_files() } else { dialog.pick_folders() };
+                if let Some(paths) = picked {
+                    state.persisted.last_dir = paths
+                        .first()
+                        .and_then(|p| if p.is_dir() { Some(p.as_path()) } else { p.parent() })
+                        .map(PathBuf::from);
+                    self.add_to_archive(paths);
+                }
+            }
+            Action::AddToArchive(paths) => self.add_to_archive(paths),
+            Action::CancelArchiveAdd => self.cancel_archive_add(),
+            Action::SetSource(source) => match source {
+                CheckSource::References => {
+                    state.persisted.mode = Mode::SuspectsVsReferences;
+                    state.persisted.use_archive = false;
+                }
+                CheckSource::Archive => {
+                    state.persisted.mode = Mode::SuspectsVsReferences;
+                    state.persisted.use_archive = state.persisted.archive.is_some();
+                }
+                CheckSource::AllVsAll => {
+                    state.persisted.mode = Mode::AllVsAll;
+                    state.persisted.use_archive = false;
+                }
+            },
             Action::Export(kind, scope) => {
                 if let Some(view) = &state.view {
                     let dir = state.persisted.last_dir.clone();
@@ -395,8 +592,13 @@ impl TwinspotApp {
                 }
                 progress_ui(ui, &self.state);
             } else {
+                // Against the archive, the button says so: the source in use is never a guess.
+                let label = match self.state.source() {
+                    CheckSource::Archive => self.state.persisted.lang.archive_tr().check_against,
+                    _ => tr.check,
+                };
                 let check = ui
-                    .add_enabled(blocked.is_none(), egui::Button::new(RichText::new(tr.check).size(15.0)))
+                    .add_enabled(blocked.is_none(), egui::Button::new(RichText::new(label).size(15.0)))
                     .on_hover_text("Ctrl+Enter");
                 if let Some(why) = blocked {
                     check.clone().on_disabled_hover_text(why);
@@ -495,6 +697,11 @@ impl TwinspotApp {
                 Some(Status::Cancelled) => tr.cancelled.to_owned(),
                 Some(Status::Saved(path)) => format!("{} {}", tr.saved, path.display()),
                 Some(Status::SaveFailed(e)) => format!("{}: {e}", tr.save_failed),
+                Some(Status::CheckFailed(e)) => {
+                    let words = self.state.persisted.lang.archive_tr();
+                    ui.label(RichText::new(format!("{}: {e}", words.check_failed)).color(ERROR_COLOUR));
+                    String::new()
+                }
             };
             ui.label(text);
         });
@@ -636,7 +843,9 @@ impl eframe::App for TwinspotApp {
         for action in actions {
             self.apply(action);
         }
-        if self.state.is_running() {
+        // The archive in use decides where the review marks are kept.
+        self.state.sync_marks_path();
+        if self.state.is_running() || self.state.archive.is_adding() {
             // The elapsed time ticks once a second; progress events wake the window themselves.
             ctx.request_repaint_after(std::time::Duration::from_secs(1));
         }
@@ -650,5 +859,6 @@ impl eframe::App for TwinspotApp {
         if let Some(cancel) = self.cancel.take() {
             cancel.cancel();
         }
+        self.cancel_archive_add();
     }
 }

@@ -501,6 +501,147 @@ pub static ZH: Tr = Tr {
     group_word: "组",
 };
 
+// ---------------------------------------------------------------------------------------
+// The archive source (sidebar "Archive" group, its check, its errors): its own table, so
+// that texts added elsewhere in this file merge without touching these.
+// ---------------------------------------------------------------------------------------
+
+impl Lang {
+    /// The words of the archive source in this language.
+    pub fn archive_tr(self) -> &'static ArchiveTr {
+        match self {
+            Lang::En => &ARCHIVE_EN,
+            Lang::Zh => &ARCHIVE_ZH,
+        }
+    }
+}
+
+/// Every fixed text of the archive source.
+pub struct ArchiveTr {
+    pub title: &'static str,
+    pub tip_title: &'static str,
+    pub none: &'static str,
+    pub open: &'static str,
+    pub tip_open: &'static str,
+    pub close: &'static str,
+    pub tip_close: &'static str,
+    pub tip_add: &'static str,
+    pub tip_cancel_add: &'static str,
+    pub opening: &'static str,
+    pub adding: &'static str,
+    pub stopping: &'static str,
+    pub documents: &'static str,
+    pub characters: &'static str,
+    pub on_disk: &'static str,
+    pub tip_stats: &'static str,
+    pub added: &'static str,
+    pub replaced: &'static str,
+    pub unchanged: &'static str,
+    pub failed: &'static str,
+    pub skipped: &'static str,
+    pub stopped: &'static str,
+    pub in_use: &'static str,
+    pub not_in_use: &'static str,
+    pub marks_here: &'static str,
+    pub tip_marks_here: &'static str,
+    /// "{k}" and "{w}" are replaced by the archive's values.
+    pub made_with: &'static str,
+    pub source_archive: &'static str,
+    pub tip_source_archive: &'static str,
+    pub tip_source_needs_archive: &'static str,
+    pub list_unused: &'static str,
+    pub need_open_archive: &'static str,
+    pub wait_for_add: &'static str,
+    pub wait_for_check: &'static str,
+    pub check_against: &'static str,
+    pub check_failed: &'static str,
+}
+
+impl ArchiveTr {
+    /// The note on an archive made with other fingerprint settings than the window's.
+    pub fn made_with(&self, k: usize, w: usize) -> String {
+        self.made_with.replace("{k}", &k.to_string()).replace("{w}", &w.to_string())
+    }
+}
+
+pub static ARCHIVE_EN: ArchiveTr = ArchiveTr {
+    title: "Archive",
+    tip_title: "Documents read and fingerprinted once and kept in a folder: new suspects are checked against all of them without reading them again.",
+    none: "No archive open.",
+    open: "Open or create…",
+    tip_open: "Pick an archive folder, or an empty folder to start a new archive. The command line (twinspot archive) can use the same archive at the same time.",
+    close: "Close",
+    tip_close: "Stop using this archive in the window. Nothing is deleted.",
+    tip_add: "Read these documents once and keep them in the archive. A file already archived is skipped; a changed file replaces its older version.",
+    tip_cancel_add: "Stop adding: the documents of the batches already written stay in the archive.",
+    opening: "Opening the archive…",
+    adding: "Adding to the archive",
+    stopping: "Stopping after the current batch…",
+    documents: "documents",
+    characters: "characters",
+    on_disk: "on disk",
+    tip_stats: "Documents in the archive, their characters, and the archive's size on disk.",
+    added: "added",
+    replaced: "replaced",
+    unchanged: "unchanged",
+    failed: "could not be read",
+    skipped: "passed over",
+    stopped: "stopped",
+    in_use: "In use: the suspects are checked against this archive.",
+    not_in_use: "Not used by the check: choose “Suspects against the archive” below.",
+    marks_here: "Review marks are kept in the archive folder.",
+    tip_marks_here: "While the check uses this archive, confirmed and dismissed passages and notes are saved in its folder (twinspot-review.json).",
+    made_with: "Made with k = {k}, w = {w}: checks against it use these, not the settings below.",
+    source_archive: "Suspects against the archive",
+    tip_source_archive: "Each suspect with every archived document. The reference and template lists are not used.",
+    tip_source_needs_archive: "Open or create an archive in the Archive group first.",
+    list_unused: "Not used: the suspects are checked against the archive.",
+    need_open_archive: "Open the archive first, or compare against references.",
+    wait_for_add: "Wait until the documents are added to the archive.",
+    wait_for_check: "Wait until the check finishes.",
+    check_against: "Check against the archive",
+    check_failed: "The check did not finish",
+};
+
+pub static ARCHIVE_ZH: ArchiveTr = ArchiveTr {
+    title: "文档库",
+    tip_title: "文档只需读取并生成指纹一次，保存在一个文件夹中：新的待查文档与其中所有文档比对，无需再次读取。",
+    none: "未打开文档库。",
+    open: "打开或新建…",
+    tip_open: "选择一个文档库文件夹，或选择一个空文件夹来新建文档库。命令行（twinspot archive）可以同时使用同一个文档库。",
+    close: "关闭",
+    tip_close: "在窗口中停止使用此文档库。不会删除任何内容。",
+    tip_add: "读取这些文档一次并保存到文档库。已收录的文件会跳过；内容有改动的文件替换旧版本。",
+    tip_cancel_add: "停止添加：已写入的批次中的文档仍保留在文档库中。",
+    opening: "正在打开文档库…",
+    adding: "正在添加到文档库",
+    stopping: "当前批次完成后停止…",
+    documents: "个文档",
+    characters: "字",
+    on_disk: "占用磁盘",
+    tip_stats: "文档库中的文档数、总字数以及文档库占用的磁盘空间。",
+    added: "已添加",
+    replaced: "已替换",
+    unchanged: "未改动",
+    failed: "无法读取",
+    skipped: "已略过",
+    stopped: "已停止",
+    in_use: "使用中：待查文档将与此文档库比对。",
+    not_in_use: "检查未使用此文档库：请在下方选择“待查文档对比文档库”。",
+    marks_here: "审阅标记保存在文档库文件夹中。",
+    tip_marks_here: "检查使用此文档库时，已确认、已排除的片段和备注保存在其文件夹中（twinspot-review.json）。",
+    made_with: "建库设置为 k = {k}、w = {w}：与它比对时使用这些设置，而非下方的设置。",
+    source_archive: "待查文档对比文档库",
+    tip_source_archive: "每个待查文档与文档库中的所有文档比对。不使用参考文档和模板列表。",
+    tip_source_needs_archive: "请先在“文档库”中打开或新建文档库。",
+    list_unused: "未使用：待查文档将与文档库比对。",
+    need_open_archive: "请先打开文档库，或改为对比参考文档。",
+    wait_for_add: "请等待文档添加到文档库完成。",
+    wait_for_check: "请等待检查完成。",
+    check_against: "对比文档库检查",
+    check_failed: "检查未完成",
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -509,5 +650,10 @@ mod tests {
     fn both_languages_have_every_text() {
         assert_eq!(Lang::En.tr().check, "Check");
         assert_eq!(Lang::Zh.tr().check, "检查");
+        assert_eq!(Lang::En.archive_tr().title, "Archive");
+        assert_eq!(
+            Lang::Zh.archive_tr().made_with(8, 4),
+            "建库设置为 k = 8、w = 4：与它比对时使用这些设置，而非下方的设置。"
+        );
     }
 }

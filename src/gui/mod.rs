@@ -3,6 +3,9 @@
 //! tests can build and drive it; `run` only sets the options and starts eframe.
 
 pub mod app;
+pub mod archive_jobs;
+pub mod archive_panel;
+pub mod archive_state;
 pub mod errors_panel;
 pub mod export;
 pub mod fonts;

@@ -1,11 +1,13 @@
 //! The sidebar: the three input lists (Reference, Suspects, Template), each with add files /
-//! add folder / remove / clear and a count, then the comparison mode and the settings.
+//! add folder / remove / clear and a count, the Archive group, then what the suspects are
+//! compared with (references, the archive, or all against all) and the settings.
 
 use egui::{RichText, Stroke};
 
 use super::app::Action;
+use super::archive_panel::archive_ui;
 use super::settings_ui::settings_ui;
-use super::state::{ListKind, State};
+use super::state::{CheckSource, ListKind, State};
 use crate::Mode;
 
 /// Draws the sidebar.
@@ -26,10 +28,10 @@ pub fn sidebar_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Action
             list_ui(ui, state, ListKind::Reference, dragging_files, pointer, actions);
             ui.add_space(6.0);
         }
+        archive_ui(ui, state, actions);
+        ui.add_space(6.0);
         ui.separator();
-        ui.label(RichText::new(tr.mode).strong()).on_hover_text(tr.tip_mode);
-        ui.radio_value(&mut state.persisted.mode, Mode::SuspectsVsReferences, tr.mode_refs);
-        ui.radio_value(&mut state.persisted.mode, Mode::AllVsAll, tr.mode_all);
+        source_ui(ui, state, actions);
         ui.separator();
         settings_ui(ui, tr, &mut state.persisted.settings);
     });
@@ -56,13 +58,21 @@ fn list_ui(
     } else {
         ui.visuals().widgets.noninteractive.bg_stroke
     };
+    // Against the archive, the reference and template lists wait unused.
+    let unused = kind != ListKind::Suspect && state.source() == CheckSource::Archive;
     let response = egui::Frame::group(ui.style()).stroke(stroke).show(ui, |ui| {
         ui.set_width(ui.available_width());
+        if unused {
+            ui.disable();
+        }
         let count = state.inputs.lists[index].len();
         ui.horizontal(|ui| {
             ui.label(RichText::new(title).strong().size(15.0));
             ui.label(RichText::new(format!("({count})")).weak());
         });
+        if unused {
+            ui.label(RichText::new(state.persisted.lang.archive_tr().list_unused).italics());
+        }
         let row_height = ui.spacing().interact_size.y;
         ui.push_id(("list", index), |ui| {
             egui::ScrollArea::vertical()
@@ -108,4 +118,27 @@ fn list_ui(
         });
     });
     state.list_rects[index] = Some(response.response.rect);
+}
+
+/// What the suspects are compared with: references, the archive (once one is chosen), or
+/// all against all.
+fn source_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
+    let tr = state.persisted.lang.tr();
+    let words = state.persisted.lang.archive_tr();
+    let current = state.source();
+    ui.label(RichText::new(tr.mode).strong()).on_hover_text(tr.tip_mode);
+    if ui.radio(current == CheckSource::References, tr.mode_refs).clicked() {
+        actions.push(Action::SetSource(CheckSource::References));
+    }
+    let has_archive = state.persisted.archive.is_some();
+    let archive = ui
+        .add_enabled(has_archive, egui::RadioButton::new(current == CheckSource::Archive, words.source_archive))
+        .on_hover_text(words.tip_source_archive)
+        .on_disabled_hover_text(words.tip_source_needs_archive);
+    if archive.clicked() {
+        actions.push(Action::SetSource(CheckSource::Archive));
+    }
+    if ui.radio(current == CheckSource::AllVsAll, tr.mode_all).clicked() {
+        actions.push(Action::SetSource(CheckSource::AllVsAll));
+    }
 }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::archive_state::ArchiveState;
 use super::i18n::Lang;
 use super::pair_view::PairView;
 use super::results_table::TableState;
@@ -49,6 +50,10 @@ pub struct Persisted {
     /// The engine's defaults when these settings were saved: settings the user left at
     /// their defaults follow the engine when its defaults change.
     pub engine_defaults: Option<Settings>,
+    /// The archive chosen in the sidebar (opened again at start).
+    pub archive: Option<PathBuf>,
+    /// The suspects are checked against the archive instead of the reference list.
+    pub use_archive: bool,
 }
 
 impl Default for Persisted {
@@ -59,6 +64,8 @@ impl Default for Persisted {
             mode: Mode::default(),
             last_dir: None,
             engine_defaults: Some(Settings::default()),
+            archive: None,
+            use_archive: false,
         }
     }
 }
@@ -115,6 +122,17 @@ impl Inputs {
     }
 }
 
+/// What the suspects are checked against: the sidebar's "Compare" choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckSource {
+    /// Suspects against the reference list.
+    References,
+    /// Suspects against the chosen archive.
+    Archive,
+    /// Every document against every other.
+    AllVsAll,
+}
+
 /// Whether a check is running.
 #[derive(Clone, Debug, Default)]
 pub enum RunState {
@@ -145,10 +163,17 @@ pub enum ResultsTab {
 /// A short message in the status line.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Status {
-    Finished { documents: usize, pairs: usize, unreadable: usize, elapsed: Duration },
+    Finished {
+        documents: usize,
+        pairs: usize,
+        unreadable: usize,
+        elapsed: Duration,
+    },
     Cancelled,
     Saved(PathBuf),
     SaveFailed(String),
+    /// The check could not run (for instance its archive could not be read).
+    CheckFailed(String),
 }
 
 /// Everything the window shows.
@@ -168,9 +193,14 @@ pub struct State {
     pub open_first_pair: bool,
     /// Where each list was drawn last frame, to route dropped files.
     pub list_rects: [Option<egui::Rect>; 3],
-    /// The reviewer's marks and notes, and the file they are kept in.
+    /// The reviewer's marks and notes, and the file they are kept in: the archive's folder
+    /// while the check uses an archive, else `marks_home`.
     pub marks: Marks,
     pub marks_path: Option<PathBuf>,
+    /// Where the marks are kept when no archive is used.
+    pub marks_home: Option<PathBuf>,
+    /// The archive source: the open archive's sizes and the job on it.
+    pub archive: ArchiveState,
     /// An error reading or writing the marks, shown until the next success.
     pub marks_error: Option<String>,
     /// The reviewer's filters over the current results.
@@ -179,6 +209,8 @@ pub struct State {
     pub view: Option<Arc<View>>,
     /// What the last check ran on, to mark its results out of date when this changes.
     pub checked: Option<(Inputs, Mode, Settings)>,
+    /// The archive the last check ran against, if any.
+    pub checked_archive: Option<PathBuf>,
     /// Display names of the report's documents: relative to the folder they were added
     /// from, or shortened at the start.
     pub names: Vec<String>,
@@ -224,10 +256,42 @@ impl State {
         }
     }
 
+    /// What the suspects are checked against.
+    pub fn source(&self) -> CheckSource {
+        match self.persisted.mode {
+            Mode::AllVsAll => CheckSource::AllVsAll,
+            Mode::SuspectsVsReferences if self.persisted.use_archive && self.persisted.archive.is_some() => {
+                CheckSource::Archive
+            }
+            Mode::SuspectsVsReferences => CheckSource::References,
+        }
+    }
+
+    /// The archive the check uses, when it uses one that is open.
+    pub fn archive_in_use(&self) -> Option<&std::path::Path> {
+        if self.source() != CheckSource::Archive {
+            return None;
+        }
+        let info = self.archive.info.as_ref()?;
+        self.persisted.archive.as_deref().filter(|dir| *dir == info.dir.as_path())
+    }
+
     /// Why a check cannot start now, if it cannot.
     pub fn cannot_check(&self) -> Option<&'static str> {
         let tr = self.persisted.lang.tr();
         let inputs = &self.inputs;
+        if self.source() == CheckSource::Archive {
+            let words = self.persisted.lang.archive_tr();
+            return if inputs.list(ListKind::Suspect).is_empty() {
+                Some(tr.need_suspects)
+            } else if self.archive.is_adding() {
+                Some(words.wait_for_add)
+            } else if self.archive_in_use().is_none() {
+                Some(words.need_open_archive)
+            } else {
+                None
+            };
+        }
         match self.persisted.mode {
             Mode::SuspectsVsReferences => {
                 if inputs.list(ListKind::Suspect).is_empty() {
@@ -260,7 +324,10 @@ impl State {
     pub fn is_stale(&self) -> bool {
         self.report.is_some()
             && self.checked.as_ref().is_some_and(|(inputs, mode, settings)| {
-                *inputs != self.inputs || *mode != self.persisted.mode || *settings != self.persisted.settings
+                *inputs != self.inputs
+                    || *mode != self.persisted.mode
+                    || *settings != self.persisted.settings
+                    || self.checked_archive.as_deref() != self.archive_in_use()
             })
     }
 
@@ -272,6 +339,28 @@ impl State {
     /// The display name of document `id`.
     pub fn name(&self, id: usize) -> &str {
         self.names.get(id).map_or("?", String::as_str)
+    }
+
+    /// Where the marks belong now: in the folder of the archive the check uses, else home.
+    pub fn wanted_marks_path(&self) -> Option<PathBuf> {
+        match self.archive_in_use() {
+            Some(dir) => Some(dir.join(MARKS_FILE)),
+            None => self.marks_home.clone(),
+        }
+    }
+
+    /// Follows a change of the archive in use: the marks of the new place are read.
+    /// True when the place changed.
+    pub fn sync_marks_path(&mut self) -> bool {
+        let wanted = self.wanted_marks_path();
+        if wanted == self.marks_path {
+            return false;
+        }
+        self.marks_path = wanted;
+        self.marks = Marks::default();
+        self.load_marks();
+        self.refresh_view();
+        true
     }
 
     /// Saves the marks to their file, keeping any error to show.

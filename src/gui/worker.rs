@@ -2,7 +2,8 @@
 //! [`Command`]s and drains [`Event`]s (no egui types in either); every event carries its
 //! job id so events of a cancelled job can be dropped. A waker closure, wired by the app to
 //! `request_repaint`, tells the UI that events are waiting. The thread ends when the UI
-//! drops its [`Worker`].
+//! drops its [`Worker`]. Archive jobs (open, add, check against) run here too, one at a
+//! time with the checks ([`super::archive_jobs`]).
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
@@ -10,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use super::archive_jobs::{self, AddOutcome, ArchiveInfo};
 use crate::engine::InputSet;
 use crate::{CancelFlag, CheckRequest, Mode, Progress, Report, Role, Settings, Stage, run_check};
 
@@ -27,6 +29,8 @@ pub struct CheckPlan {
     pub templates: Vec<PathBuf>,
     pub mode: Mode,
     pub settings: Settings,
+    /// Check the suspects against this archive instead of the references and templates.
+    pub archive: Option<PathBuf>,
 }
 
 /// From the UI to the worker.
@@ -34,6 +38,12 @@ pub struct CheckPlan {
 pub enum Command {
     /// Expand the folders of `plan` and run a check; `cancel` stops it.
     Check { job: JobId, plan: CheckPlan, cancel: CancelFlag },
+    /// Open the archive at `archive` (with `create`, a missing or empty folder becomes a
+    /// new archive made with `settings`) and read its sizes.
+    OpenArchive { job: JobId, archive: PathBuf, create: bool, settings: Settings },
+    /// Add the files and folders `paths` to the archive; `cancel` stops after the batch
+    /// being read (the batches committed before are kept).
+    AddToArchive { job: JobId, archive: PathBuf, paths: Vec<PathBuf>, settings: Settings, cancel: CancelFlag },
 }
 
 /// From the worker to the UI.
@@ -47,6 +57,12 @@ pub enum Event {
     Finished { job: JobId, report: Arc<Report>, elapsed: Duration },
     /// The check stopped because it was cancelled.
     Cancelled { job: JobId },
+    /// The archive is open: its sizes now (after opening it, or after checking against it).
+    ArchiveReady { job: JobId, info: ArchiveInfo },
+    /// An add to the archive ended (finished or cancelled).
+    ArchiveAdded { job: JobId, outcome: AddOutcome },
+    /// The job failed: why, in one message for the user.
+    Failed { job: JobId, error: String },
 }
 
 impl Event {
@@ -56,7 +72,10 @@ impl Event {
             Event::Listed { job, .. }
             | Event::Progress { job, .. }
             | Event::Finished { job, .. }
-            | Event::Cancelled { job } => *job,
+            | Event::Cancelled { job }
+            | Event::ArchiveReady { job, .. }
+            | Event::ArchiveAdded { job, .. }
+            | Event::Failed { job, .. } => *job,
         }
     }
 }
@@ -110,12 +129,45 @@ impl Drop for Worker {
 
 fn serve(commands: &Receiver<Command>, events: &Sender<Event>, waker: &Waker) {
     while let Ok(command) = commands.recv() {
-        let Command::Check { job, plan, cancel } = command;
-        let event = run_one(job, plan, &cancel, events, waker);
+        let event = match command {
+            Command::Check { job, plan, cancel } => run_one(job, plan, &cancel, events, waker),
+            Command::OpenArchive { job, archive, create, settings } => {
+                match archive_jobs::open(&archive, create, &settings) {
+                    Ok(info) => Event::ArchiveReady { job, info },
+                    Err(e) => Event::Failed { job, error: e.to_string() },
+                }
+            }
+            Command::AddToArchive { job, archive, paths, settings, cancel } => {
+                let sink = throttled(job, events, waker);
+                match archive_jobs::add(&archive, &paths, &settings, &sink, &cancel) {
+                    Ok(outcome) => Event::ArchiveAdded { job, outcome },
+                    Err(e) => Event::Failed { job, error: e.to_string() },
+                }
+            }
+        };
         if events.send(event).is_err() {
             return;
         }
         waker();
+    }
+}
+
+/// A progress sink that sends at most one event per [`PROGRESS_INTERVAL`] (and one at
+/// every change of stage).
+fn throttled<'a>(job: JobId, events: &'a Sender<Event>, waker: &'a Waker) -> impl Fn(Progress) + Sync + 'a {
+    let throttle = Mutex::new((Instant::now() - PROGRESS_INTERVAL, None::<Stage>));
+    move |progress: Progress| {
+        let Ok(mut last) = throttle.try_lock() else {
+            return;
+        };
+        let now = Instant::now();
+        if last.1 == Some(progress.stage) && now.duration_since(last.0) < PROGRESS_INTERVAL {
+            return;
+        }
+        *last = (now, Some(progress.stage));
+        if events.send(Event::Progress { job, progress }).is_ok() {
+            waker();
+        }
     }
 }
 
@@ -128,9 +180,12 @@ fn run_one(job: JobId, plan: CheckPlan, cancel: &CancelFlag, events: &Sender<Eve
     if cancel.is_cancelled() {
         return Event::Cancelled { job };
     }
-    // In all-against-all mode the engine compares references with the suspects as well.
-    inputs.add(&plan.references, Role::Reference);
-    inputs.add(&plan.templates, Role::Template);
+    // Against an archive, only the suspects are read: the archive is the reference.
+    if plan.archive.is_none() {
+        // In all-against-all mode the engine compares references with the suspects as well.
+        inputs.add(&plan.references, Role::Reference);
+        inputs.add(&plan.templates, Role::Template);
+    }
     let (documents, skipped) = inputs.finish();
     if cancel.is_cancelled() {
         return Event::Cancelled { job };
@@ -145,22 +200,21 @@ fn run_one(job: JobId, plan: CheckPlan, cancel: &CancelFlag, events: &Sender<Eve
         keep_dictionary: true,
         skipped,
     };
-    let throttle = Mutex::new((Instant::now() - PROGRESS_INTERVAL, None::<Stage>));
-    let sink = |progress: Progress| {
-        let Ok(mut last) = throttle.try_lock() else {
-            return;
+    let sink = throttled(job, events, waker);
+    let finished = |report: Report| Event::Finished { job, report: Arc::new(report), elapsed: started.elapsed() };
+    let Some(archive) = &plan.archive else {
+        return match run_check(&request, &sink, cancel) {
+            Ok(report) => finished(report),
+            Err(_) => Event::Cancelled { job },
         };
-        let now = Instant::now();
-        if last.1 == Some(progress.stage) && now.duration_since(last.0) < PROGRESS_INTERVAL {
-            return;
-        }
-        *last = (now, Some(progress.stage));
-        if events.send(Event::Progress { job, progress }).is_ok() {
-            waker();
-        }
     };
-    match run_check(&request, &sink, cancel) {
-        Ok(report) => Event::Finished { job, report: Arc::new(report), elapsed: started.elapsed() },
-        Err(_) => Event::Cancelled { job },
+    match archive_jobs::check(archive, &request, &sink, cancel) {
+        Ok((report, info)) => {
+            // The sizes may have changed since the archive was opened (another add).
+            let _ = events.send(Event::ArchiveReady { job, info });
+            finished(report)
+        }
+        Err(_) if cancel.is_cancelled() => Event::Cancelled { job },
+        Err(e) => Event::Failed { job, error: e.to_string() },
     }
 }

@@ -1,0 +1,153 @@
+//! The sidebar's Archive group: open or create an archive, its sizes, add files and folders
+//! (progress, cancel), close it; whether the check uses it, and where the review marks go.
+//! Drawing only: every change is an [`Action`].
+
+use egui::{RichText, Stroke};
+
+use super::app::Action;
+use super::archive_jobs::same_shape;
+use super::archive_state::{ArchiveTask, grouped, human_bytes};
+use super::state::{CheckSource, State};
+
+/// The colour of an error line.
+pub const ERROR_COLOUR: egui::Color32 = egui::Color32::from_rgb(0xd0, 0x40, 0x40);
+
+/// Draws the Archive group.
+pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
+    let tr = state.persisted.lang.tr();
+    let words = state.persisted.lang.archive_tr();
+    let in_use = state.source() == CheckSource::Archive;
+    let stroke = if in_use {
+        Stroke::new(2.0, ui.visuals().selection.stroke.color)
+    } else {
+        ui.visuals().widgets.noninteractive.bg_stroke
+    };
+    egui::Frame::group(ui.style()).stroke(stroke).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(words.title).strong().size(15.0)).on_hover_text(words.tip_title);
+            if let Some(dir) = &state.persisted.archive {
+                let name =
+                    dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+                ui.label(RichText::new(name).monospace()).on_hover_text(dir.display().to_string());
+            }
+        });
+        let checking = state.is_running();
+        let busy = state.archive.is_busy();
+        match &state.persisted.archive {
+            None => {
+                ui.label(RichText::new(words.none).weak().italics());
+            }
+            Some(_) => status_lines(ui, state, in_use),
+        }
+        if let ArchiveTask::Adding { started, progress, cancelling, .. } = &state.archive.task {
+            let (fraction, count) = match progress {
+                Some(p) if p.total > 0 => (p.done as f32 / p.total as f32, format!(" {} / {}", p.done, p.total)),
+                _ => (0.0, String::new()),
+            };
+            let text = if *cancelling {
+                words.stopping.to_owned()
+            } else {
+                format!("{}:{count} · {:.0} s", words.adding, started.elapsed().as_secs_f64())
+            };
+            ui.add(egui::ProgressBar::new(fraction).text(text).animate(!*cancelling));
+        }
+        if let ArchiveTask::Opening { .. } = state.archive.task {
+            ui.label(RichText::new(words.opening).weak());
+        }
+        if let Some(error) = &state.archive.error {
+            ui.label(RichText::new(error).color(ERROR_COLOUR));
+        }
+        ui.horizontal_wrapped(|ui| {
+            let can_open = !checking && !busy;
+            let open = ui.add_enabled(can_open, egui::Button::new(words.open).small()).on_hover_text(words.tip_open);
+            if checking {
+                open.clone().on_disabled_hover_text(words.wait_for_check);
+            }
+            if open.clicked() {
+                actions.push(Action::OpenArchive);
+            }
+            let Some(_) = &state.persisted.archive else {
+                return;
+            };
+            let can_add = state.archive.info.is_some() && !checking && !busy;
+            for (label, action) in
+                [(tr.add_files, Action::AddFilesToArchive), (tr.add_folder, Action::AddFolderToArchive)]
+            {
+                let button = ui.add_enabled(can_add, egui::Button::new(label).small()).on_hover_text(words.tip_add);
+                if checking {
+                    button.clone().on_disabled_hover_text(words.wait_for_check);
+                }
+                if button.clicked() {
+                    actions.push(action);
+                }
+            }
+            if let ArchiveTask::Adding { cancelling: false, .. } = state.archive.task
+                && ui.small_button(tr.cancel).on_hover_text(words.tip_cancel_add).clicked()
+            {
+                actions.push(Action::CancelArchiveAdd);
+            }
+            if ui
+                .add_enabled(!checking, egui::Button::new(words.close).small())
+                .on_hover_text(words.tip_close)
+                .clicked()
+            {
+                actions.push(Action::CloseArchive);
+            }
+        });
+    });
+}
+
+/// The open archive's sizes, the last add, whether the check uses it, and the notes that
+/// follow from that (other fingerprint settings, where the marks are kept).
+fn status_lines(ui: &mut egui::Ui, state: &State, in_use: bool) {
+    let words = state.persisted.lang.archive_tr();
+    let Some(info) = &state.archive.info else {
+        return;
+    };
+    let s = &info.stats;
+    ui.label(format!(
+        "{} {} · {} {} · {} {}",
+        grouped(s.documents),
+        words.documents,
+        grouped(s.chars),
+        words.characters,
+        human_bytes(s.bytes),
+        words.on_disk
+    ))
+    .on_hover_text(words.tip_stats);
+    if let Some(outcome) = &state.archive.last_add {
+        let sum = &outcome.summary;
+        let mut line = format!(
+            "{} {} · {} {} · {} {} · {} {}",
+            sum.added,
+            words.added,
+            sum.replaced,
+            words.replaced,
+            sum.unchanged,
+            words.unchanged,
+            sum.failed.len(),
+            words.failed
+        );
+        if outcome.skipped > 0 {
+            line.push_str(&format!(" · {} {}", outcome.skipped, words.skipped));
+        }
+        if outcome.cancelled {
+            line.push_str(&format!(" ({})", words.stopped));
+        }
+        let failures: Vec<String> = sum.failed.iter().map(|(path, error)| format!("{path}: {error}")).collect();
+        let label = ui.label(RichText::new(line).weak());
+        if !failures.is_empty() {
+            label.on_hover_text(failures.join("\n"));
+        }
+    }
+    if in_use {
+        ui.label(RichText::new(words.in_use).strong());
+        ui.label(RichText::new(words.marks_here).weak()).on_hover_text(words.tip_marks_here);
+    } else {
+        ui.label(RichText::new(words.not_in_use).weak());
+    }
+    if !same_shape(&info.made_with, &state.persisted.settings) {
+        ui.label(RichText::new(words.made_with(info.made_with.k, info.made_with.w)).weak().italics());
+    }
+}

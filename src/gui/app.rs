@@ -383,6 +383,8 @@ impl TwinspotApp {
                     state.inputs.add(ListKind::Suspect, paths.next());
                     state.inputs.add(ListKind::Reference, paths.next());
                     state.persisted.mode = Mode::SuspectsVsReferences;
+                    // The two files with each other, not with an archive.
+                    state.persisted.use_archive = false;
                     state.open_first_pair = true;
                     self.start_check();
                 } else {

@@ -34,11 +34,10 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
         });
         let checking = state.is_running();
         let busy = state.archive.is_busy();
-        match &state.persisted.archive {
-            None => {
-                ui.label(RichText::new(words.none).weak().italics());
-            }
-            Some(_) => status_lines(ui, state, in_use),
+        if state.persisted.archive.is_none() {
+            ui.label(RichText::new(words.none).weak().italics());
+        } else {
+            status_lines(ui, state, in_use);
         }
         if let ArchiveTask::Adding { started, progress, cancelling, .. } = &state.archive.task {
             let (fraction, count) = match progress {
@@ -67,9 +66,9 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
             if open.clicked() {
                 actions.push(Action::OpenArchive);
             }
-            let Some(_) = &state.persisted.archive else {
+            if state.persisted.archive.is_none() {
                 return;
-            };
+            }
             let can_add = state.archive.info.is_some() && !checking && !busy;
             for (label, action) in
                 [(tr.add_files, Action::AddFilesToArchive), (tr.add_folder, Action::AddFolderToArchive)]

@@ -23,13 +23,18 @@ pub fn sidebar_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Action
             }
             list_ui(ui, state, kind, dragging_files, pointer, actions);
             ui.add_space(6.0);
+            if kind == ListKind::Reference {
+                // The archive is the other source the suspects are checked against.
+                archive_ui(ui, state, actions);
+                ui.add_space(6.0);
+            }
         }
         if state.persisted.mode == Mode::AllVsAll {
             list_ui(ui, state, ListKind::Reference, dragging_files, pointer, actions);
             ui.add_space(6.0);
+            archive_ui(ui, state, actions);
+            ui.add_space(6.0);
         }
-        archive_ui(ui, state, actions);
-        ui.add_space(6.0);
         ui.separator();
         source_ui(ui, state, actions);
         ui.separator();

@@ -280,12 +280,14 @@ impl State {
     pub fn cannot_check(&self) -> Option<&'static str> {
         let tr = self.persisted.lang.tr();
         let inputs = &self.inputs;
+        let words = self.persisted.lang.archive_tr();
+        if self.archive.is_adding() {
+            // The worker runs one job at a time: a check would wait behind the add.
+            return Some(words.wait_for_add);
+        }
         if self.source() == CheckSource::Archive {
-            let words = self.persisted.lang.archive_tr();
             return if inputs.list(ListKind::Suspect).is_empty() {
                 Some(tr.need_suspects)
-            } else if self.archive.is_adding() {
-                Some(words.wait_for_add)
             } else if self.archive_in_use().is_none() {
                 Some(words.need_open_archive)
             } else {

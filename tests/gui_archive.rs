@@ -95,9 +95,10 @@ fn an_archive_made_in_the_window_finds_the_copy_and_keeps_the_marks_across_a_res
         harness.get_by_label_contains("1 documents ·");
         harness.get_by_label_contains("1 added · 0 replaced · 0 unchanged");
 
-        // The reference list is not used; the check button names the archive.
+        // The reference and template lists are not used; the check button names the archive.
         harness.state_mut().state.inputs.add(ListKind::Suspect, [suspect.clone()]);
         harness.run();
+        assert_eq!(harness.query_all_by_label("Not used: the suspects are checked against the archive.").count(), 2);
         harness.get_by_label("Check against the archive").click();
         harness.step();
         wait_for_check(&mut harness);
@@ -180,9 +181,16 @@ fn the_command_line_adds_to_the_archive_the_window_checks_against() {
     harness.state_mut().apply(Action::UseArchive(dir.path().join("arc")));
     wait_for_archive(&mut harness);
     assert_eq!(documents_in(&harness), 0);
-    // The window holds nothing open between jobs: the command line adds meanwhile.
+    // The window holds nothing open between jobs: the command line adds meanwhile, and
+    // leaves alone the review marks the window keeps there (and their atomic temporaries).
+    let arc = dir.path().join("arc");
+    std::fs::write(arc.join(MARKS_FILE), "{}").unwrap();
+    std::fs::write(arc.join(".twinspot-marks.tmp"), "{}").unwrap();
     let added = success(&twinspot(dir.path(), &["archive", "add", "arc", "reference.txt", "-q"]));
     assert!(added.contains("1 added"), "{added}");
+    assert!(arc.join(MARKS_FILE).is_file() && arc.join(".twinspot-marks.tmp").is_file());
+    let verify = success(&twinspot(dir.path(), &["archive", "verify", "arc"]));
+    assert!(verify.contains("0 leftover") && verify.contains("0 problems"), "{verify}");
     harness.state_mut().state.inputs.add(ListKind::Suspect, [suspect]);
     harness.state_mut().apply(Action::Check);
     wait_for_check(&mut harness);

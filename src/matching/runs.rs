@@ -4,10 +4,11 @@
 //!
 //! Which twin: the longer run, unless the text repeats itself — a reference that shows
 //! the same lines of example code twice, the same sentence under two headings. Then runs
-//! of about the same length compete for one stretch of the suspect, and the one that
-//! sits closest to its neighbours' diagonals wins: copied text keeps its neighbourhood
-//! (even reordered, its sentences come from one region of the reference), while the
-//! other copy is wherever the reference happened to repeat it.
+//! of about the same length compete for one stretch of the suspect, and the one with the
+//! most support wins: the most matched characters around it on both sides (runs near it
+//! in the suspect whose twins lie near where its diagonal puts them). Copied text keeps
+//! its neighbourhood — even reordered, its sentences come from one region of the
+//! reference — while the other copy is wherever the reference happened to repeat it.
 
 use std::cmp::Reverse;
 use std::ops::Range;
@@ -38,18 +39,24 @@ impl Run<'_> {
     fn rivals(&self, other: &Run) -> bool {
         other.diagonal != self.diagonal && other.len() * RIVAL_SHARE.1 >= self.len() * RIVAL_SHARE.0
     }
+    /// Whether the run is at least twice as long as the shortest run `min_run` allows:
+    /// shorter ones are mostly chance, and a chance run's twin is no better beside a
+    /// passage than anywhere else.
+    fn substantial(&self, min_run: u32) -> bool {
+        self.len() >= 2 * (self.seeds[0].len + min_run.max(1) - 1)
+    }
 }
 
-/// Keeps the seeds that lie in a run spanning at least `min_run` seed starts and lets
+/// Keeps the seeds that lie in a run of at least `min_run` seeds and lets
 /// every character on each side belong to one run only: longer runs first, and of runs
-/// that compete for one stretch of the suspect, the one nearest its neighbours' diagonals
-/// (see the module doc). `neighbourhood` is how far, in stream characters, a neighbour
-/// may lie.
+/// that compete for one stretch of the suspect, the one with the most support (see the
+/// module doc). `neighbourhood` is how far, in stream characters, a neighbour may lie on
+/// each side.
 pub(super) fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, neighbourhood: u32, sb: StreamBox) -> Vec<SpanSeed> {
     seeds.sort_by_key(|s| (s.a_at as i64 - s.b_at as i64, s.a_at));
     let runs = diagonal_runs(&seeds, min_run);
-    let rivals = rivals(&runs);
-    let distance = neighbour_distance(&runs, &rivals, neighbourhood);
+    let rivals = rivals(&runs, min_run);
+    let support = support(&runs, &rivals, neighbourhood, min_run);
     let mut order: Vec<usize> = (0..runs.len()).collect();
     order.sort_by_key(|&i| (Reverse(runs[i].len()), runs[i].a.start, runs[i].b.start));
     let mut taken_a = vec![false; (sb.a.1 - sb.a.0) as usize];
@@ -72,8 +79,8 @@ pub(super) fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, neighbourhood: u
         }
     };
     for &i in &order {
-        // A rival still to come that sits nearer its neighbours goes first.
-        if rivals[i].iter().any(|&r| !decided[r] && distance[r] < distance[i]) {
+        // A rival still to come with more support goes first.
+        if rivals[i].iter().any(|&r| !decided[r] && support[r] > support[i]) {
             deferred.push(i);
             continue;
         }
@@ -86,8 +93,8 @@ pub(super) fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, neighbourhood: u
     kept
 }
 
-/// The runs among `seeds` (sorted by diagonal, then suspect position) that span at least
-/// `min_run` seed starts.
+/// The runs among `seeds` (sorted by diagonal, then suspect position) of at least
+/// `min_run` seeds.
 fn diagonal_runs(seeds: &[SpanSeed], min_run: u32) -> Vec<Run<'_>> {
     let mut runs = Vec::new();
     let mut start = 0;
@@ -105,7 +112,7 @@ fn diagonal_runs(seeds: &[SpanSeed], min_run: u32) -> Vec<Run<'_>> {
             end += 1;
         }
         let run = &seeds[start..end];
-        if run[run.len() - 1].a_at - run[0].a_at + 1 >= min_run.max(1) {
+        if run.len() >= min_run.max(1) as usize {
             let b_reach = run.iter().map(|s| s.b_at + s.len).max().unwrap_or(0);
             runs.push(Run { seeds: run, a: run[0].a_at..reach, b: run[0].b_at..b_reach, diagonal });
         }
@@ -114,12 +121,13 @@ fn diagonal_runs(seeds: &[SpanSeed], min_run: u32) -> Vec<Run<'_>> {
     runs
 }
 
-/// For each run, the runs on other diagonals that cover its middle on the suspect side and
-/// are about as long or longer: one sweep along the suspect side.
-fn rivals(runs: &[Run]) -> Vec<Vec<usize>> {
-    let mut by_start: Vec<usize> = (0..runs.len()).collect();
+/// For each substantial run, the substantial runs on other diagonals that cover its middle
+/// on the suspect side and are about as long or longer: one sweep along the suspect side.
+fn rivals(runs: &[Run], min_run: u32) -> Vec<Vec<usize>> {
+    let substantial: Vec<usize> = (0..runs.len()).filter(|&i| runs[i].substantial(min_run)).collect();
+    let mut by_start = substantial.clone();
     by_start.sort_by_key(|&i| runs[i].a.start);
-    let mut by_middle: Vec<usize> = (0..runs.len()).collect();
+    let mut by_middle = substantial;
     by_middle.sort_by_key(|&i| runs[i].middle());
     let mut rivals = vec![Vec::new(); runs.len()];
     let mut active: Vec<usize> = Vec::new();
@@ -136,16 +144,15 @@ fn rivals(runs: &[Run]) -> Vec<Vec<usize>> {
     rivals
 }
 
-/// For each run that has rivals, how far its diagonal lies from the nearest diagonal of an
-/// uncontested run (one without rivals) at least half as long, within `neighbourhood`
-/// characters on the suspect side; `u64::MAX` without such a neighbour, and for runs
-/// without rivals.
-fn neighbour_distance(runs: &[Run], rivals: &[Vec<usize>], neighbourhood: u32) -> Vec<u64> {
-    let mut anchors: Vec<&Run> = runs.iter().zip(rivals).filter(|(_, r)| r.is_empty()).map(|(run, _)| run).collect();
-    anchors.sort_by_key(|run| run.a.start);
-    // The furthest end of the anchors so far: anchors barely overlap (the middle of one
-    // is never inside a longer one), so this is what a search by end needs.
-    let reach: Vec<u32> = anchors
+/// For each run that has rivals, its support: the characters of the runs around it —
+/// within `neighbourhood` characters on the suspect side, not overlapping it there, on a
+/// diagonal at most `neighbourhood` away (their twins that near to where its diagonal
+/// puts them). Zero for runs without rivals.
+fn support(runs: &[Run], rivals: &[Vec<usize>], neighbourhood: u32, min_run: u32) -> Vec<u64> {
+    let mut by_start: Vec<&Run> = runs.iter().filter(|run| run.substantial(min_run)).collect();
+    by_start.sort_by_key(|run| run.a.start);
+    // The furthest end of the runs so far, for a search by end.
+    let reach: Vec<u32> = by_start
         .iter()
         .scan(0, |furthest, run| {
             *furthest = run.a.end.max(*furthest);
@@ -156,16 +163,17 @@ fn neighbour_distance(runs: &[Run], rivals: &[Vec<usize>], neighbourhood: u32) -
         .zip(rivals)
         .map(|(run, rivals)| {
             if rivals.is_empty() {
-                return u64::MAX;
+                return 0;
             }
             let first = reach.partition_point(|&end| end + neighbourhood < run.a.start);
-            anchors[first..]
+            by_start[first..]
                 .iter()
-                .take_while(|anchor| anchor.a.start <= run.a.end + neighbourhood)
-                .filter(|anchor| anchor.len() * 2 >= run.len())
-                .map(|anchor| anchor.diagonal.abs_diff(run.diagonal))
-                .min()
-                .unwrap_or(u64::MAX)
+                .take_while(|other| other.a.start <= run.a.end + neighbourhood)
+                .filter(|other| other.a.end <= run.a.start || other.a.start >= run.a.end)
+                .filter(|other| other.a.end + neighbourhood >= run.a.start)
+                .filter(|other| other.diagonal.abs_diff(run.diagonal) <= u64::from(neighbourhood))
+                .map(|other| u64::from(other.len()))
+                .sum()
         })
         .collect()
 }

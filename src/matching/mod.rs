@@ -13,6 +13,7 @@
 //!    copied passage is reported once.
 
 pub mod alternatives;
+pub mod bridge;
 pub mod cluster;
 pub mod dense;
 pub mod extend;

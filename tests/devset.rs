@@ -107,15 +107,20 @@ fn reworded_copies_are_found_and_nothing_else_falls_behind() {
     let scored = Scored::of(&dir);
     let table = &scored.table;
     let types = scored.by_type();
-    assert!(types["reword"] >= 0.80, "{table}");
-    assert!(types["repost-reword"] >= 0.80, "{table}");
+    assert!(types["reword"] >= 0.85, "{table}");
+    assert!(types["repost-reword"] >= 0.95, "{table}");
+    assert!(scored.overall("plagdet") >= 0.88, "{table}");
+    assert!(scored.overall("precision") >= 0.90, "{table}");
+    assert!(scored.overall("recall") >= 0.87, "{table}");
+    assert!(scored.overall("granularity") <= 1.05, "{table}");
     assert_eq!(scored.overall("dup_recall"), 1.0, "{table}");
     assert_eq!(scored.overall("dup_precision"), 1.0, "{table}");
     scored.assert_no_duplicate_suspect_spans();
     // Every other type holds what it holds on the first development set, but reorder:
-    // one case reorders lines of example code that occur several times in the
-    // reference, and a third of them align to another copy (see README, Quality).
-    assert!(types["reorder"] >= 0.35, "{table}");
+    // one of its four cases comes from a reference that holds the same two sentences three
+    // times, with a reworded and a mixed case from the other places right beside it, and
+    // aligns to another of the places (see README, Quality).
+    assert!(types["reorder"] >= 0.80, "{table}");
     let Some(first) = corpus("devset", "TWINSPOT_DEVSET") else { return };
     let first = Scored::of(&first).by_type();
     for (kind, plagdet) in types.iter().filter(|(k, _)| !k.contains("reword") && *k != "reorder") {

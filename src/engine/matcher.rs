@@ -12,6 +12,7 @@ use crate::fingerprint::keywords::{KeywordPrint, may_reach, similarity};
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
+use crate::matching::bridge::bridge_edited_gaps;
 use crate::matching::dense::{Ties, densify};
 use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair_counting, overlaps};
 use crate::report::{Pair, Passage};
@@ -166,6 +167,7 @@ impl Matcher<'_> {
             };
             let ties = Ties { boxes, hits: hits_of(b), simhash_distance };
             let passages = densify(suspect, reference_side, passages, ties, &ctx);
+            let passages = bridge_edited_gaps(passages, &ctx);
             let mut passages = fold_alternatives(passages, self.settings.min_chars);
             excluded.classify(&mut passages);
             let mut pair = Pair {

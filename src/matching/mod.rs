@@ -13,9 +13,11 @@
 //!    copied passage is reported once.
 
 pub mod alternatives;
+pub mod bridge;
 pub mod cluster;
 pub mod dense;
 pub mod extend;
+mod runs;
 
 use std::cell::OnceCell;
 
@@ -441,7 +443,7 @@ fn passages_in_box(suspect: Side, reference: Side, sb: StreamBox, ctx: &PairCont
         }
         seeds.extend(js.iter().map(|&j| SpanSeed { a_at: i, b_at: j, len, a, b: stream_span(rb, j, len) }));
     }
-    let seeds = keep_runs(seeds, ctx.tuning.min_run, sb);
+    let seeds = runs::keep_runs(seeds, ctx.tuning.min_run, ctx.tuning.rough_gap_chars, sb);
     let mut found = Vec::new();
     accept_groups(seeds, ctx.tuning.gap_chars, (suspect, reference), ctx, &mut found);
     found
@@ -469,51 +471,6 @@ enum Verdict {
     /// Its sides differ too much in length.
     Lopsided,
     Rejected,
-}
-
-/// Keeps the seeds that lie in a run of at least `min_run` seeds on one diagonal
-/// (consecutive characters matching on both sides), and lets every character on each
-/// side belong to one run only: longer runs first, so a phrase that occurs twice nearby
-/// in one text keeps its true twin and drops the other.
-fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, sb: StreamBox) -> Vec<SpanSeed> {
-    seeds.sort_by_key(|s| (s.a_at as i64 - s.b_at as i64, s.a_at));
-    let mut runs: Vec<&[SpanSeed]> = Vec::new();
-    let mut start = 0;
-    while start < seeds.len() {
-        let mut end = start + 1;
-        while end < seeds.len()
-            && seeds[end].a_at == seeds[end - 1].a_at + 1
-            && seeds[end].b_at == seeds[end - 1].b_at + 1
-        {
-            end += 1;
-        }
-        if (end - start) as u32 >= min_run.max(1) {
-            runs.push(&seeds[start..end]);
-        }
-        start = end;
-    }
-    let extent = |run: &[SpanSeed], at: fn(&SpanSeed) -> u32, lo: u32| {
-        let first = at(&run[0]) - lo;
-        let last = run.iter().map(|s| at(s) + s.len).max().unwrap_or(0) - lo;
-        first as usize..last as usize
-    };
-    runs.sort_by_key(|run| (std::cmp::Reverse(run.len()), run[0].a_at, run[0].b_at));
-    let mut taken_a = vec![false; (sb.a.1 - sb.a.0) as usize];
-    let mut taken_b = vec![false; (sb.b.1 - sb.b.0) as usize];
-    let mut kept = Vec::with_capacity(seeds.len());
-    for run in runs {
-        let (ra, rb) = (extent(run, |s| s.a_at, sb.a.0), extent(run, |s| s.b_at, sb.b.0));
-        let free = |taken: &[bool], r: &std::ops::Range<usize>| {
-            let slice = taken.get(r.clone()).unwrap_or(&[]);
-            slice.iter().filter(|&&t| !t).count() * 2 >= slice.len()
-        };
-        if free(&taken_a, &ra) && free(&taken_b, &rb) {
-            taken_a.get_mut(ra).into_iter().flatten().for_each(|t| *t = true);
-            taken_b.get_mut(rb).into_iter().flatten().for_each(|t| *t = true);
-            kept.extend_from_slice(run);
-        }
-    }
-    kept
 }
 
 /// Share of the stream characters in `[lo, hi)` covered by some seed.

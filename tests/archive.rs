@@ -267,3 +267,57 @@ fn a_reader_checks_while_the_command_line_adds_to_the_same_archive() {
     let verify = success(&twinspot(tmp.path(), &["archive", "verify", "arc"]));
     assert!(verify.contains("2501 documents") && verify.contains(" 0 problems"), "{verify}");
 }
+
+/// Turns the format-2 catalog at `dir` back into format 1: texts inline in `documents`.
+fn downgrade_to_format_1(dir: &Path) {
+    let conn = rusqlite::Connection::open(dir.join("catalog.sqlite")).unwrap();
+    conn.execute_batch(
+        "ALTER TABLE documents ADD COLUMN text BLOB;
+         UPDATE documents SET text = (SELECT text FROM texts WHERE texts.id = documents.id);
+         DROP TABLE texts;
+         UPDATE settings SET value = '1' WHERE key = 'format';",
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_archive_of_format_1_is_upgraded_when_opened_and_answers_as_before() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("refs")).unwrap();
+    let copied = "旧格式的归档把文本放在文档表里。升级之后文本移到自己的表中，查询近似重复时不再读取文本的页面。\n";
+    std::fs::write(dir.join("refs/a.txt"), copied.repeat(2)).unwrap();
+    std::fs::write(
+        dir.join("refs/b.txt"),
+        "另一篇文章，与上面的内容毫无关系，只是为了让归档里有两篇文档。\n".repeat(2),
+    )
+    .unwrap();
+    std::fs::write(dir.join("suspect.txt"), format!("开头是新写的句子。\n{copied}结尾也是新写的。\n")).unwrap();
+    success(&twinspot(dir, &["archive", "add", "arc", "refs", "-q"]));
+    let before = json_of(dir, &["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
+    downgrade_to_format_1(&dir.join("arc"));
+
+    // A check (read-only use) upgrades it and gives the same answer.
+    let after = json_of(dir, &["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
+    assert_eq!(pairs_by_path(&after), pairs_by_path(&before));
+    assert_eq!(pairs_by_path(&after).len(), 1);
+    let conn = rusqlite::Connection::open(dir.join("arc/catalog.sqlite")).unwrap();
+    let format: String = conn.query_row("SELECT value FROM settings WHERE key = 'format'", [], |r| r.get(0)).unwrap();
+    assert_eq!(format, "2");
+    drop(conn);
+    let verified = success(&twinspot(dir, &["archive", "verify", "arc"]));
+    assert!(verified.starts_with("2 documents") && verified.contains(" 0 problems"), "{verified}");
+
+    // An add upgrades it too, and a removed document takes its text with it.
+    downgrade_to_format_1(&dir.join("arc"));
+    std::fs::write(dir.join("refs/c.txt"), "第三篇文章在升级以后加入归档。\n".repeat(3)).unwrap();
+    success(&twinspot(dir, &["archive", "add", "arc", "refs", "-q"]));
+    success(&twinspot(dir, &["archive", "remove", "arc", "refs/b.txt"]));
+    let conn = rusqlite::Connection::open(dir.join("arc/catalog.sqlite")).unwrap();
+    let (documents, texts): (i64, i64) = conn
+        .query_row("SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM texts)", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!((documents, texts), (2, 2));
+}

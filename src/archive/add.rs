@@ -168,15 +168,14 @@ impl Archive {
             let nshash = doc.prints.nshash.map(|h| h as i64);
             let keywords = doc.keywords.as_ref().map(|k| k.keywords.join("\n"));
             tx.execute(
-                "INSERT INTO documents(path, sha256, size, added_at, published, text, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 0)",
+                "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0)",
                 params![
                     doc.path,
                     doc.sha256,
                     doc.size as i64,
                     now(),
                     options.published,
-                    text,
                     doc.chars as i64,
                     doc.simhash.map(|h| h as i64),
                     band(0),
@@ -189,6 +188,7 @@ impl Archive {
             )
             .map_err(sql)?;
             let id = tx.last_insert_rowid();
+            tx.execute("INSERT INTO texts(id, text) VALUES (?1, ?2)", params![id, text]).map_err(sql)?;
             first_id.get_or_insert(id);
             assign_group(&tx, id, doc.simhash.unwrap_or(0), nshash, self.settings.simhash_threshold, options.cluster)
                 .map_err(sql)?;

@@ -19,7 +19,6 @@ CREATE TABLE documents(
     size INTEGER NOT NULL,
     added_at INTEGER NOT NULL,
     published TEXT,
-    text BLOB NOT NULL,
     chars INTEGER NOT NULL,
     simhash INTEGER,
     b0 INTEGER, b1 INTEGER, b2 INTEGER, b3 INTEGER,
@@ -35,6 +34,7 @@ CREATE INDEX documents_b2 ON documents(b2);
 CREATE INDEX documents_b3 ON documents(b3);
 CREATE INDEX documents_nshash ON documents(nshash);
 CREATE INDEX documents_group ON documents(group_id);
+CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
 CREATE TABLE segments(
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     kind INTEGER NOT NULL,
@@ -69,6 +69,26 @@ pub fn create(conn: &mut Connection, dir: &Path, settings: &[(&str, String)]) ->
     tx.execute_batch(SCHEMA).map_err(sql)?;
     for (key, value) in settings {
         tx.execute("INSERT INTO settings(key, value) VALUES (?1, ?2)", params![key, value]).map_err(sql)?;
+    }
+    tx.commit().map_err(sql)
+}
+
+/// Upgrades a catalog of format 1, whose documents held their texts inline, to format 2:
+/// the texts move to a table of their own, so that reading a document's SimHash, group or
+/// path (thousands of rows while grouping an add) no longer walks the pages of its text.
+/// One transaction: a failure leaves the catalog as it was.
+pub fn upgrade_from_1(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
+    let sql = |e| ArchiveError::sql(dir, e);
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
+    // Another writer may have upgraded it meanwhile.
+    if setting(&tx, dir, "format")?.as_deref() == Some("1") {
+        tx.execute_batch(
+            "CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
+             INSERT INTO texts(id, text) SELECT id, text FROM documents;
+             ALTER TABLE documents DROP COLUMN text;
+             UPDATE settings SET value = '2' WHERE key = 'format';",
+        )
+        .map_err(sql)?;
     }
     tx.commit().map_err(sql)
 }

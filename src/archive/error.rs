@@ -22,6 +22,10 @@ pub enum ArchiveError {
     )]
     NewerFormat { found: u32, supported: u32 },
     #[error(
+        "the archive is of an older format ({found}), which is upgraded in place the first time it is opened, but the upgrade failed: {upgrade}"
+    )]
+    OldFormat { found: u32, upgrade: String },
+    #[error(
         "the archive was made with {setting} = {archive}, but this check uses {current}: fingerprints would not match; use the archive's settings or another archive"
     )]
     SettingsMismatch { setting: &'static str, archive: String, current: String },

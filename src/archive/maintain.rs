@@ -50,6 +50,7 @@ pub struct VerifyReport {
 pub(super) fn remove_in(conn: &Connection, id: i64) -> Result<(), rusqlite::Error> {
     conn.execute("INSERT OR IGNORE INTO removed(id) VALUES (?1)", [id])?;
     conn.execute("DELETE FROM documents WHERE id = ?1", [id])?;
+    conn.execute("DELETE FROM texts WHERE id = ?1", [id])?;
     repair_representatives(conn)
 }
 
@@ -151,6 +152,7 @@ impl Archive {
         for &id in &ids {
             tx.execute("INSERT OR IGNORE INTO removed(id) VALUES (?1)", params![id]).map_err(sql)?;
             tx.execute("DELETE FROM documents WHERE id = ?1", params![id]).map_err(sql)?;
+            tx.execute("DELETE FROM texts WHERE id = ?1", params![id]).map_err(sql)?;
         }
         repair_representatives(&tx).map_err(sql)?;
         tx.commit().map_err(sql)?;
@@ -189,12 +191,19 @@ impl Archive {
             }
         }
         report.leftovers.sort();
-        let mut stmt = conn.prepare("SELECT id, text, chars FROM documents ORDER BY id").map_err(sql)?;
+        let mut stmt = conn
+            .prepare("SELECT d.id, t.text, d.chars FROM documents d LEFT JOIN texts t ON t.id = d.id ORDER BY d.id")
+            .map_err(sql)?;
         let mut rows = stmt.query([]).map_err(sql)?;
         while let Some(row) = rows.next().map_err(sql)? {
             let id: i64 = row.get(0).map_err(sql)?;
-            let text: Vec<u8> = row.get(1).map_err(sql)?;
+            let text: Option<Vec<u8>> = row.get(1).map_err(sql)?;
             let chars: i64 = row.get(2).map_err(sql)?;
+            let Some(text) = text else {
+                report.problems.push(format!("document {id}: its text is missing"));
+                report.documents += 1;
+                continue;
+            };
             match super::add::decompress(&text) {
                 Ok(t) if t.chars().count() as i64 == chars => {}
                 Ok(_) => report.problems.push(format!("document {id}: text length differs from the catalog")),

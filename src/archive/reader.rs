@@ -133,7 +133,9 @@ impl<'a> ArchiveIndex<'a> {
         let row: Option<(Vec<u8>, Option<i64>, Option<String>)> = self
             .archive
             .lock()
-            .prepare_cached("SELECT text, simhash, keywords FROM documents WHERE id = ?1")
+            .prepare_cached(
+                "SELECT t.text, d.simhash, d.keywords FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
+            )
             .and_then(|mut s| s.query_row([i64::from(doc)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).optional())
             .map_err(|e| self.archive.sql(e))?;
         let Some((compressed, simhash, keywords)) = row else {
@@ -259,7 +261,7 @@ impl StoredReferences for ArchiveIndex<'_> {
             .archive
             .lock()
             .query_row(
-                "SELECT path, sha256, text, chars, simhash FROM documents WHERE id = ?1",
+                "SELECT d.path, d.sha256, t.text, d.chars, d.simhash FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
                 [i64::from(doc)],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
             )

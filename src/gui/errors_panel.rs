@@ -4,16 +4,12 @@
 
 use egui::{Color32, RichText};
 
-use super::i18n::Tr;
+use super::i18n::Lang;
 use crate::Report;
 
-/// A message without the path the engine appends to it ("what is wrong: path").
-fn without_path<'a>(message: &'a str, path: &str) -> &'a str {
-    message.strip_suffix(path).map_or(message, |m| m.trim_end().trim_end_matches(':'))
-}
-
-/// Draws the documents with errors first, then those with notes.
-pub fn errors_ui(ui: &mut egui::Ui, tr: &Tr, report: Option<&Report>) {
+/// Draws the documents with errors first, then those with notes, in the window's language.
+pub fn errors_ui(ui: &mut egui::Ui, lang: Lang, report: Option<&Report>) {
+    let tr = lang.tr();
     ui.label(RichText::new(format!("{} · {}", tr.problems, tr.notes)).strong());
     let mut problems: Vec<_> = report
         .map(|r| r.documents.iter().filter(|d| d.error.is_some() || !d.warnings.is_empty()).collect())
@@ -29,24 +25,13 @@ pub fn errors_ui(ui: &mut egui::Ui, tr: &Tr, report: Option<&Report>) {
             ui.horizontal(|ui| {
                 ui.label(RichText::new(&doc.path).strong());
                 if let Some(e) = &doc.error {
-                    let text = format!("{}: {}", tr.error_word, without_path(e, &doc.path));
+                    let text = format!("{}: {}", tr.error_word, lang.doc_error(e, &doc.path));
                     ui.label(RichText::new(text).color(Color32::from_rgb(0xd0, 0x40, 0x40)));
                 }
                 for w in &doc.warnings {
-                    ui.label(RichText::new(format!("{}: {}", tr.note_word, without_path(w, &doc.path))).weak());
+                    ui.label(RichText::new(format!("{}: {}", tr.note_word, lang.notice(w))).weak());
                 }
             });
         }
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_path_is_said_once() {
-        assert_eq!(without_path("not a PDF: a/b.pdf", "a/b.pdf"), "not a PDF");
-        assert_eq!(without_path("decoded as GBK", "x.txt"), "decoded as GBK");
-    }
 }

@@ -87,7 +87,9 @@ fn says(stderr: &str, from_cache: usize, read: usize) {
 fn cached_rows(cache: &Path) -> i64 {
     cache_files(cache)
         .iter()
-        .map(|f| rusqlite::Connection::open(f).unwrap().query_row("SELECT count(*) FROM files", [], |r| r.get::<_, i64>(0)))
+        .map(|f| {
+            rusqlite::Connection::open(f).unwrap().query_row("SELECT count(*) FROM files", [], |r| r.get::<_, i64>(0))
+        })
         .map(Result::unwrap)
         .sum::<i64>()
 }

@@ -359,7 +359,7 @@ pub(super) fn read_by_the_run<'a>(
 
 /// One line for a path passed over.
 pub(super) fn skipped_line(s: &Skipped) -> String {
-    if s.path.is_empty() { s.reason.clone() } else { format!("skipped {}: {}", s.path, s.reason) }
+    if s.path.is_empty() { s.reason.to_string() } else { format!("skipped {}: {}", s.path, s.reason) }
 }
 
 pub(super) fn parse_lang(s: &str) -> Result<ReportLang, String> {

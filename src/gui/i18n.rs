@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::SkipReason;
 use crate::ingest::{Format, IngestError};
 use crate::notice::{DocError, Notice};
 
@@ -526,6 +527,41 @@ impl Lang {
             (Lang::Zh, DocError::Read(e)) => ingest_error_zh(e),
             _ => without_path(&error.to_string(), path).to_string(),
         }
+    }
+}
+
+impl Lang {
+    /// Why a path was passed over, in this language.
+    pub fn skip_reason(self, reason: &SkipReason) -> String {
+        match self {
+            Lang::En => reason.to_string(),
+            Lang::Zh => skip_reason_zh(reason),
+        }
+    }
+}
+
+fn skip_reason_zh(reason: &SkipReason) -> String {
+    match reason {
+        SkipReason::BrokenLink => "链接已失效（目标不存在）".to_string(),
+        SkipReason::BothRoles => "同时作为待查文档和参考文档：只读取一次，不与自身比较".to_string(),
+        SkipReason::BothRolesMany { count } => format!(
+            "{count} 个文件（此文件及另外 {} 个）同时作为待查文档和参考文档：各读取一次，与其他文档比较，不与自身比较",
+            count - 1
+        ),
+        SkipReason::SameFileAs { taken } => format!("与 {taken} 是同一个文件：只读取一次"),
+        SkipReason::GivenTwiceMany { count } => {
+            format!("{count} 个文件（此文件及另外 {} 个）被重复给出：各读取一次", count - 1)
+        }
+        SkipReason::Unsupported { count, extensions } => {
+            format!("所给文件夹中有 {count} 个文件不是支持的格式（{extensions}），未读取")
+        }
+        SkipReason::OwnReport => "Twinspot 生成的报告，不是文档：未读取".to_string(),
+        SkipReason::TooDeep { max } => format!("文件夹嵌套超过 {max} 层：未读取"),
+        SkipReason::CannotOpenFolder { detail } => format!("无法打开文件夹：{detail}"),
+        SkipReason::LinkBack { folder } => format!("指回已读取文件夹（{folder}）的链接：已跳过"),
+        SkipReason::CannotListFolder { detail } => format!("无法列出文件夹内容：{detail}"),
+        SkipReason::UnreadableEntry { detail } => format!("文件夹中的某一项无法读取：{detail}"),
+        SkipReason::CannotRead { detail } => format!("无法读取：{detail}"),
     }
 }
 

@@ -1,5 +1,6 @@
 //! One reference set's cache file: a SQLite table of files (real path, size, modification
-//! time, SHA-256, format, warnings, compressed text). Several runs may use it at once (WAL;
+//! time, status-change time where the system has one, SHA-256, format, warnings,
+//! compressed text). Several runs may use it at once (WAL;
 //! each run writes its rows in one short transaction at its end). A cache made by another
 //! build or with other reading limits is emptied, a damaged one is made anew; a cache that
 //! cannot be used costs the run nothing but the time of reading every file.
@@ -17,7 +18,7 @@ use crate::engine::{ReadCache, display_path};
 use crate::ingest::{Extracted, Format, IngestLimits};
 
 /// Layout of the cache file; another value empties the cache.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// A file modified this recently is not cached: a change within the same clock tick
 /// would keep its size and time, and go unseen.
 const SETTLED: Duration = Duration::from_secs(2);
@@ -32,6 +33,7 @@ CREATE TABLE IF NOT EXISTS files(
     path TEXT PRIMARY KEY,
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL,
     sha256 TEXT NOT NULL,
     format TEXT NOT NULL,
     warnings TEXT NOT NULL,
@@ -70,6 +72,9 @@ struct Seen {
     key: String,
     size: i64,
     mtime_ns: i64,
+    /// The status-change time (Unix), which no tool can set back: a file rewritten with
+    /// its old size and modification time restored still differs here. 0 elsewhere.
+    ctime_ns: i64,
     /// Modified long enough ago to be cached.
     settled: bool,
 }
@@ -170,9 +175,18 @@ impl ReferenceCache {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sql)?;
         for row in &pending {
             tx.execute(
-                "INSERT OR REPLACE INTO files(path, size, mtime_ns, sha256, format, warnings, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![row.seen.key, row.seen.size, row.seen.mtime_ns, row.sha256, row.format, row.warnings, row.text],
+                "INSERT OR REPLACE INTO files(path, size, mtime_ns, ctime_ns, sha256, format, warnings, text)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    row.seen.key,
+                    row.seen.size,
+                    row.seen.mtime_ns,
+                    row.seen.ctime_ns,
+                    row.sha256,
+                    row.format,
+                    row.warnings,
+                    row.text
+                ],
             )
             .map_err(sql)?;
         }
@@ -198,18 +212,22 @@ impl ReferenceCache {
 
     /// The cached extraction of `seen`, if its size and time still match.
     fn lookup(&self, seen: &Seen) -> Result<Option<Extracted>, String> {
-        type Found = (i64, i64, String, String, String, Vec<u8>);
+        type Found = (i64, i64, i64, String, String, String, Vec<u8>);
         let found: Option<Found> = lock(&self.conn)
-            .prepare_cached("SELECT size, mtime_ns, sha256, format, warnings, text FROM files WHERE path = ?1")
+            .prepare_cached(
+                "SELECT size, mtime_ns, ctime_ns, sha256, format, warnings, text FROM files WHERE path = ?1",
+            )
             .and_then(|mut s| {
-                s.query_row([&seen.key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))
-                    .optional()
+                s.query_row([&seen.key], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?))
+                })
+                .optional()
             })
             .map_err(|e| format!("{}: {e}", self.file.display()))?;
-        let Some((size, mtime_ns, sha256, format, warnings, text)) = found else {
+        let Some((size, mtime_ns, ctime_ns, sha256, format, warnings, text)) = found else {
             return Ok(None);
         };
-        if (size, mtime_ns) != (seen.size, seen.mtime_ns) {
+        if (size, mtime_ns, ctime_ns) != (seen.size, seen.mtime_ns, seen.ctime_ns) {
             return Ok(None);
         }
         let damaged = |what: &str| format!("{}: a damaged entry ({what}) was read again", self.file.display());
@@ -234,6 +252,7 @@ impl ReadCache for ReferenceCache {
             key: display_path(&real),
             size: meta.len() as i64,
             mtime_ns: modified.map(nanos_since_epoch).unwrap_or(i64::MIN),
+            ctime_ns: status_changed_ns(&meta),
             settled: modified.is_some_and(|m| SystemTime::now().duration_since(m).is_ok_and(|age| age >= SETTLED)),
         };
         lock(&self.asked).insert(seen.key.clone());
@@ -277,6 +296,17 @@ fn identity(limits: &IngestLimits) -> String {
     format!("format {FORMAT}; {}; {limits}", crate::report::TOOL)
 }
 
+#[cfg(unix)]
+fn status_changed_ns(meta: &std::fs::Metadata) -> i64 {
+    use std::os::unix::fs::MetadataExt;
+    meta.ctime().saturating_mul(1_000_000_000).saturating_add(meta.ctime_nsec())
+}
+
+#[cfg(not(unix))]
+fn status_changed_ns(_meta: &std::fs::Metadata) -> i64 {
+    0
+}
+
 fn nanos_since_epoch(t: SystemTime) -> i64 {
     match t.duration_since(SystemTime::UNIX_EPOCH) {
         Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
@@ -284,7 +314,8 @@ fn nanos_since_epoch(t: SystemTime) -> i64 {
     }
 }
 
-/// Opens the cache file, creating its tables; a cache of another identity is emptied.
+/// Opens the cache file, creating its tables; the files of a cache of another identity
+/// (another layout, build or reading limits) are dropped with their table.
 fn open_file(file: &Path, identity: &str) -> Result<Connection, CacheError> {
     let sql = |source| CacheError::Sql { path: file.to_path_buf(), source };
     let mut conn = Connection::open(file).map_err(sql)?;
@@ -295,7 +326,8 @@ fn open_file(file: &Path, identity: &str) -> Result<Connection, CacheError> {
     let stored: Option<String> =
         tx.query_row("SELECT value FROM meta WHERE key = 'identity'", [], |r| r.get(0)).optional().map_err(sql)?;
     if stored.as_deref() != Some(identity) {
-        tx.execute("DELETE FROM files", []).map_err(sql)?;
+        tx.execute_batch("DROP TABLE files;").map_err(sql)?;
+        tx.execute_batch(SCHEMA).map_err(sql)?;
         tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('identity', ?1)", [identity]).map_err(sql)?;
     }
     tx.commit().map_err(sql)?;
@@ -339,5 +371,33 @@ mod tests {
         assert_eq!(run(), CacheSummary { from_cache: 2, read: 0 });
         let cache = ReferenceCache::open(&cache_dir, std::slice::from_ref(&refs), &limits).unwrap();
         assert_eq!(cache.get(&a).map(|e| e.text), Some("alpha text".to_string()));
+    }
+
+    #[test]
+    fn a_cache_of_another_layout_is_dropped_and_made_anew() {
+        let dir = tempfile::tempdir().unwrap();
+        let refs = dir.path().join("refs");
+        std::fs::create_dir(&refs).unwrap();
+        let file = cache_file(dir.path(), std::slice::from_ref(&refs));
+        let old = Connection::open(&file).unwrap();
+        old.execute_batch(
+            "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+             INSERT INTO meta VALUES ('identity', 'format 1');
+             CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, text BLOB);
+             INSERT INTO files VALUES ('x', 1, 1, x'00');",
+        )
+        .unwrap();
+        drop(old);
+        let limits = IngestLimits::default();
+        let doc = refs.join("a.txt");
+        std::fs::write(&doc, "alpha text").unwrap();
+        aged(&doc, 60);
+        let cache = ReferenceCache::open(dir.path(), std::slice::from_ref(&refs), &limits).unwrap();
+        assert!(cache.get(&doc).is_none());
+        cache.put(&doc, &crate::ingest::extract(&doc, &limits).unwrap());
+        assert_eq!(cache.finish().unwrap(), CacheSummary { from_cache: 0, read: 1 });
+        assert!(cache.problems().is_empty(), "{:?}", cache.problems());
+        let cache = ReferenceCache::open(dir.path(), std::slice::from_ref(&refs), &limits).unwrap();
+        assert!(cache.get(&doc).is_some());
     }
 }

@@ -9,10 +9,12 @@
 //! quoted and stop text: each passage's kind) → [`score`] (pair scores,
 //! near duplicates) → [`report`] (the result, JSON/CSV/HTML). [`engine`] runs them all with
 //! progress and cancellation; [`archive`] keeps references on disk, checked against
-//! through the same matching. The window lives in `gui`, behind the `gui` feature; the
+//! through the same matching; [`cache`] keeps the texts of reference folders between runs, so
+//! unchanged references are not read again. The window lives in `gui`, behind the `gui` feature; the
 //! engine never depends on it.
 
 pub mod archive;
+pub mod cache;
 #[cfg(feature = "distributed")]
 pub mod distributed;
 pub mod engine;
@@ -22,6 +24,7 @@ pub mod index;
 pub mod ingest;
 pub mod matching;
 pub mod normalize;
+pub mod notice;
 pub mod report;
 pub mod score;
 pub mod settings;

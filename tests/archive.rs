@@ -3,7 +3,6 @@
 //! a foreign, damaged, newer or differently made archive, and an add killed midway.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::util::{success, twinspot};
 
@@ -60,11 +59,7 @@ fn start_adding(dir: &Path, count: usize) -> std::process::Child {
         let body: String = (0..30).map(|j| format!("document {i} line {j} says {} things. ", i * 31 + j)).collect();
         std::fs::write(docs.join(format!("{i:05}.txt")), body).unwrap();
     }
-    Command::new(env!("CARGO_BIN_EXE_twinspot"))
-        .current_dir(dir)
-        .args(["archive", "add", "arc", "docs", "-q"])
-        .spawn()
-        .unwrap()
+    crate::util::command().current_dir(dir).args(["archive", "add", "arc", "docs", "-q"]).spawn().unwrap()
 }
 
 fn json_of(dir: &Path, args: &[&str]) -> serde_json::Value {

@@ -483,3 +483,33 @@ fn files_dropped_on_a_list_join_that_list_and_elsewhere_the_suspects() {
     assert_eq!(harness.state().state.inputs.list(ListKind::Suspect), &[suspect]);
     assert!(!harness.state().state.is_running());
 }
+
+#[test]
+fn a_chinese_window_says_read_errors_notes_and_skipped_paths_in_chinese() {
+    let (dir, suspect, reference) = fixtures();
+    let empty = dir.path().join("empty.txt");
+    let blank = dir.path().join("blank.txt");
+    std::fs::write(&empty, "").unwrap();
+    std::fs::write(&blank, "   \n\n  ").unwrap();
+    let pictures = dir.path().join("pictures");
+    std::fs::create_dir(&pictures).unwrap();
+    std::fs::write(pictures.join("photo.png"), "not a document").unwrap();
+    let mut harness = harness();
+    harness.state_mut().state.persisted.lang = Lang::Zh;
+    harness.state_mut().state.inputs.add(ListKind::Suspect, [suspect, empty, blank, pictures]);
+    harness.state_mut().state.inputs.add(ListKind::Reference, [reference]);
+    harness.run();
+    harness.get_by_label("检查").click();
+    harness.step();
+    wait_for_check(&mut harness);
+    assert!(harness.state().state.show_problems, "an unreadable file opens the problems panel");
+    harness.get_by_label("错误: 空文件（0 字节）");
+    harness.get_by_label("提示: 未找到文字");
+    // A path passed over is said too, in Chinese.
+    harness.get_by_label_contains("提示: 所给文件夹中有 1 个文件不是支持的格式");
+    harness.get_by_label("问题 (1) · 提示 (2)");
+    // The report itself keeps the English text.
+    let report = harness.state().state.report.clone().expect("a report");
+    let errors: Vec<String> = report.documents.iter().filter_map(|d| d.error.as_ref().map(|e| e.to_string())).collect();
+    assert!(errors.iter().any(|e| e.starts_with("empty file (0 bytes): ")), "{errors:?}");
+}

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use twinspot::ingest::{Extractor, IngestError, IngestLimits, Isolation};
@@ -132,7 +132,7 @@ fn compare(case: &Case, args: &[&str], seconds: u64) -> Run {
     let json = case.out.path().join("report.json");
     let stderr_path = case.out.path().join("stderr.txt");
     let stderr_file = File::create(&stderr_path).expect("stderr file");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_twinspot"));
+    let mut command = crate::util::command();
     command
         .current_dir(case.dir.path())
         .arg("compare")

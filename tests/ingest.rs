@@ -172,7 +172,7 @@ fn pdf_that_makes_pdf_extract_panic_is_contained() {
     match run(&path, &IngestLimits::default()) {
         Ok(e) => {
             assert!(e.text.contains("Hello contained world"), "{:?}", e.text);
-            assert!(e.warnings.iter().any(|w| w.contains("pdf-extract failed")), "{:?}", e.warnings);
+            assert!(e.warnings.iter().any(|w| w.to_string().contains("pdf-extract failed")), "{:?}", e.warnings);
         }
         Err(e) => assert!(matches!(e, IngestError::Panicked { .. } | IngestError::Corrupt { .. }), "{e:#}"),
     }
@@ -247,7 +247,7 @@ fn content_decides_over_extension() {
     let docx_as_txt = s.copy("sample.docx", "really-a-docx.txt");
     let got = run(&docx_as_txt, &IngestLimits::default()).expect("docx named .txt");
     assert_eq!(got.format, Format::Docx);
-    assert!(got.warnings.iter().any(|w| w.contains("named .txt")), "{:?}", got.warnings);
+    assert!(got.warnings.iter().any(|w| w.to_string().contains("named .txt")), "{:?}", got.warnings);
     let pdf_no_ext = s.copy("wrap.pdf", "wrap");
     assert_eq!(run(&pdf_no_ext, &IngestLimits::default()).map(|e| e.format).ok(), Some(Format::Pdf));
     let text_as_pdf = s.file("notes.pdf", "plain notes, not a PDF\n".as_bytes());
@@ -258,19 +258,11 @@ fn content_decides_over_extension() {
 fn cli_extract_prints_exactly_the_text() {
     let s = Scratch::new();
     let path = s.copy("sample.docx", "sample.docx");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_twinspot"))
-        .arg("extract")
-        .arg(&path)
-        .output()
-        .expect("run twinspot");
+    let out = crate::util::command().arg("extract").arg(&path).output().expect("run twinspot");
     assert!(out.status.success());
     assert_same(&String::from_utf8_lossy(&out.stdout), SAMPLE_TEXT, "twinspot extract");
     let bad = s.file("bad.docx", b"PK\x03\x04 this is no zip");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_twinspot"))
-        .arg("extract")
-        .arg(&bad)
-        .output()
-        .expect("run twinspot");
+    let out = crate::util::command().arg("extract").arg(&bad).output().expect("run twinspot");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("corrupt DOCX file") && err.contains("bad.docx"), "{err}");

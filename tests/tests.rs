@@ -18,6 +18,7 @@ mod hostile_cli;
 mod hostile_content;
 mod html_scope;
 mod ingest;
+mod reference_cache;
 mod report_pdf;
 #[cfg(feature = "gui")]
 mod review;

@@ -8,9 +8,21 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("fixtures")
 }
 
+/// The folder of reference caches the tests' runs use: never the user's cache folder.
+pub fn test_cache_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("reference-cache")
+}
+
+/// The `twinspot` binary as a command, its reference cache in [`test_cache_dir`].
+pub fn command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_twinspot"));
+    command.env("TWINSPOT_CACHE_DIR", test_cache_dir());
+    command
+}
+
 /// Runs `twinspot args…` in `dir`.
 pub fn twinspot(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_twinspot")).current_dir(dir).args(args).output().expect("run twinspot")
+    command().current_dir(dir).args(args).output().expect("run twinspot")
 }
 
 /// Standard output as text; panics showing both streams if the command failed.
@@ -76,7 +88,7 @@ pub fn twinspot_limited(dir: &Path, args: &[&str]) -> Limited {
     use std::os::unix::process::CommandExt;
     use std::process::Stdio;
     let started = std::time::Instant::now();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_twinspot"));
+    let mut command = command();
     command.current_dir(dir).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     // Address space, not resident memory, is what the kernel can bound: threads reserve
     // stacks they never touch, so the bound is above the resident limit asserted below.

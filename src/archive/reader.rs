@@ -272,11 +272,11 @@ impl StoredReferences for ArchiveIndex<'_> {
         let (path, sha256, text, chars, simhash) = match row {
             Ok(Some(row)) => row,
             Ok(None) => {
-                entry.error = Some(ArchiveError::NoSuchDocument(i64::from(doc)).to_string());
+                entry.error = Some(ArchiveError::NoSuchDocument(i64::from(doc)).to_string().into());
                 return entry;
             }
             Err(error) => {
-                entry.error = Some(error.to_string());
+                entry.error = Some(error.to_string().into());
                 return entry;
             }
         };
@@ -288,7 +288,9 @@ impl StoredReferences for ArchiveIndex<'_> {
                 entry.countable_chars = text[..compared].chars().count();
                 entry.text = Arc::from(text);
             }
-            Err(e) => entry.error = Some(ArchiveError::Corrupt(format!("the text of document {doc}: {e}")).to_string()),
+            Err(e) => {
+                entry.error = Some(ArchiveError::Corrupt(format!("the text of document {doc}: {e}")).to_string().into())
+            }
         }
         entry.chars = chars as usize;
         entry.simhash = simhash.map(|h| h as u64);

@@ -103,7 +103,7 @@ pub fn run(args: AlignArgs) -> anyhow::Result<ExitCode> {
     let report = align_pairs(&request, &tick).context("the pairs were not aligned")?;
     progress.finish();
     for doc in report.errors() {
-        eprintln!("twinspot: {}", doc.error.as_deref().unwrap_or_default());
+        eprintln!("twinspot: {}", doc.error.as_ref().map(ToString::to_string).unwrap_or_default());
     }
     let inputs: Vec<&std::path::Path> = report.documents.iter().map(|d| d.source.as_path()).chain(given()).collect();
     Ok(outputs.finish(&report, inputs.iter().copied(), (!args.quiet).then(|| summary_line(&report))))

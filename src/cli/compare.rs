@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 use twinspot::DocumentInput;
+use twinspot::cache::{self, ReferenceCache};
+use twinspot::engine::run_check_cached;
 use twinspot::engine::{InputSet, Skipped, display_path};
 use twinspot::report::html::Scope;
 use twinspot::report::words::ReportLang;
@@ -106,6 +108,11 @@ pub struct CompareArgs {
     /// bibliography) in the scores; by default they are shown but not counted.
     #[arg(long)]
     count_quoted: bool,
+    /// Read every reference file, without the reference cache (by default the texts of
+    /// references are kept in the user's cache folder, and unchanged files are not read
+    /// again; TWINSPOT_CACHE_DIR names another folder).
+    #[arg(long)]
+    no_cache: bool,
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -221,8 +228,16 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     // One check and the process ends: the dictionary can go as soon as SimHash is done.
     let request = CheckRequest { documents, mode, settings, keep_dictionary: false, skipped };
     let progress = TerminalProgress::new(args.quiet);
-    let report = run_check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
+    let cache = if args.no_cache { None } else { reference_cache(&args.reference, &request) };
+    let report = match &cache {
+        Some(cache) => run_check_cached(&request, cache, &progress, &CancelFlag::new()),
+        None => run_check(&request, &progress, &CancelFlag::new()),
+    }
+    .context("the check did not finish")?;
     progress.finish();
+    if let Some(cache) = &cache {
+        say_cache_outcome(cache);
+    }
     outputs.scope = match wanted.scope_in(&report) {
         Ok(scope) => scope,
         Err(e) => {
@@ -243,6 +258,45 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     }
     let inputs = read_by_the_run(&request.documents, args.stop_passages.as_deref());
     Ok(outputs.finish(&report, inputs, (!args.quiet).then(|| summary(&report))))
+}
+
+/// The cache of the run's reference set, when it has plain references (not only files
+/// that are suspects too) and the cache can be opened; else `None`, with one note saying
+/// why when something went wrong.
+fn reference_cache(roots: &[PathBuf], request: &CheckRequest) -> Option<ReferenceCache> {
+    let plain = |d: &DocumentInput| d.role == Role::Reference && !d.also_reference;
+    if request.mode != Mode::SuspectsVsReferences || !request.documents.iter().any(plain) {
+        return None;
+    }
+    let Some(dir) = cache::default_dir() else {
+        eprintln!("twinspot: note: no cache folder (set {} or HOME): every reference is read", cache::CACHE_DIR_VAR);
+        return None;
+    };
+    match ReferenceCache::open(&dir, roots, &request.settings.ingest) {
+        Ok(cache) => Some(cache),
+        Err(e) => {
+            eprintln!("twinspot: note: the reference cache cannot be used ({e}): every reference is read");
+            None
+        }
+    }
+}
+
+/// Writes the cache's changes and says how the references were had (one note), and what
+/// went wrong with the cache, if anything (it never changes the results).
+fn say_cache_outcome(cache: &ReferenceCache) {
+    match cache.finish() {
+        Ok(s) => eprintln!("twinspot: note: references: {} from cache, {} read", s.from_cache, s.read),
+        Err(e) => {
+            let s = cache.summary();
+            eprintln!(
+                "twinspot: note: references: {} from cache, {} read; the cache could not be updated ({e})",
+                s.from_cache, s.read
+            );
+        }
+    }
+    for problem in cache.problems() {
+        eprintln!("twinspot: note: reference cache: {problem}");
+    }
 }
 
 /// The documents `--html-suspect` / `--html-pair` name, by the name the report gives them.
@@ -305,7 +359,7 @@ pub(super) fn read_by_the_run<'a>(
 
 /// One line for a path passed over.
 pub(super) fn skipped_line(s: &Skipped) -> String {
-    if s.path.is_empty() { s.reason.clone() } else { format!("skipped {}: {}", s.path, s.reason) }
+    if s.path.is_empty() { s.reason.to_string() } else { format!("skipped {}: {}", s.path, s.reason) }
 }
 
 pub(super) fn parse_lang(s: &str) -> Result<ReportLang, String> {

@@ -40,7 +40,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     }
     let report = merge_reports(&parts).context("the reports were not merged")?;
     for doc in report.errors() {
-        eprintln!("twinspot: {}", doc.error.as_deref().unwrap_or_default());
+        eprintln!("twinspot: {}", doc.error.as_ref().map(ToString::to_string).unwrap_or_default());
     }
     let inputs = args.reports.iter().map(PathBuf::as_path);
     Ok(outputs.finish(&report, inputs, (!args.quiet).then(|| summary_line(&report))))

@@ -94,7 +94,7 @@ pub fn align_pairs(request: &AlignRequest, tick: &(dyn Fn() + Sync)) -> Result<R
                 documents[i].text = doc.text.clone();
                 texts.insert(i, doc);
             }
-            Err(error) => documents[i].error = Some(error),
+            Err(error) => documents[i].error = Some(error.into()),
         }
     }
 
@@ -135,7 +135,7 @@ fn entry(id: usize, record: &DocumentRecord, root: Option<&Path>) -> DocumentEnt
         countable_chars: record.chars,
         simhash: record.simhash,
         sha256: record.sha256.clone(),
-        error: record.error.clone(),
+        error: record.error.clone().map(Into::into),
         warnings: Vec::new(),
         text: Arc::from(""),
     }

@@ -124,7 +124,7 @@ pub fn merge_reports(parts: &[(PathBuf, String)]) -> Result<Report, DistributedE
             countable_chars: d.chars,
             simhash: d.simhash.as_deref().and_then(|h| u64::from_str_radix(h, 16).ok()),
             sha256: d.sha256.clone(),
-            error: d.error.clone(),
+            error: d.error.clone().map(Into::into),
             warnings: Vec::new(),
             text: Arc::from(""),
         })

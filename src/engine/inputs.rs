@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::skip_reason::SkipReason;
 use super::{DocumentInput, Role};
 
 /// File extensions read when a folder is given (a file given by name is always read).
@@ -27,7 +28,7 @@ pub const REPORT_GENERATOR_MARK: &str = "<meta name=\"generator\" content=\"twin
 pub struct Skipped {
     /// The path as it would have been named (unprintable bytes escaped).
     pub path: String,
-    pub reason: String,
+    pub reason: SkipReason,
 }
 
 /// The documents of a check, collected role by role.
@@ -68,7 +69,7 @@ impl InputSet {
                 Ok(_) => self.take(path.clone(), display, role, false),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     if std::fs::symlink_metadata(path).is_ok() {
-                        self.skip(display, "a link to nothing (its target does not exist)".into());
+                        self.skip(display, SkipReason::BrokenLink);
                     } else {
                         self.missing.push(path.clone());
                     }
@@ -89,43 +90,35 @@ impl InputSet {
         // Said once, however many files a doubled folder holds.
         if let Some(first) = self.both_roles.first() {
             let reason = match self.both_roles.len() {
-                1 => "given both as suspect and as reference: read once, never compared with itself".to_string(),
-                n => format!(
-                    "{n} files (this one and {} more) given both as suspect and as reference: each read once, \
-                     compared with the others but never with itself",
-                    n - 1
-                ),
+                1 => SkipReason::BothRoles,
+                count => SkipReason::BothRolesMany { count },
             };
             self.skipped.push(Skipped { path: first.clone(), reason });
         }
         if let Some((again, taken)) = self.repeated.first() {
             let reason = match self.repeated.len() {
-                1 => format!("the same file as {taken}: read once"),
-                n => format!("{n} files (this one and {} more) given twice: each read once", n - 1),
+                1 => SkipReason::SameFileAs { taken: taken.clone() },
+                count => SkipReason::GivenTwiceMany { count },
             };
             self.skipped.push(Skipped { path: again.clone(), reason });
         }
         if self.unsupported > 0 {
             self.skipped.push(Skipped {
                 path: String::new(),
-                reason: format!(
-                    "{} file(s) in the folders given are not of a supported format ({}) and were not read",
-                    self.unsupported,
-                    SUPPORTED_EXTENSIONS.join(" ")
-                ),
+                reason: SkipReason::Unsupported { count: self.unsupported, extensions: SUPPORTED_EXTENSIONS.join(" ") },
             });
         }
         (self.documents, self.skipped)
     }
 
-    fn skip(&mut self, path: String, reason: String) {
+    fn skip(&mut self, path: String, reason: SkipReason) {
         self.skipped.push(Skipped { path, reason });
     }
 
     /// Takes one file, unless the same real file is already taken.
     fn take(&mut self, path: PathBuf, display: String, role: Role, in_folder: bool) {
         if in_folder && is_twinspot_report(&path) {
-            self.skip(display, "a Twinspot report, not a document: not read".into());
+            self.skip(display, SkipReason::OwnReport);
             return;
         }
         let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
@@ -163,28 +156,25 @@ struct Walk {
 impl Walk {
     fn folder(&mut self, set: &mut InputSet, dir: &Path, display: &str, depth: usize) {
         if depth > MAX_DEPTH {
-            set.skip(display.to_string(), format!("folder nested deeper than {MAX_DEPTH} levels: not read"));
+            set.skip(display.to_string(), SkipReason::TooDeep { max: MAX_DEPTH });
             return;
         }
         let real = match std::fs::canonicalize(dir) {
             Ok(real) => real,
             Err(e) => {
-                set.skip(display.to_string(), format!("cannot open the folder: {e}"));
+                set.skip(display.to_string(), SkipReason::CannotOpenFolder { detail: e.to_string() });
                 return;
             }
         };
         if self.visited.contains(&real) {
-            set.skip(
-                display.to_string(),
-                format!("a link back to a folder already read ({}): skipped", display_path(&real)),
-            );
+            set.skip(display.to_string(), SkipReason::LinkBack { folder: display_path(&real) });
             return;
         }
         self.visited.push(real);
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(e) => {
-                set.skip(display.to_string(), format!("cannot list the folder: {e}"));
+                set.skip(display.to_string(), SkipReason::CannotListFolder { detail: e.to_string() });
                 return;
             }
         };
@@ -192,7 +182,7 @@ impl Walk {
         for entry in entries {
             match entry {
                 Ok(entry) => children.push((display_name(&entry.file_name()), entry.path())),
-                Err(e) => set.skip(display.to_string(), format!("an entry of the folder cannot be read: {e}")),
+                Err(e) => set.skip(display.to_string(), SkipReason::UnreadableEntry { detail: e.to_string() }),
             }
         }
         children.retain(|(name, _)| !name.starts_with('.'));
@@ -204,11 +194,11 @@ impl Walk {
                 Ok(_) if has_supported_extension(&path) => set.take(path, child_display, self.role, true),
                 Ok(_) => set.unsupported += 1,
                 Err(_) if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) => {
-                    set.skip(child_display, "a link to nothing (its target does not exist)".into());
+                    set.skip(child_display, SkipReason::BrokenLink);
                 }
                 // Reading reports the exact problem.
                 Err(_) if has_supported_extension(&path) => set.take(path, child_display, self.role, true),
-                Err(e) => set.skip(child_display, format!("cannot be read: {e}")),
+                Err(e) => set.skip(child_display, SkipReason::CannotRead { detail: e.to_string() }),
             }
         }
     }
@@ -296,7 +286,7 @@ mod tests {
         let names: Vec<&str> = docs.iter().map(|d| d.display.rsplit('/').next().unwrap()).collect();
         // Sorted by name inside a: the link "to-b" comes before "x.txt".
         assert_eq!(names, vec!["y.txt", "x.txt"], "{docs:?}");
-        assert!(skipped.iter().any(|s| s.reason.contains("link back")), "{skipped:?}");
+        assert!(skipped.iter().any(|s| matches!(s.reason, SkipReason::LinkBack { .. })), "{skipped:?}");
     }
 
     #[test]

@@ -8,12 +8,16 @@ mod matcher;
 mod memory_index;
 mod pipeline;
 mod progress;
+mod read_cache;
+mod skip_reason;
 mod template;
 
 pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, Skipped, collect_inputs, display_path};
-pub use pipeline::run_check;
 pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
+pub use pipeline::{run_check, run_check_cached};
 pub use progress::{CancelFlag, Cancelled, NoProgress, Progress, ProgressSink, Stage};
+pub use read_cache::ReadCache;
+pub use skip_reason::SkipReason;
 
 use std::path::PathBuf;
 

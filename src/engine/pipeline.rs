@@ -11,6 +11,7 @@ use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::matcher::{Matcher, SuspectDoc, max_postings};
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
+use super::read_cache::ReadCache;
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
@@ -19,6 +20,7 @@ use crate::index::{ReferenceIndex, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::normalize::{self, folded_text};
+use crate::notice::{DocError, Notice};
 use crate::report::{DocumentEntry, Pair, Report};
 use crate::score::near_duplicate_groups;
 use crate::settings::Settings;
@@ -56,7 +58,19 @@ impl<'a> Counter<'a> {
 /// Per-file errors do not stop it: such a document gets an `error` in the report. Returns
 /// `Err(Cancelled)` soon after `cancel` is set.
 pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &CancelFlag) -> Result<Report, Cancelled> {
-    run(request, None, sink, cancel)
+    run(request, None, None, sink, cancel)
+}
+
+/// Runs the check described by `request` as [`run_check`] does, taking the texts of
+/// unchanged references from `cache` and giving it the references read. The report is the
+/// one [`run_check`] gives.
+pub fn run_check_cached(
+    request: &CheckRequest,
+    cache: &dyn ReadCache,
+    sink: &dyn ProgressSink,
+    cancel: &CancelFlag,
+) -> Result<Report, Cancelled> {
+    run(request, None, Some(cache), sink, cancel)
 }
 
 /// Runs the check of `request`'s documents, all of them suspects, against `stored`
@@ -69,12 +83,13 @@ pub(crate) fn run_against(
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<Report, Cancelled> {
-    run(request, Some(stored), sink, cancel)
+    run(request, Some(stored), None, sink, cancel)
 }
 
 fn run(
     request: &CheckRequest,
     stored: Option<&dyn StoredReferences>,
+    cache: Option<&dyn ReadCache>,
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<Report, Cancelled> {
@@ -83,7 +98,7 @@ fn run(
     let dictionary = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(simhash::Dictionary::load);
     // Each document is counted twice: once read and fingerprinted, once SimHashed.
     let counter = Counter::start(sink, Stage::Reading, request.documents.len() * 2);
-    let mut docs = read_all(&request.documents, &settings, &counter, cancel)?;
+    let mut docs = read_all(&request.documents, &settings, cache, &counter, cancel)?;
     // Joined (and so built) before any SimHash; if the thread could not start or died,
     // the dictionary is simply built on first use.
     let dictionary = dictionary.ok().and_then(|handle| handle.join().ok());
@@ -225,10 +240,7 @@ fn keep_closest_pairs(per_suspect: &mut [Vec<Pair>], max: usize, docs: &mut [Loa
         let left_out = pairs.len() - lo;
         pairs.truncate(lo);
         if let Some(doc) = pairs.first().and_then(|p| docs.get_mut(p.a)) {
-            doc.entry.warnings.push(format!(
-                "{left_out} more pairs with shared text were left out: a report keeps at most {max} pairs, \
-                 the {lo} closest of each document"
-            ));
+            doc.entry.warnings.push(Notice::PairsLeftOut { left_out, max, kept: lo });
         }
     }
 }
@@ -241,6 +253,7 @@ fn check(cancel: &CancelFlag) -> Result<(), Cancelled> {
 fn read_all(
     inputs: &[DocumentInput],
     settings: &Settings,
+    cache: Option<&dyn ReadCache>,
     counter: &Counter,
     cancel: &CancelFlag,
 ) -> Result<Vec<Loaded>, Cancelled> {
@@ -253,7 +266,7 @@ fn read_all(
             if cancel.is_cancelled() {
                 return None;
             }
-            let loaded = load(id, input, settings, &extractor);
+            let loaded = load(id, input, settings, &extractor, cache);
             counter.tick();
             Some(loaded)
         })
@@ -277,8 +290,8 @@ fn add_simhashes(
             return;
         }
         let words = d.prints.as_ref().map(|p| p.tokenized.tokens.len());
-        if words == Some(0) && !d.entry.warnings.iter().any(|w| w == NO_TEXT) {
-            d.entry.warnings.push(NO_WORDS.to_string());
+        if words == Some(0) && !d.entry.warnings.contains(&Notice::NoText) {
+            d.entry.warnings.push(Notice::NoWords);
         }
         // A document without words has no SimHash: two empty scans are not near duplicates.
         if d.entry.role != Role::Template && words.is_some_and(|n| n > 0) {
@@ -290,11 +303,6 @@ fn add_simhashes(
     });
     check(cancel)
 }
-
-/// The warning ingest gives a file without text, and the one given here to a text without
-/// words (only punctuation, symbols or spaces): such documents are compared with nothing.
-const NO_TEXT: &str = "no text found";
-const NO_WORDS: &str = "no words to compare (only punctuation, symbols or spaces)";
 
 /// Where a check's references are looked up.
 enum Source<'a> {
@@ -372,10 +380,8 @@ fn find_identical(docs: &mut [Loaded], mode: Mode) -> IdenticalFiles {
     let identical = IdenticalFiles::find(&members);
     for &(first, later) in &identical.pairs {
         let first_path = docs[first].entry.path.clone();
-        let note = match identical.identity[later] {
-            Identity::CopyOf(_) => format!("identical to {first_path} (same bytes): compared once, through it"),
-            Identity::First => format!("identical to {first_path} (same bytes)"),
-        };
+        let through = matches!(identical.identity[later], Identity::CopyOf(_));
+        let note = Notice::IdenticalTo { path: first_path, through };
         docs[later].entry.warnings.push(note);
     }
     identical
@@ -439,10 +445,10 @@ pub(crate) fn fingerprint_document(
     settings: &Settings,
     extractor: &ingest::Extractor,
 ) -> Result<Fingerprinted, String> {
-    let mut loaded = load(0, input, settings, extractor);
+    let mut loaded = load(0, input, settings, extractor, None);
     let prints = match (loaded.prints.take(), loaded.entry.error.take()) {
         (Some(prints), None) => prints,
-        (_, error) => return Err(error.unwrap_or_default()),
+        (_, error) => return Err(error.map(|e| e.to_string()).unwrap_or_default()),
     };
     let mut keywords = None;
     if !prints.tokenized.tokens.is_empty() {
@@ -464,9 +470,34 @@ pub(crate) fn compared_prefix(text: &str, settings: &Settings) -> usize {
     normalize::prefix_within(text, settings.normalize, MAX_COMPARED_CHARS)
 }
 
-fn load(id: usize, input: &DocumentInput, settings: &Settings, extractor: &ingest::Extractor) -> Loaded {
+/// The text of `input`: from `cache` for a plain reference it holds, else read (and a
+/// plain reference read is handed to `cache`).
+fn extract(
+    input: &DocumentInput,
+    settings: &Settings,
+    extractor: &ingest::Extractor,
+    cache: Option<&dyn ReadCache>,
+) -> Result<ingest::Extracted, ingest::IngestError> {
+    let cache = cache.filter(|_| input.role == Role::Reference && !input.also_reference);
+    if let Some(cached) = cache.and_then(|c| c.get(&input.path)) {
+        return Ok(cached);
+    }
+    let extracted = extractor.extract(&input.path, &settings.ingest);
+    if let (Some(cache), Ok(extracted)) = (cache, &extracted) {
+        cache.put(&input.path, extracted);
+    }
+    extracted
+}
+
+fn load(
+    id: usize,
+    input: &DocumentInput,
+    settings: &Settings,
+    extractor: &ingest::Extractor,
+    cache: Option<&dyn ReadCache>,
+) -> Loaded {
     let mut entry = DocumentEntry::unread(id, input.display.clone(), input.path.clone(), input.role);
-    match extractor.extract(&input.path, &settings.ingest) {
+    match extract(input, settings, extractor, cache) {
         Ok(extracted) => {
             let compared = compared_prefix(&extracted.text, settings);
             let prints = DocumentFingerprints::compute(&extracted.text[..compared], settings);
@@ -474,11 +505,11 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings, extractor: &inges
             entry.countable_chars = extracted.text[..compared].chars().count();
             entry.warnings = extracted.warnings;
             if compared < extracted.text.len() {
-                entry.warnings.push(format!(
-                    "only the first {} of its {} characters are compared: a document may take at most {} \
-                     normalized characters",
-                    entry.countable_chars, entry.chars, MAX_COMPARED_CHARS
-                ));
+                entry.warnings.push(Notice::PrefixCompared {
+                    compared: entry.countable_chars,
+                    chars: entry.chars,
+                    max: MAX_COMPARED_CHARS,
+                });
             }
             entry.sha256 = Some(extracted.sha256);
             entry.text = Arc::from(extracted.text);
@@ -492,7 +523,7 @@ fn load(id: usize, input: &DocumentInput, settings: &Settings, extractor: &inges
             }
         }
         Err(error) => {
-            entry.error = Some(format!("{error:#}"));
+            entry.error = Some(DocError::Read(error));
             Loaded {
                 entry,
                 also_reference: input.also_reference,

@@ -831,11 +831,11 @@ impl eframe::App for TwinspotApp {
         });
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
         if self.state.show_problems {
-            let tr = self.state.persisted.lang.tr();
+            let lang = self.state.persisted.lang;
             egui::Panel::bottom("problems")
                 .resizable(true)
                 .default_size(140.0)
-                .show(ui, |ui| errors_ui(ui, tr, self.state.report.as_deref()));
+                .show(ui, |ui| errors_ui(ui, lang, self.state.report.as_deref()));
         }
         egui::Panel::left("sidebar")
             .resizable(true)

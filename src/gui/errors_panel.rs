@@ -1,52 +1,61 @@
-//! The problems panel: every document that could not be read (an error) and every
-//! document read with a remark (a note: an encoding guessed, a duplicate file), each path
-//! once, so the run can finish and the user still sees what was skipped or remarked.
+//! The problems panel: every document that could not be read (an error), every document
+//! read with a remark (a note: an encoding guessed, a duplicate file) and every path passed
+//! over, each path once and in the window's language, so the run can finish and the user
+//! still sees what was skipped or remarked.
 
 use egui::{Color32, RichText};
 
-use super::i18n::Tr;
-use crate::Report;
+use super::i18n::Lang;
+use crate::engine::Skipped;
+use crate::{DocumentEntry, Report};
 
-/// A message without the path the engine appends to it ("what is wrong: path").
-fn without_path<'a>(message: &'a str, path: &str) -> &'a str {
-    message.strip_suffix(path).map_or(message, |m| m.trim_end().trim_end_matches(':'))
+/// One line of the panel.
+enum Line<'a> {
+    Document(&'a DocumentEntry),
+    Skipped(&'a Skipped),
 }
 
-/// Draws the documents with errors first, then those with notes.
-pub fn errors_ui(ui: &mut egui::Ui, tr: &Tr, report: Option<&Report>) {
+/// Draws the documents with errors first, then those with notes, in the window's language.
+pub fn errors_ui(ui: &mut egui::Ui, lang: Lang, report: Option<&Report>) {
+    let tr = lang.tr();
     ui.label(RichText::new(format!("{} · {}", tr.problems, tr.notes)).strong());
-    let mut problems: Vec<_> = report
+    let mut documents: Vec<&DocumentEntry> = report
         .map(|r| r.documents.iter().filter(|d| d.error.is_some() || !d.warnings.is_empty()).collect())
         .unwrap_or_default();
-    problems.sort_by_key(|d| (d.error.is_none(), d.id));
+    documents.sort_by_key(|d| (d.error.is_none(), d.id));
+    let skipped = report.map(|r| r.skipped.as_slice()).unwrap_or_default();
+    let problems: Vec<Line> =
+        documents.into_iter().map(Line::Document).chain(skipped.iter().map(Line::Skipped)).collect();
     if problems.is_empty() {
         ui.label(RichText::new(tr.no_problems).weak());
         return;
     }
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
     egui::ScrollArea::vertical().auto_shrink(false).show_rows(ui, row_height, problems.len(), |ui, rows| {
-        for doc in rows.filter_map(|i| problems.get(i)) {
+        for line in rows.filter_map(|i| problems.get(i)) {
+            let doc = match line {
+                Line::Document(doc) => doc,
+                Line::Skipped(skipped) => {
+                    ui.horizontal(|ui| {
+                        if !skipped.path.is_empty() {
+                            ui.label(RichText::new(&skipped.path).strong());
+                        }
+                        let text = format!("{}: {}", tr.note_word, lang.skip_reason(&skipped.reason));
+                        ui.label(RichText::new(text).weak());
+                    });
+                    continue;
+                }
+            };
             ui.horizontal(|ui| {
                 ui.label(RichText::new(&doc.path).strong());
                 if let Some(e) = &doc.error {
-                    let text = format!("{}: {}", tr.error_word, without_path(e, &doc.path));
+                    let text = format!("{}: {}", tr.error_word, lang.doc_error(e, &doc.path));
                     ui.label(RichText::new(text).color(Color32::from_rgb(0xd0, 0x40, 0x40)));
                 }
                 for w in &doc.warnings {
-                    ui.label(RichText::new(format!("{}: {}", tr.note_word, without_path(w, &doc.path))).weak());
+                    ui.label(RichText::new(format!("{}: {}", tr.note_word, lang.notice(w))).weak());
                 }
             });
         }
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_path_is_said_once() {
-        assert_eq!(without_path("not a PDF: a/b.pdf", "a/b.pdf"), "not a PDF");
-        assert_eq!(without_path("decoded as GBK", "x.txt"), "decoded as GBK");
-    }
 }

@@ -315,11 +315,11 @@ impl State {
         self.report.as_ref().map_or(0, |r| r.errors().count())
     }
 
-    /// Number of readable documents with notes (warnings).
+    /// Number of readable documents with notes (warnings), and of paths passed over.
     pub fn note_count(&self) -> usize {
-        self.report
-            .as_ref()
-            .map_or(0, |r| r.documents.iter().filter(|d| d.error.is_none() && !d.warnings.is_empty()).count())
+        self.report.as_ref().map_or(0, |r| {
+            r.documents.iter().filter(|d| d.error.is_none() && !d.warnings.is_empty()).count() + r.skipped.len()
+        })
     }
 
     /// True when the inputs, mode or settings changed since the shown results were made.

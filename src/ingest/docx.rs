@@ -13,7 +13,11 @@ use super::xml::{self, Node, WalkError};
 use super::{Format, IngestLimits};
 
 /// Extracts the text of a .docx held in `bytes`.
-pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<String>), Failure> {
+pub(crate) fn extract(
+    bytes: &[u8],
+    limits: &IngestLimits,
+    budget: &Budget,
+) -> Result<(String, Vec<crate::notice::Notice>), Failure> {
     let mut parts = archive::read_parts(bytes, Format::Docx, limits, budget, is_xml_part)?;
     if parts.get("word/document.xml").is_none() && parts.get("[Content_Types].xml").is_none() {
         return Err(Failure::Corrupt(Format::Docx, "no word/document.xml in the archive".into()));
@@ -55,7 +59,7 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
                 Ok(text) => out.0.push_str(&text),
                 Err(WalkError::TimedOut) => return Err(Failure::TimedOut),
                 Err(WalkError::Malformed(e)) => {
-                    warnings.push(format!("{part} skipped (malformed XML: {e})"));
+                    warnings.push(crate::notice::Notice::PartSkipped { part: part.to_string(), reason: e.to_string() });
                 }
             }
         }

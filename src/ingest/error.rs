@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use super::Format;
 
 /// Why a file's text could not be read. Displays as "what is wrong: path".
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum IngestError {
     /// The operating system refused to open or read the file.
     #[error("cannot read file ({source}): {path}")]
     Io {
         path: PathBuf,
         #[source]
-        source: std::io::Error,
+        source: std::sync::Arc<std::io::Error>,
     },
     /// Nothing exists at the path.
     #[error("no such file: {path}")]

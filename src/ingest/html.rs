@@ -58,7 +58,7 @@ const BLOCKS: &[&str] = &[
 ];
 
 /// Extracts the visible text of the page in `bytes`.
-pub(crate) fn extract(bytes: &[u8], budget: &Budget) -> Result<(String, Vec<String>), Failure> {
+pub(crate) fn extract(bytes: &[u8], budget: &Budget) -> Result<(String, Vec<crate::notice::Notice>), Failure> {
     let (source, warnings) = decode(bytes)?;
     let text = visible_text(&source, budget)?;
     Ok((text, warnings))
@@ -66,7 +66,7 @@ pub(crate) fn extract(bytes: &[u8], budget: &Budget) -> Result<(String, Vec<Stri
 
 /// BOM first, then `<meta charset>` / `http-equiv` in the first 4 KB, then UTF-8,
 /// then detection.
-fn decode(bytes: &[u8]) -> Result<(String, Vec<String>), Failure> {
+fn decode(bytes: &[u8]) -> Result<(String, Vec<crate::notice::Notice>), Failure> {
     if Encoding::for_bom(bytes).is_some() {
         return text::decode(bytes);
     }

@@ -91,7 +91,7 @@ pub(crate) fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>
     let owned = || path.to_path_buf();
     let io = |source: std::io::Error| match source.kind() {
         ErrorKind::NotFound => IngestError::NotFound { path: owned() },
-        _ => IngestError::Io { path: owned(), source },
+        _ => IngestError::Io { path: owned(), source: source.into() },
     };
     let link = std::fs::symlink_metadata(path).map_err(io)?;
     let meta = match std::fs::metadata(path) {

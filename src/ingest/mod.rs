@@ -31,6 +31,8 @@ use contain::{Budget, Escape};
 use error::Failure;
 use sniff::Sniffed;
 
+use crate::notice::Notice;
+
 /// The formats ingest reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -62,7 +64,7 @@ pub struct Extracted {
     /// What the file was read as.
     pub format: Format,
     /// Things worth telling the user that did not stop the extraction.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Notice>,
     /// SHA-256 of the file's bytes, lowercase hex: the file's identity, whatever its name.
     pub sha256: String,
 }
@@ -175,7 +177,7 @@ pub fn serve_helper() -> std::io::Result<()> {
 
 /// The extracted text of a file, once its size is checked.
 fn finish(
-    (text, format, warnings): (String, Format, Vec<String>),
+    (text, format, warnings): (String, Format, Vec<Notice>),
     limits: &IngestLimits,
     sha256: String,
     fail: &dyn Fn(Failure) -> IngestError,
@@ -192,7 +194,7 @@ fn extract_bytes(
     ext: &str,
     limits: &IngestLimits,
     budget: &Budget,
-) -> Result<(String, Format, Vec<String>), Failure> {
+) -> Result<(String, Format, Vec<Notice>), Failure> {
     let by_ext = sniff::format_by_extension(ext);
     let format = match sniff::sniff(bytes, ext) {
         Sniffed::Format(f) => f,
@@ -207,12 +209,12 @@ fn extract_bytes(
         Format::Pdf => pdf::extract(bytes, limits, budget)?,
     };
     if text.trim().is_empty() && warnings.is_empty() {
-        warnings.push("no text found".to_string());
+        warnings.push(Notice::NoText);
     }
     if let Some(claimed) = by_ext
         && claimed != format
     {
-        warnings.push(format!("named .{ext} but the content is {format}; read as {format}"));
+        warnings.push(Notice::NamedOtherwise { ext: ext.to_string(), format });
     }
     Ok((text, format, warnings))
 }

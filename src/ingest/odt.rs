@@ -8,7 +8,11 @@ use super::xml::{self, Node, WalkError};
 use super::{Format, IngestLimits};
 
 /// Extracts the text of an .odt held in `bytes`.
-pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<String>), Failure> {
+pub(crate) fn extract(
+    bytes: &[u8],
+    limits: &IngestLimits,
+    budget: &Budget,
+) -> Result<(String, Vec<crate::notice::Notice>), Failure> {
     let parts = archive::read_parts(bytes, Format::Odt, limits, budget, |n| n == "content.xml" || n == "mimetype")?;
     if let Some(mime) = parts.get("mimetype") {
         let mime = String::from_utf8_lossy(mime);

@@ -10,9 +10,10 @@ use super::contain::Budget;
 use super::error::Failure;
 use super::layout::{self, Glyph, Page};
 use super::{Format, IngestLimits};
+use crate::notice::Notice;
 
 /// Extracts the text of the PDF held in `bytes`.
-pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<String>), Failure> {
+pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<Notice>), Failure> {
     let mut doc = Document::load_mem(bytes).map_err(|e| Failure::Corrupt(Format::Pdf, e.to_string()))?;
     if doc.is_encrypted() && doc.decrypt("").is_err() {
         return Err(Failure::Encrypted(Format::Pdf));
@@ -58,7 +59,7 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
     }
     let text = layout::reflow(&pages);
     if text.trim().is_empty() {
-        warnings.push("no text found (a scanned PDF? Twinspot does no OCR)".into());
+        warnings.push(Notice::NoTextInPdf);
     }
     Ok((text, warnings))
 }
@@ -112,12 +113,12 @@ fn check_page_tree(doc: &Document) -> Result<(), Failure> {
 }
 
 /// lopdf's own text extraction for a page pdf-extract failed on, as unpositioned lines.
-fn fallback(doc: &Document, number: u32, why: &str, warnings: &mut Vec<String>) -> Page {
+fn fallback(doc: &Document, number: u32, why: &str, warnings: &mut Vec<Notice>) -> Page {
     let text = panic::catch_unwind(AssertUnwindSafe(|| doc.extract_text(&[number])))
         .ok()
         .and_then(Result::ok)
         .unwrap_or_default();
-    warnings.push(format!("page {number}: pdf-extract failed ({why}); used the simpler lopdf extractor"));
+    warnings.push(Notice::PdfPageFallback { page: number, why: why.to_string() });
     Page { glyphs: Vec::new(), width: 0.0, plain: Some(text) }
 }
 

@@ -6,10 +6,11 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::error::Failure;
 use super::sniff::control_bytes;
+use crate::notice::Notice;
 
 /// Decodes `bytes` to text, with warnings (e.g. replaced malformed sequences).
 /// Binary data (NULs, control bytes) is refused rather than decoded.
-pub(crate) fn decode(bytes: &[u8]) -> Result<(String, Vec<String>), Failure> {
+pub(crate) fn decode(bytes: &[u8]) -> Result<(String, Vec<Notice>), Failure> {
     if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
         return finish(encoding, &bytes[bom_len..]);
     }
@@ -36,7 +37,7 @@ pub(crate) fn guess(bytes: &[u8]) -> &'static Encoding {
 
 /// Decodes with a known encoding; refuses text that is mostly malformed or control
 /// characters.
-pub(crate) fn finish(encoding: &'static Encoding, bytes: &[u8]) -> Result<(String, Vec<String>), Failure> {
+pub(crate) fn finish(encoding: &'static Encoding, bytes: &[u8]) -> Result<(String, Vec<Notice>), Failure> {
     let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
     let total = text.chars().count().max(1);
     let controls =
@@ -58,9 +59,9 @@ pub(crate) fn finish(encoding: &'static Encoding, bytes: &[u8]) -> Result<(Strin
                 encoding.name()
             )));
         }
-        warnings.push(format!("{replaced} malformed byte sequences replaced while decoding as {}", encoding.name()));
+        warnings.push(Notice::BytesReplaced { count: replaced, encoding: encoding.name().to_string() });
     } else if encoding != UTF_8 {
-        warnings.push(format!("decoded as {}", encoding.name()));
+        warnings.push(Notice::DecodedAs { encoding: encoding.name().to_string() });
     }
     Ok((text.into_owned(), warnings))
 }

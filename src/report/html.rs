@@ -335,10 +335,10 @@ fn problems(out: &mut String, report: &Report, docs: &[usize], w: &Words) {
     for d in with {
         let _ = write!(out, "<li><b>{}</b>", escape(&d.path));
         if let Some(e) = &d.error {
-            let _ = write!(out, ": <span class=err>{}</span>", escape(e));
+            let _ = write!(out, ": <span class=err>{}</span>", escape(&e.to_string()));
         }
         for warning in &d.warnings {
-            let _ = write!(out, "<br><span class=muted>{}: {}</span>", w.note, escape(warning));
+            let _ = write!(out, "<br><span class=muted>{}: {}</span>", w.note, escape(&warning.to_string()));
         }
         out.push_str("</li>\n");
     }

@@ -35,10 +35,10 @@ struct JsonDocument<'a> {
     /// Share of a suspect's text found in any other document; absent for other roles.
     #[serde(skip_serializing_if = "Option::is_none")]
     overall: Option<f64>,
-    error: Option<&'a str>,
+    error: Option<String>,
     /// Things worth knowing that did not stop the reading ("decoded as GBK", "no text
     /// found", only a prefix compared, pairs left out, …).
-    warnings: &'a [String],
+    warnings: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -75,8 +75,8 @@ pub fn to_json(report: &Report) -> String {
                 simhash: d.simhash.map(|h| format!("{h:016x}")),
                 sha256: d.sha256.as_deref(),
                 overall: (d.role == Role::Suspect && d.error.is_none()).then(|| round(report.overall(d.id))),
-                error: d.error.as_deref(),
-                warnings: &d.warnings,
+                error: d.error.as_ref().map(ToString::to_string),
+                warnings: d.warnings.iter().map(ToString::to_string).collect(),
             })
             .collect(),
         pairs: report

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Mode, Role};
+use crate::notice::{DocError, Notice};
 use crate::settings::Settings;
 
 /// The name and version of the tool that wrote a report, for the report to state.
@@ -113,8 +114,9 @@ pub struct DocumentEntry {
     /// SHA-256 of the file's bytes, lowercase hex; `None` when the file could not be read.
     pub sha256: Option<String>,
     /// Why the file could not be read, shown as "what is wrong: path".
-    pub error: Option<String>,
-    pub warnings: Vec<String>,
+    pub error: Option<DocError>,
+    /// Remarks that did not stop the check ("decoded as GBK", "no text found", …).
+    pub warnings: Vec<Notice>,
     /// The extracted text; every offset in the report counts its characters.
     pub text: Arc<str>,
 }

@@ -1,0 +1,123 @@
+//! What a report says about one document besides its pairs, typed: the remarks made while
+//! reading and checking it ([`Notice`]) and why it could not be read ([`DocError`]). Their
+//! `Display` is the English text reports write; front ends may say them in another language.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ingest::{Format, IngestError};
+
+/// A remark about a document that did not stop the check.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Notice {
+    /// Text decoded from a legacy encoding (GBK, Big5, UTF-16, …).
+    DecodedAs { encoding: String },
+    /// Malformed byte sequences replaced while decoding.
+    BytesReplaced { count: usize, encoding: String },
+    /// The file holds no text.
+    NoText,
+    /// A PDF without a text layer.
+    NoTextInPdf,
+    /// Text without words: only punctuation, symbols or spaces.
+    NoWords,
+    /// The extension names another format than the content.
+    NamedOtherwise { ext: String, format: Format },
+    /// One PDF page read with the fallback extractor.
+    PdfPageFallback { page: u32, why: String },
+    /// A part of a document (footnotes, …) skipped because it is malformed.
+    PartSkipped { part: String, reason: String },
+    /// The same bytes as an earlier document; `through` when it is compared through it.
+    IdenticalTo { path: String, through: bool },
+    /// A giant document compared up to a prefix.
+    PrefixCompared { compared: usize, chars: usize, max: usize },
+    /// Pairs beyond the report's bound left out.
+    PairsLeftOut { left_out: usize, max: usize, kept: usize },
+    /// Any other remark, as written.
+    Other(String),
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::DecodedAs { encoding } => write!(f, "decoded as {encoding}"),
+            Self::BytesReplaced { count, encoding } => {
+                write!(f, "{count} malformed byte sequences replaced while decoding as {encoding}")
+            }
+            Self::NoText => f.write_str("no text found"),
+            Self::NoTextInPdf => f.write_str("no text found (a scanned PDF? Twinspot does no OCR)"),
+            Self::NoWords => f.write_str("no words to compare (only punctuation, symbols or spaces)"),
+            Self::NamedOtherwise { ext, format } => {
+                write!(f, "named .{ext} but the content is {format}; read as {format}")
+            }
+            Self::PdfPageFallback { page, why } => {
+                write!(f, "page {page}: pdf-extract failed ({why}); used the simpler lopdf extractor")
+            }
+            Self::PartSkipped { part, reason } => write!(f, "{part} skipped (malformed XML: {reason})"),
+            Self::IdenticalTo { path, through: true } => {
+                write!(f, "identical to {path} (same bytes): compared once, through it")
+            }
+            Self::IdenticalTo { path, through: false } => write!(f, "identical to {path} (same bytes)"),
+            Self::PrefixCompared { compared, chars, max } => write!(
+                f,
+                "only the first {compared} of its {chars} characters are compared: a document may take at most \
+                 {max} normalized characters"
+            ),
+            Self::PairsLeftOut { left_out, max, kept } => write!(
+                f,
+                "{left_out} more pairs with shared text were left out: a report keeps at most {max} pairs, the \
+                 {kept} closest of each document"
+            ),
+            Self::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+impl From<String> for Notice {
+    fn from(text: String) -> Self {
+        Self::Other(text)
+    }
+}
+
+impl From<&str> for Notice {
+    fn from(text: &str) -> Self {
+        Self::Other(text.to_string())
+    }
+}
+
+/// Why a document could not be read. Displays as "what is wrong: path".
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum DocError {
+    /// Reading the file failed.
+    #[error(transparent)]
+    Read(#[from] IngestError),
+    /// Any other cause (a damaged archive entry, …), as written.
+    #[error("{0}")]
+    Other(String),
+}
+
+impl From<String> for DocError {
+    fn from(message: String) -> Self {
+        Self::Other(message)
+    }
+}
+
+impl From<&str> for DocError {
+    fn from(message: &str) -> Self {
+        Self::Other(message.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_english_text_is_the_one_reports_always_wrote() {
+        let named = Notice::NamedOtherwise { ext: "txt".into(), format: Format::Pdf };
+        assert_eq!(named.to_string(), "named .txt but the content is PDF; read as PDF");
+        let through = Notice::IdenticalTo { path: "a/b.txt".into(), through: true };
+        assert_eq!(through.to_string(), "identical to a/b.txt (same bytes): compared once, through it");
+        assert_eq!(Notice::NoText.to_string(), "no text found");
+        let empty = DocError::from(IngestError::Empty { path: "x/e.txt".into() });
+        assert_eq!(empty.to_string(), "empty file (0 bytes): x/e.txt");
+    }
+}

@@ -28,11 +28,11 @@ CREATE TABLE documents(
 );
 CREATE INDEX documents_path ON documents(path);
 CREATE INDEX documents_sha256 ON documents(sha256);
-CREATE INDEX documents_b0 ON documents(b0);
-CREATE INDEX documents_b1 ON documents(b1);
-CREATE INDEX documents_b2 ON documents(b2);
-CREATE INDEX documents_b3 ON documents(b3);
-CREATE INDEX documents_nshash ON documents(nshash);
+CREATE INDEX documents_b0 ON documents(b0, simhash, group_id, nshash);
+CREATE INDEX documents_b1 ON documents(b1, simhash, group_id, nshash);
+CREATE INDEX documents_b2 ON documents(b2, simhash, group_id, nshash);
+CREATE INDEX documents_b3 ON documents(b3, simhash, group_id, nshash);
+CREATE INDEX documents_nshash ON documents(nshash, simhash, group_id);
 CREATE INDEX documents_group ON documents(group_id);
 CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
 CREATE TABLE segments(
@@ -75,7 +75,8 @@ pub fn create(conn: &mut Connection, dir: &Path, settings: &[(&str, String)]) ->
 
 /// Upgrades a catalog of format 1, whose documents held their texts inline, to format 2:
 /// the texts move to a table of their own, so that reading a document's SimHash, group or
-/// path (thousands of rows while grouping an add) no longer walks the pages of its text.
+/// path no longer walks the pages of its text, and the pigeonhole indexes cover what
+/// grouping an add reads of its candidates (thousands per band in a large archive).
 /// One transaction: a failure leaves the catalog as it was.
 pub fn upgrade_from_1(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     let sql = |e| ArchiveError::sql(dir, e);
@@ -86,6 +87,13 @@ pub fn upgrade_from_1(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveEr
             "CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
              INSERT INTO texts(id, text) SELECT id, text FROM documents;
              ALTER TABLE documents DROP COLUMN text;
+             DROP INDEX documents_b0; DROP INDEX documents_b1; DROP INDEX documents_b2;
+             DROP INDEX documents_b3; DROP INDEX documents_nshash;
+             CREATE INDEX documents_b0 ON documents(b0, simhash, group_id, nshash);
+             CREATE INDEX documents_b1 ON documents(b1, simhash, group_id, nshash);
+             CREATE INDEX documents_b2 ON documents(b2, simhash, group_id, nshash);
+             CREATE INDEX documents_b3 ON documents(b3, simhash, group_id, nshash);
+             CREATE INDEX documents_nshash ON documents(nshash, simhash, group_id);
              UPDATE settings SET value = '2' WHERE key = 'format';",
         )
         .map_err(sql)?;

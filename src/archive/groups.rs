@@ -27,9 +27,13 @@ pub(super) fn assign_group(
     cluster: bool,
 ) -> Result<(), rusqlite::Error> {
     let b = bands(simhash);
+    // One range of a covering index per band (and the nshash key), never the table rows.
     let mut stmt = conn.prepare_cached(
-        "SELECT id, simhash, group_id, nshash FROM documents
-         WHERE id != ?1 AND (b0 = ?2 OR b1 = ?3 OR b2 = ?4 OR b3 = ?5 OR (?6 IS NOT NULL AND nshash = ?6))",
+        "SELECT id, simhash, group_id, nshash FROM documents WHERE b0 = ?2 AND id != ?1
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE b1 = ?3 AND id != ?1
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE b2 = ?4 AND id != ?1
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE b3 = ?5 AND id != ?1
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE ?6 IS NOT NULL AND nshash = ?6 AND id != ?1",
     )?;
     type Row = (i64, Option<i64>, i64, Option<i64>);
     let rows: Vec<Row> = stmt

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use twinspot::distributed::align::write_pairs;
-use twinspot::distributed::read::{read_hashes, read_pairs};
+use twinspot::distributed::read::{read_pairs, read_spreads};
 
 use crate::util::{fixtures, success, twinspot};
 
@@ -167,8 +167,8 @@ fn spark_runs_the_same_sql_files_and_finds_the_same_candidate_pairs() {
     assert!(!datafusion.is_empty());
     assert_eq!(spark, datafusion);
     assert_eq!(
-        read_hashes(&tmp.path().join("spark/common.parquet")).unwrap(),
-        read_hashes(&tmp.path().join("datafusion/common.parquet")).unwrap()
+        read_spreads(&tmp.path().join("spark/common.parquet")).unwrap(),
+        read_spreads(&tmp.path().join("datafusion/common.parquet")).unwrap()
     );
     // Ids carry their shard: the copied pair joins shard 0 (reference) and shard 1.
     assert!(datafusion.iter().any(|&(a, b)| a >> 32 == 0 && b >> 32 == 1), "{datafusion:?}");

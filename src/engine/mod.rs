@@ -2,6 +2,7 @@
 //! parallel, reporting progress to a sink and stopping promptly when cancelled.
 //! Front ends (command line, window) build a [`CheckRequest`] and call [`run_check`].
 
+mod candidates;
 mod identical;
 mod inputs;
 mod matcher;
@@ -10,6 +11,7 @@ mod pipeline;
 mod progress;
 mod template;
 
+pub use candidates::{CandidateDocument, CandidateRequest, align_candidates};
 pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, Skipped, collect_inputs, display_path};
 pub use pipeline::run_check;
 pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};

@@ -1,40 +1,60 @@
 -- Candidate pairs for `twinspot align --pairs`: one row (a, b) per pair of documents
 -- worth aligning, a < b, with the number of shared k-gram hits and the SimHash
--- distance when the pair is a near-duplicate candidate.
+-- distance when the pair is a near-duplicate candidate. Every pair `twinspot compare
+-- --all` would compare is among them; `align` compares them as it would.
 -- Tables, as a runner registers them over a folder written by
 -- `twinspot fingerprint --parquet DIR` (any number of shards):
 --   documents  DIR/documents
 --   postings   DIR/postings, with the partition column `bucket` (hash prefix) from the
 --              folder names bucket=N
--- Plain SQL: the same text runs on DataFusion, Spark SQL and Ballista.
+--   spreads    what sql/common_hashes.sql wrote over the same folder
+-- Plain SQL: the same text runs on DataFusion, Spark SQL and Ballista. Divisions are
+-- written as multiplications (x * 20 >= n), exact on every engine.
 --
 -- A pair is a candidate when
---  * a k-gram of a (every one is a posting) equals a winnowed k-gram of b and the hash
---    is not common: exactly the rule of `twinspot compare --all`, which looks up every
---    k-gram of one document among the winnowed k-grams of the others; or
+--  * a k-gram of a (every one is a posting) equals a winnowed k-gram of b, the rule of
+--    `compare --all`, which looks up every k-gram of one document among the winnowed
+--    k-grams of the others; except that
+--    - a common k-gram (held by at least max(5, n / 20) of the n documents) is matched
+--      against the first two documents holding it only, and
+--    - one held by more postings than max(50, n / 20), not common, is not matched;
+--    a later identical copy of a file takes no part (its pair is stated whole); or
 --  * pigeonhole on SimHash: the two values agree on one of four 16-bit blocks, then
 --    differ in at most 3 bits (Hamming distance, computed with portable bit operators).
--- Raising `HAVING COUNT(*) >= 1` in kgram_pairs trades recall for fewer pairs.
 WITH
--- The document-frequency cap: a k-gram hash held by more winnowed postings than
--- max(documents / 20, 50) is too common to say anything (boilerplate, stock phrases).
--- The in-memory check uses the same cap. (On engines where `/` gives a fraction, the
--- comparison COUNT(*) > cap still holds for exactly the same counts.)
-cap AS (
-  SELECT CASE WHEN COUNT(*) / 20 > 50 THEN COUNT(*) / 20 ELSE 50 END AS max_postings
+first_copies AS (
+  SELECT sha256, MIN(id) AS first_id
   FROM documents
+  WHERE sha256 IS NOT NULL AND tokens > 0
+  GROUP BY sha256
+),
+copies AS (
+  SELECT d.id
+  FROM documents d JOIN first_copies f ON f.sha256 = d.sha256
+  WHERE d.tokens > 0 AND d.id > f.first_id
+),
+collection AS (
+  SELECT t.total - c.copies AS n
+  FROM (SELECT COUNT(*) AS total FROM documents) t
+  CROSS JOIN (SELECT COUNT(*) AS copies FROM copies) c
 ),
 common AS (
-  SELECT p.hash
-  FROM postings p CROSS JOIN cap
-  WHERE p.winnowed
-  GROUP BY p.hash, cap.max_postings
-  HAVING COUNT(*) > cap.max_postings
+  SELECT s.hash, s.first_doc, s.second_doc
+  FROM spreads s CROSS JOIN collection c
+  WHERE s.kind = 0 AND s.documents >= 5 AND s.documents * 20 >= c.n
+),
+not_free AS (
+  SELECT s.hash
+  FROM spreads s CROSS JOIN collection c
+  WHERE s.kind = 0
+    AND ((s.documents >= 5 AND s.documents * 20 >= c.n) OR (s.postings > 50 AND s.postings * 20 > c.n))
 ),
 kept AS (
   SELECT p.bucket, p.hash, p.doc, p.winnowed
-  FROM postings p LEFT JOIN common c ON c.hash = p.hash
-  WHERE c.hash IS NULL
+  FROM postings p
+  LEFT JOIN not_free f ON f.hash = p.hash
+  LEFT JOIN copies c ON c.id = p.doc
+  WHERE f.hash IS NULL AND c.id IS NULL
 ),
 kgram_pairs AS (
   SELECT a.doc AS a, b.doc AS b, COUNT(*) AS shared
@@ -42,6 +62,19 @@ kgram_pairs AS (
   WHERE b.winnowed AND a.doc < b.doc
   GROUP BY a.doc, b.doc
   HAVING COUNT(*) >= 1
+),
+shown AS (
+  SELECT hash, first_doc AS doc FROM common
+  UNION ALL
+  SELECT hash, second_doc AS doc FROM common WHERE second_doc IS NOT NULL
+),
+common_pairs AS (
+  SELECT p.doc AS a, s.doc AS b, COUNT(*) AS shared
+  FROM postings p
+  JOIN shown s ON s.hash = p.hash
+  LEFT JOIN copies c ON c.id = p.doc
+  WHERE c.id IS NULL AND p.doc < s.doc
+  GROUP BY p.doc, s.doc
 ),
 band_pairs AS (
   SELECT x.id AS a, y.id AS b FROM documents x JOIN documents y
@@ -89,6 +122,8 @@ near AS (
 SELECT a, b, MAX(shared) AS shared_kgrams, MIN(distance) AS simhash_distance
 FROM (
   SELECT a, b, shared, CAST(NULL AS INT) AS distance FROM kgram_pairs
+  UNION ALL
+  SELECT a, b, shared, CAST(NULL AS INT) AS distance FROM common_pairs
   UNION ALL
   SELECT a, b, CAST(0 AS BIGINT) AS shared, CAST(distance AS INT) AS distance FROM near WHERE distance <= 3
 ) candidates

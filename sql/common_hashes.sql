@@ -1,26 +1,72 @@
--- Common k-gram hashes: written next to the candidate pairs and given to
--- `twinspot align --common`, which skips them exactly as the join did.
+-- How the whole collection holds its frequent hashes, for `twinspot align --common`:
+-- one row per k-gram hash (kind 0) held by at least 5 documents (the fewest that can
+-- make a k-gram common, in a collection of at most 100 documents) or by 8 postings or
+-- more, and per sentence hash (kind 1) held by more than 50 postings. `align` indexes
+-- only the documents of its pairs; these rows tell it what its postings cannot: whether
+-- a k-gram is common (held by max(5, documents / 20) documents or more), which two
+-- documents common text is shown against (the first ones), and which hashes are held by
+-- too many postings to look at.
 -- Tables, as a runner registers them over a folder written by
 -- `twinspot fingerprint --parquet DIR` (any number of shards):
 --   documents  DIR/documents
 --   postings   DIR/postings, with the partition column `bucket` (hash prefix) from the
 --              folder names bucket=N
+--   sentences  DIR/sentences
 -- Plain SQL: the same text runs on DataFusion, Spark SQL and Ballista.
+--
+-- Counted as `twinspot compare --all` counts in its index: winnowed k-grams only, at
+-- most 8 positions of one hash in one document, and a later identical copy of a file
+-- (same SHA-256, with words) not at all.
 
 WITH
--- The document-frequency cap: a k-gram hash held by more winnowed postings than
--- max(documents / 20, 50) is too common to say anything (boilerplate, stock phrases).
--- The in-memory check uses the same cap. (On engines where `/` gives a fraction, the
--- comparison COUNT(*) > cap still holds for exactly the same counts.)
-cap AS (
-  SELECT CASE WHEN COUNT(*) / 20 > 50 THEN COUNT(*) / 20 ELSE 50 END AS max_postings
+first_copies AS (
+  SELECT sha256, MIN(id) AS first_id
   FROM documents
+  WHERE sha256 IS NOT NULL AND tokens > 0
+  GROUP BY sha256
 ),
-common AS (
-  SELECT p.hash
-  FROM postings p CROSS JOIN cap
-  WHERE p.winnowed
-  GROUP BY p.hash, cap.max_postings
-  HAVING COUNT(*) > cap.max_postings
+copies AS (
+  SELECT d.id
+  FROM documents d JOIN first_copies f ON f.sha256 = d.sha256
+  WHERE d.tokens > 0 AND d.id > f.first_id
+),
+kgram_holders AS (
+  SELECT p.hash, p.doc, COUNT(*) AS n
+  FROM postings p LEFT JOIN copies c ON c.id = p.doc
+  WHERE p.winnowed AND c.id IS NULL
+  GROUP BY p.hash, p.doc
+),
+sentence_holders AS (
+  SELECT s.hash, s.doc, COUNT(*) AS n
+  FROM sentences s LEFT JOIN copies c ON c.id = s.doc
+  WHERE c.id IS NULL
+  GROUP BY s.hash, s.doc
+),
+kgram_spreads AS (
+  SELECT hash, COUNT(*) AS documents, SUM(CASE WHEN n > 8 THEN 8 ELSE n END) AS postings, MIN(doc) AS first_doc
+  FROM kgram_holders
+  GROUP BY hash
+  HAVING COUNT(*) >= 5 OR SUM(CASE WHEN n > 8 THEN 8 ELSE n END) >= 8
+),
+sentence_spreads AS (
+  SELECT hash, COUNT(*) AS documents, SUM(CASE WHEN n > 8 THEN 8 ELSE n END) AS postings, MIN(doc) AS first_doc
+  FROM sentence_holders
+  GROUP BY hash
+  HAVING SUM(CASE WHEN n > 8 THEN 8 ELSE n END) > 50
+),
+kgram_seconds AS (
+  SELECT s.hash, MIN(h.doc) AS second_doc
+  FROM kgram_spreads s JOIN kgram_holders h ON h.hash = s.hash AND h.doc > s.first_doc
+  GROUP BY s.hash
+),
+sentence_seconds AS (
+  SELECT s.hash, MIN(h.doc) AS second_doc
+  FROM sentence_spreads s JOIN sentence_holders h ON h.hash = s.hash AND h.doc > s.first_doc
+  GROUP BY s.hash
 )
-SELECT hash FROM common ORDER BY hash
+SELECT CAST(0 AS INT) AS kind, s.hash, s.documents, s.postings, s.first_doc, x.second_doc
+FROM kgram_spreads s LEFT JOIN kgram_seconds x ON x.hash = s.hash
+UNION ALL
+SELECT CAST(1 AS INT) AS kind, s.hash, s.documents, s.postings, s.first_doc, x.second_doc
+FROM sentence_spreads s LEFT JOIN sentence_seconds x ON x.hash = s.hash
+ORDER BY kind, hash

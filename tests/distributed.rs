@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use twinspot::distributed::align::write_pairs;
-use twinspot::distributed::read::{read_hashes, read_pairs};
+use twinspot::distributed::read::{read_pairs, read_spreads};
 
 use crate::util::{fixtures, success, twinspot};
 
@@ -167,8 +167,8 @@ fn spark_runs_the_same_sql_files_and_finds_the_same_candidate_pairs() {
     assert!(!datafusion.is_empty());
     assert_eq!(spark, datafusion);
     assert_eq!(
-        read_hashes(&tmp.path().join("spark/common.parquet")).unwrap(),
-        read_hashes(&tmp.path().join("datafusion/common.parquet")).unwrap()
+        read_spreads(&tmp.path().join("spark/common.parquet")).unwrap(),
+        read_spreads(&tmp.path().join("datafusion/common.parquet")).unwrap()
     );
     // Ids carry their shard: the copied pair joins shard 0 (reference) and shard 1.
     assert!(datafusion.iter().any(|&(a, b)| a >> 32 == 0 && b >> 32 == 1), "{datafusion:?}");
@@ -246,4 +246,85 @@ fn a_pairs_file_naming_an_unknown_document_is_refused_clearly() {
     ));
     let report = read_json(&json);
     assert_eq!(report["pairs"].as_array().unwrap().len(), 1, "{report:#}");
+}
+
+/// `count` characters of made-up Chinese text, the same for the same `seed`.
+fn made_up_text(seed: u64, count: usize) -> String {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..count)
+        .map(|i| {
+            if i % 30 == 29 {
+                return '。';
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            char::from_u32(0x4E00 + (state % 3000) as u32).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn align_gives_compare_all_s_answer_with_common_text_identical_files_and_shared_copies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let docs = tmp.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    let stock = made_up_text(999, 90);
+    let copied = made_up_text(1000, 240);
+    let mut texts: Vec<String> = (0..12).map(|i| made_up_text(i, 600)).collect();
+    for (i, text) in texts.iter_mut().enumerate().take(8) {
+        text.insert_str(300, &stock); // held by 8 of 12 documents: common
+        if [1, 3, 5].contains(&i) {
+            text.push_str(&copied); // one passage in three documents: alternatives
+        }
+    }
+    texts[10] = texts[4].replacen(&texts[4].chars().take(3).collect::<String>(), "一二三", 1); // near duplicate
+    texts.push(texts[2].clone()); // same bytes as d02
+    texts.push(String::new()); // two files without words: never identical copies
+    texts.push(String::new());
+    for (i, text) in texts.iter().enumerate() {
+        std::fs::write(docs.join(format!("d{i:02}.txt")), text).unwrap();
+    }
+    let t = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+    success(&twinspot(tmp.path(), &["compare", "--all", "docs", "--json", &t("compare.json"), "-q"]));
+    success(&twinspot(tmp.path(), &["fingerprint", "--parquet", &t("prints"), "docs", "-q"]));
+    run_sql("datafusion", &tmp.path().join("prints"), &tmp.path().join("sql"));
+    let align = |extra: &[String], out: &str| {
+        let mut args: Vec<String> = vec!["align".into(), "--pairs".into(), t("sql/pairs.parquet")];
+        args.extend(["--common".into(), t("sql/common.parquet"), "--documents".into(), t("prints")]);
+        args.extend(["-q".into(), "--json".into(), t(out)]);
+        args.extend_from_slice(extra);
+        success(&twinspot(tmp.path(), &args.iter().map(String::as_str).collect::<Vec<_>>()));
+        read_json(&tmp.path().join(out))
+    };
+    let compared = read_json(&tmp.path().join("compare.json"));
+    let aligned = align(&[], "align.json");
+
+    // The case is what it says: common passages, a whole-text pair, alternatives, a near duplicate.
+    let passages: Vec<&Value> = compared["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["passages"].as_array().unwrap().iter().chain(p["excluded"].as_array().into_iter().flatten()))
+        .collect();
+    assert!(passages.iter().any(|p| p["kind"] == "common"), "{compared:#}");
+    assert!(passages.iter().any(|p| p["alternatives"].as_array().is_some_and(|a| !a.is_empty())), "{compared:#}");
+    assert!(compared["pairs"].as_array().unwrap().iter().any(|p| p["score"] == 1.0), "{compared:#}");
+    assert!(!near_duplicates_by_path(&compared).is_empty());
+
+    assert_eq!(paths(&aligned), paths(&compared));
+    assert_eq!(aligned["pairs"], compared["pairs"], "every field of every pair");
+    assert_eq!(aligned["near_duplicates"], compared["near_duplicates"]);
+
+    // Three slices, split by suspect, merged: the same pairs.
+    for i in 0..3 {
+        align(&["--slice".into(), format!("{i}/3")], &format!("part{i}.json"));
+    }
+    success(&twinspot(
+        tmp.path(),
+        &["merge", &t("part0.json"), &t("part1.json"), &t("part2.json"), "--json", &t("merged.json"), "-q"],
+    ));
+    let merged = read_json(&tmp.path().join("merged.json"));
+    assert_eq!(pairs_by_path(&merged), pairs_by_path(&compared));
+    assert_eq!(near_duplicates_by_path(&merged), near_duplicates_by_path(&compared));
 }

@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::Context;
 use clap::Args;
 use twinspot::distributed::align::{AlignRequest, align_pairs};
-use twinspot::distributed::read::{read_fingerprints, read_hashes, read_pairs};
+use twinspot::distributed::read::{read_fingerprints, read_pairs, read_spreads};
 use twinspot::{Progress, ProgressSink, Settings, Stage};
 
+use super::compare::read_stop_passages;
 use super::output::{ReportOutputs, summary_line};
 use super::progress_bar::TerminalProgress;
 
@@ -20,7 +21,8 @@ pub struct AlignArgs {
     /// Candidate pairs (a Parquet file or folder with columns `a` and `b`), from sql/candidate_pairs.sql.
     #[arg(long, value_name = "PAIRS.parquet")]
     pairs: PathBuf,
-    /// Hashes too common to count (a Parquet file or folder with column `hash`), from sql/common_hashes.sql.
+    /// How the whole collection holds its frequent hashes (a Parquet file or folder with columns
+    /// `kind`, `hash`, `documents`, `postings`, `first_doc`, `second_doc`), from sql/common_hashes.sql.
     #[arg(long, value_name = "COMMON.parquet")]
     common: PathBuf,
     /// The fingerprint folder written by `twinspot fingerprint --parquet`.
@@ -29,7 +31,8 @@ pub struct AlignArgs {
     /// Read relative document paths below this folder (when this machine mounts them elsewhere).
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
-    /// Align only slice I of N of the pairs (0-based), for N processes; join with `twinspot merge`.
+    /// Align only slice I of N of the pairs (0-based, split by the pairs' smaller id), for N
+    /// processes; join with `twinspot merge`.
     #[arg(long, value_name = "I/N", value_parser = parse_slice)]
     slice: Option<(usize, usize)>,
     /// Write the result as JSON to OUT ('-' for standard output).
@@ -50,6 +53,12 @@ pub struct AlignArgs {
     /// Near duplicates: shared passages cover at least this share of both documents.
     #[arg(long, default_value_t = Settings::default().near_duplicate_coverage)]
     near_duplicate_coverage: f64,
+    /// A text file of passages to ignore, one a line, as `compare --stop-passages`.
+    #[arg(long, value_name = "FILE")]
+    stop_passages: Option<PathBuf>,
+    /// Count quoted passages in the scores, as `compare --count-quoted`.
+    #[arg(long)]
+    count_quoted: bool,
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -70,32 +79,39 @@ pub fn run(args: AlignArgs) -> anyhow::Result<ExitCode> {
         ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone(), ..Default::default() };
     // Never a report over what this run reads: the pair and hash files given here, and
     // (checked again when writing) every document the pairs name.
-    let given = || [args.pairs.as_path(), args.common.as_path()].into_iter();
+    let given = || [args.pairs.as_path(), args.common.as_path()].into_iter().chain(args.stop_passages.as_deref());
     if let Err(e) = outputs.check(given()) {
         eprintln!("twinspot: {e}");
         return Ok(ExitCode::from(2));
     }
     let fingerprints = read_fingerprints(&args.documents).context("cannot use the fingerprint folder")?;
     let pairs = read_pairs(&args.pairs).context("cannot read the pairs")?;
-    let common = read_hashes(&args.common).context("cannot read the common hashes")?;
-    let settings = Settings {
+    let spreads = read_spreads(&args.common).context("cannot read the hash spreads")?;
+    let mut settings = Settings {
         min_chars: args.min_chars,
         simhash_threshold: args.simhash_threshold,
         near_duplicate_coverage: args.near_duplicate_coverage,
+        count_quoted: args.count_quoted,
         ..Settings::default()
     };
+    if let Some(path) = &args.stop_passages {
+        settings.stop_passages = read_stop_passages(path)?;
+    }
+    settings.ingest.isolation = super::isolation();
     let request = AlignRequest {
         fingerprints: &fingerprints,
         pairs: &pairs,
         pairs_path: &args.pairs,
-        common: &common,
+        spreads: &spreads,
+        spreads_path: &args.common,
         settings: &settings,
         root: args.root.as_deref(),
         slice: args.slice.unwrap_or((0, 1)),
     };
     let progress = TerminalProgress::new(args.quiet);
     let done = AtomicUsize::new(0);
-    let total = pairs.len().div_ceil(request.slice.1);
+    let suspects = pairs.iter().map(|p| p.0).collect::<std::collections::BTreeSet<_>>().len();
+    let total = suspects.div_ceil(request.slice.1);
     let tick = || {
         let done = done.fetch_add(1, Ordering::Relaxed) + 1;
         progress.progress(Progress { stage: Stage::Matching, done, total });

@@ -159,7 +159,7 @@ impl CompareArgs {
 }
 
 /// The passages of a stop-passage file: its non-empty lines, trimmed.
-fn read_stop_passages(path: &Path) -> anyhow::Result<Vec<String>> {
+pub(super) fn read_stop_passages(path: &Path) -> anyhow::Result<Vec<String>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the stop passages (a UTF-8 text file) {}", path.display()))?;
     Ok(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect())

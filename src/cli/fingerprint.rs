@@ -73,6 +73,8 @@ impl PrintFlags {
         s.normalize.drop_punctuation = !self.keep_punctuation;
         s.ingest.max_file_bytes = self.max_file_mb.saturating_mul(1024 * 1024);
         s.ingest.timeout_secs = self.timeout;
+        // Read as `compare` reads: extraction in helper processes where it runs there.
+        s.ingest.isolation = super::isolation();
         s
     }
 }

@@ -16,9 +16,8 @@ use super::layout::{
 };
 use super::table::{ColumnSpec, Kind, TableWriter, Values};
 use super::{DistributedError, read};
-use crate::engine::{CancelFlag, DocumentInput};
+use crate::engine::{CancelFlag, DocumentInput, fingerprint_document};
 use crate::fingerprint::hashing::kgram_hashes;
-use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::ingest;
 use crate::settings::Settings;
 
@@ -172,6 +171,8 @@ pub fn fingerprint_shard(
     let mut documents: Vec<DocumentRow> = Vec::with_capacity(inputs.len());
     let mut summary = ShardSummary::default();
 
+    // Its helper processes (if any) serve every file of this shard and end with it.
+    let extractor = ingest::Extractor::new(settings.ingest.isolation.as_ref());
     for (batch_index, batch) in inputs.chunks(BATCH).enumerate() {
         if cancel.is_cancelled() {
             return Err(DistributedError::invalid(request.out, "cancelled"));
@@ -181,7 +182,8 @@ pub fn fingerprint_shard(
             .par_iter()
             .enumerate()
             .map(|(i, input)| {
-                let rows = fingerprint_one(document_id(request.shard, (first + i) as u32), input, &settings);
+                let rows =
+                    fingerprint_one(document_id(request.shard, (first + i) as u32), input, &settings, &extractor);
                 tick();
                 rows
             })
@@ -245,7 +247,7 @@ pub fn fingerprint_shard(
     Ok(summary)
 }
 
-fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings) -> Rows {
+fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings, extractor: &ingest::Extractor) -> Rows {
     let mut document = DocumentRow {
         id,
         path: input.display.clone(),
@@ -257,14 +259,16 @@ fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings) -> Rows 
         nshash: None,
         error: None,
     };
-    let extracted = match ingest::extract(&input.path, &settings.ingest) {
-        Ok(extracted) => extracted,
+    // Read exactly as a check reads it: the same compared prefix, the same SimHash (none
+    // without words), so that `align` finds what `compare` finds.
+    let read = match fingerprint_document(input, settings, extractor) {
+        Ok(read) => read,
         Err(error) => {
-            document.error = Some(format!("{error:#}"));
+            document.error = Some(error);
             return Rows { document, postings: Vec::new(), sentences: Vec::new() };
         }
     };
-    let prints = DocumentFingerprints::compute(&extracted.text, settings);
+    let prints = &read.prints;
     let tokens = &prints.tokenized.tokens;
     let k = settings.k.max(1);
     let mut winnowed = prints.kgrams.iter().map(|f| f.position as usize).peekable();
@@ -288,10 +292,10 @@ fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings) -> Rows 
             SentenceRow { hash: s.hash, doc: id, tokens: (s.start, s.end), chars: (start, end) }
         })
         .collect();
-    document.chars = extracted.text.chars().count() as i64;
+    document.chars = read.entry.chars as i64;
     document.tokens = tokens.len() as i64;
-    document.simhash = Some(simhash::text_simhash(&extracted.text, settings.normalize));
+    document.simhash = read.entry.simhash;
     document.nshash = prints.nshash;
-    document.sha256 = Some(extracted.sha256);
+    document.sha256 = read.entry.sha256;
     Rows { document, postings, sentences }
 }

@@ -42,6 +42,9 @@ struct JsonPair {
     score_b: f64,
     simhash_distance: Option<u32>,
     passages: Vec<Passage>,
+    /// Passages shown but not counted (common, quoted), each with its kind.
+    #[serde(default)]
+    excluded: Vec<Passage>,
 }
 
 fn parse(path: &Path, content: &str) -> Result<JsonReport, DistributedError> {
@@ -101,7 +104,8 @@ pub fn merge_reports(parts: &[(PathBuf, String)]) -> Result<Report, DistributedE
                 score: p.score,
                 score_b: p.score_b,
                 simhash_distance: p.simhash_distance,
-                passages: p.passages.clone(),
+                passages: p.passages.iter().chain(&p.excluded).cloned().collect(),
+                // The longest counted passage, as scored.
                 longest: p.passages.iter().map(Passage::a_len).max().unwrap_or(0),
                 // Not carried by the JSON report.
                 shared_sentences: 0,

@@ -20,6 +20,8 @@ pub struct DocumentRecord {
     pub source: String,
     pub sha256: Option<String>,
     pub chars: usize,
+    /// Tokens compared (0: no words).
+    pub tokens: usize,
     pub simhash: Option<u64>,
     pub error: Option<String>,
 }
@@ -169,6 +171,7 @@ pub fn read_fingerprints(root: &Path) -> Result<Fingerprints, DistributedError> 
                 source: text(&row, "source", p)?.unwrap_or_default(),
                 sha256: text(&row, "sha256", p)?,
                 chars: required_int(&row, "chars", p)?.max(0) as usize,
+                tokens: required_int(&row, "tokens", p)?.max(0) as usize,
                 simhash: int(&row, "simhash", p)?.map(|h| h as u64),
                 error: text(&row, "error", p)?,
             });
@@ -259,15 +262,54 @@ pub fn read_pairs(path: &Path) -> Result<Vec<(i64, i64)>, DistributedError> {
     Ok(pairs)
 }
 
-/// The hashes of a common-hash file or folder (column `hash`), sorted.
-pub fn read_hashes(path: &Path) -> Result<Vec<u64>, DistributedError> {
-    let mut hashes = Vec::new();
+/// Which fingerprints a [`HashSpread`] counts: column `kind`, 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HashKind {
+    Kgram,
+    Sentence,
+}
+
+/// How the whole collection holds one hash: one row of the file sql/common_hashes.sql
+/// writes (columns `kind`, `hash`, `documents`, `postings`, `first_doc`, `second_doc`),
+/// with the k-grams held by enough documents to be common or by many postings, and the
+/// sentences held by many postings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct HashSpread {
+    pub kind: HashKind,
+    pub hash: u64,
+    /// Documents holding it (later identical copies not counted).
+    pub documents: i64,
+    /// Its winnowed postings, at most 8 of one document.
+    pub postings: i64,
+    /// The lowest two ids of the documents holding it.
+    pub first: [Option<i64>; 2],
+}
+
+/// The rows of a hash-spread file or folder, sorted. An empty folder means none.
+pub fn read_spreads(path: &Path) -> Result<Vec<HashSpread>, DistributedError> {
+    let mut spreads = Vec::new();
     for file in table::parquet_files(path)? {
         for row in TableReader::open(&file)?.rows()? {
-            hashes.push(required_int(&row, "hash", &file)? as u64);
+            let kind = match required_int(&row, "kind", &file)? {
+                0 => HashKind::Kgram,
+                1 => HashKind::Sentence,
+                other => {
+                    return Err(DistributedError::invalid(
+                        &file,
+                        format!("kind {other}: expected 0 (k-gram) or 1 (sentence), as sql/common_hashes.sql writes"),
+                    ));
+                }
+            };
+            spreads.push(HashSpread {
+                kind,
+                hash: required_int(&row, "hash", &file)? as u64,
+                documents: required_int(&row, "documents", &file)?,
+                postings: required_int(&row, "postings", &file)?,
+                first: [int(&row, "first_doc", &file)?, int(&row, "second_doc", &file)?],
+            });
         }
     }
-    hashes.sort_unstable();
-    hashes.dedup();
-    Ok(hashes)
+    spreads.sort_unstable();
+    spreads.dedup();
+    Ok(spreads)
 }

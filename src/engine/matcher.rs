@@ -86,13 +86,17 @@ impl Matcher<'_> {
         let mut repeated: FxHashMap<u64, usize> = FxHashMap::default();
         let hashes = kgram_hashes(tokens.iter().map(|t| t.hash), k);
         let lists = self.index.kgram_postings(&hashes);
-        let judged = self.exclusions.judge(&hashes, k, |position| lists[position].as_ref());
+        // Where the index holds only part of the collection, the collection's counts decide.
+        let spreads = self.index.kgram_spreads(&hashes);
+        let judged =
+            self.exclusions.judge(&hashes, k, |position| (lists[position].as_ref(), spreads[position].as_ref()));
         for (position, (&hash, postings)) in hashes.iter().zip(&lists).enumerate() {
             let restricted = judged.is_restricted(position);
-            if postings.is_empty() || (postings.len() > self.max_postings && !restricted) {
+            let count = spreads[position].map_or(postings.len(), |s| s.postings);
+            if postings.is_empty() || (count > self.max_postings && !restricted) {
                 continue;
             }
-            if postings.len() >= MAX_POSITIONS_PER_DOCUMENT {
+            if count >= MAX_POSITIONS_PER_DOCUMENT {
                 let seen = repeated.entry(hash).or_default();
                 *seen += 1;
                 if *seen > MAX_POSITIONS_PER_DOCUMENT {
@@ -226,10 +230,11 @@ impl Matcher<'_> {
     fn shared_sentences(&self, doc: &SuspectDoc) -> FxHashMap<u32, u32> {
         let hashes: Vec<u64> = doc.prints.sentences.iter().map(|s| s.hash).collect();
         let mut shared: FxHashMap<u32, u32> = FxHashMap::default();
-        for postings in self.index.sentence_postings(&hashes) {
+        let spreads = self.index.sentence_spreads(&hashes);
+        for (postings, spread) in self.index.sentence_postings(&hashes).into_iter().zip(spreads) {
             // A sentence most references hold says nothing (and would cost every suspect
             // a walk over all of them).
-            if postings.len() > self.max_postings {
+            if spread.map_or(postings.len(), |s| s.postings) > self.max_postings {
                 continue;
             }
             let mut docs: Vec<u32> =

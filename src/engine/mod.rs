@@ -2,6 +2,7 @@
 //! parallel, reporting progress to a sink and stopping promptly when cancelled.
 //! Front ends (command line, window) build a [`CheckRequest`] and call [`run_check`].
 
+mod candidates;
 mod identical;
 mod inputs;
 mod matcher;
@@ -12,6 +13,7 @@ mod read_cache;
 mod skip_reason;
 mod template;
 
+pub use candidates::{CandidateDocument, CandidateRequest, align_candidates};
 pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, Skipped, collect_inputs, display_path};
 pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
 pub use pipeline::{run_check, run_check_cached};

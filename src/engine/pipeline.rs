@@ -353,7 +353,7 @@ fn add_stored_references(per_suspect: &mut [Vec<Pair>], docs: &mut Vec<Loaded>, 
 }
 
 /// The suspect side of `doc` (id `id`) for the matcher; `None` when it was not read.
-fn suspect_doc(id: usize, doc: &Loaded) -> Option<SuspectDoc<'_>> {
+pub(super) fn suspect_doc(id: usize, doc: &Loaded) -> Option<SuspectDoc<'_>> {
     Some(SuspectDoc {
         id,
         prints: doc.prints.as_ref()?,
@@ -433,6 +433,8 @@ fn identical_pairs(found: &[Vec<Pair>], docs: &[Loaded], identical: &IdenticalFi
 /// keeps it (the archive).
 pub(crate) struct Fingerprinted {
     pub entry: DocumentEntry,
+    /// Bytes of `entry.text` that are compared (all of it but for giant documents).
+    pub compared: usize,
     pub prints: DocumentFingerprints,
     pub keywords: Option<KeywordPrint>,
 }
@@ -456,7 +458,7 @@ pub(crate) fn fingerprint_document(
         loaded.entry.simhash = Some(simhash);
         keywords = Some(print);
     }
-    Ok(Fingerprinted { entry: loaded.entry, prints, keywords })
+    Ok(Fingerprinted { entry: loaded.entry, compared: loaded.compared, prints, keywords })
 }
 
 /// The SimHash and the keyword fingerprint of a compared text.

@@ -3,7 +3,7 @@
 //! with the collection — one reference in [`COMMON_SHARE`] — and never drops below
 //! [`COMMON_FLOOR`] documents, so that a small collection has no common text by chance.
 
-use crate::index::Posting;
+use crate::index::{Posting, Spread};
 
 /// Share of the references that must hold a k-gram for it to be common.
 pub const COMMON_SHARE: f64 = 0.05;
@@ -13,6 +13,7 @@ pub const COMMON_FLOOR: usize = 5;
 /// lowest ids): enough to show the text, with its other places as alternatives, without
 /// aligning the suspect with every reference that holds a stock phrase.
 pub const COMMON_SHOWN: usize = 2;
+const _: () = assert!(COMMON_SHOWN <= Spread::FIRST, "a spread keeps the documents common text is shown against");
 
 /// When a k-gram is common in a collection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +37,11 @@ impl CommonRule {
     /// Whether the k-gram whose postings (sorted by document) are `postings` is common.
     pub fn is_common(&self, postings: &[Posting]) -> bool {
         postings.len() >= self.min_documents && distinct_documents(postings, self.min_documents) >= self.min_documents
+    }
+
+    /// Whether a k-gram held across the collection as `spread` says is common.
+    pub fn is_common_spread(&self, spread: &Spread) -> bool {
+        spread.documents >= self.min_documents
     }
 
     /// The postings of a common k-gram that are matched: those of its first

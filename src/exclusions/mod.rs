@@ -18,11 +18,11 @@ pub mod quoted;
 use rustc_hash::FxHashSet;
 
 use crate::fingerprint::hashing::kgram_hashes;
-use crate::index::Posting;
+use crate::index::{Posting, Spread};
 use crate::normalize::{NormalizeOptions, Token, tokenize};
 use crate::report::{Passage, PassageKind};
 
-pub use common::CommonRule;
+pub use common::{COMMON_SHOWN, CommonRule};
 
 /// What a check leaves out of its scores, built once per check.
 #[derive(Clone, Debug, Default)]
@@ -73,9 +73,15 @@ impl SuspectKgrams {
 }
 
 impl Exclusions {
-    /// Judges the suspect's k-grams (`hashes`, one per token position) with `postings`,
-    /// which gives the index's postings of the k-gram at a position.
-    pub fn judge<'i>(&self, hashes: &[u64], k: usize, postings: impl Fn(usize) -> &'i [Posting]) -> SuspectKgrams {
+    /// Judges the suspect's k-grams (`hashes`, one per token position) with `held`, which
+    /// gives the index's postings of the k-gram at a position and, when the index holds
+    /// only part of the collection, how the whole collection holds it.
+    pub fn judge<'i>(
+        &self,
+        hashes: &[u64],
+        k: usize,
+        held: impl Fn(usize) -> (&'i [Posting], Option<&'i Spread>),
+    ) -> SuspectKgrams {
         let k = k.max(1);
         let tokens = hashes.len() + k - 1;
         let token_count = if hashes.is_empty() { 0 } else { tokens };
@@ -86,10 +92,17 @@ impl Exclusions {
         let mut shown = Vec::new();
         for (position, &hash) in hashes.iter().enumerate() {
             let stop = !self.stop.is_empty() && self.stop.contains(&hash);
-            let list = postings(position);
-            if !stop && self.common.is_common(list) {
+            let (list, spread) = held(position);
+            let is_common = match spread {
+                Some(spread) => self.common.is_common_spread(spread),
+                None => self.common.is_common(list),
+            };
+            if !stop && is_common {
                 common[position] = true;
-                shown.extend(CommonRule::shown(list).iter().map(|p| p.doc));
+                match spread {
+                    Some(spread) => shown.extend_from_slice(spread.first_documents(COMMON_SHOWN)),
+                    None => shown.extend(CommonRule::shown(list).iter().map(|p| p.doc)),
+                }
             }
             if stop || common[position] {
                 flagged[position..position + k].iter_mut().for_each(|f| *f = true);

@@ -17,6 +17,28 @@ pub struct Posting {
     pub position: u32,
 }
 
+/// How a whole collection holds one hash, for an index that holds only part of the
+/// collection (the documents of some candidate pairs): what its own postings cannot tell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spread {
+    /// Documents holding it.
+    pub documents: usize,
+    /// Its postings, at most [`MAX_POSITIONS_PER_DOCUMENT`] of one document.
+    pub postings: usize,
+    /// The lowest ids of the documents holding it, the first `documents` of them.
+    pub first: [u32; Spread::FIRST],
+}
+
+impl Spread {
+    /// How many of the lowest document ids a spread keeps.
+    pub const FIRST: usize = 2;
+
+    /// The lowest ids of the documents holding the hash, at most `n` of them.
+    pub fn first_documents(&self, n: usize) -> &[u32] {
+        &self.first[..self.documents.min(n).min(Self::FIRST)]
+    }
+}
+
 /// hash → every (document, position) holding it. Built once, read by many threads.
 ///
 /// Laid out as sorted arrays rather than a hash map: the distinct hashes ascending, where

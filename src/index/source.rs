@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::Posting;
+use super::{Posting, Spread};
 use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::report::DocumentEntry;
@@ -39,6 +39,20 @@ pub trait ReferenceIndex: Sync {
 
     /// The postings of each sentence hash of `hashes`, as [`Self::kgram_postings`].
     fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>>;
+
+    /// How the whole collection holds each k-gram hash of `hashes`, where this index holds
+    /// only part of it (the documents of some candidate pairs) and its postings would
+    /// say less: `None` where they tell it all. An index over every reference keeps this
+    /// default.
+    fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
+        vec![None; hashes.len()]
+    }
+
+    /// How the whole collection holds each sentence hash of `hashes`, as
+    /// [`Self::kgram_spreads`].
+    fn sentence_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
+        vec![None; hashes.len()]
+    }
 
     /// References whose SimHash is within the check's near-duplicate distance of
     /// `simhash`, with that distance, sorted by id: only ids after `after` when given, and

@@ -71,6 +71,7 @@ def main():
     ctx = datafusion.SessionContext()
     ctx.register_parquet("documents", os.path.join(prints, "documents"))
     ctx.register_parquet("postings", os.path.join(prints, "postings"), table_partition_cols=[("bucket", "int")])
+    ctx.register_parquet("sentences", os.path.join(prints, "sentences"))
     os.makedirs(out, exist_ok=True)
     for sql_file, target in (("common_hashes.sql", "common.parquet"), ("candidate_pairs.sql", "pairs.parquet")):
         with open(os.path.join(REPO, "sql", sql_file), encoding="utf-8") as f:
@@ -82,6 +83,8 @@ def main():
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"DataFusion {sql_file}: {seconds:.1f} s, {table.num_rows} rows "
               f"({table.num_rows / n:.2f} per document), process peak {peak:.0f} MB")
+        if target == "common.parquet":
+            ctx.register_parquet("spreads", os.path.join(out, target))
 
     started = time.monotonic()
     run = subprocess.run(["/usr/bin/time", "-f", "%M", BINARY, "align", "--pairs", os.path.join(out, "pairs.parquet"),

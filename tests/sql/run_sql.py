@@ -2,7 +2,8 @@
 """Runs the project's SQL files (sql/common_hashes.sql, sql/candidate_pairs.sql) over a
 fingerprint folder written by `twinspot fingerprint --parquet`, on DataFusion or on
 Spark in local mode, and writes OUT/common.parquet and OUT/pairs.parquet for
-`twinspot align`. The SQL text is read as it is: nothing is rewritten per engine.
+`twinspot align`. The SQL text is read as it is: nothing is rewritten per engine. The
+second query reads what the first wrote as the table `spreads`.
 
     python3 tests/sql/run_sql.py datafusion FINGERPRINTS OUT
     python3 tests/sql/run_sql.py spark FINGERPRINTS OUT
@@ -14,7 +15,8 @@ import sys
 import time
 
 SQL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sql")
-QUERIES = (("common_hashes.sql", "common.parquet"), ("candidate_pairs.sql", "pairs.parquet"))
+# (SQL file, output, table name the output is registered as for the next query)
+QUERIES = (("common_hashes.sql", "common.parquet", "spreads"), ("candidate_pairs.sql", "pairs.parquet", None))
 
 
 def read_sql(name):
@@ -39,10 +41,13 @@ def run_datafusion(prints, out):
     ctx.register_parquet("documents", os.path.join(prints, "documents"))
     ctx.register_parquet("postings", os.path.join(prints, "postings"),
                          table_partition_cols=[("bucket", "int")])
-    for sql_file, target in QUERIES:
+    ctx.register_parquet("sentences", os.path.join(prints, "sentences"))
+    for sql_file, target, name in QUERIES:
         table = ctx.sql(read_sql(sql_file)).to_arrow_table()
         pq.write_table(table, os.path.join(out, target), compression="zstd")
         print(f"{target}: {table.num_rows} rows", file=sys.stderr)
+        if name:
+            ctx.register_parquet(name, os.path.join(out, target))
 
 
 def run_spark(prints, out):
@@ -59,11 +64,14 @@ def run_spark(prints, out):
     try:
         spark.read.parquet(os.path.join(prints, "documents")).createOrReplaceTempView("documents")
         spark.read.parquet(os.path.join(prints, "postings")).createOrReplaceTempView("postings")
-        for sql_file, target in QUERIES:
+        spark.read.parquet(os.path.join(prints, "sentences")).createOrReplaceTempView("sentences")
+        for sql_file, target, name in QUERIES:
             frame = spark.sql(read_sql(sql_file))
             frame.coalesce(1).write.mode("overwrite").option("compression", "zstd").parquet(
                 os.path.join(out, target))
             print(f"{target}: written", file=sys.stderr)
+            if name:
+                spark.read.parquet(os.path.join(out, target)).createOrReplaceTempView(name)
     finally:
         spark.stop()
 

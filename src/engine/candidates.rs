@@ -1,0 +1,285 @@
+//! Aligns candidate pairs found elsewhere (an SQL engine's join over fingerprints) the way
+//! an all-vs-all check compares them: the same [`Matcher`], over an index of just the
+//! documents the pairs need, told by [`Spread`]s what only the whole collection knows.
+//!
+//! The pairs are grouped by their smaller id, the suspect: text found in several of its
+//! references is shown against the best of them, so a suspect's pairs are aligned
+//! together. Identical files are stated whole, as a check states them.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
+use super::matcher::{Matcher, max_postings};
+use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
+use super::pipeline::{fingerprint_document, suspect_doc};
+use super::{DocumentInput, Mode, Role};
+use crate::exclusions::Exclusions;
+use crate::fingerprint::simhash;
+use crate::index::{Posting, ReferenceDoc, ReferenceIndex, Spread};
+use crate::ingest;
+use crate::matching::MatchTuning;
+use crate::notice::Notice;
+use crate::report::{DocumentEntry, Pair, Report};
+use crate::score::near_duplicate_groups;
+use crate::settings::Settings;
+
+/// One document of the collection, as it was when fingerprinted.
+#[derive(Clone, Debug, Default)]
+pub struct CandidateDocument {
+    /// How the report names it.
+    pub display: String,
+    /// Where it is read again.
+    pub source: PathBuf,
+    /// The SHA-256 of its bytes when fingerprinted: a file that changed since is refused.
+    pub sha256: Option<String>,
+    pub chars: usize,
+    /// Whether it had any token to compare (documents without words are never identical
+    /// copies of each other).
+    pub has_words: bool,
+    pub simhash: Option<u64>,
+    /// Why it could not be read when fingerprinted.
+    pub error: Option<String>,
+}
+
+/// Candidate pairs to align, and what the whole collection says of its hashes.
+pub struct CandidateRequest<'a> {
+    /// Every document of the collection; a document's id is its position.
+    pub documents: &'a [CandidateDocument],
+    /// Pairs `(a, b)` of ids, `a < b`: a superset of the pairs a check would compare.
+    pub pairs: &'a [(usize, usize)],
+    /// How the collection holds the k-gram hashes that are common, repeated or held by
+    /// many postings (see [`Spread`]); a hash not listed is held by too few documents to
+    /// matter.
+    pub kgram_spreads: &'a FxHashMap<u64, Spread>,
+    /// The same for sentence hashes held by many postings.
+    pub sentence_spreads: &'a FxHashMap<u64, Spread>,
+    pub settings: &'a Settings,
+    /// Only the suspects whose ordinal is `index` modulo `count` (and the identical pairs
+    /// whose ordinal is): slices that together give the whole answer.
+    pub slice: (usize, usize),
+}
+
+/// Aligns the pairs of `request`'s slice into a report over every document, ids as given.
+/// A document that can no longer be read, or whose bytes changed, gets an error and its
+/// pairs are dropped. `tick` is called once per suspect.
+pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) -> Report {
+    let settings = request.settings.clone().sanitized();
+    let (slice, slices) = (request.slice.0, request.slice.1.max(1));
+    let records = request.documents;
+    let members: Vec<Member> = records
+        .iter()
+        .map(|d| Member {
+            sha256: d.sha256.as_deref(),
+            role: Role::Suspect,
+            also_reference: false,
+            has_words: d.has_words,
+        })
+        .collect();
+    let identical = IdenticalFiles::find(&members);
+    // Every document but later identical copies is a reference, as in a check.
+    let references = (0..records.len()).filter(|&i| !identical.is_copy(i)).count();
+
+    let suspects = suspects_of(request.pairs, records.len(), &identical, (slice, slices));
+    let mut needed: Vec<usize> =
+        suspects.iter().flat_map(|(a, bs)| std::iter::once(*a).chain(bs.iter().copied())).collect();
+    needed.sort_unstable();
+    needed.dedup();
+
+    let mut docs: Vec<Loaded> = records.iter().enumerate().map(|(id, d)| unread(id, d)).collect();
+    let extractor = ingest::Extractor::new(settings.ingest.isolation.as_ref());
+    let loaded: Vec<(usize, Result<Loaded, String>)> =
+        needed.par_iter().map(|&id| (id, load(id, &records[id], &settings, &extractor))).collect();
+    drop(extractor);
+    simhash::Dictionary::unload();
+    for (id, result) in loaded {
+        match result {
+            Ok(doc) => docs[id] = doc,
+            Err(error) => docs[id].entry.error = Some(error.into()),
+        }
+    }
+    note_identical(&mut docs, &identical);
+
+    let is_reference = |d: &Loaded| d.prints.is_some() && !identical.is_copy(d.entry.id);
+    let kgrams = take_kgrams(&mut docs, &is_reference);
+    let index = PartIndex {
+        part: MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, &is_reference),
+        references,
+        kgram_spreads: request.kgram_spreads,
+        sentence_spreads: request.sentence_spreads,
+    };
+    let candidates: FxHashMap<usize, &[usize]> = suspects.iter().map(|(a, bs)| (*a, bs.as_slice())).collect();
+    let wanted = |a: usize, b: usize| candidates.get(&a).is_some_and(|bs| bs.binary_search(&b).is_ok());
+    let tuning = MatchTuning::default();
+    let exclusions = Exclusions::new(references, &settings.stop_passages, settings.normalize, settings.k);
+    let matcher = Matcher {
+        index: &index,
+        settings: &settings,
+        tuning: &tuning,
+        max_postings: max_postings(references),
+        exclusions: &exclusions,
+        wanted: &wanted,
+        simhash_after_suspect: true,
+    };
+    let mut pairs: Vec<Pair> = suspects
+        .par_iter()
+        .flat_map_iter(|(a, _)| {
+            let pairs = suspect_doc(*a, &docs[*a]).map(|doc| matcher.pairs_of(&doc)).unwrap_or_default();
+            tick();
+            pairs
+        })
+        .collect();
+    drop(index);
+    for (n, &(first, later)) in identical.pairs.iter().enumerate() {
+        if n % slices == slice {
+            let (x, y) = (&docs[first].entry, &docs[later].entry);
+            let distance = x.simhash.zip(y.simhash).map(|(p, q)| simhash::hamming(p, q));
+            pairs.push(whole_text_pair(first, later, x.chars, distance));
+        }
+    }
+    pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
+    let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
+    near_duplicates.sort_unstable();
+    let groups = near_duplicate_groups(&near_duplicates);
+    let documents = docs.into_iter().map(|d| d.entry).collect();
+    Report { settings, mode: Mode::AllVsAll, documents, pairs, near_duplicates, groups, skipped: Vec::new() }
+}
+
+/// The suspects of one slice with their candidates (sorted), pairs with an identical copy
+/// or between identical files left out: those are stated whole.
+fn suspects_of(
+    pairs: &[(usize, usize)],
+    documents: usize,
+    identical: &IdenticalFiles,
+    (slice, slices): (usize, usize),
+) -> Vec<(usize, Vec<usize>)> {
+    let mut by_suspect: Vec<(usize, Vec<usize>)> = Vec::new();
+    let kept = pairs.iter().filter(|&&(a, b)| {
+        a < b && b < documents && !identical.is_copy(a) && !identical.is_copy(b) && !identical.same(a, b)
+    });
+    let mut sorted: Vec<(usize, usize)> = kept.copied().collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    for (a, b) in sorted {
+        match by_suspect.last_mut() {
+            Some((last, bs)) if *last == a => bs.push(b),
+            _ => by_suspect.push((a, vec![b])),
+        }
+    }
+    by_suspect.into_iter().enumerate().filter(|(n, _)| n % slices == slice).map(|(_, group)| group).collect()
+}
+
+/// A document as fingerprinted, not read again (yet).
+fn unread(id: usize, d: &CandidateDocument) -> Loaded {
+    let mut entry = DocumentEntry::unread(id, d.display.clone(), d.source.clone(), Role::Suspect);
+    entry.chars = d.chars;
+    entry.countable_chars = d.chars;
+    entry.simhash = d.simhash;
+    entry.sha256 = d.sha256.clone();
+    entry.error = d.error.clone().map(Into::into);
+    Loaded { entry, also_reference: false, compared: 0, prints: None, masked_chars: Vec::new(), keywords: None }
+}
+
+/// Reads `d` again and fingerprints it as a check does; refuses a file whose bytes changed.
+fn load(
+    id: usize,
+    d: &CandidateDocument,
+    settings: &Settings,
+    extractor: &ingest::Extractor,
+) -> Result<Loaded, String> {
+    if let Some(error) = &d.error {
+        return Err(error.clone());
+    }
+    let input = DocumentInput {
+        path: d.source.clone(),
+        display: d.display.clone(),
+        role: Role::Suspect,
+        also_reference: false,
+    };
+    let read = fingerprint_document(&input, settings, extractor)?;
+    if read.entry.sha256 != d.sha256 {
+        return Err(format!("changed since it was fingerprinted (SHA-256 differs): {}", d.source.display()));
+    }
+    let mut entry = read.entry;
+    entry.id = id;
+    // The recorded SimHash: the one the candidate pairs were found with.
+    entry.simhash = d.simhash;
+    Ok(Loaded {
+        entry,
+        also_reference: false,
+        compared: read.compared,
+        prints: Some(read.prints),
+        masked_chars: Vec::new(),
+        keywords: read.keywords,
+    })
+}
+
+/// Tells each later identical copy which document it is compared through, as a check does.
+fn note_identical(docs: &mut [Loaded], identical: &IdenticalFiles) {
+    for &(first, later) in &identical.pairs {
+        let first_path = docs[first].entry.path.clone();
+        let through = matches!(identical.identity[later], Identity::CopyOf(_));
+        let note = Notice::IdenticalTo { path: first_path, through };
+        docs[later].entry.warnings.push(note);
+    }
+}
+
+/// The in-memory index over the documents of some candidate pairs, answering for the
+/// whole collection where its own postings cannot: the number of references, and the
+/// spreads of hashes held by many documents or postings.
+struct PartIndex<'a> {
+    part: MemoryIndex<'a>,
+    references: usize,
+    kgram_spreads: &'a FxHashMap<u64, Spread>,
+    sentence_spreads: &'a FxHashMap<u64, Spread>,
+}
+
+impl ReferenceIndex for PartIndex<'_> {
+    fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        self.part.kgram_postings(hashes)
+    }
+
+    fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        self.part.sentence_postings(hashes)
+    }
+
+    fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
+        hashes.iter().map(|h| self.kgram_spreads.get(h).copied()).collect()
+    }
+
+    fn sentence_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
+        hashes.iter().map(|h| self.sentence_spreads.get(h).copied()).collect()
+    }
+
+    fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
+        self.part.simhash_neighbours(simhash, after, limit)
+    }
+
+    fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>> {
+        self.part.reference(doc)
+    }
+
+    fn reference_count(&self) -> usize {
+        self.references
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suspects_keep_their_candidates_and_slices_split_by_suspect() {
+        let members: Vec<Member> = ["x", "y", "x", "z"]
+            .iter()
+            .map(|s| Member { sha256: Some(s), role: Role::Suspect, also_reference: false, has_words: true })
+            .collect();
+        let identical = IdenticalFiles::find(&members);
+        let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (3, 9)];
+        assert_eq!(suspects_of(&pairs, 4, &identical, (0, 1)), vec![(0, vec![1, 3]), (1, vec![3])]);
+        assert_eq!(suspects_of(&pairs, 4, &identical, (1, 2)), vec![(1, vec![3])]);
+    }
+}

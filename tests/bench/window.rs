@@ -76,7 +76,7 @@ fn main() {
     }))
     .expect("the worker starts");
     let plan =
-        CheckPlan { suspects: folder, mode: Mode::AllVsAll, settings: Settings::default(), ..CheckPlan::default() };
+        CheckPlan { suspects: folder.clone(), mode: Mode::AllVsAll, settings: Settings::default(), ..CheckPlan::default() };
     let started = Instant::now();
     assert!(worker.send(Command::Check { job: 1, plan, cancel: CancelFlag::new() }));
     let mut events = 0usize;
@@ -110,7 +110,7 @@ fn main() {
     harness.state_mut().set_marks_path(marks.path().join("twinspot-review.json"));
     harness.state_mut().state.persisted.settings = Settings::default();
     harness.state_mut().state.persisted.mode = Mode::AllVsAll;
-    harness.state_mut().apply(Action::Dropped(Some(ListKind::Suspects), folder.clone()));
+    harness.state_mut().apply(Action::Dropped(Some(ListKind::Suspect), folder.clone()));
     harness.run();
     let started = Instant::now();
     harness.state_mut().apply(Action::Check);

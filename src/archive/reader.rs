@@ -215,9 +215,8 @@ impl ReferenceIndex for ArchiveIndex<'_> {
         };
         let settings = &self.archive.settings;
         let compared = compared_prefix(&stored.text, settings);
-        let mut prints = DocumentFingerprints::compute(&stored.text[..compared], settings);
         // As in a check's own index: matching reads tokens and sentences, not k-grams.
-        prints.kgrams = Vec::new();
+        let prints = DocumentFingerprints::without_kgrams(&stored.text[..compared], settings);
         let countable_chars = stored.text[..compared].chars().count();
         Some(ReferenceDoc {
             prints: Cow::Owned(prints),

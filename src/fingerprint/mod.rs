@@ -33,13 +33,20 @@ impl DocumentFingerprints {
     /// ([`simhash::text_simhash`]): it costs word segmentation, and a check takes it in a
     /// pass of its own, after the jieba dictionary is built.
     pub fn compute(text: &str, settings: &Settings) -> Self {
+        let mut prints = Self::without_kgrams(text, settings);
+        let kgram_hashes = hashing::kgram_hashes(prints.tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
+        prints.kgrams = winnow(&kgram_hashes, settings.w);
+        prints
+    }
+
+    /// Tokens and sentences only: what matching reads of a reference whose k-grams are
+    /// already in an index.
+    pub fn without_kgrams(text: &str, settings: &Settings) -> Self {
         let tokenized = tokenize(text, settings.normalize);
-        let kgram_hashes = hashing::kgram_hashes(tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
-        let kgrams = winnow(&kgram_hashes, settings.w);
         let sentences =
             sentence_fingerprints(&tokenized.tokens, &tokenized.sentence_starts, settings.min_sentence_tokens);
         let nshash = nshash(&sentences);
-        Self { tokenized, kgrams, sentences, nshash }
+        Self { tokenized, kgrams: Vec::new(), sentences, nshash }
     }
 
     /// Number of tokens.

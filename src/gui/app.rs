@@ -791,7 +791,9 @@ fn progress_ui(ui: &mut egui::Ui, state: &State) {
         (None, None) => (0.0, tr.starting.to_owned()),
     };
     let text = format!("{text} · {:.0} s", started.elapsed().as_secs_f64());
-    ui.add(egui::ProgressBar::new(fraction).desired_width(420.0).text(text).animate(true));
+    // Not animated: an animated bar asks for a frame every frame, and a run needs one only
+    // when progress arrives or the clock ticks.
+    ui.add(egui::ProgressBar::new(fraction).desired_width(420.0).text(text));
 }
 
 fn empty_ui(ui: &mut egui::Ui, state: &State) {

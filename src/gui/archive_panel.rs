@@ -49,7 +49,8 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
             } else {
                 format!("{}:{count} · {:.0} s", words.adding, started.elapsed().as_secs_f64())
             };
-            ui.add(egui::ProgressBar::new(fraction).text(text).animate(!*cancelling));
+            // Not animated: frames come with progress and the clock's tick, not every frame.
+            ui.add(egui::ProgressBar::new(fraction).text(text));
         }
         if let ArchiveTask::Opening { .. } = state.archive.task {
             ui.label(RichText::new(words.opening).weak());

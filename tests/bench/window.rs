@@ -2,15 +2,15 @@
 //! engine call, once as the command line makes it, once through the window's worker
 //! thread alone (progress events, throttling, the waker that asks for a repaint), and
 //! once through the window itself: the app (driven by egui_kittest, without a GPU) runs
-//! `logic` and `ui` for a frame whenever it asked for a repaint, as eframe does, from the
-//! Check action until the results table is drawn. Prints the times, the frames drawn and
+//! `logic` and `ui` for a frame whenever a repaint it asked for is due, as eframe
+//! schedules them, from the Check action until the results table is drawn. Prints the times, the frames drawn and
 //! the repaints asked for; not a criterion benchmark because one run of thousands of
 //! files takes many seconds. `TWINSPOT_FILES` sets the count (2,700).
 //!
 //! Run: `cargo bench --bench window`.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -112,15 +112,33 @@ fn main() {
     harness.state_mut().state.persisted.mode = Mode::AllVsAll;
     harness.state_mut().apply(Action::Dropped(Some(ListKind::Suspect), folder.clone()));
     harness.run();
+    // eframe's scheduling: a frame when the earliest requested repaint is due (the
+    // worker's waker asks for one at once, the app's clock after a second).
+    let due: Arc<Mutex<Option<Instant>>> = Arc::new(Mutex::new(None));
+    let requests = due.clone();
+    harness.ctx.set_request_repaint_callback(move |info| {
+        let at = Instant::now() + info.delay;
+        let mut next = requests.lock().expect("the repaint clock");
+        *next = Some(next.map_or(at, |n| n.min(at)));
+    });
     let started = Instant::now();
     harness.state_mut().apply(Action::Check);
     let mut frames = 0usize;
     while harness.state().state.is_running() {
-        if harness.ctx.has_requested_repaint() {
+        let now = Instant::now();
+        let ready = {
+            let mut next = due.lock().expect("the repaint clock");
+            let ready = next.is_some_and(|at| at <= now);
+            if ready {
+                *next = None;
+            }
+            ready
+        };
+        if ready {
             harness.step();
             frames += 1;
         } else {
-            std::thread::sleep(Duration::from_millis(4));
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
     harness.step();

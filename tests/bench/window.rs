@@ -10,8 +10,8 @@
 //! Run: `cargo bench --bench window`.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
@@ -75,8 +75,12 @@ fn main() {
         counter.fetch_add(1, Ordering::Relaxed);
     }))
     .expect("the worker starts");
-    let plan =
-        CheckPlan { suspects: folder.clone(), mode: Mode::AllVsAll, settings: Settings::default(), ..CheckPlan::default() };
+    let plan = CheckPlan {
+        suspects: folder.clone(),
+        mode: Mode::AllVsAll,
+        settings: Settings::default(),
+        ..CheckPlan::default()
+    };
     let started = Instant::now();
     assert!(worker.send(Command::Check { job: 1, plan, cancel: CancelFlag::new() }));
     let mut events = 0usize;

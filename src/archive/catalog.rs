@@ -35,6 +35,7 @@ CREATE INDEX documents_b3 ON documents(b3, simhash, group_id, nshash);
 CREATE INDEX documents_nshash ON documents(nshash, simhash, group_id);
 CREATE INDEX documents_group ON documents(group_id);
 CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
+CREATE TABLE token_keys(id INTEGER PRIMARY KEY, keys BLOB NOT NULL);
 CREATE TABLE segments(
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     kind INTEGER NOT NULL,
@@ -73,16 +74,21 @@ pub fn create(conn: &mut Connection, dir: &Path, settings: &[(&str, String)]) ->
     tx.commit().map_err(sql)
 }
 
-/// Upgrades a catalog of format 1, whose documents held their texts inline, to format 2:
-/// the texts move to a table of their own, so that reading a document's SimHash, group or
-/// path no longer walks the pages of its text, and the pigeonhole indexes cover what
-/// grouping an add reads of its candidates (thousands per band in a large archive).
-/// One transaction: a failure leaves the catalog as it was.
-pub fn upgrade_from_1(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
+/// Upgrades a catalog of an older format to the current one, step by step, in one
+/// transaction: a failure leaves the catalog as it was.
+///
+/// - Format 1 held the texts inline in `documents`. Format 2 moves them to a table of
+///   their own, so that reading a document's SimHash, group or path no longer walks the
+///   pages of its text, and the pigeonhole indexes cover what grouping an add reads of its
+///   candidates (thousands per band in a large archive).
+/// - Format 3 adds `token_keys` (see [`crate::fingerprint::TokenKeys`]). Documents
+///   archived before have none and are read whole when they are candidates, as before.
+pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     let sql = |e| ArchiveError::sql(dir, e);
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-    // Another writer may have upgraded it meanwhile.
-    if setting(&tx, dir, "format")?.as_deref() == Some("1") {
+    // Read inside the transaction: another writer may have upgraded it meanwhile.
+    let format = setting(&tx, dir, "format")?;
+    if format.as_deref() == Some("1") {
         tx.execute_batch(
             "CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
              INSERT INTO texts(id, text) SELECT id, text FROM documents;
@@ -95,6 +101,13 @@ pub fn upgrade_from_1(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveEr
              CREATE INDEX documents_b3 ON documents(b3, simhash, group_id, nshash);
              CREATE INDEX documents_nshash ON documents(nshash, simhash, group_id);
              UPDATE settings SET value = '2' WHERE key = 'format';",
+        )
+        .map_err(sql)?;
+    }
+    if matches!(format.as_deref(), Some("1" | "2")) {
+        tx.execute_batch(
+            "CREATE TABLE token_keys(id INTEGER PRIMARY KEY, keys BLOB NOT NULL);
+             UPDATE settings SET value = '3' WHERE key = 'format';",
         )
         .map_err(sql)?;
     }

@@ -5,6 +5,9 @@ use rusqlite::{Connection, params};
 use super::groups::{self, Group, repair_representatives};
 use super::segment::Segment;
 use super::{Archive, ArchiveError};
+use crate::engine::compared_prefix;
+use crate::fingerprint::TokenKeys;
+use crate::normalize::tokenize;
 
 /// One archived document, as `archive list` shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +54,7 @@ pub(super) fn remove_in(conn: &Connection, id: i64) -> Result<(), rusqlite::Erro
     conn.execute("INSERT OR IGNORE INTO removed(id) VALUES (?1)", [id])?;
     conn.execute("DELETE FROM documents WHERE id = ?1", [id])?;
     conn.execute("DELETE FROM texts WHERE id = ?1", [id])?;
+    conn.execute("DELETE FROM token_keys WHERE id = ?1", [id])?;
     repair_representatives(conn)
 }
 
@@ -153,14 +157,22 @@ impl Archive {
             tx.execute("INSERT OR IGNORE INTO removed(id) VALUES (?1)", params![id]).map_err(sql)?;
             tx.execute("DELETE FROM documents WHERE id = ?1", params![id]).map_err(sql)?;
             tx.execute("DELETE FROM texts WHERE id = ?1", params![id]).map_err(sql)?;
+            tx.execute("DELETE FROM token_keys WHERE id = ?1", params![id]).map_err(sql)?;
         }
         repair_representatives(&tx).map_err(sql)?;
         tx.commit().map_err(sql)?;
         Ok(ids.len())
     }
 
+    /// The token keys of an archived text, as an add stores them.
+    fn token_keys_of(&self, text: &str) -> TokenKeys<'static> {
+        let compared = compared_prefix(text, &self.settings);
+        TokenKeys::of(&tokenize(&text[..compared], self.settings.normalize).tokens)
+    }
+
     /// Checks the catalog (SQLite's integrity check), every listed segment (present,
-    /// well formed, checksum) and every stored text (decompresses to its character count).
+    /// well formed, checksum) and every stored text (decompresses to its character count,
+    /// and to the token keys stored beside it).
     pub fn verify(&self) -> Result<VerifyReport, ArchiveError> {
         let mut report = VerifyReport::default();
         let conn = self.lock();
@@ -192,7 +204,10 @@ impl Archive {
         }
         report.leftovers.sort();
         let mut stmt = conn
-            .prepare("SELECT d.id, t.text, d.chars FROM documents d LEFT JOIN texts t ON t.id = d.id ORDER BY d.id")
+            .prepare(
+                "SELECT d.id, t.text, d.chars, k.keys FROM documents d LEFT JOIN texts t ON t.id = d.id
+                 LEFT JOIN token_keys k ON k.id = d.id ORDER BY d.id",
+            )
             .map_err(sql)?;
         let mut rows = stmt.query([]).map_err(sql)?;
         while let Some(row) = rows.next().map_err(sql)? {
@@ -204,8 +219,16 @@ impl Archive {
                 report.documents += 1;
                 continue;
             };
+            let keys: Option<Vec<u8>> = row.get(3).map_err(sql)?;
             match super::add::decompress(&text) {
-                Ok(t) if t.chars().count() as i64 == chars => {}
+                Ok(t) if t.chars().count() as i64 == chars => {
+                    // Documents archived before format 3 have no keys: they are read whole.
+                    if let Some(keys) = keys
+                        && TokenKeys::from_bytes(&keys) != Some(self.token_keys_of(&t))
+                    {
+                        report.problems.push(format!("document {id}: its token keys do not match its text"));
+                    }
+                }
                 Ok(_) => report.problems.push(format!("document {id}: text length differs from the catalog")),
                 Err(e) => report.problems.push(format!("document {id}: text does not decompress: {e}")),
             }

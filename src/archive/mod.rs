@@ -33,7 +33,7 @@ use crate::normalize::NormalizeOptions;
 use crate::settings::Settings;
 
 /// The on-disk format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// An open archive.
 pub struct Archive {
@@ -101,13 +101,16 @@ impl Archive {
         let mut conn = catalog::open(dir, write)?;
         if !exists {
             catalog::create(&mut conn, dir, &shaping_settings(&settings))?;
-        } else if catalog::setting(&conn, dir, "format")?.as_deref() == Some("1") {
-            // Format 1 is upgraded in place the first time it is opened, for reading too.
+        } else if let Some(found) = catalog::setting(&conn, dir, "format")?
+            .and_then(|v| v.parse::<u32>().ok())
+            .filter(|&found| found < FORMAT_VERSION)
+        {
+            // An older format is upgraded in place the first time it is opened, for reading too.
             if write {
-                catalog::upgrade_from_1(&mut conn, dir)?;
+                catalog::upgrade(&mut conn, dir)?;
             } else {
-                catalog::upgrade_from_1(&mut catalog::open(dir, true)?, dir)
-                    .map_err(|e| ArchiveError::OldFormat { found: 1, upgrade: e.to_string() })?;
+                catalog::upgrade(&mut catalog::open(dir, true)?, dir)
+                    .map_err(|e| ArchiveError::OldFormat { found, upgrade: e.to_string() })?;
             }
         }
         let archive = Self { dir: dir.to_path_buf(), conn: Mutex::new(conn), settings, writable: write };

@@ -12,10 +12,10 @@ use rustc_hash::FxHashSet;
 use super::segment::{Kind, Segment};
 use super::{Archive, ArchiveError};
 use crate::engine::{Role, compared_prefix};
-use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::hamming;
-use crate::index::{Posting, ReferenceDoc, ReferenceIndex, StoredReferences};
+use crate::index::{Glance, Posting, ReferenceDoc, ReferenceIndex, StoredReferences};
 use crate::report::DocumentEntry;
 
 /// Width of one SimHash block of the catalog's pigeonhole index (four blocks: any two
@@ -147,6 +147,25 @@ impl<'a> ArchiveIndex<'a> {
         Ok(Some(Stored { text, simhash: simhash.map(|h| h as u64), keywords }))
     }
 
+    /// The stored token keys of `doc` and its SimHash; `None` for a document archived
+    /// before format 3, or one that has gone.
+    fn load_glance(&self, doc: u32) -> Result<Option<Glance<'static>>, ArchiveError> {
+        let row: Option<(Vec<u8>, Option<i64>)> = self
+            .archive
+            .lock()
+            .prepare_cached(
+                "SELECT k.keys, d.simhash FROM token_keys k JOIN documents d ON d.id = k.id WHERE k.id = ?1",
+            )
+            .and_then(|mut s| s.query_row([i64::from(doc)], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+            .map_err(|e| self.archive.sql(e))?;
+        let Some((keys, simhash)) = row else {
+            return Ok(None);
+        };
+        let token_keys = TokenKeys::from_bytes(&keys)
+            .ok_or_else(|| ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")))?;
+        Ok(Some(Glance { token_keys, simhash: simhash.map(|h| h as u64) }))
+    }
+
     /// What went wrong while the archive was read during a check (the seam has no error
     /// channel of its own): each problem once, in the order met.
     pub fn problems(&self) -> Vec<String> {
@@ -203,6 +222,13 @@ impl ReferenceIndex for ArchiveIndex<'_> {
                 Vec::new()
             }
         }
+    }
+
+    fn glance(&self, doc: u32) -> Option<Glance<'_>> {
+        self.load_glance(doc).unwrap_or_else(|error| {
+            self.note(error.to_string());
+            None
+        })
     }
 
     fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>> {

@@ -14,7 +14,9 @@ use crate::index::{MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::bridge::bridge_edited_gaps;
 use crate::matching::dense::{Ties, densify};
-use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair_counting, overlaps};
+use crate::matching::{
+    Hit, LazyStream, MatchTuning, PairContext, Side, exact_coverage_bound, match_pair_counting, may_open_box, overlaps,
+};
 use crate::report::{Pair, Passage};
 use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, pair_scores};
 use crate::settings::Settings;
@@ -124,6 +126,8 @@ impl Matcher<'_> {
         };
         let shared_sentences = self.shared_sentences(doc);
         let mut candidates = hit_docs.clone();
+        // Near duplicates by SimHash are read whatever their hits.
+        let mut near: Vec<u32> = Vec::new();
         if let Some(h) = doc.simhash {
             let after = self.simhash_after_suspect.then_some(a as u32);
             let mut close: Vec<(u32, u32)> = self
@@ -133,7 +137,9 @@ impl Matcher<'_> {
                 .filter(|&(b, _)| (self.wanted)(a, b as usize))
                 .collect();
             close.sort_unstable_by_key(|&(b, distance)| (distance, b));
-            candidates.extend(close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b));
+            near.extend(close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b));
+            candidates.extend_from_slice(&near);
+            near.sort_unstable();
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -147,6 +153,9 @@ impl Matcher<'_> {
         let mut pairs = Vec::new();
         let mut references = Vec::new();
         for b in candidates {
+            if near.binary_search(&b).is_err() && !self.worth_reading(doc, b, hits_of(b)) {
+                continue;
+            }
             let Some(reference) = self.index.reference(b) else {
                 continue;
             };
@@ -202,6 +211,28 @@ impl Matcher<'_> {
         }
         pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
         pairs
+    }
+
+    /// False when a glance at reference `b` (where the index keeps one) proves that its
+    /// `hits` with `doc` open no box and that the dense pass will not run: the pair would
+    /// come to nothing, and its text need not be read.
+    fn worth_reading(&self, doc: &SuspectDoc, b: u32, hits: &[Hit]) -> bool {
+        let Some(glance) = self.index.glance(b) else {
+            return true;
+        };
+        let ctx = PairContext {
+            k: self.settings.k.max(1),
+            min_chars: self.settings.min_chars,
+            tuning: self.tuning,
+            suspect_masked: doc.masked_chars,
+            reference_masked: &[],
+        };
+        let simhash_distance = match (doc.simhash, glance.simhash) {
+            (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
+            _ => None,
+        };
+        Ties { boxes: 0, hits, simhash_distance }.tied(&ctx)
+            || may_open_box(exact_coverage_bound(&doc.prints.tokenized.tokens, &glance.token_keys, hits, &ctx), &ctx)
     }
 
     /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.

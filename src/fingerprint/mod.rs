@@ -1,14 +1,17 @@
 //! Fingerprints of one document: winnowed k-grams with positions, sentence hashes with
-//! the nshash key, the 64-bit SimHash ([`simhash`]) and the keyword fingerprint
-//! ([`keywords`]). Built from the tokens of [`crate::normalize`].
+//! the nshash key, the 64-bit SimHash ([`simhash`]), the keyword fingerprint
+//! ([`keywords`]) and the token keys an archive keeps ([`token_keys`]). Built from the
+//! tokens of [`crate::normalize`].
 
 pub mod hashing;
 pub mod keywords;
 pub mod sentence;
 pub mod simhash;
+pub mod token_keys;
 pub mod winnow;
 
 pub use sentence::{SentenceFingerprint, nshash, sentence_fingerprints};
+pub use token_keys::TokenKeys;
 pub use winnow::{Fingerprint, winnow};
 
 use crate::normalize::{Tokenized, tokenize};

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{Posting, Spread};
-use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::report::DocumentEntry;
 
@@ -28,6 +28,17 @@ pub struct ReferenceDoc<'a> {
     pub simhash: Option<u64>,
     /// Its keyword fingerprint, when it has one.
     pub keywords: Option<Cow<'a, KeywordPrint>>,
+}
+
+/// What a check can know of a reference without reading its text: enough to pass over
+/// one that shares only chance k-grams with a suspect (see
+/// [`crate::matching::exact_coverage_bound`]).
+#[derive(Clone, Debug)]
+pub struct Glance<'a> {
+    /// The keys of its compared tokens.
+    pub token_keys: TokenKeys<'a>,
+    /// Its SimHash, when it has one.
+    pub simhash: Option<u64>,
 }
 
 /// Where the references of a check are looked up. Implemented by the in-memory index of
@@ -58,6 +69,12 @@ pub trait ReferenceIndex: Sync {
     /// `simhash`, with that distance, sorted by id: only ids after `after` when given, and
     /// at most about `limit` looked at per pigeonhole bucket.
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)>;
+
+    /// A glance at reference `doc`, where reading it whole costs more than looking; `None`
+    /// when this index keeps none (then the reference is read).
+    fn glance(&self, _doc: u32) -> Option<Glance<'_>> {
+        None
+    }
 
     /// The reference `doc`, or `None` when there is no such reference.
     fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>>;

@@ -23,7 +23,7 @@ use std::cell::OnceCell;
 
 use rustc_hash::FxHashMap;
 
-use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::fingerprint::hashing::fmix64;
 use crate::normalize::{CharStream, NormalizeOptions, Token, char_stream, is_single_char_token};
 use crate::report::Passage;
@@ -305,6 +305,34 @@ pub fn match_pair_counting(suspect: Side, reference: Side, hits: &[Hit], ctx: &P
 /// reach the minimum length, and in a text that repeats itself every hit would otherwise
 /// walk the whole document.
 fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32)>, k: usize) -> u32 {
+    exact_coverage_by(a, b.len(), |i, j| a[i].hash == b[j].hash, hits, k)
+}
+
+/// The most [`match_pair_counting`]'s first test can find between `suspect` and a
+/// reference known only by its [`TokenKeys`] and `hits`: at least the exact coverage
+/// (keys agree wherever tokens do), so a reference below the minimum here is certain to
+/// open no box and can be passed over without reading its text.
+pub fn exact_coverage_bound(suspect: &[Token], reference: &TokenKeys<'_>, hits: &[Hit], ctx: &PairContext) -> u32 {
+    let keys = reference.keys();
+    let in_range = |h: &&Hit| (h.a as usize) < suspect.len() && (h.b as usize) < keys.len();
+    let same = |i: usize, j: usize| TokenKeys::key(suspect[i].hash) == keys[j];
+    exact_coverage_by(suspect, keys.len(), same, hits.iter().filter(in_range).map(|h| (h.a, h.b)), ctx.k.max(1))
+}
+
+/// Whether `hits` of a pair can open a box in [`match_pair_counting`]'s first test.
+pub fn may_open_box(coverage: u32, ctx: &PairContext) -> bool {
+    f64::from(coverage) >= ctx.tuning.min_exact_share * ctx.min_chars as f64
+}
+
+/// [`exact_coverage`] with token equality given by `same(i, j)` (suspect token `i`,
+/// reference token `j`, of `b_len`).
+fn exact_coverage_by(
+    a: &[Token],
+    b_len: usize,
+    same: impl Fn(usize, usize) -> bool,
+    hits: impl Iterator<Item = (u32, u32)>,
+    k: usize,
+) -> u32 {
     let mut by_diagonal: Vec<(i64, usize)> = hits.map(|(at, twin)| (at as i64 - twin as i64, at as usize)).collect();
     by_diagonal.sort_unstable();
     let mut runs: Vec<(usize, usize)> = Vec::with_capacity(by_diagonal.len());
@@ -317,13 +345,13 @@ fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32
         let twin = (at as i64 - diagonal) as usize;
         let (mut start, mut twin_start) = (at, twin);
         let floor = at.saturating_sub(MAX_RUN_GROWTH);
-        while start > floor && twin_start > 0 && a[start - 1].hash == b[twin_start - 1].hash {
+        while start > floor && twin_start > 0 && same(start - 1, twin_start - 1) {
             start -= 1;
             twin_start -= 1;
         }
         let (mut end, mut twin_end) = (at + k, twin + k);
         let ceiling = end + MAX_RUN_GROWTH;
-        while end < ceiling && end < a.len() && twin_end < b.len() && a[end].hash == b[twin_end].hash {
+        while end < ceiling && end < a.len() && twin_end < b_len && same(end, twin_end) {
             end += 1;
             twin_end += 1;
         }
@@ -641,5 +669,43 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    proptest::proptest! {
+        /// The bound on token keys is never below the exact coverage on tokens, and equals it
+        /// when no two different tokens share a key: a reference it passes over could
+        /// never have opened a box.
+        #[test]
+        fn the_bound_on_token_keys_is_never_below_the_exact_coverage(
+            a in proptest::collection::vec(0u64..6, 1..80),
+            b in proptest::collection::vec(0u64..6, 1..80),
+            collide in proptest::bool::ANY,
+        ) {
+            // Small alphabets make long shared runs; `collide` makes different tokens share keys.
+            let token = |(i, &h): (usize, &u64)| Token {
+                hash: if collide { h << 16 } else { h.wrapping_mul(0x9e37_79b9_7f4a_7c15) },
+                start: 2 * i as u32,
+                end: 2 * i as u32 + 1,
+            };
+            let ta: Vec<Token> = a.iter().enumerate().map(token).collect();
+            let tb: Vec<Token> = b.iter().enumerate().map(token).collect();
+            let k = 3;
+            let mut hits = Vec::new();
+            for i in 0..ta.len().saturating_sub(k - 1) {
+                for j in 0..tb.len().saturating_sub(k - 1) {
+                    if (0..k).all(|d| ta[i + d].hash == tb[j + d].hash) && (i + j) % 3 == 0 {
+                        hits.push(Hit { a: i as u32, b: j as u32 });
+                    }
+                }
+            }
+            let tuning = MatchTuning::default();
+            let ctx = PairContext { k, min_chars: 40, tuning: &tuning, suspect_masked: &[], reference_masked: &[] };
+            let exact = exact_coverage(&ta, &tb, hits.iter().map(|h| (h.a, h.b)), k);
+            let bound = exact_coverage_bound(&ta, &TokenKeys::of(&tb), &hits, &ctx);
+            proptest::prop_assert!(bound >= exact, "bound {bound} < exact {exact}");
+            if !collide {
+                proptest::prop_assert_eq!(bound, exact);
+            }
+        }
     }
 }

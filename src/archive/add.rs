@@ -11,8 +11,8 @@ use super::reader::bands;
 use super::segment::{self, Kind};
 use super::{Archive, ArchiveError, now};
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage, fingerprint_document};
-use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::fingerprint::keywords::KeywordPrint;
+use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::index::Posting;
 use crate::ingest;
 

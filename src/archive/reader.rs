@@ -12,9 +12,9 @@ use rustc_hash::FxHashSet;
 use super::segment::{Kind, Segment};
 use super::{Archive, ArchiveError};
 use crate::engine::{Role, compared_prefix};
-use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::hamming;
+use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::index::{Glance, Posting, ReferenceDoc, ReferenceIndex, StoredReferences};
 use crate::report::DocumentEntry;
 

@@ -14,9 +14,7 @@ use crate::index::{MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::bridge::bridge_edited_gaps;
 use crate::matching::dense::{Ties, densify};
-use crate::matching::{
-    Hit, LazyStream, MatchTuning, PairContext, Side, exact_coverage_bound, match_pair_counting, may_open_box, overlaps,
-};
+use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair_counting, may_open_box, overlaps};
 use crate::report::{Pair, Passage};
 use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, pair_scores};
 use crate::settings::Settings;
@@ -232,7 +230,7 @@ impl Matcher<'_> {
             _ => None,
         };
         Ties { boxes: 0, hits, simhash_distance }.tied(&ctx)
-            || may_open_box(exact_coverage_bound(&doc.prints.tokenized.tokens, &glance.token_keys, hits, &ctx), &ctx)
+            || may_open_box(&doc.prints.tokenized.tokens, &glance.token_keys, hits, &ctx)
     }
 
     /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.

@@ -1,7 +1,7 @@
 //! Token keys: the low 16 bits of each token hash of a document, two bytes a token.
 //! Stored beside an archived document, they let a check pass over a reference that shares
 //! only chance k-grams with a suspect before its text is read and tokenized again (see
-//! [`crate::matching::exact_coverage_bound`]): keys agree wherever tokens agree, so what
+//! [`crate::matching::may_open_box`]): keys agree wherever tokens agree, so what
 //! is measured on keys is never less than what the tokens would give.
 
 use std::borrow::Cow;
@@ -46,7 +46,7 @@ impl TokenKeys<'_> {
 
     /// Read back from [`Self::to_bytes`]; `None` for bytes of odd length.
     pub fn from_bytes(bytes: &[u8]) -> Option<TokenKeys<'static>> {
-        if bytes.len() % 2 != 0 {
+        if !bytes.len().is_multiple_of(2) {
             return None;
         }
         Some(TokenKeys(Cow::Owned(bytes.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect())))

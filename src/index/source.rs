@@ -7,8 +7,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{Posting, Spread};
-use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::fingerprint::keywords::KeywordPrint;
+use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::report::DocumentEntry;
 
 /// One reference as matching needs it. Its id is the `doc` of its postings.
@@ -32,7 +32,7 @@ pub struct ReferenceDoc<'a> {
 
 /// What a check can know of a reference without reading its text: enough to pass over
 /// one that shares only chance k-grams with a suspect (see
-/// [`crate::matching::exact_coverage_bound`]).
+/// [`crate::matching::may_open_box`]).
 #[derive(Clone, Debug)]
 pub struct Glance<'a> {
     /// The keys of its compared tokens.

@@ -189,8 +189,9 @@ impl Archive {
             .map_err(sql)?;
             let id = tx.last_insert_rowid();
             tx.execute("INSERT INTO texts(id, text) VALUES (?1, ?2)", params![id, text]).map_err(sql)?;
-            let keys = TokenKeys::of(&doc.prints.tokenized.tokens).to_bytes();
-            tx.execute("INSERT INTO token_keys(id, keys) VALUES (?1, ?2)", params![id, keys]).map_err(sql)?;
+            let keys = TokenKeys::of(&doc.prints.tokenized.tokens);
+            tx.execute("INSERT INTO token_keys(id, keys) VALUES (?1, ?2)", params![id, keys.as_bytes()])
+                .map_err(sql)?;
             first_id.get_or_insert(id);
             assign_group(&tx, id, doc.simhash.unwrap_or(0), nshash, self.settings.simhash_threshold, options.cluster)
                 .map_err(sql)?;

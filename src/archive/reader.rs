@@ -21,6 +21,10 @@ use crate::report::DocumentEntry;
 /// Width of one SimHash block of the catalog's pigeonhole index (four blocks: any two
 /// values within 3 bits agree on one whole block).
 pub(super) const BAND_BITS: u32 = 16;
+/// Lookups between two releases of the segments' pages.
+const RELEASE_EVERY: usize = 512;
+/// Documents glanced at per query.
+const GLANCE_CHUNK: usize = 4096;
 /// The largest distance the band columns answer; above it every SimHash is scanned.
 const BAND_DISTANCE: u32 = 3;
 
@@ -60,6 +64,12 @@ impl<'a> ArchiveIndex<'a> {
         let sql = |e| archive.sql(e);
         let (listed, removed, documents) = {
             let conn = archive.lock();
+            // One read transaction for the whole check: one snapshot of segments and
+            // documents, and no lock taken and schema read again per query (a check asks
+            // for tens of thousands of rows).
+            if conn.is_autocommit() {
+                conn.execute_batch("BEGIN").map_err(sql)?;
+            }
             let mut stmt = conn.prepare("SELECT kind, file FROM segments ORDER BY id").map_err(sql)?;
             let listed: Vec<(i64, String)> = stmt
                 .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -78,16 +88,24 @@ impl<'a> ArchiveIndex<'a> {
             let documents: i64 = conn.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).map_err(sql)?;
             (listed, removed, documents)
         };
-        let (mut kgrams, mut sentences) = (Vec::new(), Vec::new());
+        // From here on the index owns the transaction: it ends when the index is dropped.
+        let mut index = Self {
+            archive,
+            kgrams: Vec::new(),
+            sentences: Vec::new(),
+            removed,
+            documents: documents as usize,
+            problems: Mutex::default(),
+        };
         for (kind, file) in listed {
             let segment = Segment::open(&archive.dir.join(&file))?;
             match Kind::from_code(kind) {
-                Some(Kind::Kgrams) => kgrams.push(segment),
-                Some(Kind::Sentences) => sentences.push(segment),
+                Some(Kind::Kgrams) => index.kgrams.push(segment),
+                Some(Kind::Sentences) => index.sentences.push(segment),
                 None => return Err(ArchiveError::Corrupt(format!("segment {file} of unknown kind {kind}"))),
             }
         }
-        Ok(Self { archive, kgrams, sentences, removed, documents: documents as usize, problems: Mutex::default() })
+        Ok(index)
     }
 
     /// Number of segments mapped (k-grams, sentences).
@@ -110,6 +128,18 @@ impl<'a> ArchiveIndex<'a> {
             out.sort_unstable();
         }
         out
+    }
+
+    /// [`Self::collect`] for each of `hashes`, the segments' pages let go of every
+    /// [`RELEASE_EVERY`] lookups: what the check keeps resident of the segment files stays
+    /// bounded however many hashes a suspect has (see [`Segment::release_pages`]).
+    fn collect_all(&self, segments: &[Segment], hashes: &[u64]) -> Vec<Cow<'static, [Posting]>> {
+        let mut lists = Vec::with_capacity(hashes.len());
+        for chunk in hashes.chunks(RELEASE_EVERY) {
+            lists.extend(chunk.iter().map(|&hash| Cow::Owned(self.collect(segments, hash))));
+            segments.iter().for_each(Segment::release_pages);
+        }
+        lists
     }
 
     fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(i64, i64)>, rusqlite::Error> {
@@ -147,23 +177,31 @@ impl<'a> ArchiveIndex<'a> {
         Ok(Some(Stored { text, simhash: simhash.map(|h| h as u64), keywords }))
     }
 
-    /// The stored token keys of `doc` and its SimHash; `None` for a document archived
-    /// before format 3, or one that has gone.
-    fn load_glance(&self, doc: u32) -> Result<Option<Glance<'static>>, ArchiveError> {
-        let row: Option<(Vec<u8>, Option<i64>)> = self
-            .archive
-            .lock()
+    /// Calls `each` with the stored token keys and SimHash of every document of `docs`
+    /// that has keys (documents archived before format 3 have none): one query per
+    /// [`GLANCE_CHUNK`] documents, in id order.
+    fn load_glances(&self, docs: &[u32], each: &mut dyn FnMut(u32, &Glance<'_>)) -> Result<(), ArchiveError> {
+        let sql = |e| self.archive.sql(e);
+        let conn = self.archive.lock();
+        let mut stmt = conn
             .prepare_cached(
-                "SELECT k.keys, d.simhash FROM token_keys k JOIN documents d ON d.id = k.id WHERE k.id = ?1",
+                "SELECT k.id, k.keys, d.simhash FROM json_each(?1) j
+                 JOIN token_keys k ON k.id = j.value JOIN documents d ON d.id = k.id",
             )
-            .and_then(|mut s| s.query_row([i64::from(doc)], |r| Ok((r.get(0)?, r.get(1)?))).optional())
-            .map_err(|e| self.archive.sql(e))?;
-        let Some((keys, simhash)) = row else {
-            return Ok(None);
-        };
-        let token_keys = TokenKeys::from_bytes(&keys)
-            .ok_or_else(|| ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")))?;
-        Ok(Some(Glance { token_keys, simhash: simhash.map(|h| h as u64) }))
+            .map_err(sql)?;
+        for chunk in docs.chunks(GLANCE_CHUNK) {
+            let ids = serde_json::to_string(chunk).map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
+            let mut rows = stmt.query([ids]).map_err(sql)?;
+            while let Some(row) = rows.next().map_err(sql)? {
+                let doc: i64 = row.get(0).map_err(sql)?;
+                let keys = row.get_ref(1).map_err(sql)?.as_blob().map_err(|e| sql(e.into()))?;
+                let simhash: Option<i64> = row.get(2).map_err(sql)?;
+                let token_keys = TokenKeys::from_bytes(keys)
+                    .ok_or_else(|| ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")))?;
+                each(doc as u32, &Glance { token_keys, simhash: simhash.map(|h| h as u64) });
+            }
+        }
+        Ok(())
     }
 
     /// What went wrong while the archive was read during a check (the seam has no error
@@ -180,6 +218,19 @@ impl<'a> ArchiveIndex<'a> {
     }
 }
 
+impl Drop for ArchiveIndex<'_> {
+    /// Ends the read transaction begun at [`ArchiveIndex::open`]. Nothing was written in
+    /// it, so ending it cannot lose anything; should `COMMIT` fail, `ROLLBACK` ends it,
+    /// and failing that SQLite ends it when the connection closes (every job opens the
+    /// archive for itself).
+    fn drop(&mut self) {
+        let conn = self.archive.lock();
+        if !conn.is_autocommit() && conn.execute_batch("COMMIT").is_err() {
+            conn.execute_batch("ROLLBACK").ok();
+        }
+    }
+}
+
 /// One archived document as read back.
 struct Stored {
     text: String,
@@ -189,11 +240,11 @@ struct Stored {
 
 impl ReferenceIndex for ArchiveIndex<'_> {
     fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        hashes.iter().map(|&hash| Cow::Owned(self.collect(&self.kgrams, hash))).collect()
+        self.collect_all(&self.kgrams, hashes)
     }
 
     fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        hashes.iter().map(|&hash| Cow::Owned(self.collect(&self.sentences, hash))).collect()
+        self.collect_all(&self.sentences, hashes)
     }
 
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
@@ -224,11 +275,10 @@ impl ReferenceIndex for ArchiveIndex<'_> {
         }
     }
 
-    fn glance(&self, doc: u32) -> Option<Glance<'_>> {
-        self.load_glance(doc).unwrap_or_else(|error| {
+    fn glances(&self, docs: &[u32], each: &mut dyn FnMut(u32, &Glance<'_>)) {
+        if let Err(error) = self.load_glances(docs, each) {
             self.note(error.to_string());
-            None
-        })
+        }
     }
 
     fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>> {

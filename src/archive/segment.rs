@@ -189,6 +189,20 @@ impl Segment {
         probes(hash, self.filter_words).all(|bit| u64_at(&self.map, base + bit / 64 * 8) & (1 << (bit % 64)) != 0)
     }
 
+    /// Lets go of the pages of the file this process has read (they stay in the system's
+    /// page cache): a check looks up thousands of hashes in every segment, and each
+    /// lookup maps a page or two of a file that may hold gigabytes. Only a hint: should
+    /// the system refuse it, the pages simply stay mapped until the segment is dropped.
+    pub fn release_pages(&self) {
+        #[cfg(unix)]
+        // SAFETY: the map is read-only and its file immutable; after MADV_DONTNEED a read
+        // maps the same bytes again from the file. No reference into the map outlives the
+        // lookup that made it (entries are copied out).
+        unsafe {
+            self.map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed).ok();
+        }
+    }
+
     /// The range of entries holding `hash`.
     pub fn find(&self, hash: u64) -> std::ops::Range<usize> {
         if self.count == 0 || !self.may_hold(hash) {

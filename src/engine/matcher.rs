@@ -10,7 +10,7 @@ use crate::exclusions::{Exclusions, SuspectExclusions, token_ranges};
 use crate::fingerprint::hashing::kgram_hashes;
 use crate::fingerprint::keywords::{KeywordPrint, may_reach, similarity};
 use crate::fingerprint::{DocumentFingerprints, simhash};
-use crate::index::{MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
+use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::bridge::bridge_edited_gaps;
 use crate::matching::dense::{Ties, densify};
@@ -150,8 +150,17 @@ impl Matcher<'_> {
         let suspect_stream = LazyStream::new(&doc.text[..doc.compared], self.settings.normalize);
         let mut pairs = Vec::new();
         let mut references = Vec::new();
+        // Where the index keeps glances, references that cannot come to anything are not read.
+        let glanced: Vec<u32> = candidates.iter().copied().filter(|b| near.binary_search(b).is_err()).collect();
+        let mut passed_over: Vec<u32> = Vec::new();
+        self.index.glances(&glanced, &mut |b, glance| {
+            if !self.worth_reading(doc, glance, hits_of(b)) {
+                passed_over.push(b);
+            }
+        });
+        passed_over.sort_unstable();
         for b in candidates {
-            if near.binary_search(&b).is_err() && !self.worth_reading(doc, b, hits_of(b)) {
+            if passed_over.binary_search(&b).is_ok() {
                 continue;
             }
             let Some(reference) = self.index.reference(b) else {
@@ -211,13 +220,10 @@ impl Matcher<'_> {
         pairs
     }
 
-    /// False when a glance at reference `b` (where the index keeps one) proves that its
-    /// `hits` with `doc` open no box and that the dense pass will not run: the pair would
-    /// come to nothing, and its text need not be read.
-    fn worth_reading(&self, doc: &SuspectDoc, b: u32, hits: &[Hit]) -> bool {
-        let Some(glance) = self.index.glance(b) else {
-            return true;
-        };
+    /// False when a glance at a reference proves that its `hits` with `doc` open no box
+    /// and that the dense pass will not run: the pair would come to nothing, and the
+    /// reference's text need not be read.
+    fn worth_reading(&self, doc: &SuspectDoc, glance: &Glance<'_>, hits: &[Hit]) -> bool {
         let ctx = PairContext {
             k: self.settings.k.max(1),
             min_chars: self.settings.min_chars,

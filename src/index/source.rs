@@ -70,11 +70,10 @@ pub trait ReferenceIndex: Sync {
     /// at most about `limit` looked at per pigeonhole bucket.
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)>;
 
-    /// A glance at reference `doc`, where reading it whole costs more than looking; `None`
-    /// when this index keeps none (then the reference is read).
-    fn glance(&self, _doc: u32) -> Option<Glance<'_>> {
-        None
-    }
+    /// Calls `each` with a glance at every reference of `docs` (ascending) that this
+    /// index keeps one for, where reading a reference whole costs more than looking; the
+    /// others are read. An index that keeps none (the check's own) keeps this default.
+    fn glances(&self, _docs: &[u32], _each: &mut dyn FnMut(u32, &Glance<'_>)) {}
 
     /// The reference `doc`, or `None` when there is no such reference.
     fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>>;

@@ -41,12 +41,23 @@ pub struct AddSummary {
     pub failed: Vec<(String, String)>,
 }
 
+impl AddSummary {
+    /// Adds the counts of `other` (a batch's) to these.
+    fn absorb(&mut self, other: AddSummary) {
+        self.added += other.added;
+        self.replaced += other.replaced;
+        self.unchanged += other.unchanged;
+        self.failed.extend(other.failed);
+    }
+}
+
 /// One file read for adding.
 struct Prepared {
     path: String,
     sha256: String,
     size: u64,
-    text: String,
+    /// The text, compressed as stored (in the parallel part of an add).
+    compressed: Vec<u8>,
     chars: usize,
     prints: DocumentFingerprints,
     /// `None` for a text without words: it is nobody's near duplicate.
@@ -65,8 +76,10 @@ pub(super) fn decompress(bytes: &[u8]) -> Result<String, String> {
 
 impl Archive {
     /// Adds `inputs`: a file whose SHA-256 is already archived is skipped, a file whose
-    /// path is archived with other content replaces it. Batches commit one by one; a
-    /// cancel stops after the running batch's reading, keeping the committed ones.
+    /// path is archived with other content replaces it. Batches commit one by one, in
+    /// order; each batch is committed (and segments merged) while the next one is read, so
+    /// that the reading cores are not idle while the catalog is written. A cancel stops
+    /// after the running batch's reading, keeping the committed ones.
     pub fn add(
         &self,
         inputs: &[DocumentInput],
@@ -81,20 +94,30 @@ impl Archive {
         sink.progress(Progress { stage: Stage::Reading, done, total });
         // Its helper processes (if any) read every file of this add and end with it.
         let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
+        // A batch read and not yet committed.
+        let mut pending: Option<Vec<Prepared>> = None;
         for batch in inputs.chunks(BATCH) {
             if cancel.is_cancelled() {
                 break;
             }
-            let ticks = std::sync::atomic::AtomicUsize::new(done);
-            let read: Vec<Result<Prepared, (String, String)>> = batch
-                .par_iter()
-                .map(|input| {
-                    let prepared = self.prepare(input, &extractor);
-                    let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    sink.progress(Progress { stage: Stage::Reading, done: n, total });
-                    prepared
-                })
-                .collect();
+            let (read, committed) = std::thread::scope(|scope| {
+                let commit = pending.take().map(|docs| scope.spawn(|| self.commit_and_merge(docs, options)));
+                let ticks = std::sync::atomic::AtomicUsize::new(done);
+                let read: Vec<Result<Prepared, (String, String)>> = batch
+                    .par_iter()
+                    .map(|input| {
+                        let prepared = self.prepare(input, &extractor);
+                        let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        sink.progress(Progress { stage: Stage::Reading, done: n, total });
+                        prepared
+                    })
+                    .collect();
+                (read, commit.map(|handle| handle.join()))
+            });
+            if let Some(committed) = committed {
+                // A panic while committing is a bug: it goes on as if the commit had run here.
+                summary.absorb(committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
+            }
             if cancel.is_cancelled() {
                 break;
             }
@@ -105,11 +128,21 @@ impl Archive {
                     Err(failure) => summary.failed.push(failure),
                 }
             }
-            self.commit_batch(ok, options, &mut summary)?;
+            pending = Some(ok);
             done += batch.len();
-            self.merge_if_needed()?;
+        }
+        if let Some(docs) = pending {
+            summary.absorb(self.commit_and_merge(docs, options)?);
         }
         sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
+        Ok(summary)
+    }
+
+    /// Commits one batch, then merges segments if a tier is full; what it added.
+    fn commit_and_merge(&self, docs: Vec<Prepared>, options: &AddOptions) -> Result<AddSummary, ArchiveError> {
+        let mut summary = AddSummary::default();
+        self.commit_batch(docs, options, &mut summary)?;
+        self.merge_if_needed()?;
         Ok(summary)
     }
 
@@ -117,12 +150,13 @@ impl Archive {
     fn prepare(&self, input: &DocumentInput, extractor: &ingest::Extractor) -> Result<Prepared, (String, String)> {
         let read = fingerprint_document(input, &self.settings, extractor).map_err(|e| (input.display.clone(), e))?;
         let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
+        let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
         Ok(Prepared {
             path: input.display.clone(),
             sha256: read.entry.sha256.unwrap_or_default(),
             size,
             chars: read.entry.chars,
-            text: read.entry.text.to_string(),
+            compressed,
             prints: read.prints,
             simhash: read.entry.simhash,
             keywords: read.keywords,
@@ -148,8 +182,8 @@ impl Archive {
         let mut first_id = None;
         for doc in docs {
             let known: Option<i64> = tx
-                .query_row("SELECT id FROM documents WHERE sha256 = ?1 LIMIT 1", [&doc.sha256], |r| r.get(0))
-                .optional()
+                .prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 LIMIT 1")
+                .and_then(|mut stmt| stmt.query_row([&doc.sha256], |r| r.get(0)).optional())
                 .map_err(sql)?;
             if known.is_some() {
                 summary.unchanged += 1;
@@ -162,15 +196,16 @@ impl Archive {
             for id in &old {
                 super::maintain::remove_in(&tx, *id).map_err(sql)?;
             }
-            let text = compress(&doc.text).map_err(|e| ArchiveError::io(&self.dir, e))?;
             let b = doc.simhash.map(bands);
             let band = |i: usize| b.map(|b| b[i]);
             let nshash = doc.prints.nshash.map(|h| h as i64);
             let keywords = doc.keywords.as_ref().map(|k| k.keywords.join("\n"));
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0)",
-                params![
+            )
+            .and_then(|mut stmt| {
+                stmt.execute(params![
                     doc.path,
                     doc.sha256,
                     doc.size as i64,
@@ -184,13 +219,16 @@ impl Archive {
                     band(3),
                     nshash,
                     keywords
-                ],
-            )
+                ])
+            })
             .map_err(sql)?;
             let id = tx.last_insert_rowid();
-            tx.execute("INSERT INTO texts(id, text) VALUES (?1, ?2)", params![id, text]).map_err(sql)?;
+            tx.prepare_cached("INSERT INTO texts(id, text) VALUES (?1, ?2)")
+                .and_then(|mut stmt| stmt.execute(params![id, doc.compressed]))
+                .map_err(sql)?;
             let keys = TokenKeys::of(&doc.prints.tokenized.tokens);
-            tx.execute("INSERT INTO token_keys(id, keys) VALUES (?1, ?2)", params![id, keys.as_bytes()])
+            tx.prepare_cached("INSERT INTO token_keys(id, keys) VALUES (?1, ?2)")
+                .and_then(|mut stmt| stmt.execute(params![id, keys.as_bytes()]))
                 .map_err(sql)?;
             first_id.get_or_insert(id);
             assign_group(&tx, id, doc.simhash.unwrap_or(0), nshash, self.settings.simhash_threshold, options.cluster)

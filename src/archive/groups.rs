@@ -64,11 +64,12 @@ pub(super) fn assign_group(
         groups.dedup();
         let target = groups[0];
         for &other in &groups[1..] {
-            conn.execute("UPDATE documents SET group_id = ?1 WHERE group_id = ?2", params![target, other])?;
+            conn.prepare_cached("UPDATE documents SET group_id = ?1 WHERE group_id = ?2")?
+                .execute(params![target, other])?;
         }
         target
     };
-    conn.execute("UPDATE documents SET group_id = ?1 WHERE id = ?2", params![group, id])?;
+    conn.prepare_cached("UPDATE documents SET group_id = ?1 WHERE id = ?2")?.execute(params![group, id])?;
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! The archive from the command line: the same answer as `compare --reference`, adds that
 //! skip unchanged files and replace changed ones, groups and expiry, one clear error for
-//! a foreign, damaged, newer or differently made archive, and an add killed midway.
+//! a foreign, damaged, newer or differently made archive, an add killed midway, older
+//! formats upgraded, and token keys checked by `verify`.
 
 use std::path::{Path, PathBuf};
 
@@ -316,4 +317,42 @@ fn an_archive_of_format_1_is_upgraded_when_opened_and_answers_as_before() {
         })
         .unwrap();
     assert_eq!((documents, texts), (2, 2));
+}
+
+#[test]
+fn token_keys_are_verified_and_damaged_ones_stop_a_check_naming_the_document() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("refs")).unwrap();
+    let copied = "The maintainer uploads the new version to the archive after the freeze has ended.";
+    // Ten words: long enough for winnowing to keep one of its k-grams in b.
+    let shared = "Please read the whole manual twice before you ask anyone.";
+    std::fs::write(dir.join("refs/a.txt"), format!("{copied} Nothing else is said here.\n").repeat(3)).unwrap();
+    std::fs::write(
+        dir.join("refs/b.txt"),
+        format!("A recipe for bread needs flour, water, salt and time. {shared} Then bake it well.\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("suspect.txt"),
+        format!("An essay about weather and sport begins here. {copied} {shared} It ends with rain.\n"),
+    )
+    .unwrap();
+    success(&twinspot(dir, &["archive", "add", "arc", "refs", "-q"]));
+    let before = json_of(dir, &["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
+    assert!(pairs_by_path(&before).iter().any(|p| p.1.ends_with("a.txt")), "{before}");
+    assert!(success(&twinspot(dir, &["archive", "verify", "arc"])).contains(" 0 problems"));
+
+    let conn = rusqlite::Connection::open(dir.join("arc/catalog.sqlite")).unwrap();
+    let b: i64 = conn.query_row("SELECT id FROM documents WHERE path LIKE '%b.txt'", [], |r| r.get(0)).unwrap();
+    conn.execute("UPDATE token_keys SET keys = X'0102' WHERE id = ?1", [b]).unwrap();
+    let verified = twinspot(dir, &["archive", "verify", "arc"]);
+    assert!(!verified.status.success());
+    let said = String::from_utf8_lossy(&verified.stdout).into_owned() + &String::from_utf8_lossy(&verified.stderr);
+    assert!(said.contains(&format!("document {b}: its token keys do not match its text")), "{said}");
+
+    conn.execute("UPDATE token_keys SET keys = X'010203' WHERE id = ?1", [b]).unwrap();
+    drop(conn);
+    let error = failure(dir, &["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
+    assert!(error.contains(&format!("the token keys of document {b}: odd length")), "{error}");
 }

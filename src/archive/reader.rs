@@ -22,7 +22,7 @@ use crate::report::DocumentEntry;
 /// values within 3 bits agree on one whole block).
 pub(super) const BAND_BITS: u32 = 16;
 /// Lookups between two releases of the segments' pages.
-const RELEASE_EVERY: usize = 512;
+const RELEASE_EVERY: usize = 128;
 /// Documents glanced at per query.
 const GLANCE_CHUNK: usize = 4096;
 /// The largest distance the band columns answer; above it every SimHash is scanned.

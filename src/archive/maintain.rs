@@ -1,6 +1,6 @@
 //! Looking after an archive: list, stats, remove, expire, groups and verify.
 
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 
 use super::groups::{self, Group, repair_representatives};
 use super::segment::Segment;
@@ -51,11 +51,18 @@ pub struct VerifyReport {
 /// Deletes document `id` inside a write transaction: its row goes, its postings stay in
 /// their segments until a merge, skipped by readers through the `removed` list.
 pub(super) fn remove_in(conn: &Connection, id: i64) -> Result<(), rusqlite::Error> {
+    delete_rows(conn, id)?;
+    repair_representatives(conn)
+}
+
+/// The rows of document `id` (its catalog row, text and token keys) deleted and the id
+/// listed as removed, groups left to repair by the caller.
+fn delete_rows(conn: &Connection, id: i64) -> Result<(), rusqlite::Error> {
     conn.execute("INSERT OR IGNORE INTO removed(id) VALUES (?1)", [id])?;
     conn.execute("DELETE FROM documents WHERE id = ?1", [id])?;
     conn.execute("DELETE FROM texts WHERE id = ?1", [id])?;
     conn.execute("DELETE FROM token_keys WHERE id = ?1", [id])?;
-    repair_representatives(conn)
+    Ok(())
 }
 
 impl Archive {
@@ -154,10 +161,7 @@ impl Archive {
             stmt.query_map([before], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?
         };
         for &id in &ids {
-            tx.execute("INSERT OR IGNORE INTO removed(id) VALUES (?1)", params![id]).map_err(sql)?;
-            tx.execute("DELETE FROM documents WHERE id = ?1", params![id]).map_err(sql)?;
-            tx.execute("DELETE FROM texts WHERE id = ?1", params![id]).map_err(sql)?;
-            tx.execute("DELETE FROM token_keys WHERE id = ?1", params![id]).map_err(sql)?;
+            delete_rows(&tx, id).map_err(sql)?;
         }
         repair_representatives(&tx).map_err(sql)?;
         tx.commit().map_err(sql)?;

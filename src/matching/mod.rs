@@ -244,25 +244,13 @@ pub fn match_pair_counting(suspect: Side, reference: Side, hits: &[Hit], ctx: &P
     {
         return (Vec::new(), 0);
     }
-    let rough: Vec<SpanSeed> = hits
-        .iter()
-        .filter(in_range)
-        .map(|h| SpanSeed {
-            a_at: h.a,
-            b_at: h.b,
-            len: k as u32,
-            a: token_span(&sa.tokens, h.a, k),
-            b: token_span(&rb.tokens, h.b, k),
-        })
-        .collect();
+    let rough = rough_seeds(hits, &sa.tokens, rb.tokens.len(), k, |b| token_span(&rb.tokens, b, k));
+    let same = |i: usize, j: usize| sa.tokens[i].hash == rb.tokens[j].hash;
     let margin = tuning.box_margin;
     let mut passages = Vec::new();
     let mut boxes = 0;
     for group in cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars) {
-        if group.len() < tuning.min_hits && !group.iter().any(|h| diagonal_support(&sa.tokens, &rb.tokens, h, k)) {
-            continue;
-        }
-        if (exact_coverage(&sa.tokens, &rb.tokens, group.iter().map(|h| (h.a_at, h.b_at)), k) as f64) < min_exact {
+        if !group_opens_box(&group, &sa.tokens, rb.tokens.len(), same, ctx) {
             continue;
         }
         boxes += 1;
@@ -316,29 +304,46 @@ fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32
 /// each group holds whole groups of the real clustering. `false` is therefore certain:
 /// the pair opens no box, and the reference's text need not be read.
 pub fn may_open_box(suspect: &[Token], reference: &TokenKeys<'_>, hits: &[Hit], ctx: &PairContext) -> bool {
-    let keys = reference;
-    let k = ctx.k.max(1);
-    let tuning = ctx.tuning;
-    let min_exact = tuning.min_exact_share * ctx.min_chars as f64;
-    let same = |i: usize, j: usize| TokenKeys::key(suspect[i].hash) == keys.get(j);
-    let in_range = |h: &&Hit| (h.a as usize) < suspect.len() && (h.b as usize) < keys.len();
-    let rough: Vec<SpanSeed> = hits
+    let (k, tuning) = (ctx.k.max(1), ctx.tuning);
+    let b_len = reference.len();
+    let rough = rough_seeds(hits, suspect, b_len, k, |b| (b, (b as usize + k).min(b_len) as u32));
+    let same = |i: usize, j: usize| TokenKeys::key(suspect[i].hash) == reference.get(j);
+    cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars)
         .iter()
-        .filter(in_range)
-        .map(|h| SpanSeed {
-            a_at: h.a,
-            b_at: h.b,
-            len: k as u32,
-            a: token_span(suspect, h.a, k),
-            b: (h.b, (h.b as usize + k).min(keys.len()) as u32),
-        })
-        .collect();
-    cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars).iter().any(|group| {
-        (group.len() >= tuning.min_hits
-            || group.iter().any(|h| diagonal_support_by(suspect.len(), keys.len(), same, h, k)))
-            && f64::from(exact_coverage_by(suspect, keys.len(), same, group.iter().map(|h| (h.a_at, h.b_at)), k))
-                >= min_exact
-    })
+        .any(|group| group_opens_box(group, suspect, b_len, same, ctx))
+}
+
+/// The `hits` inside both documents (the reference of `b_len` tokens) as seeds to cluster:
+/// each spans its `k` tokens, on the suspect in characters, on the reference as `b_span`
+/// says from the hit's token index.
+fn rough_seeds(
+    hits: &[Hit],
+    suspect: &[Token],
+    b_len: usize,
+    k: usize,
+    b_span: impl Fn(u32) -> (u32, u32),
+) -> Vec<SpanSeed> {
+    hits.iter()
+        .filter(|h| (h.a as usize) < suspect.len() && (h.b as usize) < b_len)
+        .map(|h| SpanSeed { a_at: h.a, b_at: h.b, len: k as u32, a: token_span(suspect, h.a, k), b: b_span(h.b) })
+        .collect()
+}
+
+/// The first pass's test of one group of hits: it opens a box when it has
+/// [`MatchTuning::min_hits`] hits, or support around one of them, and its exact runs
+/// cover [`MatchTuning::min_exact_share`] of the minimum passage on the suspect side.
+/// `same(i, j)` says whether suspect token `i` and reference token `j` (of `b_len`) agree.
+fn group_opens_box(
+    group: &[SpanSeed],
+    suspect: &[Token],
+    b_len: usize,
+    same: impl Fn(usize, usize) -> bool + Copy,
+    ctx: &PairContext,
+) -> bool {
+    let (k, tuning) = (ctx.k.max(1), ctx.tuning);
+    let min_exact = tuning.min_exact_share * ctx.min_chars as f64;
+    (group.len() >= tuning.min_hits || group.iter().any(|h| diagonal_support(suspect.len(), b_len, same, h, k)))
+        && f64::from(exact_coverage_by(suspect, b_len, same, group.iter().map(|h| (h.a_at, h.b_at)), k)) >= min_exact
 }
 
 /// [`exact_coverage`] with token equality given by `same(i, j)` (suspect token `i`,
@@ -400,19 +405,9 @@ const SUPPORT_EXTRA: usize = 4;
 /// Whether a lone k-gram hit has company: tokens around it that also match, on its
 /// diagonal or a diagonal or two beside it (a word inserted or deleted). A chance phrase
 /// stands alone; a copied passage under light edits does not. Much cheaper than a box.
-fn diagonal_support(a: &[Token], b: &[Token], hit: &SpanSeed, k: usize) -> bool {
-    diagonal_support_by(a.len(), b.len(), |i, j| a[i].hash == b[j].hash, hit, k)
-}
-
-/// [`diagonal_support`] with token equality given by `same(i, j)` (suspect token `i` of
-/// `a_len`, reference token `j` of `b_len`).
-fn diagonal_support_by(
-    a_len: usize,
-    b_len: usize,
-    same: impl Fn(usize, usize) -> bool,
-    hit: &SpanSeed,
-    k: usize,
-) -> bool {
+/// `same(i, j)` says whether suspect token `i` (of `a_len`) and reference token `j` (of
+/// `b_len`) agree.
+fn diagonal_support(a_len: usize, b_len: usize, same: impl Fn(usize, usize) -> bool, hit: &SpanSeed, k: usize) -> bool {
     let (i, j) = (hit.a_at as i64, hit.b_at as i64);
     let r = SUPPORT_RADIUS as i64;
     let index = |at: i64, len: usize| usize::try_from(at).ok().filter(|&x| x < len);

@@ -27,13 +27,29 @@ fn devset_parent() -> Option<PathBuf> {
     None
 }
 
-/// Runs the project's SQL on `engine` over the fingerprints in `prints`, into `out`.
+/// The Python that has the SQL engines: `$TWINSPOT_SQL_PYTHON`, else the virtual
+/// environment `.ci/setup` makes in the checkout (`.venv-sql`), else `python3`.
+fn sql_python() -> PathBuf {
+    if let Some(python) = std::env::var_os("TWINSPOT_SQL_PYTHON") {
+        return PathBuf::from(python);
+    }
+    let venv = repo().join(".venv-sql/bin/python3");
+    if venv.exists() { venv } else { PathBuf::from("python3") }
+}
+
+/// Runs the project's SQL on `engine` over the fingerprints in `prints`, into `out`
+/// (on DataFusion one bucket of the postings at a time, or all at once with `--whole`).
 fn run_sql(engine: &str, prints: &Path, out: &Path) {
-    let output = Command::new("python3")
+    run_sql_with(engine, prints, out, &[]);
+}
+
+fn run_sql_with(engine: &str, prints: &Path, out: &Path, options: &[&str]) {
+    let output = Command::new(sql_python())
         .arg(repo().join("tests/sql/run_sql.py"))
         .arg(engine)
         .arg(prints)
         .arg(out)
+        .args(options)
         .output()
         .expect("python3 must be installed to run the SQL engines");
     assert!(
@@ -160,16 +176,22 @@ fn spark_runs_the_same_sql_files_and_finds_the_same_candidate_pairs() {
     let tmp = tempfile::tempdir().unwrap();
     let prints = tmp.path().join("prints");
     two_shards(&prints);
+    // DataFusion one bucket at a time (one machine), DataFusion and Spark over all
+    // postings at once (as on a cluster): the same spreads and the same pairs.
     run_sql("datafusion", &prints, &tmp.path().join("datafusion"));
+    run_sql_with("datafusion", &prints, &tmp.path().join("whole"), &["--whole"]);
     run_sql("spark", &prints, &tmp.path().join("spark"));
     let datafusion = read_pairs(&tmp.path().join("datafusion/pairs.parquet")).unwrap();
-    let spark = read_pairs(&tmp.path().join("spark/pairs.parquet")).unwrap();
     assert!(!datafusion.is_empty());
-    assert_eq!(spark, datafusion);
-    assert_eq!(
-        read_spreads(&tmp.path().join("spark/common.parquet")).unwrap(),
-        read_spreads(&tmp.path().join("datafusion/common.parquet")).unwrap()
-    );
+    let spreads = |engine: &str| {
+        let mut spreads = read_spreads(&tmp.path().join(engine).join("common.parquet")).unwrap();
+        spreads.sort();
+        spreads
+    };
+    for other in ["whole", "spark"] {
+        assert_eq!(read_pairs(&tmp.path().join(other).join("pairs.parquet")).unwrap(), datafusion, "{other}");
+        assert_eq!(spreads(other), spreads("datafusion"), "{other}");
+    }
     // Ids carry their shard: the copied pair joins shard 0 (reference) and shard 1.
     assert!(datafusion.iter().any(|&(a, b)| a >> 32 == 0 && b >> 32 == 1), "{datafusion:?}");
 }

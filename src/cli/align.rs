@@ -22,7 +22,8 @@ pub struct AlignArgs {
     #[arg(long, value_name = "PAIRS.parquet")]
     pairs: PathBuf,
     /// How the whole collection holds its frequent hashes (a Parquet file or folder with columns
-    /// `kind`, `hash`, `documents`, `postings`, `first_doc`, `second_doc`), from sql/common_hashes.sql.
+    /// `kind`, `hash`, `documents`, `postings`, `first_doc`, `second_doc`), from sql/kgram_spreads.sql and
+    /// sql/sentence_spreads.sql.
     #[arg(long, value_name = "COMMON.parquet")]
     common: PathBuf,
     /// The fingerprint folder written by `twinspot fingerprint --parquet`.

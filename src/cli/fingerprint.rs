@@ -25,7 +25,7 @@ pub struct FingerprintArgs {
     /// This machine's shard number: ids are shard × 2³² + index, unique across machines.
     #[arg(long, default_value_t = 0)]
     shard: u32,
-    /// Postings are partitioned into this many buckets by hash prefix (a power of two).
+    /// Postings are partitioned into this many buckets by the low bits of the hash (a power of two).
     #[arg(long, default_value_t = 16)]
     buckets: u32,
     #[command(flatten)]

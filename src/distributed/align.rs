@@ -3,7 +3,7 @@
 //! from their files (checked against the SHA-256 recorded when fingerprinting) and
 //! indexed, and what only the whole collection knows — how many documents hold a
 //! frequent hash, which of them come first — is read from the spreads
-//! sql/common_hashes.sql computed.
+//! sql/kgram_spreads.sql and sql/sentence_spreads.sql computed.
 
 use std::path::{Path, PathBuf};
 

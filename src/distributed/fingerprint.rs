@@ -66,7 +66,7 @@ const BATCH: usize = 256;
 pub struct ShardRequest<'a> {
     pub out: &'a Path,
     pub shard: u32,
-    /// Number of hash-prefix buckets of the postings, a power of two.
+    /// Number of buckets of the postings (by the low bits of the hash), a power of two.
     pub buckets: u32,
     pub settings: &'a Settings,
 }

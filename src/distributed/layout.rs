@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! OUT/documents/shard-00003.parquet
-//! OUT/postings/bucket=0/shard-00003.parquet … bucket=15/…   (hash prefix → bucket)
+//! OUT/postings/bucket=0/shard-00003.parquet … bucket=15/…   (low bits of the hash → bucket)
 //! OUT/sentences/shard-00003.parquet
 //! ```
 
@@ -14,7 +14,7 @@ use crate::settings::Settings;
 
 /// Folder of the documents table.
 pub const DOCUMENTS: &str = "documents";
-/// Folder of the postings table, one sub-folder `bucket=N` per hash prefix.
+/// Folder of the postings table, one sub-folder `bucket=N` per bucket of hashes.
 pub const POSTINGS: &str = "postings";
 /// Folder of the sentences table.
 pub const SENTENCES: &str = "sentences";
@@ -60,10 +60,17 @@ pub fn bucket_dir(root: &Path, bucket: u32) -> PathBuf {
     root.join(POSTINGS).join(format!("bucket={bucket}"))
 }
 
-/// The bucket of a k-gram hash among `buckets` (a power of two): its top bits.
+/// The rule that puts a hash in a bucket, written with the settings: shards that bucket
+/// hashes another way cannot be joined bucket by bucket, so readers refuse the mix.
+/// 1: the top bits (winnowing keeps the smallest hash of each window, so winnowed
+/// postings crowd into the low buckets); 2: the low bits.
+pub const BUCKET_RULE: u32 = 2;
+
+/// The bucket of a k-gram hash among `buckets` (a power of two): its low bits, which
+/// winnowing (a choice by the whole value) leaves evenly spread.
 pub fn bucket_of(hash: u64, buckets: u32) -> u32 {
-    let bits = buckets.max(1).trailing_zeros();
-    if bits == 0 { 0 } else { (hash >> (64 - bits)) as u32 }
+    let mask = u64::from(buckets.max(1).next_power_of_two() - 1);
+    (hash & mask) as u32
 }
 
 /// The settings that shape fingerprints: shards written with different ones cannot be
@@ -75,6 +82,13 @@ pub struct FingerprintSettings {
     pub min_sentence_tokens: usize,
     pub normalize: NormalizeOptions,
     pub simhash_blocks: u32,
+    /// [`BUCKET_RULE`]; files written before it was recorded used rule 1.
+    #[serde(default = "first_bucket_rule")]
+    pub bucket_rule: u32,
+}
+
+fn first_bucket_rule() -> u32 {
+    1
 }
 
 impl FingerprintSettings {
@@ -87,6 +101,7 @@ impl FingerprintSettings {
             min_sentence_tokens: s.min_sentence_tokens,
             normalize: s.normalize,
             simhash_blocks: SIMHASH_BLOCKS,
+            bucket_rule: BUCKET_RULE,
         }
     }
 
@@ -125,9 +140,10 @@ mod tests {
     }
 
     #[test]
-    fn buckets_are_hash_prefixes() {
+    fn buckets_are_the_low_bits_of_a_hash() {
         assert_eq!(bucket_of(u64::MAX, 16), 15);
-        assert_eq!(bucket_of(0x0fff_ffff_ffff_ffff, 16), 0);
+        assert_eq!(bucket_of(0xf000_0000_0000_0010, 16), 0);
+        assert_eq!(bucket_of(0x0000_0000_0000_0013, 16), 3);
         assert_eq!(bucket_of(12345, 1), 0);
         assert_eq!(parse_shard_file(&shard_file(42)), Some(42));
         assert_eq!(parse_shard_file("other.parquet"), None);
@@ -137,5 +153,15 @@ mod tests {
     fn settings_round_trip_through_metadata() {
         let s = FingerprintSettings::of(&Settings::default());
         assert_eq!(FingerprintSettings::from_metadata(&s.to_metadata()), Some(s));
+    }
+
+    #[test]
+    fn files_without_a_bucket_rule_bucketed_by_prefix_and_differ_from_new_ones() {
+        let new = FingerprintSettings::of(&Settings::default());
+        let mut json: serde_json::Value = serde_json::from_str(&new.to_metadata()).unwrap();
+        json.as_object_mut().unwrap().remove("bucket_rule");
+        let old = FingerprintSettings::from_metadata(&json.to_string()).unwrap();
+        assert_eq!(old.bucket_rule, 1);
+        assert_ne!(old, new);
     }
 }

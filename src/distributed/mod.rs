@@ -2,7 +2,7 @@
 //! (DataFusion, Spark, Ballista) to join, and the alignment of just the pairs it returns.
 //!
 //! The flow: [`fingerprint::fingerprint_shard`] writes one shard of `documents`,
-//! `postings` (partitioned by hash prefix) and `sentences`; the SQL files under `sql/`
+//! `postings` (partitioned by the low bits of the hash) and `sentences`; the SQL files under `sql/`
 //! find candidate pairs; [`align::align_pairs`] aligns them into the usual
 //! [`Report`](crate::report::Report); [`merge::merge_reports`] joins partial reports.
 

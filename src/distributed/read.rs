@@ -269,8 +269,8 @@ pub enum HashKind {
     Sentence,
 }
 
-/// How the whole collection holds one hash: one row of the file sql/common_hashes.sql
-/// writes (columns `kind`, `hash`, `documents`, `postings`, `first_doc`, `second_doc`),
+/// How the whole collection holds one hash: one row of what sql/kgram_spreads.sql and
+/// sql/sentence_spreads.sql write (columns `kind`, `hash`, `documents`, `postings`, `first_doc`, `second_doc`),
 /// with the k-grams held by enough documents to be common or by many postings, and the
 /// sentences held by many postings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -296,7 +296,7 @@ pub fn read_spreads(path: &Path) -> Result<Vec<HashSpread>, DistributedError> {
                 other => {
                     return Err(DistributedError::invalid(
                         &file,
-                        format!("kind {other}: expected 0 (k-gram) or 1 (sentence), as sql/common_hashes.sql writes"),
+                        format!("kind {other}: expected 0 (k-gram) or 1 (sentence), as sql/kgram_spreads.sql and sql/sentence_spreads.sql write"),
                     ));
                 }
             };

@@ -352,7 +352,7 @@ fn sentence_ends(chars: &[char]) -> Vec<usize> {
 }
 
 /// A run of whole sentences of about `len` characters from `text`.
-fn passage(rng: &mut Rng, text: &str, len: usize) -> String {
+pub fn passage(rng: &mut Rng, text: &str, len: usize) -> String {
     let chars: Vec<char> = text.chars().collect();
     let ends = sentence_ends(&chars);
     if ends.len() < 2 {

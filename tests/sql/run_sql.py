@@ -1,22 +1,37 @@
 #!/usr/bin/env python3
-"""Runs the project's SQL files (sql/common_hashes.sql, sql/candidate_pairs.sql) over a
-fingerprint folder written by `twinspot fingerprint --parquet`, on DataFusion or on
-Spark in local mode, and writes OUT/common.parquet and OUT/pairs.parquet for
-`twinspot align`. The SQL text is read as it is: nothing is rewritten per engine. The
-second query reads what the first wrote as the table `spreads`.
+"""Runs the project's SQL files (sql/*.sql) over a fingerprint folder written by
+`twinspot fingerprint --parquet`, on DataFusion or on Spark in local mode, and writes
+OUT/common.parquet (the spreads) and OUT/pairs.parquet (the candidate pairs) for
+`twinspot align`. The SQL text is read as it is: nothing is rewritten per engine.
 
-    python3 tests/sql/run_sql.py datafusion FINGERPRINTS OUT
+    python3 tests/sql/run_sql.py datafusion FINGERPRINTS OUT [--whole]
     python3 tests/sql/run_sql.py spark FINGERPRINTS OUT
+
+The steps, each one SQL file whose result is registered as a table for the next:
+
+    kgram_spreads.sql     per bucket of the postings  -> OUT/common.parquet/kgrams-bucket-N.parquet
+    sentence_spreads.sql  once                        -> OUT/common.parquet/sentences.parquet
+                          (the folder is the table `spreads`)
+    kgram_pairs.sql       per bucket of the postings  -> OUT/kgram_pairs/bucket-N.parquet
+    near_pairs.sql        once                        -> OUT/near_pairs.parquet
+    candidate_pairs.sql   once                        -> OUT/pairs.parquet
+
+On DataFusion (one machine) the two k-gram steps run one bucket at a time, with the
+table `postings` registered as the folder postings/bucket=N: a hash lives in one
+bucket, so the union of the runs is the result over all postings, and memory holds one
+bucket's join at a time. `--whole` runs them over all postings at once instead. On
+Spark (a cluster's engine) they run over all postings at once and Spark partitions the
+join itself. Each step prints its time and the process's peak memory so far.
 
 Exits 3 with a clear message when the engine's Python package is missing.
 """
 import os
+import resource
+import shutil
 import sys
 import time
 
 SQL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sql")
-# (SQL file, output, table name the output is registered as for the next query)
-QUERIES = (("common_hashes.sql", "common.parquet", "spreads"), ("candidate_pairs.sql", "pairs.parquet", None))
 
 
 def read_sql(name):
@@ -25,66 +40,143 @@ def read_sql(name):
 
 
 def missing(package, hint):
-    print(f"run_sql.py: the Python package `{package}` is missing ({hint}); .ci/setup installs it",
-          file=sys.stderr)
+    print(f"run_sql.py: the Python package `{package}` is missing ({hint}); .ci/setup installs it "
+          "in .venv-sql (run tests/sql/run_sql.py with .venv-sql/bin/python3)", file=sys.stderr)
     sys.exit(3)
 
 
-def run_datafusion(prints, out):
-    try:
-        import datafusion
-    except ImportError:
-        missing("datafusion", "pip install datafusion")
-    import pyarrow.parquet as pq
-
-    ctx = datafusion.SessionContext()
-    ctx.register_parquet("documents", os.path.join(prints, "documents"))
-    ctx.register_parquet("postings", os.path.join(prints, "postings"),
-                         table_partition_cols=[("bucket", "int")])
-    ctx.register_parquet("sentences", os.path.join(prints, "sentences"))
-    for sql_file, target, name in QUERIES:
-        table = ctx.sql(read_sql(sql_file)).to_arrow_table()
-        pq.write_table(table, os.path.join(out, target), compression="zstd")
-        print(f"{target}: {table.num_rows} rows", file=sys.stderr)
-        if name:
-            ctx.register_parquet(name, os.path.join(out, target))
+def buckets_of(prints):
+    """The bucket folders of the postings, in bucket order."""
+    root = os.path.join(prints, "postings")
+    names = [n for n in os.listdir(root) if n.startswith("bucket=")]
+    return sorted(((int(n.split("=", 1)[1]), os.path.join(root, n)) for n in names))
 
 
-def run_spark(prints, out):
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError:
-        missing("pyspark", "pip install pyspark, and a Java runtime")
-    spark = (SparkSession.builder.master("local[2]").appName("twinspot-sql")
-             .config("spark.ui.enabled", "false")
-             .config("spark.sql.shuffle.partitions", "4")
-             .config("spark.driver.memory", "1g")
-             .getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
-    try:
-        spark.read.parquet(os.path.join(prints, "documents")).createOrReplaceTempView("documents")
-        spark.read.parquet(os.path.join(prints, "postings")).createOrReplaceTempView("postings")
-        spark.read.parquet(os.path.join(prints, "sentences")).createOrReplaceTempView("sentences")
-        for sql_file, target, name in QUERIES:
-            frame = spark.sql(read_sql(sql_file))
-            frame.coalesce(1).write.mode("overwrite").option("compression", "zstd").parquet(
-                os.path.join(out, target))
-            print(f"{target}: written", file=sys.stderr)
-            if name:
-                spark.read.parquet(os.path.join(out, target)).createOrReplaceTempView(name)
-    finally:
-        spark.stop()
+def report(step, started, rows):
+    """One step's rows and time, and this process's peak memory so far (DataFusion runs in
+    it; Spark runs in a Java process of its own, not counted)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{step}: {rows} rows, {time.monotonic() - started:.1f} s, process peak {peak:.0f} MB",
+          file=sys.stderr, flush=True)
+
+
+class DataFusion:
+    """One machine: each step's result written with pyarrow, registered under its name."""
+
+    def __init__(self, prints):
+        try:
+            import datafusion
+        except ImportError:
+            missing("datafusion", "pip install datafusion")
+        import pyarrow.parquet as pq
+        self.datafusion, self.pq, self.prints = datafusion, pq, prints
+        self.ctx = None
+        self.tables = {}
+
+    def fresh(self):
+        """A new context with every table registered so far (a table cannot be replaced)."""
+        self.ctx = self.datafusion.SessionContext()
+        self.ctx.register_parquet("documents", os.path.join(self.prints, "documents"))
+        self.ctx.register_parquet("sentences", os.path.join(self.prints, "sentences"))
+        for name, path in self.tables.items():
+            self.ctx.register_parquet(name, path)
+
+    def run(self, sql_file, target, postings=None):
+        self.fresh()
+        if postings is not None:
+            self.ctx.register_parquet("postings", postings)
+        table = self.ctx.sql(read_sql(sql_file)).to_arrow_table()
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        self.pq.write_table(table, target, compression="zstd")
+        return table.num_rows
+
+    def register(self, name, path):
+        self.tables[name] = path
+
+    def stop(self):
+        pass
+
+
+class Spark:
+    """Spark in local mode: all postings at once, as on a cluster."""
+
+    def __init__(self, prints):
+        try:
+            from pyspark.sql import SparkSession
+        except ImportError:
+            missing("pyspark", "pip install pyspark, and a Java runtime")
+        self.spark = (SparkSession.builder.master("local[2]").appName("twinspot-sql")
+                      .config("spark.ui.enabled", "false")
+                      .config("spark.ui.showConsoleProgress", "false")
+                      .config("spark.sql.shuffle.partitions", "4")
+                      .config("spark.driver.memory", "1g")
+                      .getOrCreate())
+        self.spark.sparkContext.setLogLevel("ERROR")
+        for name in ("documents", "postings", "sentences"):
+            self.spark.read.parquet(os.path.join(prints, name)).createOrReplaceTempView(name)
+
+    def run(self, sql_file, target, postings=None):
+        assert postings is None, "Spark reads all postings at once"
+        frame = self.spark.sql(read_sql(sql_file))
+        # Spark writes a folder of part files, which every reader takes as one table.
+        frame.coalesce(1).write.mode("overwrite").option("compression", "zstd").parquet(target)
+        return self.spark.read.parquet(target).count()
+
+    def register(self, name, path):
+        # A folder of step results (each a folder of part files) is read as one table.
+        parts = [os.path.join(path, n) for n in sorted(os.listdir(path))
+                 if os.path.isdir(os.path.join(path, n)) and not n.startswith(("_", "."))]
+        self.spark.read.parquet(*(parts or [path])).createOrReplaceTempView(name)
+
+    def stop(self):
+        self.spark.stop()
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("datafusion", "spark"):
+    args = [a for a in sys.argv[1:] if a != "--whole"]
+    whole = "--whole" in sys.argv[1:]
+    if len(args) != 3 or args[0] not in ("datafusion", "spark"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    engine, prints, out = sys.argv[1:]
+    engine_name, prints, out = args
+    for stale in ("common.parquet", "kgram_pairs", "near_pairs.parquet", "pairs.parquet"):
+        path = os.path.join(out, stale)
+        if os.path.isdir(path):
+            shutil.rmtree(path)
+        elif os.path.exists(path):
+            os.remove(path)
     os.makedirs(out, exist_ok=True)
+    engine = DataFusion(prints) if engine_name == "datafusion" else Spark(prints)
+    per_bucket = engine_name == "datafusion" and not whole
+    buckets = buckets_of(prints) if per_bucket else [(None, None)]
+    common = os.path.join(out, "common.parquet")
+    kgram_pairs = os.path.join(out, "kgram_pairs")
     started = time.monotonic()
-    (run_datafusion if engine == "datafusion" else run_spark)(prints, out)
-    print(f"{engine}: {time.monotonic() - started:.2f} s", file=sys.stderr)
+    try:
+        for step, sql_file, folder, name in (("spreads", "kgram_spreads.sql", common, "kgrams"),
+                                             ("k-gram pairs", "kgram_pairs.sql", kgram_pairs, "bucket")):
+            step_started, rows = time.monotonic(), 0
+            for bucket, postings in buckets:
+                part = f"{name}-all.parquet" if bucket is None else f"{name}-{bucket:04}.parquet"
+                rows += engine.run(sql_file, os.path.join(folder, part), postings)
+            report(f"{sql_file} ({len(buckets)} run{'s' if len(buckets) > 1 else ''})", step_started, rows)
+            if step == "spreads":
+                step_started = time.monotonic()
+                rows = engine.run("sentence_spreads.sql", os.path.join(common, "sentences.parquet"))
+                report("sentence_spreads.sql", step_started, rows)
+                engine.register("spreads", common)
+            else:
+                engine.register("kgram_pairs", kgram_pairs)
+        step_started = time.monotonic()
+        rows = engine.run("near_pairs.sql", os.path.join(out, "near_pairs.parquet"))
+        report("near_pairs.sql", step_started, rows)
+        engine.register("near_pairs", os.path.join(out, "near_pairs.parquet"))
+        step_started = time.monotonic()
+        rows = engine.run("candidate_pairs.sql", os.path.join(out, "pairs.parquet"))
+        report("candidate_pairs.sql", step_started, rows)
+    finally:
+        engine.stop()
+    print(f"{engine_name}: {time.monotonic() - started:.2f} s", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,45 @@
+-- How the whole collection holds its frequent sentences, for `twinspot align --common`:
+-- one row (kind 1) per sentence hash held by more than 50 postings, with the number of
+-- documents and postings and the two lowest ids holding it; `align` looks no such
+-- sentence up. Its columns are those of sql/kgram_spreads.sql: the two results are
+-- read together as one table of spreads.
+-- Tables, as a runner registers them over a folder written by
+-- `twinspot fingerprint --parquet DIR` (any number of shards):
+--   documents  DIR/documents
+--   sentences  DIR/sentences
+-- Plain SQL: the same text runs on DataFusion, Spark SQL and Ballista.
+--
+-- Counted as `twinspot compare --all` counts in its index: at most 8 positions of one
+-- hash in one document, and a later identical copy of a file (same SHA-256, with
+-- words) not at all.
+WITH
+first_copies AS (
+  SELECT sha256, MIN(id) AS first_id
+  FROM documents
+  WHERE sha256 IS NOT NULL AND tokens > 0
+  GROUP BY sha256
+),
+copies AS (
+  SELECT d.id
+  FROM documents d JOIN first_copies f ON f.sha256 = d.sha256
+  WHERE d.tokens > 0 AND d.id > f.first_id
+),
+sentence_holders AS (
+  SELECT s.hash, s.doc, COUNT(*) AS n
+  FROM sentences s LEFT JOIN copies c ON c.id = s.doc
+  WHERE c.id IS NULL
+  GROUP BY s.hash, s.doc
+),
+sentence_spreads AS (
+  SELECT hash, COUNT(*) AS documents, SUM(CASE WHEN n > 8 THEN 8 ELSE n END) AS postings, MIN(doc) AS first_doc
+  FROM sentence_holders
+  GROUP BY hash
+  HAVING SUM(CASE WHEN n > 8 THEN 8 ELSE n END) > 50
+),
+sentence_seconds AS (
+  SELECT s.hash, MIN(h.doc) AS second_doc
+  FROM sentence_spreads s JOIN sentence_holders h ON h.hash = s.hash AND h.doc > s.first_doc
+  GROUP BY s.hash
+)
+SELECT CAST(1 AS INT) AS kind, s.hash, s.documents, s.postings, s.first_doc, x.second_doc
+FROM sentence_spreads s LEFT JOIN sentence_seconds x ON x.hash = s.hash

@@ -8,17 +8,18 @@
 -- `twinspot fingerprint --parquet DIR` (any number of shards):
 --   documents  DIR/documents
 --   postings   DIR/postings, or one of its folders DIR/postings/bucket=N
---   spreads    what sql/common_hashes.sql wrote over the same folder
+--   spreads    what sql/kgram_spreads.sql and sql/sentence_spreads.sql wrote over the
+--              same folder
 -- Plain SQL: the same text runs on DataFusion, Spark SQL and Ballista. Divisions are
 -- written as multiplications (x * 20 >= n), exact on every engine.
 --
 -- A pair is a candidate when a k-gram of a (every one is a posting) equals a winnowed
 -- k-gram of b, the rule of `compare --all`, which looks up every k-gram of one document
 -- among the winnowed k-grams of the others; except that
---  * a common k-gram (held by at least max(5, n / 20) of the n documents) is matched
---    against the first two documents holding it only, and
---  * one held by more postings than max(50, n / 20), not common, is not matched;
--- a later identical copy of a file takes no part (its pair is stated whole).
+-- a common k-gram (held by at least max(5, n / 20) of the n documents) or a frequent one
+-- (held by more than 50 postings, at most 8 of one document: a bound that does not grow
+-- with the collection) is matched against the first two documents holding it only; a
+-- later identical copy of a file takes no part (its pair is stated whole).
 WITH
 first_copies AS (
   SELECT sha256, MIN(id) AS first_id
@@ -36,21 +37,15 @@ collection AS (
   FROM (SELECT COUNT(*) AS total FROM documents) t
   CROSS JOIN (SELECT COUNT(*) AS copies FROM copies) c
 ),
-common AS (
+restricted AS (
   SELECT s.hash, s.first_doc, s.second_doc
   FROM spreads s CROSS JOIN collection c
-  WHERE s.kind = 0 AND s.documents >= 5 AND s.documents * 20 >= c.n
-),
-not_free AS (
-  SELECT s.hash
-  FROM spreads s CROSS JOIN collection c
-  WHERE s.kind = 0
-    AND ((s.documents >= 5 AND s.documents * 20 >= c.n) OR (s.postings > 50 AND s.postings * 20 > c.n))
+  WHERE s.kind = 0 AND ((s.documents >= 5 AND s.documents * 20 >= c.n) OR s.postings > 50)
 ),
 kept AS (
   SELECT p.hash, p.doc, p.winnowed
   FROM postings p
-  LEFT JOIN not_free f ON f.hash = p.hash
+  LEFT JOIN restricted f ON f.hash = p.hash
   LEFT JOIN copies c ON c.id = p.doc
   WHERE f.hash IS NULL AND c.id IS NULL
 ),
@@ -62,11 +57,11 @@ kgram_pairs AS (
   HAVING COUNT(*) >= 1
 ),
 shown AS (
-  SELECT hash, first_doc AS doc FROM common
+  SELECT hash, first_doc AS doc FROM restricted
   UNION ALL
-  SELECT hash, second_doc AS doc FROM common WHERE second_doc IS NOT NULL
+  SELECT hash, second_doc AS doc FROM restricted WHERE second_doc IS NOT NULL
 ),
-common_pairs AS (
+restricted_pairs AS (
   SELECT p.doc AS a, s.doc AS b, COUNT(*) AS shared
   FROM postings p
   JOIN shown s ON s.hash = p.hash
@@ -76,4 +71,4 @@ common_pairs AS (
 )
 SELECT a, b, shared FROM kgram_pairs
 UNION ALL
-SELECT a, b, shared FROM common_pairs
+SELECT a, b, shared FROM restricted_pairs

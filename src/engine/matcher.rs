@@ -19,19 +19,15 @@ use crate::report::{Pair, Passage};
 use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, pair_scores};
 use crate::settings::Settings;
 
-/// A k-gram held by more reference positions than this, in fewer documents than make it
-/// common (one document repeating a phrase), is skipped at lookup: it would cost more
-/// than it tells. The cap grows with the number of references: one in
-/// [`POSTINGS_SHARE`] of them, but never below [`MIN_POSTINGS_CAP`]. Common k-grams are
-/// never skipped: they are matched against a few of their documents and shown as common
-/// (see [`crate::exclusions::common`]).
-const POSTINGS_SHARE: usize = 20;
-const MIN_POSTINGS_CAP: usize = 50;
-
-/// The cap on postings of one k-gram for an index of `references` documents.
-pub fn max_postings(references: usize) -> usize {
-    (references / POSTINGS_SHARE).max(MIN_POSTINGS_CAP)
-}
+/// A k-gram held by more reference positions than this (at most 8 in one document), in
+/// fewer documents than make it common, is *frequent*: looked up, like common text, only
+/// against the first documents holding it ([`crate::exclusions::COMMON_SHOWN`]), but
+/// counted as any copy. The cap does not grow with the collection: a k-gram that pairs a
+/// suspect with up to a few thousand references (one in twenty of 100,000) made a check's
+/// candidates, and a join's pairs, grow with the collection's square. Common k-grams are
+/// matched the same way and shown as common (see [`crate::exclusions::common`]); a
+/// sentence held this often is not counted as shared.
+pub const MAX_POSTINGS: usize = 50;
 
 /// A suspect is compared with at most this many near-duplicate candidates found by SimHash
 /// alone (the closest): a folder of thousands of identical files stays linear.
@@ -58,7 +54,7 @@ pub struct Matcher<'a> {
     pub index: &'a dyn ReferenceIndex,
     pub settings: &'a Settings,
     pub tuning: &'a MatchTuning,
-    /// See [`max_postings`].
+    /// See [`MAX_POSTINGS`].
     pub max_postings: usize,
     pub exclusions: &'a Exclusions,
     pub wanted: PairRule<'a>,
@@ -89,7 +85,9 @@ impl Matcher<'_> {
         // Where the index holds only part of the collection, the collection's counts decide.
         let spreads = self.index.kgram_spreads(&hashes);
         let judged =
-            self.exclusions.judge(&hashes, k, |position| (lists[position].as_ref(), spreads[position].as_ref()));
+            self.exclusions.judge(&hashes, k, self.max_postings, |position| {
+                (lists[position].as_ref(), spreads[position].as_ref())
+            });
         for (position, (&hash, postings)) in hashes.iter().zip(&lists).enumerate() {
             let restricted = judged.is_restricted(position);
             let count = spreads[position].map_or(postings.len(), |s| s.postings);

@@ -53,11 +53,11 @@ impl Exclusions {
 pub struct SuspectKgrams {
     /// Per token: inside a common k-gram or a stop passage.
     pub flagged: Vec<bool>,
-    /// Per k-gram: common, or wholly inside common text, so matched only against
-    /// [`SuspectKgrams::shown`].
+    /// Per k-gram: common, frequent, or wholly inside common text, so matched only
+    /// against [`SuspectKgrams::shown`].
     restricted: Vec<bool>,
-    /// The references common text is matched against (sorted): a few of those holding
-    /// each common k-gram.
+    /// The references common and frequent k-grams are matched against (sorted): a few of
+    /// those holding each.
     shown: Vec<u32>,
 }
 
@@ -75,11 +75,15 @@ impl SuspectKgrams {
 impl Exclusions {
     /// Judges the suspect's k-grams (`hashes`, one per token position) with `held`, which
     /// gives the index's postings of the k-gram at a position and, when the index holds
-    /// only part of the collection, how the whole collection holds it.
+    /// only part of the collection, how the whole collection holds it. A k-gram held by
+    /// more than `max_postings` postings that is not common is *frequent*: matched, like
+    /// common text, against the first documents holding it only, but its text is not
+    /// flagged (a copy of it still counts).
     pub fn judge<'i>(
         &self,
         hashes: &[u64],
         k: usize,
+        max_postings: usize,
         held: impl Fn(usize) -> (&'i [Posting], Option<&'i Spread>),
     ) -> SuspectKgrams {
         let k = k.max(1);
@@ -89,6 +93,7 @@ impl Exclusions {
         // Tokens inside common k-grams (not stop passages: those are matched as usual).
         let mut in_common = vec![false; token_count];
         let mut common = vec![false; hashes.len()];
+        let mut frequent = vec![false; hashes.len()];
         let mut shown = Vec::new();
         for (position, &hash) in hashes.iter().enumerate() {
             let stop = !self.stop.is_empty() && self.stop.contains(&hash);
@@ -99,6 +104,10 @@ impl Exclusions {
             };
             if !stop && is_common {
                 common[position] = true;
+            } else if spread.map_or(list.len(), |s| s.postings) > max_postings {
+                frequent[position] = true;
+            }
+            if common[position] || frequent[position] {
                 match spread {
                     Some(spread) => shown.extend_from_slice(spread.first_documents(COMMON_SHOWN)),
                     None => shown.extend(CommonRule::shown(list).iter().map(|p| p.doc)),
@@ -115,7 +124,8 @@ impl Exclusions {
         shown.dedup();
         // A k-gram inside common text that escaped the threshold (the references winnowed
         // it differently) would align the suspect with every reference holding the text.
-        let restricted = (0..hashes.len()).map(|i| common[i] || in_common[i..i + k].iter().all(|&f| f)).collect();
+        let restricted =
+            (0..hashes.len()).map(|i| common[i] || frequent[i] || in_common[i..i + k].iter().all(|&f| f)).collect();
         SuspectKgrams { flagged, restricted, shown }
     }
 }

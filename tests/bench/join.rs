@@ -48,7 +48,8 @@ fn write_docs(dir: &Path, textgen: &TextGen, count: usize) -> (usize, usize, usi
         let mut rng = Rng::new(i as u64 * 13 + 5);
         let text = if i > 0 && rng.chance(0.01) {
             reposts += 1;
-            textgen.lightly_edited(&mut rng, &base_text(textgen, rng.below(i)), 0.02)
+            let source = base_text(textgen, rng.below(i));
+            textgen.lightly_edited(&mut rng, &source, 0.02)
         } else if i > 0 && rng.chance(0.1) {
             passages += 1;
             let source = base_text(textgen, rng.below(i));

@@ -249,13 +249,14 @@ pub fn read_pairs(path: &Path) -> Result<Vec<(i64, i64)>, DistributedError> {
         return Err(DistributedError::invalid(path, "no .parquet files"));
     }
     for file in files {
-        for row in TableReader::open(&file)?.rows()? {
-            let a = required_int(&row, "a", &file)?;
-            let b = required_int(&row, "b", &file)?;
+        TableReader::open(&file)?.for_each_row(&["a", "b"], |row| {
+            let a = required_int(row, "a", &file)?;
+            let b = required_int(row, "b", &file)?;
             if a != b {
                 pairs.push((a.min(b), a.max(b)));
             }
-        }
+            Ok(())
+        })?;
     }
     pairs.sort_unstable();
     pairs.dedup();
@@ -289,25 +290,29 @@ pub struct HashSpread {
 pub fn read_spreads(path: &Path) -> Result<Vec<HashSpread>, DistributedError> {
     let mut spreads = Vec::new();
     for file in table::parquet_files(path)? {
-        for row in TableReader::open(&file)?.rows()? {
-            let kind = match required_int(&row, "kind", &file)? {
+        let columns = ["kind", "hash", "documents", "postings", "first_doc", "second_doc"];
+        TableReader::open(&file)?.for_each_row(&columns, |row| {
+            let kind = match required_int(row, "kind", &file)? {
                 0 => HashKind::Kgram,
                 1 => HashKind::Sentence,
                 other => {
                     return Err(DistributedError::invalid(
                         &file,
-                        format!("kind {other}: expected 0 (k-gram) or 1 (sentence), as sql/kgram_spreads.sql and sql/sentence_spreads.sql write"),
+                        format!(
+                            "kind {other}: expected 0 (k-gram) or 1 (sentence), as sql/kgram_spreads.sql and sql/sentence_spreads.sql write"
+                        ),
                     ));
                 }
             };
             spreads.push(HashSpread {
                 kind,
-                hash: required_int(&row, "hash", &file)? as u64,
-                documents: required_int(&row, "documents", &file)?,
-                postings: required_int(&row, "postings", &file)?,
-                first: [int(&row, "first_doc", &file)?, int(&row, "second_doc", &file)?],
+                hash: required_int(row, "hash", &file)? as u64,
+                documents: required_int(row, "documents", &file)?,
+                postings: required_int(row, "postings", &file)?,
+                first: [int(row, "first_doc", &file)?, int(row, "second_doc", &file)?],
             });
-        }
+            Ok(())
+        })?;
     }
     spreads.sort_unstable();
     spreads.dedup();

@@ -13,7 +13,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::record::{Field, Row};
 use parquet::schema::parser::parse_message_type;
-use parquet::schema::types::ColumnPath;
+use parquet::schema::types::{ColumnPath, Type};
 
 use super::DistributedError;
 
@@ -183,10 +183,31 @@ impl TableReader {
         kv.iter().find(|e| e.key == key).and_then(|e| e.value.clone())
     }
 
-    /// Every row, as a map from the wanted column names to values.
+    /// Every row, as a map from the column names to values.
     pub fn rows(&self) -> Result<Vec<Row>, DistributedError> {
         let iter = self.reader.get_row_iter(None).map_err(|e| DistributedError::parquet(&self.path, e))?;
         iter.map(|row| row.map_err(|e| DistributedError::parquet(&self.path, e))).collect()
+    }
+
+    /// Calls `each` with every row, one at a time and holding only the `columns` asked
+    /// for (those the file has): a table of millions of rows (the candidate pairs) is
+    /// never held whole as rows, which take a hundred times the bytes of their values.
+    pub fn for_each_row(
+        &self,
+        columns: &[&str],
+        mut each: impl FnMut(&Row) -> Result<(), DistributedError>,
+    ) -> Result<(), DistributedError> {
+        let schema = self.reader.metadata().file_metadata().schema();
+        let fields = schema.get_fields().iter().filter(|f| columns.contains(&f.name())).cloned().collect();
+        let projection = Type::group_type_builder(schema.name())
+            .with_fields(fields)
+            .build()
+            .map_err(|e| DistributedError::parquet(&self.path, e))?;
+        let iter = self.reader.get_row_iter(Some(projection)).map_err(|e| DistributedError::parquet(&self.path, e))?;
+        for row in iter {
+            each(&row.map_err(|e| DistributedError::parquet(&self.path, e))?)?;
+        }
+        Ok(())
     }
 }
 

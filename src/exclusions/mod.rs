@@ -196,6 +196,26 @@ mod tests {
     }
 
     #[test]
+    fn frequent_kgrams_are_held_to_their_first_documents_but_not_flagged() {
+        // 1,000 references: common from 50 documents. One k-gram is held by 30 documents,
+        // 3 positions each (90 postings, over the cap of 50): frequent. One by 60
+        // documents: common. One by 4 documents: free.
+        let ex = Exclusions::new(1_000, &[], NormalizeOptions::default(), 2);
+        let held = |docs: std::ops::Range<u32>, each: u32| -> Vec<Posting> {
+            docs.flat_map(|doc| (0..each).map(move |position| Posting { doc, position })).collect()
+        };
+        let lists = [held(10..40, 3), held(100..160, 1), held(500..504, 1)];
+        let judged = ex.judge(&[1, 2, 3], 2, 50, |position| (lists[position].as_slice(), None));
+        assert!(judged.is_restricted(0) && judged.is_restricted(1) && !judged.is_restricted(2));
+        // Only the common k-gram flags text (tokens 1 and 2).
+        assert_eq!(judged.flagged, vec![false, true, true, false]);
+        for doc in [10, 11, 100, 101] {
+            assert!(judged.is_shown(doc), "{doc}");
+        }
+        assert!(!judged.is_shown(12) && !judged.is_shown(102) && !judged.is_shown(500));
+    }
+
+    #[test]
     fn stop_passages_become_kgrams_and_flagged_tokens_become_ranges() {
         let ex = Exclusions::new(10, &["软件包管理系统可以帮助用户".to_string()], NormalizeOptions::default(), 5);
         assert_eq!(ex.stop.len(), 9);

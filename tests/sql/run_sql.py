@@ -85,6 +85,9 @@ class DataFusion:
         self.fresh()
         if postings is not None:
             self.ctx.register_parquet("postings", postings)
+        else:
+            self.ctx.register_parquet("postings", os.path.join(self.prints, "postings"),
+                                      table_partition_cols=[("bucket", "int")])
         table = self.ctx.sql(read_sql(sql_file)).to_arrow_table()
         os.makedirs(os.path.dirname(target), exist_ok=True)
         self.pq.write_table(table, target, compression="zstd")

@@ -107,7 +107,7 @@ fn candidate(record: &DocumentRecord, root: Option<&Path>) -> CandidateDocument 
         chars: record.chars,
         has_words: record.tokens > 0,
         simhash: record.simhash,
-        error: record.error.clone().map(Into::into),
+        error: record.error.clone(),
     }
 }
 

@@ -84,10 +84,9 @@ impl Matcher<'_> {
         let lists = self.index.kgram_postings(&hashes);
         // Where the index holds only part of the collection, the collection's counts decide.
         let spreads = self.index.kgram_spreads(&hashes);
-        let judged =
-            self.exclusions.judge(&hashes, k, self.max_postings, |position| {
-                (lists[position].as_ref(), spreads[position].as_ref())
-            });
+        let judged = self
+            .exclusions
+            .judge(&hashes, k, self.max_postings, |position| (lists[position].as_ref(), spreads[position].as_ref()));
         for (position, (&hash, postings)) in hashes.iter().zip(&lists).enumerate() {
             let restricted = judged.is_restricted(position);
             let count = spreads[position].map_or(postings.len(), |s| s.postings);

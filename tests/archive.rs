@@ -84,7 +84,18 @@ fn archive_check_reports_the_same_passages_as_compare_on_the_devset() {
     let tmp = tempfile::tempdir().unwrap();
     let archive = tmp.path().join("a");
     let archive = archive.to_str().unwrap();
-    success(&twinspot(&dir, &["archive", "add", archive, "reference", "-q"]));
+    // Two adds, so that the archive holds more than one segment of each kind.
+    let mut references: Vec<String> = std::fs::read_dir(dir.join("reference"))
+        .unwrap()
+        .map(|e| format!("reference/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    references.sort();
+    let (first, second) = references.split_at(references.len() / 2);
+    for half in [first, second] {
+        let mut args = vec!["archive", "add", archive, "-q"];
+        args.extend(half.iter().map(String::as_str));
+        success(&twinspot(&dir, &args));
+    }
     let compared = json_of(&dir, &["compare", "-r", "reference", "-s", "suspect", "--json", "-", "-q"]);
     let checked = json_of(&dir, &["archive", "check", archive, "suspect", "--json", "-", "-q"]);
     let (want, got) = (pairs_by_path(&compared), pairs_by_path(&checked));
@@ -98,6 +109,16 @@ fn archive_check_reports_the_same_passages_as_compare_on_the_devset() {
     assert_eq!(overall(&checked), overall(&compared));
     let verify = success(&twinspot(&dir, &["archive", "verify", archive]));
     assert!(verify.contains("60 documents") && verify.contains("0 problems"), "{verify}");
+
+    // Compacted into one segment of each kind, it answers the same.
+    let compacted = success(&twinspot(&dir, &["archive", "compact", archive]));
+    assert!(compacted.contains("merged: 1 k-gram and 1 sentence segments"), "{compacted}");
+    let again = json_of(&dir, &["archive", "check", archive, "suspect", "--json", "-", "-q"]);
+    assert_eq!(pairs_by_path(&again), want);
+    let verify = success(&twinspot(&dir, &["archive", "verify", archive]));
+    assert!(verify.contains("60 documents, 2 segments") && verify.contains("0 problems"), "{verify}");
+    let nothing = success(&twinspot(&dir, &["archive", "compact", archive]));
+    assert!(nothing.contains("nothing to merge"), "{nothing}");
 }
 
 #[test]

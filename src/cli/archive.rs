@@ -61,6 +61,9 @@ pub enum ArchiveCommand {
     },
     /// Check the catalog, every segment and every stored text.
     Verify { archive: PathBuf },
+    /// Merge the postings segments of each kind into one, so that a check looks up each
+    /// hash in one file (`add` merges in tiers and leaves a few). Checks may run meanwhile.
+    Compact { archive: PathBuf },
 }
 
 /// Fingerprint settings; an archive keeps the ones it was made with and refuses others.
@@ -209,6 +212,17 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
         ArchiveCommand::Expire { archive, before } => {
             let dropped = open_write(&archive)?.expire(&before)?;
             println!("{dropped} expired");
+        }
+        ArchiveCommand::Compact { archive } => {
+            let store = open_write(&archive)?;
+            let merged = store.merge_all()?;
+            let stats = store.stats()?;
+            println!(
+                "{}: {} k-gram and {} sentence segments",
+                if merged { "merged" } else { "nothing to merge" },
+                stats.kgram_segments,
+                stats.sentence_segments
+            );
         }
         ArchiveCommand::Verify { archive } => {
             let report = open_read(&archive)?.verify()?;

@@ -7,6 +7,7 @@
 -- Tables, as a runner registers them over a folder written by
 -- `twinspot fingerprint --parquet DIR` (any number of shards):
 --   documents  DIR/documents
+--   copies     what sql/copies.sql wrote (later identical copies)
 --   postings   DIR/postings, or one of its folders DIR/postings/bucket=N
 --   spreads    what sql/kgram_spreads.sql and sql/sentence_spreads.sql wrote over the
 --              same folder
@@ -21,17 +22,6 @@
 -- with the collection) is matched against the first two documents holding it only; a
 -- later identical copy of a file takes no part (its pair is stated whole).
 WITH
-first_copies AS (
-  SELECT sha256, MIN(id) AS first_id
-  FROM documents
-  WHERE sha256 IS NOT NULL AND tokens > 0
-  GROUP BY sha256
-),
-copies AS (
-  SELECT d.id
-  FROM documents d JOIN first_copies f ON f.sha256 = d.sha256
-  WHERE d.tokens > 0 AND d.id > f.first_id
-),
 collection AS (
   SELECT t.total - c.copies AS n
   FROM (SELECT COUNT(*) AS total FROM documents) t

@@ -12,6 +12,7 @@
 -- Tables, as a runner registers them over a folder written by
 -- `twinspot fingerprint --parquet DIR` (any number of shards):
 --   documents  DIR/documents
+--   copies     what sql/copies.sql wrote (later identical copies)
 --   postings   DIR/postings, or one of its folders DIR/postings/bucket=N
 -- Plain SQL: the same text runs on DataFusion, Spark SQL and Ballista.
 --
@@ -19,17 +20,6 @@
 -- most 8 positions of one hash in one document, and a later identical copy of a file
 -- (same SHA-256, with words) not at all.
 WITH
-first_copies AS (
-  SELECT sha256, MIN(id) AS first_id
-  FROM documents
-  WHERE sha256 IS NOT NULL AND tokens > 0
-  GROUP BY sha256
-),
-copies AS (
-  SELECT d.id
-  FROM documents d JOIN first_copies f ON f.sha256 = d.sha256
-  WHERE d.tokens > 0 AND d.id > f.first_id
-),
 kgram_holders AS (
   SELECT p.hash, p.doc, COUNT(*) AS n
   FROM postings p LEFT JOIN copies c ON c.id = p.doc

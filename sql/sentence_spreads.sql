@@ -6,6 +6,7 @@
 -- Tables, as a runner registers them over a folder written by
 -- `twinspot fingerprint --parquet DIR` (any number of shards):
 --   documents  DIR/documents
+--   copies     what sql/copies.sql wrote (later identical copies)
 --   sentences  DIR/sentences
 -- Plain SQL: the same text runs on DataFusion, Spark SQL and Ballista.
 --
@@ -13,17 +14,6 @@
 -- hash in one document, and a later identical copy of a file (same SHA-256, with
 -- words) not at all.
 WITH
-first_copies AS (
-  SELECT sha256, MIN(id) AS first_id
-  FROM documents
-  WHERE sha256 IS NOT NULL AND tokens > 0
-  GROUP BY sha256
-),
-copies AS (
-  SELECT d.id
-  FROM documents d JOIN first_copies f ON f.sha256 = d.sha256
-  WHERE d.tokens > 0 AND d.id > f.first_id
-),
 sentence_holders AS (
   SELECT s.hash, s.doc, COUNT(*) AS n
   FROM sentences s LEFT JOIN copies c ON c.id = s.doc

@@ -9,6 +9,7 @@ OUT/common.parquet (the spreads) and OUT/pairs.parquet (the candidate pairs) for
 
 The steps, each one SQL file whose result is registered as a table for the next:
 
+    copies.sql            once                        -> OUT/copies.parquet
     kgram_spreads.sql     per bucket of the postings  -> OUT/common.parquet/kgrams-bucket-N.parquet
     sentence_spreads.sql  once                        -> OUT/common.parquet/sentences.parquet
                           (the folder is the table `spreads`)
@@ -142,7 +143,7 @@ def main():
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     engine_name, prints, out = args
-    for stale in ("common.parquet", "kgram_pairs", "near_pairs.parquet", "pairs.parquet"):
+    for stale in ("copies.parquet", "common.parquet", "kgram_pairs", "near_pairs.parquet", "pairs.parquet"):
         path = os.path.join(out, stale)
         if os.path.isdir(path):
             shutil.rmtree(path)
@@ -156,6 +157,10 @@ def main():
     kgram_pairs = os.path.join(out, "kgram_pairs")
     started = time.monotonic()
     try:
+        step_started = time.monotonic()
+        rows = engine.run("copies.sql", os.path.join(out, "copies.parquet"))
+        report("copies.sql", step_started, rows)
+        engine.register("copies", os.path.join(out, "copies.parquet"))
         for step, sql_file, folder, name in (("spreads", "kgram_spreads.sql", common, "kgrams"),
                                              ("k-gram pairs", "kgram_pairs.sql", kgram_pairs, "bucket")):
             step_started, rows = time.monotonic(), 0

@@ -98,7 +98,7 @@ impl<'a> ArchiveIndex<'a> {
             problems: Mutex::default(),
         };
         for (kind, file) in listed {
-            let segment = Segment::open(&archive.dir.join(&file))?;
+            let segment = Segment::open(&archive.dir.join(&file))?.for_lookups();
             match Kind::from_code(kind) {
                 Some(Kind::Kgrams) => index.kgrams.push(segment),
                 Some(Kind::Sentences) => index.sentences.push(segment),

@@ -189,6 +189,17 @@ impl Segment {
         probes(hash, self.filter_words).all(|bit| u64_at(&self.map, base + bit / 64 * 8) & (1 << (bit % 64)) != 0)
     }
 
+    /// Tells the system this segment is read for lookups, a few bytes at scattered
+    /// places: no read-ahead. On a cold page cache, checks of one suspect against
+    /// 100,000 documents took 4.0–4.8 s instead of 5.0–6.3 s; on a warm one the medians
+    /// moved from 0.59–0.66 s to 0.55–0.62 s, within the host's noise. Not for merges and
+    /// `verify`, which read a segment from end to end.
+    pub fn for_lookups(self) -> Self {
+        #[cfg(unix)]
+        self.map.advise(memmap2::Advice::Random).ok();
+        self
+    }
+
     /// Lets go of the pages of the file this process has read (they stay in the system's
     /// page cache): a check looks up thousands of hashes in every segment, and each
     /// lookup maps a page or two of a file that may hold gigabytes. Only a hint: should

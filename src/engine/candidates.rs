@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
-use super::matcher::{MAX_POSTINGS, Matcher};
+use super::matcher::Matcher;
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::pipeline::{fingerprint_document, suspect_doc};
 use super::{DocumentInput, Mode, Role};
@@ -119,7 +119,6 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
         index: &index,
         settings: &settings,
         tuning: &tuning,
-        max_postings: MAX_POSTINGS,
         exclusions: &exclusions,
         wanted: &wanted,
         simhash_after_suspect: true,

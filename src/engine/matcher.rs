@@ -54,8 +54,6 @@ pub struct Matcher<'a> {
     pub index: &'a dyn ReferenceIndex,
     pub settings: &'a Settings,
     pub tuning: &'a MatchTuning,
-    /// See [`MAX_POSTINGS`].
-    pub max_postings: usize,
     pub exclusions: &'a Exclusions,
     pub wanted: PairRule<'a>,
     /// SimHash candidates are taken only among ids after the suspect's own (all-vs-all,
@@ -86,11 +84,13 @@ impl Matcher<'_> {
         let spreads = self.index.kgram_spreads(&hashes);
         let judged = self
             .exclusions
-            .judge(&hashes, k, self.max_postings, |position| (lists[position].as_ref(), spreads[position].as_ref()));
+            .judge(&hashes, k, MAX_POSTINGS, |position| (lists[position].as_ref(), spreads[position].as_ref()));
+        // No k-gram is skipped for its postings: one held by more than MAX_POSTINGS is
+        // common or frequent, and so restricted to the documents it is shown against.
         for (position, (&hash, postings)) in hashes.iter().zip(&lists).enumerate() {
             let restricted = judged.is_restricted(position);
             let count = spreads[position].map_or(postings.len(), |s| s.postings);
-            if postings.is_empty() || (count > self.max_postings && !restricted) {
+            if postings.is_empty() {
                 continue;
             }
             if count >= MAX_POSITIONS_PER_DOCUMENT {
@@ -266,7 +266,7 @@ impl Matcher<'_> {
         for (postings, spread) in self.index.sentence_postings(&hashes).into_iter().zip(spreads) {
             // A sentence most references hold says nothing (and would cost every suspect
             // a walk over all of them).
-            if spread.map_or(postings.len(), |s| s.postings) > self.max_postings {
+            if spread.map_or(postings.len(), |s| s.postings) > MAX_POSTINGS {
                 continue;
             }
             let mut docs: Vec<u32> =

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
-use super::matcher::{MAX_POSTINGS, Matcher, SuspectDoc};
+use super::matcher::{Matcher, SuspectDoc};
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::read_cache::ReadCache;
@@ -172,7 +172,6 @@ fn run(
         index,
         settings: &settings,
         tuning: &tuning,
-        max_postings: MAX_POSTINGS,
         exclusions: &exclusions,
         wanted: &wanted,
         simhash_after_suspect: mode == Mode::AllVsAll,

@@ -163,19 +163,21 @@ pub fn read_fingerprints(root: &Path) -> Result<Fingerprints, DistributedError> 
             }
             check.see(&part, settings_of(&TableReader::open(&part)?)?)?;
         }
-        for row in reader.rows()? {
+        let columns = ["id", "path", "source", "sha256", "chars", "tokens", "simhash", "error"];
+        reader.for_each_row(&columns, |row| {
             let p = &path;
             documents.push(DocumentRecord {
-                id: required_int(&row, "id", p)?,
-                path: text(&row, "path", p)?.unwrap_or_default(),
-                source: text(&row, "source", p)?.unwrap_or_default(),
-                sha256: text(&row, "sha256", p)?,
-                chars: required_int(&row, "chars", p)?.max(0) as usize,
-                tokens: required_int(&row, "tokens", p)?.max(0) as usize,
-                simhash: int(&row, "simhash", p)?.map(|h| h as u64),
-                error: text(&row, "error", p)?,
+                id: required_int(row, "id", p)?,
+                path: text(row, "path", p)?.unwrap_or_default(),
+                source: text(row, "source", p)?.unwrap_or_default(),
+                sha256: text(row, "sha256", p)?,
+                chars: required_int(row, "chars", p)?.max(0) as usize,
+                tokens: required_int(row, "tokens", p)?.max(0) as usize,
+                simhash: int(row, "simhash", p)?.map(|h| h as u64),
+                error: text(row, "error", p)?,
             });
-        }
+            Ok(())
+        })?;
     }
     documents.sort_by_key(|d| d.id);
     if let Some(pair) = documents.windows(2).find(|w| w[0].id == w[1].id) {

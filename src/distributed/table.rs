@@ -183,12 +183,6 @@ impl TableReader {
         kv.iter().find(|e| e.key == key).and_then(|e| e.value.clone())
     }
 
-    /// Every row, as a map from the column names to values.
-    pub fn rows(&self) -> Result<Vec<Row>, DistributedError> {
-        let iter = self.reader.get_row_iter(None).map_err(|e| DistributedError::parquet(&self.path, e))?;
-        iter.map(|row| row.map_err(|e| DistributedError::parquet(&self.path, e))).collect()
-    }
-
     /// Calls `each` with every row, one at a time and holding only the `columns` asked
     /// for (those the file has): a table of millions of rows (the candidate pairs) is
     /// never held whole as rows, which take a hundred times the bytes of their values.

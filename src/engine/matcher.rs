@@ -217,8 +217,12 @@ impl Matcher<'_> {
         pairs
     }
 
-    /// False when a glance at a reference proves that its `hits` with `doc` open no box
-    /// and that the dense pass will not run: the pair would come to nothing, and the
+    /// False when a glance at a reference proves that the pair would come to nothing: its
+    /// `hits` with `doc` open no box, so the first pass finds no passage; the dense pass
+    /// aligns only around groups of hits that pass a stricter form of the same test
+    /// (enough hits *and* exact runs long enough), so it finds none either; and the
+    /// SimHash values are too far apart for a near duplicate by themselves. Only a pair
+    /// without hits, tied by SimHash alone, is aligned densely as a whole. The
     /// reference's text need not be read.
     fn worth_reading(&self, doc: &SuspectDoc, glance: &Glance<'_>, hits: &[Hit]) -> bool {
         let ctx = PairContext {
@@ -232,7 +236,8 @@ impl Matcher<'_> {
             (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
             _ => None,
         };
-        Ties { boxes: 0, hits, simhash_distance }.tied(&ctx)
+        simhash_distance.is_some_and(|d| d <= self.settings.simhash_threshold)
+            || (hits.is_empty() && Ties { boxes: 0, hits, simhash_distance }.tied(&ctx))
             || may_open_box(&doc.prints.tokenized.tokens, &glance.token_keys, hits, &ctx)
     }
 

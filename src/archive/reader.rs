@@ -105,6 +105,14 @@ impl<'a> ArchiveIndex<'a> {
                 None => return Err(ArchiveError::Corrupt(format!("segment {file} of unknown kind {kind}"))),
             }
         }
+        // The largest segment of each kind holds most of what is looked for: searched
+        // without asking its filter first.
+        for segments in [&mut index.kgrams, &mut index.sentences] {
+            if let Some(largest) = (0..segments.len()).max_by_key(|&i| segments[i].len()) {
+                let segment = segments.remove(largest).unfiltered();
+                segments.insert(largest, segment);
+            }
+        }
         Ok(index)
     }
 

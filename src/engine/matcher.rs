@@ -14,7 +14,9 @@ use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIn
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::bridge::bridge_edited_gaps;
 use crate::matching::dense::{Ties, densify};
-use crate::matching::{Hit, LazyStream, MatchTuning, PairContext, Side, match_pair_counting, may_open_box, overlaps};
+use crate::matching::{
+    Hit, LazyStream, MatchTuning, PairContext, Side, lone_hit_may_open_box, match_pair_counting, may_open_box, overlaps,
+};
 use crate::report::{Pair, Passage};
 use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, pair_scores};
 use crate::settings::Settings;
@@ -123,6 +125,8 @@ impl Matcher<'_> {
         let mut candidates = hit_docs.clone();
         // Near duplicates by SimHash are read whatever their hits.
         let mut near: Vec<u32> = Vec::new();
+        // Whether `near` holds every reference within the SimHash threshold.
+        let mut every_near_listed = true;
         if let Some(h) = doc.simhash {
             let after = self.simhash_after_suspect.then_some(a as u32);
             let mut close: Vec<(u32, u32)> = self
@@ -132,10 +136,21 @@ impl Matcher<'_> {
                 .filter(|&(b, _)| (self.wanted)(a, b as usize))
                 .collect();
             close.sort_unstable_by_key(|&(b, distance)| (distance, b));
+            every_near_listed = close.len() <= MAX_SIMHASH_CANDIDATES;
             near.extend(close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b));
-            candidates.extend_from_slice(&near);
             near.sort_unstable();
         }
+        // A reference tied to the suspect by one hit that cannot grow into a box comes to
+        // nothing (no passage, and no near duplicate unless listed in `near`): not read.
+        if every_near_listed {
+            let min_exact = self.tuning.min_exact_share * self.settings.min_chars as f64;
+            let w = self.settings.w.max(1);
+            candidates.retain(|&b| match hits_of(b) {
+                [lone] => lone_hit_may_open_box(tokens, lone.a, k, w, min_exact),
+                _ => true,
+            });
+        }
+        candidates.extend_from_slice(&near);
         candidates.sort_unstable();
         candidates.dedup();
 

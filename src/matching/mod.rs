@@ -313,6 +313,29 @@ pub fn may_open_box(suspect: &[Token], reference: &TokenKeys<'_>, hits: &[Hit], 
         .any(|group| group_opens_box(group, suspect, b_len, same, ctx))
 }
 
+/// Whether the only hit of a pair, the k-gram at suspect token `at`, may grow into exact
+/// runs covering `min_exact` characters, as a box needs (see [`group_opens_box`]).
+///
+/// A run of L tokens matching exactly holds L − k + 1 shared k-grams, and the reference
+/// kept at least one of every `w` consecutive k-grams of its text (winnowing): each one
+/// it kept inside the run is a hit. A run that brought a single hit therefore holds fewer
+/// than 2w k-grams, so at most k + 2w − 2 tokens, and the characters of the longest such
+/// stretch of the suspect around `at` bound what it can cover. With the default k = 5,
+/// w = 4 that is 11 tokens: 11 Han characters, never a box, while a lone English hit
+/// (11 words) may be one. The bound leaves out only k-grams the index holds back (a
+/// phrase the reference repeats, common text): runs made of them are no evidence.
+pub fn lone_hit_may_open_box(suspect: &[Token], at: u32, k: usize, w: usize, min_exact: f64) -> bool {
+    let longest = k + 2 * w - 2;
+    let at = at as usize;
+    if at >= suspect.len() {
+        return false;
+    }
+    (at.saturating_sub(longest - k)..=at).any(|first| {
+        let last = (first + longest).min(suspect.len()) - 1;
+        f64::from(suspect[last].end - suspect[first].start) >= min_exact
+    })
+}
+
 /// The `hits` inside both documents (the reference of `b_len` tokens) as seeds to cluster:
 /// each spans its `k` tokens, on the suspect in characters, on the reference as `b_span`
 /// says from the hit's token index.

@@ -83,6 +83,8 @@ pub fn create(conn: &mut Connection, dir: &Path, settings: &[(&str, String)]) ->
 ///   candidates (thousands per band in a large archive).
 /// - Format 3 adds `token_keys` (see [`crate::fingerprint::TokenKeys`]). Documents
 ///   archived before have none and are read whole when they are candidates, as before.
+/// - Format 4 writes segments whose Bloom filter keeps the probes of a hash in one block
+///   (see [`super::segment`]); nothing in the catalog changes.
 pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     let sql = |e| ArchiveError::sql(dir, e);
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
@@ -110,6 +112,11 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
              UPDATE settings SET value = '3' WHERE key = 'format';",
         )
         .map_err(sql)?;
+    }
+    // Format 4 writes segments whose filter keeps a hash's probes in one block; the
+    // segments already there keep theirs and are read as they are.
+    if matches!(format.as_deref(), Some("1" | "2" | "3")) {
+        tx.execute_batch("UPDATE settings SET value = '4' WHERE key = 'format';").map_err(sql)?;
     }
     tx.commit().map_err(sql)
 }

@@ -15,7 +15,7 @@ use super::{Archive, ArchiveError};
 use crate::index::Posting;
 
 /// Segments of one tier merged together.
-pub const MERGE_FACTOR: usize = 8;
+pub const MERGE_FACTOR: usize = 4;
 /// Postings of the smallest tier: a segment of `n` postings is in tier
 /// `log_MERGE_FACTOR(n / TIER_BASE)`.
 const TIER_BASE: u64 = 65_536;

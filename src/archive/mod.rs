@@ -12,6 +12,7 @@ pub mod catalog;
 mod check;
 mod error;
 mod groups;
+mod lookup;
 mod maintain;
 mod merge;
 mod reader;
@@ -32,8 +33,10 @@ use rusqlite::Connection;
 use crate::normalize::NormalizeOptions;
 use crate::settings::Settings;
 
-/// The on-disk format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 3;
+/// The on-disk format this build writes and reads (and the older ones it upgrades: 1
+/// held texts in the documents table, 2 had no token keys, 3 wrote segments whose filter
+/// spread a hash's probes over the whole filter).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// An open archive.
 pub struct Archive {

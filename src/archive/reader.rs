@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use rusqlite::OptionalExtension;
 use rustc_hash::FxHashSet;
 
-use super::segment::{Kind, Segment};
+use super::lookup::SegmentLookup;
+use super::segment::Kind;
 use super::{Archive, ArchiveError};
 use crate::engine::{Role, compared_prefix};
 use crate::fingerprint::keywords::KeywordPrint;
@@ -21,8 +22,6 @@ use crate::report::DocumentEntry;
 /// Width of one SimHash block of the catalog's pigeonhole index (four blocks: any two
 /// values within 3 bits agree on one whole block).
 pub(super) const BAND_BITS: u32 = 16;
-/// Lookups between two releases of the segments' pages.
-const RELEASE_EVERY: usize = 128;
 /// Documents glanced at per query.
 const GLANCE_CHUNK: usize = 4096;
 /// The largest distance the band columns answer; above it every SimHash is scanned.
@@ -36,8 +35,8 @@ pub(super) fn bands(h: u64) -> [i64; 4] {
 /// The archive's references, as one check sees them.
 pub struct ArchiveIndex<'a> {
     archive: &'a Archive,
-    kgrams: Vec<Segment>,
-    sentences: Vec<Segment>,
+    kgrams: Vec<SegmentLookup>,
+    sentences: Vec<SegmentLookup>,
     removed: FxHashSet<u32>,
     documents: usize,
     problems: Mutex<Vec<String>>,
@@ -98,7 +97,7 @@ impl<'a> ArchiveIndex<'a> {
             problems: Mutex::default(),
         };
         for (kind, file) in listed {
-            let segment = Segment::open(&archive.dir.join(&file))?.for_lookups();
+            let segment = SegmentLookup::open(&archive.dir.join(&file))?;
             match Kind::from_code(kind) {
                 Some(Kind::Kgrams) => index.kgrams.push(segment),
                 Some(Kind::Sentences) => index.sentences.push(segment),
@@ -122,32 +121,23 @@ impl<'a> ArchiveIndex<'a> {
     }
 
     /// Every live posting of `hash` over `segments`, sorted by document then position.
-    fn collect(&self, segments: &[Segment], hash: u64) -> Vec<Posting> {
+    fn collect(&self, segments: &[SegmentLookup], hash: u64) -> Vec<Posting> {
         let mut out = Vec::new();
-        for seg in segments {
-            for i in seg.find(hash) {
-                let (_, p) = seg.entry(i);
-                if !self.removed.contains(&p.doc) {
-                    out.push(p);
-                }
+        for segment in segments {
+            if let Err(error) = segment.postings(hash, &mut out) {
+                self.note(format!("a segment of the archive could not be read: {error}"));
             }
         }
+        out.retain(|p| !self.removed.contains(&p.doc));
         if segments.len() > 1 {
             out.sort_unstable();
         }
         out
     }
 
-    /// [`Self::collect`] for each of `hashes`, the segments' pages let go of every
-    /// [`RELEASE_EVERY`] lookups: what the check keeps resident of the segment files stays
-    /// bounded however many hashes a suspect has (see [`Segment::release_pages`]).
-    fn collect_all(&self, segments: &[Segment], hashes: &[u64]) -> Vec<Cow<'static, [Posting]>> {
-        let mut lists = Vec::with_capacity(hashes.len());
-        for chunk in hashes.chunks(RELEASE_EVERY) {
-            lists.extend(chunk.iter().map(|&hash| Cow::Owned(self.collect(segments, hash))));
-            segments.iter().for_each(Segment::release_pages);
-        }
-        lists
+    /// [`Self::collect`] for each of `hashes`.
+    fn collect_all(&self, segments: &[SegmentLookup], hashes: &[u64]) -> Vec<Cow<'static, [Posting]>> {
+        hashes.iter().map(|&hash| Cow::Owned(self.collect(segments, hash))).collect()
     }
 
     fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(i64, i64)>, rusqlite::Error> {

@@ -7,6 +7,10 @@
 //! index (for each value of the hash's top bits,
 //! the first entry holding it: `2^bits + 1` u64), the Bloom filter over the distinct
 //! hashes, and an FNV-1a checksum of everything before it.
+//!
+//! The magic says how the filter's bits are placed: `TWSEG02` (written now) puts the
+//! probes of a hash in one 64-byte block, `TWSEG01` (archives before format 4, still
+//! read) spread them over the whole filter.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -17,13 +21,60 @@ use memmap2::Mmap;
 use super::error::ArchiveError;
 use crate::index::{Posting, keep_first_positions};
 
-const MAGIC: &[u8; 8] = b"TWSEG01\n";
-const HEADER: usize = 40;
+const MAGIC: &[u8; 8] = b"TWSEG02\n";
+const MAGIC_SPREAD_FILTER: &[u8; 8] = b"TWSEG01\n";
+pub(super) const HEADER: usize = 40;
 /// At most this many top bits pick a sparse-index slot (512 KiB of index at most).
 const MAX_BUCKET_BITS: u32 = 16;
 /// Bloom filter bits per distinct hash, and probes.
 const FILTER_BITS_PER_KEY: usize = 10;
 const FILTER_PROBES: u64 = 3;
+/// Words of one filter block: a cache line, so a lookup reads one page of the filter.
+pub(super) const BLOCK_WORDS: usize = 8;
+
+/// Where a filter puts the probes of a hash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FilterLayout {
+    /// All in one block of [`BLOCK_WORDS`] words.
+    Blocked,
+    /// Anywhere in the filter (segments of format 1).
+    Spread,
+}
+
+impl FilterLayout {
+    fn magic(self) -> &'static [u8; 8] {
+        match self {
+            FilterLayout::Blocked => MAGIC,
+            FilterLayout::Spread => MAGIC_SPREAD_FILTER,
+        }
+    }
+
+    /// The filter bits of `hash` in a filter of `words` words: fingerprint hashes are
+    /// well mixed, so probes are taken from mixes of the hash itself.
+    pub(super) fn probes(self, hash: u64, words: usize) -> impl Iterator<Item = usize> {
+        let mix = move |i: u64| {
+            (hash ^ (hash >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15 ^ i.wrapping_mul(0xbf58_476d_1ce4_e5b9))
+        };
+        let (base, bits) = match self {
+            FilterLayout::Spread => (0, (words * 64) as u64),
+            FilterLayout::Blocked => {
+                let blocks = (words / BLOCK_WORDS).max(1);
+                let block = (fmix(hash) % blocks as u64) as usize;
+                (block * BLOCK_WORDS * 64, (words.min(BLOCK_WORDS) * 64) as u64)
+            }
+        };
+        (0..FILTER_PROBES).map(move |i| base + ((mix(i) >> 17) % bits) as usize)
+    }
+}
+
+/// A finalizer (MurmurHash3's) for picking a filter block independent of the probes.
+fn fmix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
 
 /// What a segment holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,16 +120,26 @@ pub fn write_sorted(
     count: u64,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
 ) -> Result<u64, ArchiveError> {
+    write_with_layout(path, kind, count, entries, FilterLayout::Blocked)
+}
+
+fn write_with_layout(
+    path: &Path,
+    kind: Kind,
+    count: u64,
+    entries: &mut dyn Iterator<Item = (u64, Posting)>,
+    layout: FilterLayout,
+) -> Result<u64, ArchiveError> {
     let tmp = path.with_extension("tmp");
     let io = |e| ArchiveError::io(&tmp, e);
     let bits = bucket_bits(count);
-    let filter_words = filter_words(count);
+    let filter_words = filter_words(count, layout);
     let mut filter = vec![0u64; filter_words];
     // starts[b] counts entries whose top bits are below b, filled in as entries stream by.
     let mut bucket_counts = vec![0u64; (1usize << bits) + 1];
     let mut out = Checksummed::new(BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io)?));
     let mut header = Vec::with_capacity(HEADER);
-    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(layout.magic());
     header.extend_from_slice(&(kind as u32).to_le_bytes());
     header.extend_from_slice(&bits.to_le_bytes());
     header.extend_from_slice(&count.to_le_bytes());
@@ -93,7 +154,7 @@ pub fn write_sorted(
         entry[12..].copy_from_slice(&p.position.to_le_bytes());
         out.write_all(&entry).map_err(io)?;
         bucket_counts[top_bits(hash, bits) as usize + 1] += 1;
-        for bit in probes(hash, filter_words) {
+        for bit in layout.probes(hash, filter_words) {
             filter[bit / 64] |= 1 << (bit % 64);
         }
         written += 1;
@@ -119,15 +180,64 @@ pub fn write_sorted(
     Ok(count)
 }
 
-/// A segment opened for reading.
+/// What the 40-byte header of a segment says, checked against the file's size.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Header {
+    pub kind: Kind,
+    /// Top bits of a hash that pick its sparse-index slot.
+    pub bits: u32,
+    /// Number of entries.
+    pub count: usize,
+    pub filter_words: usize,
+    pub layout: FilterLayout,
+}
+
+impl Header {
+    /// Reads the header from the first bytes of the file at `path` (`file_len` long).
+    pub(super) fn parse(bytes: &[u8], file_len: u64, path: &Path) -> Result<Header, ArchiveError> {
+        let bad = |what: &str| ArchiveError::Corrupt(format!("segment {}: {what}", path.display()));
+        let layout = match bytes.get(..8) {
+            Some(magic) if bytes.len() >= HEADER && file_len >= (HEADER + 8) as u64 && magic == MAGIC => {
+                FilterLayout::Blocked
+            }
+            Some(magic) if bytes.len() >= HEADER && file_len >= (HEADER + 8) as u64 && magic == MAGIC_SPREAD_FILTER => {
+                FilterLayout::Spread
+            }
+            _ => return Err(bad("not a twinspot segment")),
+        };
+        let kind = Kind::from_code(i64::from(u32_at(bytes, 8))).ok_or_else(|| bad("unknown kind"))?;
+        let bits = u32_at(bytes, 12);
+        let count = u64_at(bytes, 16) as usize;
+        let filter_words = u64_at(bytes, 24) as usize;
+        let expected =
+            HEADER as u128 + count as u128 * 16 + ((1u128 << bits.min(63)) + 1) * 8 + filter_words as u128 * 8 + 8;
+        if bits > MAX_BUCKET_BITS || u128::from(file_len) != expected {
+            return Err(bad("truncated or of the wrong size"));
+        }
+        Ok(Header { kind, bits, count, filter_words, layout })
+    }
+
+    /// Byte offset of entry `i`.
+    pub(super) fn entry_offset(&self, i: usize) -> u64 {
+        (HEADER + i * 16) as u64
+    }
+
+    /// Byte offset of the sparse index (`2^bits + 1` u64).
+    pub(super) fn index_offset(&self) -> u64 {
+        self.entry_offset(self.count)
+    }
+
+    /// Byte offset of the Bloom filter.
+    pub(super) fn filter_offset(&self) -> u64 {
+        self.index_offset() + (((1u64 << self.bits) + 1) * 8)
+    }
+}
+
+/// A segment mapped for reading from end to end (merges, `verify`). A check's lookups
+/// read it through [`super::lookup::SegmentLookup`] instead.
 pub struct Segment {
     map: Mmap,
-    count: usize,
-    bits: u32,
-    filter_words: usize,
-    kind: Kind,
-    /// Whether [`Segment::find`] asks the Bloom filter first (see [`Segment::unfiltered`]).
-    filtered: bool,
+    header: Header,
 }
 
 impl Segment {
@@ -137,33 +247,21 @@ impl Segment {
         let file = File::open(path).map_err(|e| ArchiveError::io(path, e))?;
         // SAFETY: segments are immutable once renamed into place; nothing writes to them.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| ArchiveError::io(path, e))?;
-        let bad = |what: &str| ArchiveError::Corrupt(format!("segment {}: {what}", path.display()));
-        if map.len() < HEADER + 8 || &map[..8] != MAGIC {
-            return Err(bad("not a twinspot segment"));
-        }
-        let kind = Kind::from_code(i64::from(u32_at(&map, 8))).ok_or_else(|| bad("unknown kind"))?;
-        let bits = u32_at(&map, 12);
-        let count = u64_at(&map, 16) as usize;
-        let filter_words = u64_at(&map, 24) as usize;
-        let expected =
-            HEADER as u128 + count as u128 * 16 + ((1u128 << bits.min(63)) + 1) * 8 + filter_words as u128 * 8 + 8;
-        if bits > MAX_BUCKET_BITS || map.len() as u128 != expected {
-            return Err(bad("truncated or of the wrong size"));
-        }
-        Ok(Self { map, count, bits, filter_words, kind, filtered: true })
+        let header = Header::parse(&map[..HEADER.min(map.len())], map.len() as u64, path)?;
+        Ok(Self { map, header })
     }
 
     pub fn kind(&self) -> Kind {
-        self.kind
+        self.header.kind
     }
 
     /// Number of postings.
     pub fn len(&self) -> usize {
-        self.count
+        self.header.count
     }
 
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.header.count == 0
     }
 
     /// True when the stored checksum matches the content.
@@ -172,137 +270,20 @@ impl Segment {
         fnv(FNV_OFFSET, body) == u64_at(&self.map, self.map.len() - 8)
     }
 
-    fn hash(&self, i: usize) -> u64 {
-        u64_at(&self.map, HEADER + i * 16)
-    }
-
     /// The `i`-th entry in hash order.
     pub fn entry(&self, i: usize) -> (u64, Posting) {
         let at = HEADER + i * 16;
-        (self.hash(i), Posting { doc: u32_at(&self.map, at + 8), position: u32_at(&self.map, at + 12) })
-    }
-
-    fn bucket_start(&self, bucket: u64) -> usize {
-        u64_at(&self.map, HEADER + self.count * 16 + bucket as usize * 8) as usize
-    }
-
-    fn may_hold(&self, hash: u64) -> bool {
-        let base = HEADER + self.count * 16 + ((1usize << self.bits) + 1) * 8;
-        probes(hash, self.filter_words).all(|bit| u64_at(&self.map, base + bit / 64 * 8) & (1 << (bit % 64)) != 0)
-    }
-
-    /// Tells the system this segment is read for lookups, a few bytes at scattered
-    /// places: no read-ahead. On a cold page cache, checks of one suspect against
-    /// 100,000 documents took 4.0–4.8 s instead of 5.0–6.3 s; on a warm one the medians
-    /// moved from 0.59–0.66 s to 0.55–0.62 s, within the host's noise. Not for merges and
-    /// `verify`, which read a segment from end to end.
-    pub fn for_lookups(self) -> Self {
-        #[cfg(unix)]
-        self.map.advise(memmap2::Advice::Random).ok();
-        self
-    }
-
-    /// Looks hashes up without asking the Bloom filter first. The filter's probes touch
-    /// three scattered pages of a large filter, where the search itself touches one or two
-    /// (see [`Segment::find`]): for the largest segment of a kind, which holds most of the
-    /// hashes a check looks for, the filter costs more than it saves. At 100,000
-    /// documents in one segment, a check took 141 ms without it and 163 ms with it; with
-    /// 9 segments of each kind, asking the filters of all of them took 277 ms, of none
-    /// 326 ms.
-    pub fn unfiltered(mut self) -> Self {
-        self.filtered = false;
-        self
-    }
-
-    /// Lets go of the pages of the file this process has read (they stay in the system's
-    /// page cache): a check looks up thousands of hashes in every segment, and each
-    /// lookup maps a page or two of a file that may hold gigabytes. Only a hint: should
-    /// the system refuse it, the pages simply stay mapped until the segment is dropped.
-    pub fn release_pages(&self) {
-        #[cfg(unix)]
-        // SAFETY: the map is read-only and its file immutable; after MADV_DONTNEED a read
-        // maps the same bytes again from the file. No reference into the map outlives the
-        // lookup that made it (entries are copied out).
-        unsafe {
-            self.map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed).ok();
-        }
-    }
-
-    /// The range of entries holding `hash`.
-    pub fn find(&self, hash: u64) -> std::ops::Range<usize> {
-        if self.count == 0 || (self.filtered && !self.may_hold(hash)) {
-            return 0..0;
-        }
-        let bucket = top_bits(hash, self.bits);
-        let (first, last) = (self.bucket_start(bucket), self.bucket_start(bucket + 1));
-        let lo = self.lower_bound(hash, first, last, bucket);
-        let mut end = lo;
-        while end < self.count && self.hash(end) == hash {
-            end += 1;
-        }
-        lo..end
+        (u64_at(&self.map, at), Posting { doc: u32_at(&self.map, at + 8), position: u32_at(&self.map, at + 12) })
     }
 }
 
-impl Segment {
-    /// The first entry of `first..last` (the entries of `bucket`) whose hash is not below
-    /// `hash`. Hashes are well mixed, so within one bucket they spread about evenly: the
-    /// search starts where `hash` would lie were they even, and gallops from there. It
-    /// reads a page or two of the segment where a binary search over the bucket read
-    /// one page per halving.
-    fn lower_bound(&self, hash: u64, first: usize, last: usize, bucket: u64) -> usize {
-        if first >= last {
-            return first;
-        }
-        let span = last - first;
-        let shift = 64 - self.bits;
-        // Where `hash` lies within the bucket's share of the hash space, as a fraction.
-        let within = if self.bits == 0 { hash } else { hash - (bucket << shift) };
-        let scaled = (u128::from(within) * span as u128) >> shift;
-        let guess = first + (scaled as usize).min(span - 1);
-        // Gallop from the guess to a range that holds the answer, then halve it.
-        let (mut lo, mut hi) = if self.hash(guess) < hash {
-            let (mut below, mut step) = (guess, 1);
-            loop {
-                let probe = below + step;
-                if probe >= last {
-                    break (below + 1, last);
-                }
-                if self.hash(probe) >= hash {
-                    break (below + 1, probe);
-                }
-                below = probe;
-                step *= 2;
-            }
-        } else {
-            let (mut at_or_above, mut step) = (guess, 1);
-            loop {
-                if at_or_above < first + step {
-                    break (first, at_or_above);
-                }
-                let probe = at_or_above - step;
-                if self.hash(probe) < hash {
-                    break (probe + 1, at_or_above);
-                }
-                at_or_above = probe;
-                step *= 2;
-            }
-        };
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if self.hash(mid) < hash { lo = mid + 1 } else { hi = mid }
-        }
-        lo
-    }
-}
-
-fn u32_at(map: &[u8], at: usize) -> u32 {
+pub(super) fn u32_at(map: &[u8], at: usize) -> u32 {
     let mut b = [0u8; 4];
     b.copy_from_slice(&map[at..at + 4]);
     u32::from_le_bytes(b)
 }
 
-fn u64_at(map: &[u8], at: usize) -> u64 {
+pub(super) fn u64_at(map: &[u8], at: usize) -> u64 {
     let mut b = [0u8; 8];
     b.copy_from_slice(&map[at..at + 8]);
     u64::from_le_bytes(b)
@@ -312,22 +293,16 @@ fn bucket_bits(count: u64) -> u32 {
     (count.max(1).next_power_of_two().trailing_zeros() / 2 + 4).min(MAX_BUCKET_BITS)
 }
 
-fn top_bits(hash: u64, bits: u32) -> u64 {
+pub(super) fn top_bits(hash: u64, bits: u32) -> u64 {
     if bits == 0 { 0 } else { hash >> (64 - bits) }
 }
 
-fn filter_words(count: u64) -> usize {
-    ((count as usize * FILTER_BITS_PER_KEY).div_ceil(64)).max(1)
-}
-
-/// The filter bits of `hash`: fingerprint hashes are well mixed, so probes are taken from
-/// multiplications of the hash itself.
-fn probes(hash: u64, words: usize) -> impl Iterator<Item = usize> {
-    let bits = (words * 64) as u64;
-    (0..FILTER_PROBES).map(move |i| {
-        let mixed = (hash ^ (hash >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15 ^ (i.wrapping_mul(0xbf58_476d_1ce4_e5b9)));
-        ((mixed >> 17) % bits) as usize
-    })
+fn filter_words(count: u64, layout: FilterLayout) -> usize {
+    let words = ((count as usize * FILTER_BITS_PER_KEY).div_ceil(64)).max(1);
+    match layout {
+        FilterLayout::Blocked if words > BLOCK_WORDS => words.next_multiple_of(BLOCK_WORDS),
+        _ => words,
+    }
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -365,7 +340,14 @@ impl<W: Write> Write for Checksummed<W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lookup::SegmentLookup;
     use super::*;
+
+    fn postings(lookup: &SegmentLookup, hash: u64) -> Vec<Posting> {
+        let mut out = Vec::new();
+        lookup.postings(hash, &mut out).unwrap();
+        out
+    }
 
     #[test]
     fn written_segments_answer_every_hash_and_no_absent_one() {
@@ -384,18 +366,43 @@ mod tests {
         let seg = Segment::open(&path).unwrap();
         assert!(seg.verify());
         assert_eq!(seg.len(), entries.len());
+        let lookup = SegmentLookup::open(&path).unwrap();
         for i in 0..5000u64 {
             let h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let got: Vec<Posting> = seg.find(h).map(|j| seg.entry(j).1).collect();
             let mut want: Vec<Posting> = entries.iter().filter(|e| e.0 == h).map(|e| e.1).collect();
             want.sort();
-            assert_eq!(got, want);
-            assert!(seg.find(h ^ 1).is_empty());
+            assert_eq!(postings(&lookup, h), want);
+            assert!(postings(&lookup, h ^ 1).is_empty());
         }
     }
 
     #[test]
-    fn the_guided_search_finds_what_a_binary_search_finds() {
+    fn segments_with_the_filter_of_format_1_are_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let entries: Vec<(u64, Posting)> = (0..3000u64)
+            .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15), Posting { doc: i as u32 % 5, position: i as u32 }))
+            .collect();
+        let mut sorted = entries.clone();
+        sorted.sort_unstable();
+        for layout in [FilterLayout::Spread, FilterLayout::Blocked] {
+            let path = dir.path().join(format!("{layout:?}.seg"));
+            write_with_layout(&path, Kind::Kgrams, sorted.len() as u64, &mut sorted.iter().copied(), layout).unwrap();
+            let seg = Segment::open(&path).unwrap();
+            assert_eq!(seg.header.layout, layout);
+            assert!(seg.verify());
+            let lookup = SegmentLookup::open(&path).unwrap();
+            for &(hash, posting) in &entries {
+                assert_eq!(postings(&lookup, hash), vec![posting]);
+            }
+            // A filter that lets most absent hashes through would not be one.
+            let passed =
+                (0..10_000u64).filter(|i| lookup.may_hold(i.wrapping_mul(0xd6e8_feb8_6659_fd93) | 1).unwrap()).count();
+            assert!(passed < 600, "{layout:?}: {passed} of 10,000 absent hashes pass the filter");
+        }
+    }
+
+    #[test]
+    fn lookups_find_what_a_binary_search_finds() {
         // Crowded low hashes (as winnowing leaves them), runs of equal ones, empty buckets.
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.seg");
@@ -416,15 +423,17 @@ mod tests {
         }
         write(&path, Kind::Kgrams, entries).unwrap();
         let seg = Segment::open(&path).unwrap();
-        let hashes: Vec<u64> = (0..seg.len()).map(|i| seg.hash(i)).collect();
+        let hashes: Vec<u64> = (0..seg.len()).map(|i| seg.entry(i).0).collect();
+        let lookup = SegmentLookup::open(&path).unwrap().unfiltered();
         let mut queries: Vec<u64> = hashes.iter().step_by(7).copied().collect();
         queries.extend(hashes.iter().step_by(11).map(|h| h.wrapping_add(1)));
         queries.extend((0..5_000).map(|_| next()));
         queries.extend([0, u64::MAX]);
         for hash in queries {
-            let bucket = top_bits(hash, seg.bits);
-            let (first, last) = (seg.bucket_start(bucket), seg.bucket_start(bucket + 1));
-            assert_eq!(seg.lower_bound(hash, first, last, bucket), hashes.partition_point(|&h| h < hash), "{hash:x}");
+            let start = hashes.partition_point(|&h| h < hash);
+            let end = start + hashes[start..].partition_point(|&h| h == hash);
+            let want: Vec<Posting> = (start..end).map(|i| seg.entry(i).1).collect();
+            assert_eq!(postings(&lookup, hash), want, "{hash:x}");
         }
     }
 

@@ -1,0 +1,218 @@
+//! Lookups in a segment without mapping it. A check looks up thousands of hashes in
+//! segment files of gigabytes, each in a few bytes at a scattered place. Reading those
+//! bytes (`pread`) costs about a microsecond; touching a mapped page costs the fault, the
+//! pages the system maps around it, and letting them all go again to keep the check's
+//! memory bounded: measured here, 0.85–1.5 µs a read against 4.2–4.6 µs a touch.
+//!
+//! A lookup reads the filter block of the hash (unless the segment is searched without
+//! its filter), then one window of entries around where the hash would lie were hashes
+//! spread evenly over its bucket: nearly always the whole answer. The sparse index is
+//! read once, when the segment is opened.
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+use super::error::ArchiveError;
+use super::segment::{BLOCK_WORDS, FilterLayout, HEADER, Header, top_bits, u32_at, u64_at};
+use crate::index::Posting;
+
+/// Entries read around the guessed place of a hash (4 KiB). Within a bucket of n
+/// entries the guess is off by about √n entries: a few dozen at 100,000 documents.
+const WINDOW: usize = 256;
+
+/// A segment opened for lookups.
+pub struct SegmentLookup {
+    file: File,
+    header: Header,
+    /// The sparse index: the first entry of each bucket, and the entry count last.
+    starts: Vec<u64>,
+    /// Whether [`SegmentLookup::postings`] asks the Bloom filter first.
+    filtered: bool,
+}
+
+impl SegmentLookup {
+    /// Opens the segment at `path`, checks its header against its size and reads its
+    /// sparse index.
+    pub fn open(path: &Path) -> Result<Self, ArchiveError> {
+        let io_error = |e| ArchiveError::io(path, e);
+        let file = File::open(path).map_err(io_error)?;
+        let len = file.metadata().map_err(io_error)?.len();
+        let mut first = [0u8; HEADER];
+        let available = (len as usize).min(HEADER);
+        read_at(&file, &mut first[..available], 0).map_err(io_error)?;
+        let header = Header::parse(&first[..available], len, path)?;
+        let slots = (1usize << header.bits) + 1;
+        let mut raw = vec![0u8; slots * 8];
+        read_at(&file, &mut raw, header.index_offset()).map_err(io_error)?;
+        let starts: Vec<u64> = raw.chunks_exact(8).map(|c| u64_at(c, 0)).collect();
+        if starts.windows(2).any(|w| w[0] > w[1]) || starts.last().is_some_and(|&n| n != header.count as u64) {
+            return Err(ArchiveError::Corrupt(format!("segment {}: its sparse index is out of order", path.display())));
+        }
+        advise_random(&file);
+        Ok(Self { file, header, starts, filtered: true })
+    }
+
+    /// Looks hashes up without asking the Bloom filter first. Reading the filter block
+    /// costs as much as reading the window of entries: for the largest segment of a kind,
+    /// which holds most of the hashes a check looks for, the filter costs more than it
+    /// saves.
+    pub fn unfiltered(mut self) -> Self {
+        self.filtered = false;
+        self
+    }
+
+    /// Number of postings.
+    pub(super) fn len(&self) -> usize {
+        self.header.count
+    }
+
+    /// Appends the postings of `hash` to `out`, in stored order (by document, then
+    /// position).
+    pub fn postings(&self, hash: u64, out: &mut Vec<Posting>) -> io::Result<()> {
+        if self.header.count == 0 || (self.filtered && !self.may_hold(hash)?) {
+            return Ok(());
+        }
+        let bucket = top_bits(hash, self.header.bits);
+        let (first, last) = (self.starts[bucket as usize] as usize, self.starts[bucket as usize + 1] as usize);
+        if first >= last {
+            return Ok(());
+        }
+        let guess = self.guess(hash, first, last, bucket);
+        let from = guess.saturating_sub(WINDOW / 2).max(first);
+        let mut window = Window::read(self, from, (from + WINDOW).min(last))?;
+        let bracketed = (window.from == first || window.hash(window.from) < hash)
+            && (window.to == last || window.hash(window.to - 1) >= hash);
+        let mut at = if bracketed {
+            window.from + window.entries.partition_point(|e| e.0 < hash)
+        } else {
+            self.lower_bound(hash, first, last)?
+        };
+        while at < last {
+            if !(window.from..window.to).contains(&at) {
+                window = Window::read(self, at, (at + WINDOW).min(last))?;
+            }
+            let (found, posting) = window.entries[at - window.from];
+            if found != hash {
+                break;
+            }
+            out.push(posting);
+            at += 1;
+        }
+        Ok(())
+    }
+
+    /// Where `hash` would lie in `first..last` (the entries of `bucket`) were the bucket's
+    /// hashes spread evenly over its share of the hash space.
+    fn guess(&self, hash: u64, first: usize, last: usize, bucket: u64) -> usize {
+        let span = last - first;
+        let shift = 64 - self.header.bits;
+        let within = if self.header.bits == 0 { hash } else { hash - (bucket << shift) };
+        let scaled = (u128::from(within) * span as u128) >> shift;
+        first + (scaled as usize).min(span - 1)
+    }
+
+    /// The first entry of `first..last` whose hash is not below `hash`, by halving, one
+    /// entry read at a time: for the rare hash whose guess missed its window.
+    fn lower_bound(&self, hash: u64, mut lo: usize, mut hi: usize) -> io::Result<usize> {
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if Window::read(self, mid, mid + 1)?.hash(mid) < hash {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(lo)
+    }
+
+    /// Whether the Bloom filter lets `hash` through: one read for a filter that keeps the
+    /// probes of a hash in one block, one a probe for the older layout.
+    pub(super) fn may_hold(&self, hash: u64) -> io::Result<bool> {
+        let words = self.header.filter_words;
+        let probes: Vec<usize> = self.header.layout.probes(hash, words).collect();
+        let base = self.header.filter_offset();
+        let read_word = |word: usize, buf: &mut [u8]| read_at(&self.file, buf, base + word as u64 * 8);
+        let set = |word: u64, bit: usize| word & (1 << (bit % 64)) != 0;
+        match self.header.layout {
+            FilterLayout::Blocked => {
+                let first_word = probes.iter().map(|b| b / 64).min().unwrap_or(0);
+                let block = first_word / BLOCK_WORDS * BLOCK_WORDS;
+                let mut buf = [0u8; BLOCK_WORDS * 8];
+                let count = BLOCK_WORDS.min(words - block);
+                read_word(block, &mut buf[..count * 8])?;
+                Ok(probes.iter().all(|&bit| set(u64_at(&buf, (bit / 64 - block) * 8), bit)))
+            }
+            FilterLayout::Spread => {
+                for &bit in &probes {
+                    let mut buf = [0u8; 8];
+                    read_word(bit / 64, &mut buf)?;
+                    if !set(u64::from_le_bytes(buf), bit) {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+}
+
+/// Entries `from..to` of a segment, read at once.
+struct Window {
+    from: usize,
+    to: usize,
+    entries: Vec<(u64, Posting)>,
+}
+
+impl Window {
+    fn read(segment: &SegmentLookup, from: usize, to: usize) -> io::Result<Self> {
+        let mut raw = vec![0u8; (to - from) * 16];
+        read_at(&segment.file, &mut raw, segment.header.entry_offset(from))?;
+        let entries = raw
+            .chunks_exact(16)
+            .map(|e| (u64_at(e, 0), Posting { doc: u32_at(e, 8), position: u32_at(e, 12) }))
+            .collect();
+        Ok(Self { from, to, entries })
+    }
+
+    fn hash(&self, i: usize) -> u64 {
+        self.entries[i - self.from].0
+    }
+}
+
+/// Fills `buf` from `offset` of `file`.
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Fills `buf` from `offset` of `file`.
+#[cfg(windows)]
+fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buf, offset)? {
+            0 => return Err(io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Tells the system the file is read at scattered places: no read-ahead around each read
+/// (on a cold page cache a check read ahead of every lookup).
+fn advise_random(file: &File) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: posix_fadvise only takes a hint about the open descriptor; it reads and
+        // writes no memory of ours. A failure leaves read-ahead as it was.
+        unsafe {
+            libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_RANDOM);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = file;
+}

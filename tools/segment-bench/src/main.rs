@@ -2,9 +2,12 @@
 //!
 //! Reads every k-gram segment of an existing archive (`twinspot archive add` made it), then:
 //!
-//! - Twinspot: looks hashes up in those very segment files, as `archive check` does: per
-//!   segment the Bloom filter, the sparse index on the hash's top bits, a binary search
-//!   (the layout of `src/archive/segment.rs`, read here without Twinspot's dependencies);
+//! - Twinspot: looks hashes up in those very segment files, per segment the Bloom filter
+//!   (of either layout: `TWSEG01` spreads a hash's probes, `TWSEG02` keeps them in one
+//!   64-byte block), the sparse index on the hash's top bits, a binary search (the layout
+//!   of `src/archive/segment.rs`, read here without Twinspot's dependencies and through a
+//!   memory map, as checks did until archive format 4; they now read with `pread`, see
+//!   `src/archive/lookup.rs`);
 //! - tantivy: indexes the same postings, one tantivy document per archived document, its
 //!   k-gram hashes as pre-tokenized terms (16 hex digits) at their token positions, with
 //!   positions, committed and merged into one segment.
@@ -26,6 +29,7 @@ use tantivy::{DocSet, Index, IndexWriter, TERMINATED, TantivyDocument, Term};
 
 const HEADER: usize = 40;
 const FILTER_PROBES: u64 = 3;
+const BLOCK_WORDS: usize = 8;
 
 /// One segment file of the archive, memory-mapped.
 struct Segment {
@@ -33,6 +37,8 @@ struct Segment {
     count: usize,
     bits: u32,
     filter_words: usize,
+    /// `TWSEG02`: the probes of a hash lie in one block of `BLOCK_WORDS` words.
+    blocked: bool,
 }
 
 impl Segment {
@@ -41,11 +47,16 @@ impl Segment {
         let file = File::open(path)?;
         // SAFETY: archive segments are immutable once written.
         let map = unsafe { Mmap::map(&file)? };
-        if map.len() < HEADER || &map[..8] != b"TWSEG01\n" || u32_at(&map, 8) != 0 {
+        if map.len() < HEADER || u32_at(&map, 8) != 0 {
             return Ok(None);
         }
+        let blocked = match &map[..8] {
+            b"TWSEG01\n" => false,
+            b"TWSEG02\n" => true,
+            _ => return Ok(None),
+        };
         let (bits, count, filter_words) = (u32_at(&map, 12), u64_at(&map, 16) as usize, u64_at(&map, 24) as usize);
-        Ok(Some(Self { map, count, bits, filter_words }))
+        Ok(Some(Self { map, count, bits, filter_words, blocked }))
     }
 
     fn hash(&self, i: usize) -> u64 {
@@ -63,10 +74,16 @@ impl Segment {
 
     fn may_hold(&self, hash: u64) -> bool {
         let base = HEADER + self.count * 16 + ((1usize << self.bits) + 1) * 8;
-        let bits = (self.filter_words * 64) as u64;
+        let (first_bit, bits) = if self.blocked {
+            let blocks = (self.filter_words / BLOCK_WORDS).max(1);
+            let block = (fmix(hash) % blocks as u64) as usize;
+            (block * BLOCK_WORDS * 64, (self.filter_words.min(BLOCK_WORDS) * 64) as u64)
+        } else {
+            (0, (self.filter_words * 64) as u64)
+        };
         (0..FILTER_PROBES).all(|i| {
             let mixed = (hash ^ (hash >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15 ^ (i.wrapping_mul(0xbf58_476d_1ce4_e5b9)));
-            let bit = ((mixed >> 17) % bits) as usize;
+            let bit = first_bit + ((mixed >> 17) % bits) as usize;
             u64_at(&self.map, base + bit / 64 * 8) & (1 << (bit % 64)) != 0
         })
     }
@@ -87,6 +104,15 @@ impl Segment {
         }
         lo..end
     }
+}
+
+/// MurmurHash3's finalizer: picks the filter block of a hash, as the archive does.
+fn fmix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
 }
 
 fn u32_at(map: &[u8], at: usize) -> u32 {

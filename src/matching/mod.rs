@@ -688,6 +688,58 @@ mod tests {
             .collect()
     }
 
+    #[test]
+    fn a_lone_hit_may_open_a_box_only_where_its_longest_run_reaches_the_minimum() {
+        let settings = Settings::default();
+        let (k, w, min_exact) = (settings.k, settings.w, 20.0);
+        let zh = DocumentFingerprints::compute(COPIED, &settings);
+        let tokens = &zh.tokenized.tokens;
+        assert!((0..tokens.len() as u32 - 5).all(|at| !lone_hit_may_open_box(tokens, at, k, w, min_exact)));
+        let en = DocumentFingerprints::compute(
+            "The package maintainer keeps the upstream software in line with the policy manual.",
+            &settings,
+        );
+        assert!(lone_hit_may_open_box(&en.tokenized.tokens, 3, k, w, min_exact));
+    }
+
+    /// The premise of [`lone_hit_may_open_box`]: a run shared exactly over k + 2w − 1
+    /// tokens always brings two hits on its diagonal, whatever the texts around it.
+    #[test]
+    fn a_run_longer_than_a_lone_hit_allows_brings_two_hits() {
+        let settings = Settings::default();
+        let alphabet: Vec<char> = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研质".chars().collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let run_len = settings.k + 2 * settings.w - 1;
+        for _ in 0..200 {
+            let mut text = |len: usize| -> String { (0..len).map(|_| alphabet[next(40)]).collect() };
+            let run = text(run_len);
+            let (before_a, after_a, before_b, after_b) = (text(30), text(30), text(50), text(20));
+            let a = format!("{before_a}{run}{after_a}");
+            let b = format!("{before_b}{run}{after_b}");
+            let fa = DocumentFingerprints::compute(&a, &settings);
+            let fb = DocumentFingerprints::compute(&b, &settings);
+            // Every k-gram of the suspect against the reference's winnowed ones.
+            let hashes =
+                crate::fingerprint::hashing::kgram_hashes(fa.tokenized.tokens.iter().map(|t| t.hash), settings.k);
+            let diagonal = before_a.chars().count() as i64 - before_b.chars().count() as i64;
+            let on_run = hashes
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &h)| {
+                    fb.kgrams.iter().filter(move |f| f.hash == h).map(move |f| (i as i64, f.position as i64))
+                })
+                .filter(|&(i, j)| i - j == diagonal && (i as usize) >= before_a.chars().count())
+                .count();
+            assert!(on_run >= 2, "{a} / {b}: {on_run} hit on the run");
+        }
+    }
+
     const COPIED: &str =
         "软件包管理系统可以帮助用户安装、升级和删除软件包，维护者负责打包上游软件并确保它符合政策手册的要求。";
 

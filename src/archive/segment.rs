@@ -19,6 +19,7 @@ use std::path::Path;
 use memmap2::Mmap;
 
 use super::error::ArchiveError;
+use crate::fingerprint::hashing::fmix64;
 use crate::index::{Posting, keep_first_positions};
 
 const MAGIC: &[u8; 8] = b"TWSEG02\n";
@@ -59,21 +60,13 @@ impl FilterLayout {
             FilterLayout::Spread => (0, (words * 64) as u64),
             FilterLayout::Blocked => {
                 let blocks = (words / BLOCK_WORDS).max(1);
-                let block = (fmix(hash) % blocks as u64) as usize;
+                // The block from another mix of the hash than the probes within it.
+                let block = (fmix64(hash) % blocks as u64) as usize;
                 (block * BLOCK_WORDS * 64, (words.min(BLOCK_WORDS) * 64) as u64)
             }
         };
         (0..FILTER_PROBES).map(move |i| base + ((mix(i) >> 17) % bits) as usize)
     }
-}
-
-/// A finalizer (MurmurHash3's) for picking a filter block independent of the probes.
-fn fmix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
 }
 
 /// What a segment holds.

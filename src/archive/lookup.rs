@@ -11,7 +11,7 @@
 
 use std::fs::File;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::error::ArchiveError;
 use super::segment::{BLOCK_WORDS, FilterLayout, HEADER, Header, top_bits, u32_at, u64_at};
@@ -24,6 +24,7 @@ const WINDOW: usize = 256;
 /// A segment opened for lookups.
 pub struct SegmentLookup {
     file: File,
+    path: PathBuf,
     header: Header,
     /// The sparse index: the first entry of each bucket, and the entry count last.
     starts: Vec<u64>,
@@ -50,7 +51,7 @@ impl SegmentLookup {
             return Err(ArchiveError::Corrupt(format!("segment {}: its sparse index is out of order", path.display())));
         }
         advise_random(&file);
-        Ok(Self { file, header, starts, filtered: true })
+        Ok(Self { file, path: path.to_path_buf(), header, starts, filtered: true })
     }
 
     /// Looks hashes up without asking the Bloom filter first. Reading the filter block
@@ -60,6 +61,11 @@ impl SegmentLookup {
     pub fn unfiltered(mut self) -> Self {
         self.filtered = false;
         self
+    }
+
+    /// The file read.
+    pub(super) fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Number of postings.

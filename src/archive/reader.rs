@@ -125,7 +125,7 @@ impl<'a> ArchiveIndex<'a> {
         let mut out = Vec::new();
         for segment in segments {
             if let Err(error) = segment.postings(hash, &mut out) {
-                self.note(format!("a segment of the archive could not be read: {error}"));
+                self.note(format!("segment {} could not be read: {error}", segment.path().display()));
             }
         }
         out.retain(|p| !self.removed.contains(&p.doc));

@@ -441,5 +441,13 @@ mod tests {
         assert!(!Segment::open(&path).unwrap().verify());
         std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
         assert!(Segment::open(&path).is_err());
+        assert!(SegmentLookup::open(&path).is_err());
+        // A sparse index out of order (the size still right) is refused before a lookup.
+        bytes[HEADER] ^= 0xff;
+        let index = HEADER + 16;
+        bytes[index..index + 8].copy_from_slice(&5u64.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(Segment::open(&path).is_ok());
+        assert!(matches!(SegmentLookup::open(&path), Err(ArchiveError::Corrupt(m)) if m.contains("sparse index")));
     }
 }

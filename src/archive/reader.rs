@@ -104,18 +104,10 @@ impl<'a> ArchiveIndex<'a> {
                 None => return Err(ArchiveError::Corrupt(format!("segment {file} of unknown kind {kind}"))),
             }
         }
-        // The largest segment of each kind holds most of what is looked for: searched
-        // without asking its filter first.
-        for segments in [&mut index.kgrams, &mut index.sentences] {
-            if let Some(largest) = (0..segments.len()).max_by_key(|&i| segments[i].len()) {
-                let segment = segments.remove(largest).unfiltered();
-                segments.insert(largest, segment);
-            }
-        }
         Ok(index)
     }
 
-    /// Number of segments mapped (k-grams, sentences).
+    /// Number of segments opened (k-grams, sentences).
     pub fn segment_counts(&self) -> (usize, usize) {
         (self.kgrams.len(), self.sentences.len())
     }

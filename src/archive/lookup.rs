@@ -16,7 +16,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::error::ArchiveError;
-use super::segment::{BLOCK_WORDS, FilterLayout, HEADER, Header, top_bits, u32_at, u64_at};
+use super::segment::{BLOCK_WORDS, ENTRY, FilterLayout, HEADER, Header, decode_entry, top_bits, u64_at};
 use crate::index::Posting;
 
 /// Entries read around the guessed place of a hash (4 KiB). Within a bucket of n
@@ -85,16 +85,12 @@ impl SegmentLookup {
         let mut window = Window::read(self, from, (from + WINDOW).min(last))?;
         let bracketed = (window.from == first || window.hash(window.from) < hash)
             && (window.to == last || window.hash(window.to - 1) >= hash);
-        let mut at = if bracketed {
-            window.from + window.entries.partition_point(|e| e.0 < hash)
-        } else {
-            self.lower_bound(hash, first, last)?
-        };
+        let mut at = if bracketed { window.lower_bound(hash) } else { self.lower_bound(hash, first, last)? };
         while at < last {
             if !(window.from..window.to).contains(&at) {
                 window = Window::read(self, at, (at + WINDOW).min(last))?;
             }
-            let (found, posting) = window.entries[at - window.from];
+            let (found, posting) = window.entry(at);
             if found != hash {
                 break;
             }
@@ -132,21 +128,22 @@ impl SegmentLookup {
     /// probes of a hash in one block, one a probe for the older layout.
     pub(super) fn may_hold(&self, hash: u64) -> io::Result<bool> {
         let words = self.header.filter_words;
-        let probes: Vec<usize> = self.header.layout.probes(hash, words).collect();
+        let mut probes = self.header.layout.probes(hash, words);
         let base = self.header.filter_offset();
         let read_word = |word: usize, buf: &mut [u8]| read_at(&self.file, buf, base + word as u64 * 8);
         let set = |word: u64, bit: usize| word & (1 << (bit % 64)) != 0;
         match self.header.layout {
             FilterLayout::Blocked => {
-                let first_word = probes.iter().map(|b| b / 64).min().unwrap_or(0);
-                let block = first_word / BLOCK_WORDS * BLOCK_WORDS;
+                // Every probe lies in the block of the first.
+                let first = probes.next().unwrap_or(0);
+                let block = first / 64 / BLOCK_WORDS * BLOCK_WORDS;
                 let mut buf = [0u8; BLOCK_WORDS * 8];
                 let count = BLOCK_WORDS.min(words - block);
                 read_word(block, &mut buf[..count * 8])?;
-                Ok(probes.iter().all(|&bit| set(u64_at(&buf, (bit / 64 - block) * 8), bit)))
+                Ok(std::iter::once(first).chain(probes).all(|bit| set(u64_at(&buf, (bit / 64 - block) * 8), bit)))
             }
             FilterLayout::Spread => {
-                for &bit in &probes {
+                for bit in probes {
                     let mut buf = [0u8; 8];
                     read_word(bit / 64, &mut buf)?;
                     if !set(u64::from_le_bytes(buf), bit) {
@@ -159,26 +156,38 @@ impl SegmentLookup {
     }
 }
 
-/// Entries `from..to` of a segment, read at once.
+/// Entries `from..to` of a segment, read at once and decoded as they are asked for (a
+/// lookup uses a few of them).
 struct Window {
     from: usize,
     to: usize,
-    entries: Vec<(u64, Posting)>,
+    bytes: Vec<u8>,
 }
 
 impl Window {
     fn read(segment: &SegmentLookup, from: usize, to: usize) -> io::Result<Self> {
-        let mut raw = vec![0u8; (to - from) * 16];
-        read_at(&segment.file, &mut raw, segment.header.entry_offset(from))?;
-        let entries = raw
-            .chunks_exact(16)
-            .map(|e| (u64_at(e, 0), Posting { doc: u32_at(e, 8), position: u32_at(e, 12) }))
-            .collect();
-        Ok(Self { from, to, entries })
+        let mut bytes = vec![0u8; (to - from) * ENTRY];
+        read_at(&segment.file, &mut bytes, segment.header.entry_offset(from))?;
+        Ok(Self { from, to, bytes })
+    }
+
+    /// Entry `i` of the segment (within the window).
+    fn entry(&self, i: usize) -> (u64, Posting) {
+        decode_entry(&self.bytes, (i - self.from) * ENTRY)
     }
 
     fn hash(&self, i: usize) -> u64 {
-        self.entries[i - self.from].0
+        self.entry(i).0
+    }
+
+    /// The first entry of the window whose hash is not below `hash`, or its end.
+    fn lower_bound(&self, hash: u64) -> usize {
+        let (mut lo, mut hi) = (self.from, self.to);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.hash(mid) < hash { lo = mid + 1 } else { hi = mid }
+        }
+        lo
     }
 }
 

@@ -25,12 +25,14 @@ use crate::index::{Posting, keep_first_positions};
 const MAGIC: &[u8; 8] = b"TWSEG02\n";
 const MAGIC_SPREAD_FILTER: &[u8; 8] = b"TWSEG01\n";
 pub(super) const HEADER: usize = 40;
+/// Bytes of one entry: hash, document, position.
+pub(super) const ENTRY: usize = 16;
 /// At most this many top bits pick a sparse-index slot (512 KiB of index at most).
 const MAX_BUCKET_BITS: u32 = 16;
 /// Bloom filter bits per distinct hash, and probes.
 const FILTER_BITS_PER_KEY: usize = 10;
 const FILTER_PROBES: u64 = 3;
-/// Words of one filter block: a cache line, so a lookup reads one page of the filter.
+/// Words of one filter block: a cache line, so a lookup reads 64 bytes of the filter.
 pub(super) const BLOCK_WORDS: usize = 8;
 
 /// Where a filter puts the probes of a hash.
@@ -38,7 +40,7 @@ pub(super) const BLOCK_WORDS: usize = 8;
 pub(super) enum FilterLayout {
     /// All in one block of [`BLOCK_WORDS`] words.
     Blocked,
-    /// Anywhere in the filter (segments of format 1).
+    /// Anywhere in the filter (`TWSEG01`, written by archive formats 1 to 3).
     Spread,
 }
 
@@ -189,13 +191,12 @@ impl Header {
     /// Reads the header from the first bytes of the file at `path` (`file_len` long).
     pub(super) fn parse(bytes: &[u8], file_len: u64, path: &Path) -> Result<Header, ArchiveError> {
         let bad = |what: &str| ArchiveError::Corrupt(format!("segment {}: {what}", path.display()));
-        let layout = match bytes.get(..8) {
-            Some(magic) if bytes.len() >= HEADER && file_len >= (HEADER + 8) as u64 && magic == MAGIC => {
-                FilterLayout::Blocked
-            }
-            Some(magic) if bytes.len() >= HEADER && file_len >= (HEADER + 8) as u64 && magic == MAGIC_SPREAD_FILTER => {
-                FilterLayout::Spread
-            }
+        if bytes.len() < HEADER || file_len < (HEADER + 8) as u64 {
+            return Err(bad("not a twinspot segment"));
+        }
+        let layout = match &bytes[..8] {
+            magic if magic == MAGIC => FilterLayout::Blocked,
+            magic if magic == MAGIC_SPREAD_FILTER => FilterLayout::Spread,
             _ => return Err(bad("not a twinspot segment")),
         };
         let kind = Kind::from_code(i64::from(u32_at(bytes, 8))).ok_or_else(|| bad("unknown kind"))?;
@@ -212,7 +213,7 @@ impl Header {
 
     /// Byte offset of entry `i`.
     pub(super) fn entry_offset(&self, i: usize) -> u64 {
-        (HEADER + i * 16) as u64
+        (HEADER + i * ENTRY) as u64
     }
 
     /// Byte offset of the sparse index (`2^bits + 1` u64).
@@ -265,12 +266,16 @@ impl Segment {
 
     /// The `i`-th entry in hash order.
     pub fn entry(&self, i: usize) -> (u64, Posting) {
-        let at = HEADER + i * 16;
-        (u64_at(&self.map, at), Posting { doc: u32_at(&self.map, at + 8), position: u32_at(&self.map, at + 12) })
+        decode_entry(&self.map, self.header.entry_offset(i) as usize)
     }
 }
 
-pub(super) fn u32_at(map: &[u8], at: usize) -> u32 {
+/// The entry (hash, document, position) stored at byte `at` of `bytes`.
+pub(super) fn decode_entry(bytes: &[u8], at: usize) -> (u64, Posting) {
+    (u64_at(bytes, at), Posting { doc: u32_at(bytes, at + 8), position: u32_at(bytes, at + 12) })
+}
+
+fn u32_at(map: &[u8], at: usize) -> u32 {
     let mut b = [0u8; 4];
     b.copy_from_slice(&map[at..at + 4]);
     u32::from_le_bytes(b)
@@ -370,7 +375,7 @@ mod tests {
     }
 
     #[test]
-    fn segments_with_the_filter_of_format_1_are_still_read() {
+    fn segments_with_the_spread_filter_of_archive_formats_1_to_3_are_still_read() {
         let dir = tempfile::tempdir().unwrap();
         let entries: Vec<(u64, Posting)> = (0..3000u64)
             .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15), Posting { doc: i as u32 % 5, position: i as u32 }))

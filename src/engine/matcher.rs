@@ -143,7 +143,7 @@ impl Matcher<'_> {
         // A reference tied to the suspect by one hit that cannot grow into a box comes to
         // nothing (no passage, and no near duplicate unless listed in `near`): not read.
         if every_near_listed {
-            let min_exact = self.tuning.min_exact_share * self.settings.min_chars as f64;
+            let min_exact = self.tuning.min_exact(self.settings.min_chars);
             let w = self.settings.w.max(1);
             candidates.retain(|&b| match hits_of(b) {
                 [lone] => lone_hit_may_open_box(tokens, lone.a, k, w, min_exact),

@@ -81,7 +81,7 @@ fn dense_boxes(suspect: Side, reference: Side, found: &[Passage], hits: &[Hit], 
         .filter(in_range)
         .map(|h| SpanSeed { a_at: h.a, b_at: h.b, len: k as u32, a: token_span(ta, h.a, k), b: token_span(tb, h.b, k) })
         .collect();
-    let min_exact = ctx.tuning.min_exact_share * ctx.min_chars as f64;
+    let min_exact = ctx.tuning.min_exact(ctx.min_chars);
     // Character spans (a, b) of the groups worth a look; the streams are built only when
     // there is one.
     let mut spans: Vec<((u32, u32), (u32, u32))> = Vec::new();

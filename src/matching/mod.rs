@@ -111,6 +111,12 @@ impl Default for MatchTuning {
 }
 
 impl MatchTuning {
+    /// Characters the exact runs of a group of hits must cover on the suspect side for it
+    /// to open a box, given the minimum passage length (see `min_exact_share`).
+    pub fn min_exact(&self, min_chars: usize) -> f64 {
+        self.min_exact_share * min_chars as f64
+    }
+
     /// The tuning of the dense pass: shorter seeds, shorter runs, lower density.
     pub fn dense(&self) -> Self {
         Self {
@@ -237,7 +243,7 @@ pub fn match_pair_counting(suspect: Side, reference: Side, hits: &[Hit], ctx: &P
     }
     let tuning = ctx.tuning;
     let k = ctx.k.max(1);
-    let min_exact = tuning.min_exact_share * ctx.min_chars as f64;
+    let min_exact = tuning.min_exact(ctx.min_chars);
     let in_range = |h: &&Hit| (h.a as usize) < sa.tokens.len() && (h.b as usize) < rb.tokens.len();
     // No group can cover more than all the hits together: most pairs stop here.
     if (exact_coverage(&sa.tokens, &rb.tokens, hits.iter().filter(in_range).map(|h| (h.a, h.b)), k) as f64) < min_exact
@@ -364,7 +370,7 @@ fn group_opens_box(
     ctx: &PairContext,
 ) -> bool {
     let (k, tuning) = (ctx.k.max(1), ctx.tuning);
-    let min_exact = tuning.min_exact_share * ctx.min_chars as f64;
+    let min_exact = tuning.min_exact(ctx.min_chars);
     (group.len() >= tuning.min_hits || group.iter().any(|h| diagonal_support(suspect.len(), b_len, same, h, k)))
         && f64::from(exact_coverage_by(suspect, b_len, same, group.iter().map(|h| (h.a_at, h.b_at)), k)) >= min_exact
 }
@@ -707,7 +713,8 @@ mod tests {
     #[test]
     fn a_run_longer_than_a_lone_hit_allows_brings_two_hits() {
         let settings = Settings::default();
-        let alphabet: Vec<char> = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处理府研质".chars().collect();
+        let alphabet: Vec<char> =
+            "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动".chars().collect();
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = |n: usize| {
             state ^= state << 13;
@@ -717,7 +724,7 @@ mod tests {
         };
         let run_len = settings.k + 2 * settings.w - 1;
         for _ in 0..200 {
-            let mut text = |len: usize| -> String { (0..len).map(|_| alphabet[next(40)]).collect() };
+            let mut text = |len: usize| -> String { (0..len).map(|_| alphabet[next(alphabet.len())]).collect() };
             let run = text(run_len);
             let (before_a, after_a, before_b, after_b) = (text(30), text(30), text(50), text(20));
             let a = format!("{before_a}{run}{after_a}");

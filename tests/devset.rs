@@ -109,22 +109,18 @@ fn reworded_copies_are_found_and_nothing_else_falls_behind() {
     let types = scored.by_type();
     assert!(types["reword"] >= 0.85, "{table}");
     assert!(types["repost-reword"] >= 0.95, "{table}");
-    assert!(scored.overall("plagdet") >= 0.88, "{table}");
-    assert!(scored.overall("precision") >= 0.90, "{table}");
-    assert!(scored.overall("recall") >= 0.87, "{table}");
-    assert!(scored.overall("granularity") <= 1.05, "{table}");
+    assert!(scored.overall("plagdet") >= 0.93, "{table}");
+    assert!(scored.overall("precision") >= 0.95, "{table}");
+    assert!(scored.overall("recall") >= 0.90, "{table}");
+    assert!(scored.overall("granularity") <= 1.02, "{table}");
     assert_eq!(scored.overall("dup_recall"), 1.0, "{table}");
     assert_eq!(scored.overall("dup_precision"), 1.0, "{table}");
     scored.assert_no_duplicate_suspect_spans();
-    // Every other type holds what it holds on the first development set, but reorder:
-    // one of its four cases comes from a reference that holds the same two sentences three
-    // times, with a reworded and a mixed case from the other places right beside it, and
-    // aligns to another of the places (see README, Quality).
-    assert!(types["reorder"] >= 0.80, "{table}");
+    // Every other type holds at least what it holds on the first development set.
     let Some(first) = corpus("devset", "TWINSPOT_DEVSET") else { return };
     let first = Scored::of(&first).by_type();
-    for (kind, plagdet) in types.iter().filter(|(k, _)| !k.contains("reword") && *k != "reorder") {
-        let floor = first.get(kind).copied().unwrap_or(0.0) - 0.03;
+    for (kind, plagdet) in types.iter().filter(|(k, _)| !k.contains("reword")) {
+        let floor = first.get(kind).copied().unwrap_or(0.0);
         assert!(*plagdet >= floor, "{kind}: {plagdet} < {floor} (devset)\n{table}");
     }
 }

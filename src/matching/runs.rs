@@ -4,11 +4,19 @@
 //!
 //! Which twin: the longer run, unless the text repeats itself — a reference that shows
 //! the same lines of example code twice, the same sentence under two headings. Then runs
-//! of about the same length compete for one stretch of the suspect, and the one with the
-//! most support wins: the most matched characters around it on both sides (runs near it
-//! in the suspect whose twins lie near where its diagonal puts them). Copied text keeps
-//! its neighbourhood — even reordered, its sentences come from one region of the
-//! reference — while the other copy is wherever the reference happened to repeat it.
+//! of about the same length compete for one stretch of the suspect (rivals), and:
+//!
+//! 1. A twin that lies inside the source of another stretch of copied text is not taken
+//!    while a rival's twin is free of such a claim. The source is the reference extent of
+//!    a chain: unambiguous runs (without rivals) that follow each other in order on both
+//!    sides, elsewhere in the suspect. A stretch of the reference is copied once; a
+//!    sentence that the reference repeats came, the second time, from another copy.
+//! 2. Of the rest, the one with the most support wins: first the matched characters
+//!    right beside it on both sides (a neighbouring sentence whose twin touches this
+//!    twin, in either order), then the matched characters around it (runs near it in
+//!    the suspect whose twins lie near where its diagonal puts them). Copied text keeps
+//!    its neighbourhood — even reordered, its sentences come from one region of the
+//!    reference — while the other copy is wherever the reference happened to repeat it.
 
 use std::cmp::Reverse;
 use std::ops::Range;
@@ -56,12 +64,15 @@ pub(super) fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, neighbourhood: u
     seeds.sort_by_key(|s| (s.a_at as i64 - s.b_at as i64, s.a_at));
     let runs = diagonal_runs(&seeds, min_run);
     let rivals = rivals(&runs, min_run);
-    let support = support(&runs, &rivals, neighbourhood, min_run);
+    let chains = chains(&runs, &rivals, min_run, neighbourhood);
+    let claimed = claimed(&runs, &rivals, &chains);
+    let support = support(&runs, &rivals, &claimed, neighbourhood, min_run);
     let mut order: Vec<usize> = (0..runs.len()).collect();
     order.sort_by_key(|&i| (Reverse(runs[i].len()), runs[i].a.start, runs[i].b.start));
     let mut taken_a = vec![false; (sb.a.1 - sb.a.0) as usize];
     let mut taken_b = vec![false; (sb.b.1 - sb.b.0) as usize];
-    let mut decided = vec![false; runs.len()];
+    // A claimed run never takes its twin, so no rival waits for it.
+    let mut decided = claimed.clone();
     let mut kept = Vec::with_capacity(seeds.len());
     let mut deferred = Vec::new();
     let mut place = |i: usize, kept: &mut Vec<SpanSeed>| {
@@ -79,6 +90,9 @@ pub(super) fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, neighbourhood: u
         }
     };
     for &i in &order {
+        if claimed[i] {
+            continue;
+        }
         // A rival still to come with more support goes first.
         if rivals[i].iter().any(|&r| !decided[r] && support[r] > support[i]) {
             deferred.push(i);
@@ -144,36 +158,131 @@ fn rivals(runs: &[Run], min_run: u32) -> Vec<Vec<usize>> {
     rivals
 }
 
-/// For each run that has rivals, its support: the characters of the runs around it —
-/// within `neighbourhood` characters on the suspect side, not overlapping it there, on a
-/// diagonal at most `neighbourhood` away (their twins that near to where its diagonal
-/// puts them). Zero for runs without rivals.
-fn support(runs: &[Run], rivals: &[Vec<usize>], neighbourhood: u32, min_run: u32) -> Vec<u64> {
-    let mut by_start: Vec<&Run> = runs.iter().filter(|run| run.substantial(min_run)).collect();
-    by_start.sort_by_key(|run| run.a.start);
+/// Where one stretch of copied text lies on each side, as its unambiguous runs show it.
+struct Chain {
+    a: Range<u32>,
+    b: Range<u32>,
+}
+
+/// Characters the diagonal may move between two runs that touch, in a chain; it may move
+/// a quarter of the gap more (a reworded stretch drifts as words change length).
+const DRIFT: u32 = 8;
+
+/// Runs at most this many characters apart on both sides are beside each other.
+const BESIDE: u32 = 8;
+
+/// The chains of the substantial runs without rivals: in suspect order, each run joins the
+/// chain of the run before it when it follows that run on both sides (see `follows`).
+fn chains(runs: &[Run], rivals: &[Vec<usize>], min_run: u32, neighbourhood: u32) -> Vec<Chain> {
+    let mut unambiguous: Vec<&Run> = runs
+        .iter()
+        .zip(rivals)
+        .filter(|(run, rivals)| rivals.is_empty() && run.substantial(min_run))
+        .map(|(run, _)| run)
+        .collect();
+    unambiguous.sort_by_key(|run| run.a.start);
+    let mut chains: Vec<Chain> = Vec::new();
+    let mut last: Option<&Run> = None;
+    for run in unambiguous {
+        match (last, chains.last_mut()) {
+            (Some(prev), Some(chain)) if follows(prev, run, neighbourhood) => {
+                chain.a.end = chain.a.end.max(run.a.end);
+                chain.b.start = chain.b.start.min(run.b.start);
+                chain.b.end = chain.b.end.max(run.b.end);
+            }
+            _ => chains.push(Chain { a: run.a.clone(), b: run.b.clone() }),
+        }
+        last = Some(run);
+    }
+    chains
+}
+
+/// Whether `next` continues the copied text of `prev` in the same order on both sides:
+/// it starts after it within `neighbourhood` characters on each side, and the two gaps
+/// are about the same size (the diagonal moves at most `DRIFT` and a quarter of the gaps).
+fn follows(prev: &Run, next: &Run, neighbourhood: u32) -> bool {
+    let gap_a = next.a.start.saturating_sub(prev.a.end);
+    let gap_b = i64::from(next.b.start) - i64::from(prev.b.end);
+    let Ok(forward_b) = u32::try_from(gap_b.max(0)) else {
+        return false;
+    };
+    gap_a <= neighbourhood
+        && gap_b >= -i64::from(DRIFT)
+        && forward_b <= neighbourhood
+        && next.diagonal.abs_diff(prev.diagonal) <= u64::from(DRIFT + (gap_a + forward_b) / 4)
+}
+
+/// Characters shared by two ranges.
+fn overlap(x: &Range<u32>, y: &Range<u32>) -> u32 {
+    x.end.min(y.end).saturating_sub(x.start.max(y.start))
+}
+
+/// Characters between two ranges (0 when they touch or overlap).
+fn gap(x: &Range<u32>, y: &Range<u32>) -> u32 {
+    x.start.saturating_sub(y.end).max(y.start.saturating_sub(x.end))
+}
+
+/// For each run, whether its twin is claimed: the run has rivals, at least half its twin
+/// lies inside a chain's reference extent, the run lies outside that chain on the suspect
+/// side, and some rival's twin is not claimed so (when all are, none gives way).
+fn claimed(runs: &[Run], rivals: &[Vec<usize>], chains: &[Chain]) -> Vec<bool> {
+    let inside_a_source = |run: &Run| {
+        chains
+            .iter()
+            .any(|chain| overlap(&chain.a, &run.a) == 0 && 2 * overlap(&chain.b, &run.b) >= run.b.end - run.b.start)
+    };
+    let claims: Vec<bool> =
+        runs.iter().zip(rivals).map(|(run, rivals)| !rivals.is_empty() && inside_a_source(run)).collect();
+    claims.iter().zip(rivals).map(|(&claimed, rivals)| claimed && rivals.iter().any(|&r| !claims[r])).collect()
+}
+
+/// How strongly the text around a run vouches for its twin. Compared beside first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Support {
+    /// Characters of the runs at most `BESIDE` characters from it on both sides.
+    beside: u64,
+    /// Characters of the runs within the neighbourhood on the suspect side whose diagonal
+    /// is within the neighbourhood of its own.
+    near: u64,
+}
+
+/// For each run that has rivals, its support from the substantial runs around it: within
+/// `neighbourhood` characters on the suspect side, not overlapping it there, their twins
+/// not claimed. Zero for runs without rivals.
+fn support(runs: &[Run], rivals: &[Vec<usize>], claimed: &[bool], neighbourhood: u32, min_run: u32) -> Vec<Support> {
+    let mut by_start: Vec<usize> = (0..runs.len()).filter(|&i| runs[i].substantial(min_run)).collect();
+    by_start.sort_by_key(|&i| runs[i].a.start);
     // The furthest end of the runs so far, for a search by end.
     let reach: Vec<u32> = by_start
         .iter()
-        .scan(0, |furthest, run| {
-            *furthest = run.a.end.max(*furthest);
+        .scan(0, |furthest, &i| {
+            *furthest = runs[i].a.end.max(*furthest);
             Some(*furthest)
         })
         .collect();
     runs.iter()
         .zip(rivals)
         .map(|(run, rivals)| {
+            let mut support = Support::default();
             if rivals.is_empty() {
-                return 0;
+                return support;
             }
             let first = reach.partition_point(|&end| end + neighbourhood < run.a.start);
-            by_start[first..]
+            let neighbours = by_start[first..]
                 .iter()
-                .take_while(|other| other.a.start <= run.a.end + neighbourhood)
-                .filter(|other| other.a.end <= run.a.start || other.a.start >= run.a.end)
-                .filter(|other| other.a.end + neighbourhood >= run.a.start)
-                .filter(|other| other.diagonal.abs_diff(run.diagonal) <= u64::from(neighbourhood))
-                .map(|other| u64::from(other.len()))
-                .sum()
+                .take_while(|&&j| runs[j].a.start <= run.a.end + neighbourhood)
+                .filter(|&&j| !claimed[j])
+                .map(|&j| &runs[j])
+                .filter(|other| overlap(&other.a, &run.a) == 0 && other.a.end + neighbourhood >= run.a.start);
+            for other in neighbours {
+                if gap(&run.a, &other.a) <= BESIDE && gap(&run.b, &other.b) <= BESIDE {
+                    support.beside += u64::from(other.len());
+                }
+                if other.diagonal.abs_diff(run.diagonal) <= u64::from(neighbourhood) {
+                    support.near += u64::from(other.len());
+                }
+            }
+            support
         })
         .collect()
 }
@@ -216,6 +325,47 @@ mod tests {
         let kept = kept(seeds);
         assert!(kept.contains(&(160, 310)), "{kept:?}");
         assert_eq!(kept.len(), 42);
+    }
+
+    #[test]
+    fn a_twin_inside_the_source_of_another_passage_gives_way() {
+        // Suspect 100..140 and 200..240 come from reference 1100.. and 1200..; the
+        // sentence between them was reworded past matching, and its reference text
+        // (1150..1180) is repeated at 500. The suspect copies that sentence again, word
+        // for word, at 300: from the copy at 500, since 1150 is the source of the first.
+        let mut seeds = run(100, 1100, 40);
+        seeds.extend(run(200, 1200, 40));
+        seeds.extend(run(300, 1150, 30));
+        seeds.extend(run(300, 500, 30));
+        let kept = kept(seeds);
+        assert!(kept.contains(&(310, 510)), "{kept:?}");
+        assert!(!kept.contains(&(310, 1160)), "{kept:?}");
+        assert_eq!(kept.len(), 110);
+    }
+
+    #[test]
+    fn when_every_twin_lies_inside_a_source_none_gives_way() {
+        let mut seeds = run(100, 1100, 40);
+        seeds.extend(run(200, 1200, 40));
+        seeds.extend(run(300, 1145, 30));
+        seeds.extend(run(300, 1160, 30));
+        assert_eq!(kept(seeds).len(), 110);
+    }
+
+    #[test]
+    fn a_reordered_sentence_keeps_the_twin_beside_its_neighbours_twin() {
+        // Suspect 0..200 comes from reference 700..900. Then two sentences, S1 at 300 and
+        // S2 at 332, are copied in swapped order from 1468.. (S2) and 1500.. (S1); the
+        // reference also has S1 at 1000 and S2 at 1062, nearer the first passage's
+        // diagonal but not beside each other.
+        let mut seeds = run(0, 700, 200);
+        seeds.extend(run(300, 1000, 30));
+        seeds.extend(run(300, 1500, 30));
+        seeds.extend(run(332, 1062, 30));
+        seeds.extend(run(332, 1468, 30));
+        let kept = kept(seeds);
+        assert!(kept.contains(&(310, 1510)) && kept.contains(&(340, 1476)), "{kept:?}");
+        assert!(!kept.contains(&(310, 1010)) && !kept.contains(&(340, 1070)), "{kept:?}");
     }
 
     #[test]

@@ -122,7 +122,9 @@ impl Matcher<'_> {
             &hits[start..end]
         };
         let shared_sentences = self.shared_sentences(doc);
+        // One entry per reference (`hit_docs` is sorted: one entry per hit).
         let mut candidates = hit_docs.clone();
+        candidates.dedup();
         // Near duplicates by SimHash are read whatever their hits.
         let mut near: Vec<u32> = Vec::new();
         // Whether `near` holds every reference within the SimHash threshold.

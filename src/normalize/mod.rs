@@ -245,7 +245,7 @@ pub fn folded_text(text: &str, options: NormalizeOptions) -> String {
     let mut last_space = true;
     let mut line = 0usize;
     for_each_normalized_char(text, options, |_, c| {
-        if c.is_alphanumeric() || is_single_char_token(c) {
+        if is_single_char_token(c) || c.is_alphanumeric() {
             if line >= MAX_FOLDED_LINE_CHARS {
                 out.push('\n');
                 line = 0;

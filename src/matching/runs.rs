@@ -298,6 +298,11 @@ mod tests {
             .collect()
     }
 
+    /// The seeds of runs given as (a, b, len).
+    fn runs(list: &[(u32, u32, u32)]) -> Vec<SpanSeed> {
+        list.iter().flat_map(|&(a, b, len)| run(a, b, len)).collect()
+    }
+
     fn kept(seeds: Vec<SpanSeed>) -> Vec<(u32, u32)> {
         let sb = StreamBox { a: (0, 2000), b: (0, 2000) };
         keep_runs(seeds, 3, 300, sb).iter().map(|s| (s.a_at, s.b_at)).collect()
@@ -308,10 +313,7 @@ mod tests {
         // Suspect 100..150 and 200..250 come from reference 1100.. and 1200..; the line at
         // suspect 150..190 occurs at reference 300 (a little longer there by chance) and
         // at 1150 among its neighbours.
-        let mut seeds = run(100, 1100, 50);
-        seeds.extend(run(200, 1200, 50));
-        seeds.extend(run(150, 300, 42));
-        seeds.extend(run(152, 1152, 38));
+        let seeds = runs(&[(100, 1100, 50), (200, 1200, 50), (150, 300, 42), (152, 1152, 38)]);
         let kept = kept(seeds);
         assert!(kept.contains(&(160, 1160)), "{kept:?}");
         assert!(!kept.contains(&(160, 310)), "{kept:?}");
@@ -320,8 +322,7 @@ mod tests {
 
     #[test]
     fn without_neighbours_the_longer_twin_wins() {
-        let mut seeds = run(150, 300, 42);
-        seeds.extend(run(152, 1152, 38));
+        let seeds = runs(&[(150, 300, 42), (152, 1152, 38)]);
         let kept = kept(seeds);
         assert!(kept.contains(&(160, 310)), "{kept:?}");
         assert_eq!(kept.len(), 42);
@@ -333,10 +334,7 @@ mod tests {
         // sentence between them was reworded past matching, and its reference text
         // (1150..1180) is repeated at 500. The suspect copies that sentence again, word
         // for word, at 300: from the copy at 500, since 1150 is the source of the first.
-        let mut seeds = run(100, 1100, 40);
-        seeds.extend(run(200, 1200, 40));
-        seeds.extend(run(300, 1150, 30));
-        seeds.extend(run(300, 500, 30));
+        let seeds = runs(&[(100, 1100, 40), (200, 1200, 40), (300, 1150, 30), (300, 500, 30)]);
         let kept = kept(seeds);
         assert!(kept.contains(&(310, 510)), "{kept:?}");
         assert!(!kept.contains(&(310, 1160)), "{kept:?}");
@@ -345,10 +343,7 @@ mod tests {
 
     #[test]
     fn when_every_twin_lies_inside_a_source_none_gives_way() {
-        let mut seeds = run(100, 1100, 40);
-        seeds.extend(run(200, 1200, 40));
-        seeds.extend(run(300, 1145, 30));
-        seeds.extend(run(300, 1160, 30));
+        let seeds = runs(&[(100, 1100, 40), (200, 1200, 40), (300, 1145, 30), (300, 1160, 30)]);
         assert_eq!(kept(seeds).len(), 110);
     }
 
@@ -358,11 +353,7 @@ mod tests {
         // S2 at 332, are copied in swapped order from 1468.. (S2) and 1500.. (S1); the
         // reference also has S1 at 1000 and S2 at 1062, nearer the first passage's
         // diagonal but not beside each other.
-        let mut seeds = run(0, 700, 200);
-        seeds.extend(run(300, 1000, 30));
-        seeds.extend(run(300, 1500, 30));
-        seeds.extend(run(332, 1062, 30));
-        seeds.extend(run(332, 1468, 30));
+        let seeds = runs(&[(0, 700, 200), (300, 1000, 30), (300, 1500, 30), (332, 1062, 30), (332, 1468, 30)]);
         let kept = kept(seeds);
         assert!(kept.contains(&(310, 1510)) && kept.contains(&(340, 1476)), "{kept:?}");
         assert!(!kept.contains(&(310, 1010)) && !kept.contains(&(340, 1070)), "{kept:?}");

@@ -202,14 +202,13 @@ fn chains(runs: &[Run], rivals: &[Vec<usize>], min_run: u32, neighbourhood: u32)
 /// are about the same size (the diagonal moves at most `DRIFT` and a quarter of the gaps).
 fn follows(prev: &Run, next: &Run, neighbourhood: u32) -> bool {
     let gap_a = next.a.start.saturating_sub(prev.a.end);
-    let gap_b = i64::from(next.b.start) - i64::from(prev.b.end);
-    let Ok(forward_b) = u32::try_from(gap_b.max(0)) else {
-        return false;
-    };
+    let gap_b = next.b.start.saturating_sub(prev.b.end);
+    // On the reference side `next` may start a little before `prev` ends.
+    let back_b = prev.b.end.saturating_sub(next.b.start);
     gap_a <= neighbourhood
-        && gap_b >= -i64::from(DRIFT)
-        && forward_b <= neighbourhood
-        && next.diagonal.abs_diff(prev.diagonal) <= u64::from(DRIFT + (gap_a + forward_b) / 4)
+        && gap_b <= neighbourhood
+        && back_b <= DRIFT
+        && next.diagonal.abs_diff(prev.diagonal) <= u64::from(DRIFT + (gap_a + gap_b) / 4)
 }
 
 /// Characters shared by two ranges.

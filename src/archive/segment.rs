@@ -19,7 +19,7 @@ use std::path::Path;
 use memmap2::Mmap;
 
 use super::error::ArchiveError;
-use crate::fingerprint::hashing::fmix64;
+use crate::hash::fmix64;
 use crate::index::{Posting, keep_first_positions};
 
 const MAGIC: &[u8; 8] = b"TWSEG02\n";

@@ -232,7 +232,7 @@ impl ReferenceCache {
         }
         let damaged = |what: &str| format!("{}: a damaged entry ({what}) was read again", self.file.display());
         let format: Format = serde_json::from_str(&format).map_err(|_| damaged("format"))?;
-        let warnings: Vec<crate::notice::Notice> = serde_json::from_str(&warnings).map_err(|_| damaged("warnings"))?;
+        let warnings: Vec<crate::model::Notice> = serde_json::from_str(&warnings).map_err(|_| damaged("warnings"))?;
         let raw = zstd::stream::decode_all(text.as_slice()).map_err(|_| damaged("text"))?;
         let text = String::from_utf8(raw).map_err(|_| damaged("text"))?;
         Ok(Some(Extracted { text, format, warnings, sha256 }))
@@ -293,7 +293,7 @@ impl ReadCache for ReferenceCache {
 /// What a cached text depends on besides the file: this build and the reading limits.
 fn identity(limits: &IngestLimits) -> String {
     let limits = serde_json::to_string(limits).unwrap_or_default();
-    format!("format {FORMAT}; {}; {limits}", crate::report::TOOL)
+    format!("format {FORMAT}; {}; {limits}", crate::model::TOOL)
 }
 
 #[cfg(unix)]

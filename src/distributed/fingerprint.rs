@@ -17,7 +17,7 @@ use super::layout::{
 use super::table::{ColumnSpec, Kind, TableWriter, Values};
 use super::{DistributedError, read};
 use crate::engine::{CancelFlag, DocumentInput, fingerprint_document};
-use crate::fingerprint::hashing::kgram_hashes;
+use crate::hash::kgram_hashes;
 use crate::ingest;
 use crate::settings::Settings;
 
@@ -128,30 +128,12 @@ pub fn fingerprint_shard(
 ) -> Result<ShardSummary, DistributedError> {
     let settings = request.settings.clone().sanitized();
     let prints_settings = FingerprintSettings::of(&settings);
-    if !request.buckets.is_power_of_two() || request.buckets > 4096 {
-        return Err(DistributedError::invalid(request.out, "--buckets must be a power of two, at most 4096"));
-    }
-    if request.shard > layout::MAX_SHARD {
-        return Err(DistributedError::invalid(request.out, format!("--shard must be at most {}", layout::MAX_SHARD)));
-    }
-    if inputs.len() > u32::MAX as usize {
-        return Err(DistributedError::invalid(request.out, "too many documents for one shard: split it"));
-    }
-    read::check_existing_settings(request.out, request.shard, &prints_settings)?;
-    if let Some((path, buckets)) = read::existing_buckets(request.out, request.shard)?
-        && buckets != request.buckets
-    {
-        return Err(DistributedError::invalid(
-            path,
-            format!("has postings in {buckets} buckets: write every shard with --buckets {buckets}"),
-        ));
-    }
-
+    validate(inputs, request, &prints_settings)?;
     let metadata = vec![
         KeyValue::new(KEY_SETTINGS.to_string(), prints_settings.to_metadata()),
         KeyValue::new(KEY_SHARD.to_string(), request.shard.to_string()),
         KeyValue::new(KEY_BUCKETS.to_string(), request.buckets.to_string()),
-        KeyValue::new(KEY_TOOL.to_string(), crate::report::TOOL.to_string()),
+        KeyValue::new(KEY_TOOL.to_string(), crate::model::TOOL.to_string()),
     ];
     let name = shard_file(request.shard);
     // The documents file is written last, once every other file is complete: a shard
@@ -188,48 +170,98 @@ pub fn fingerprint_shard(
                 rows
             })
             .collect();
-        let mut by_bucket: Vec<Vec<&PostingRow>> = (0..request.buckets).map(|_| Vec::new()).collect();
-        for r in &rows {
-            for p in &r.postings {
-                by_bucket[bucket_of(p.hash, request.buckets) as usize].push(p);
-            }
-        }
-        // Hashes are stored as signed INT64 (the same 64 bits): Spark has no unsigned type.
-        for (writer, rows) in postings.iter_mut().zip(by_bucket) {
-            summary.postings += rows.len() as u64;
-            writer.append(vec![
-                Values::Long(rows.iter().map(|p| Some(p.hash as i64)).collect()),
-                Values::Long(rows.iter().map(|p| Some(p.doc)).collect()),
-                Values::Int(rows.iter().map(|p| Some(p.position as i32)).collect()),
-                Values::Int(rows.iter().map(|p| Some(p.chars.0 as i32)).collect()),
-                Values::Int(rows.iter().map(|p| Some(p.chars.1 as i32)).collect()),
-                Values::Bool(rows.iter().map(|p| p.winnowed).collect()),
-            ])?;
-        }
-        let all: Vec<&SentenceRow> = rows.iter().flat_map(|r| &r.sentences).collect();
-        summary.sentences += all.len() as u64;
-        sentences.append(vec![
-            Values::Long(all.iter().map(|s| Some(s.hash as i64)).collect()),
-            Values::Long(all.iter().map(|s| Some(s.doc)).collect()),
-            Values::Int(all.iter().map(|s| Some(s.tokens.0 as i32)).collect()),
-            Values::Int(all.iter().map(|s| Some(s.tokens.1 as i32)).collect()),
-            Values::Int(all.iter().map(|s| Some(s.chars.0 as i32)).collect()),
-            Values::Int(all.iter().map(|s| Some(s.chars.1 as i32)).collect()),
-        ])?;
+        write_postings(&mut postings, &rows, request.buckets, &mut summary)?;
+        write_sentences(&mut sentences, &rows, &mut summary)?;
         documents.extend(rows.into_iter().map(|r| r.document));
     }
     for writer in postings {
         writer.finish()?;
     }
     sentences.finish()?;
-
     summary.documents = documents.len();
     summary.unreadable = documents.iter().filter(|d| d.error.is_some()).count();
+    write_documents(TableWriter::create(documents_path, "documents", DOCUMENT_COLUMNS, metadata)?, &documents, request.shard)?;
+    Ok(summary)
+}
+
+/// Refuses a request that cannot be written: buckets not a power of two (or over 4096),
+/// a shard number out of range, too many documents for one shard, or a folder whose other
+/// shards were fingerprinted with other settings or into another number of buckets.
+fn validate(
+    inputs: &[DocumentInput],
+    request: &ShardRequest,
+    prints_settings: &FingerprintSettings,
+) -> Result<(), DistributedError> {
+    if !request.buckets.is_power_of_two() || request.buckets > 4096 {
+        return Err(DistributedError::invalid(request.out, "--buckets must be a power of two, at most 4096"));
+    }
+    if request.shard > layout::MAX_SHARD {
+        return Err(DistributedError::invalid(request.out, format!("--shard must be at most {}", layout::MAX_SHARD)));
+    }
+    if inputs.len() > u32::MAX as usize {
+        return Err(DistributedError::invalid(request.out, "too many documents for one shard: split it"));
+    }
+    read::check_existing_settings(request.out, request.shard, prints_settings)?;
+    if let Some((path, buckets)) = read::existing_buckets(request.out, request.shard)?
+        && buckets != request.buckets
+    {
+        return Err(DistributedError::invalid(
+            path,
+            format!("has postings in {buckets} buckets: write every shard with --buckets {buckets}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Appends one batch's postings, each to the writer of its hash's bucket.
+fn write_postings(
+    postings: &mut [TableWriter],
+    rows: &[Rows],
+    buckets: u32,
+    summary: &mut ShardSummary,
+) -> Result<(), DistributedError> {
+    let mut by_bucket: Vec<Vec<&PostingRow>> = (0..buckets).map(|_| Vec::new()).collect();
+    for r in rows {
+        for p in &r.postings {
+            by_bucket[bucket_of(p.hash, buckets) as usize].push(p);
+        }
+    }
+    // Hashes are stored as signed INT64 (the same 64 bits): Spark has no unsigned type.
+    for (writer, rows) in postings.iter_mut().zip(by_bucket) {
+        summary.postings += rows.len() as u64;
+        writer.append(vec![
+            Values::Long(rows.iter().map(|p| Some(p.hash as i64)).collect()),
+            Values::Long(rows.iter().map(|p| Some(p.doc)).collect()),
+            Values::Int(rows.iter().map(|p| Some(p.position as i32)).collect()),
+            Values::Int(rows.iter().map(|p| Some(p.chars.0 as i32)).collect()),
+            Values::Int(rows.iter().map(|p| Some(p.chars.1 as i32)).collect()),
+            Values::Bool(rows.iter().map(|p| p.winnowed).collect()),
+        ])?;
+    }
+    Ok(())
+}
+
+/// Appends one batch's sentence hashes.
+fn write_sentences(sentences: &mut TableWriter, rows: &[Rows], summary: &mut ShardSummary) -> Result<(), DistributedError> {
+    let all: Vec<&SentenceRow> = rows.iter().flat_map(|r| &r.sentences).collect();
+    summary.sentences += all.len() as u64;
+    sentences.append(vec![
+        Values::Long(all.iter().map(|s| Some(s.hash as i64)).collect()),
+        Values::Long(all.iter().map(|s| Some(s.doc)).collect()),
+        Values::Int(all.iter().map(|s| Some(s.tokens.0 as i32)).collect()),
+        Values::Int(all.iter().map(|s| Some(s.tokens.1 as i32)).collect()),
+        Values::Int(all.iter().map(|s| Some(s.chars.0 as i32)).collect()),
+        Values::Int(all.iter().map(|s| Some(s.chars.1 as i32)).collect()),
+    ])
+}
+
+/// Writes the shard's documents file, the last one: a shard whose documents file exists
+/// is whole.
+fn write_documents(mut writer: TableWriter, documents: &[DocumentRow], shard: u32) -> Result<(), DistributedError> {
     let block = |d: &DocumentRow, i: u32| d.simhash.map(|h| ((h >> (16 * i)) & 0xffff) as i32);
-    let mut writer = TableWriter::create(documents_path, "documents", DOCUMENT_COLUMNS, metadata)?;
     writer.append(vec![
         Values::Long(documents.iter().map(|d| Some(d.id)).collect()),
-        Values::Int(documents.iter().map(|_| Some(request.shard as i32)).collect()),
+        Values::Int(documents.iter().map(|_| Some(shard as i32)).collect()),
         Values::Text(documents.iter().map(|d| Some(d.path.clone())).collect()),
         Values::Text(documents.iter().map(|d| Some(d.source.clone())).collect()),
         Values::Text(documents.iter().map(|d| d.sha256.clone()).collect()),
@@ -243,8 +275,7 @@ pub fn fingerprint_shard(
         Values::Long(documents.iter().map(|d| d.nshash.map(|h| h as i64)).collect()),
         Values::Text(documents.iter().map(|d| d.error.clone()).collect()),
     ])?;
-    writer.finish()?;
-    Ok(summary)
+    writer.finish()
 }
 
 fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings, extractor: &ingest::Extractor) -> Rows {

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::DistributedError;
-use crate::engine::{Mode, Role};
+use crate::engine::assemble;
+use crate::model::{Mode, Role};
 use crate::report::{DocumentEntry, Pair, Passage, Report};
-use crate::score::near_duplicate_groups;
 use crate::settings::Settings;
 
 #[derive(Deserialize)]
@@ -113,9 +113,6 @@ pub fn merge_reports(parts: &[(PathBuf, String)]) -> Result<Report, DistributedE
             });
         }
     }
-    pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
-    let near_duplicates: Vec<[usize; 2]> = near.into_iter().collect();
-    let groups = near_duplicate_groups(&near_duplicates);
     let documents = first
         .documents
         .iter()
@@ -133,15 +130,7 @@ pub fn merge_reports(parts: &[(PathBuf, String)]) -> Result<Report, DistributedE
             text: Arc::from(""),
         })
         .collect();
-    Ok(Report {
-        settings: first.settings.clone(),
-        mode: Mode::AllVsAll,
-        documents,
-        pairs,
-        near_duplicates,
-        groups,
-        skipped: Vec::new(),
-    })
+    Ok(assemble(first.settings.clone(), Mode::AllVsAll, documents, pairs, Vec::new()))
 }
 
 #[cfg(test)]

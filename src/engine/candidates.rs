@@ -16,15 +16,16 @@ use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::matcher::Matcher;
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::pipeline::{fingerprint_document, suspect_doc};
+use super::policy::{PairPolicy, Pairing};
 use super::{DocumentInput, Mode, Role};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::simhash;
 use crate::index::{Posting, ReferenceDoc, ReferenceIndex, Spread};
 use crate::ingest;
 use crate::matching::MatchTuning;
-use crate::notice::Notice;
-use crate::report::{DocumentEntry, Pair, Report};
-use crate::score::near_duplicate_groups;
+use crate::model::Notice;
+use super::assemble::{Report, assemble};
+use crate::model::{DocumentEntry, Pair};
 use crate::settings::Settings;
 
 /// One document of the collection, as it was when fingerprinted.
@@ -103,7 +104,13 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
     }
     note_identical(&mut docs, &identical);
 
-    let is_reference = |d: &Loaded| d.prints.is_some() && !identical.is_copy(d.entry.id);
+    let candidates: FxHashMap<usize, &[usize]> = suspects.iter().map(|(a, bs)| (*a, bs.as_slice())).collect();
+    let policy = PairPolicy {
+        pairing: Pairing::CandidateList { candidates: &candidates },
+        identical: &identical,
+        also_reference: vec![false; docs.len()],
+    };
+    let is_reference = |d: &Loaded| policy.is_reference(d);
     let kgrams = take_kgrams(&mut docs, &is_reference);
     let index = PartIndex {
         part: MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, &is_reference),
@@ -111,18 +118,9 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
         kgram_spreads: request.kgram_spreads,
         sentence_spreads: request.sentence_spreads,
     };
-    let candidates: FxHashMap<usize, &[usize]> = suspects.iter().map(|(a, bs)| (*a, bs.as_slice())).collect();
-    let wanted = |a: usize, b: usize| candidates.get(&a).is_some_and(|bs| bs.binary_search(&b).is_ok());
     let tuning = MatchTuning::default();
     let exclusions = Exclusions::new(references, &settings.stop_passages, settings.normalize, settings.k);
-    let matcher = Matcher {
-        index: &index,
-        settings: &settings,
-        tuning: &tuning,
-        exclusions: &exclusions,
-        wanted: &wanted,
-        simhash_after_suspect: true,
-    };
+    let matcher = Matcher { index: &index, settings: &settings, tuning: &tuning, exclusions: &exclusions, policy: &policy };
     let mut pairs: Vec<Pair> = suspects
         .par_iter()
         .flat_map_iter(|(a, _)| {
@@ -139,12 +137,8 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
             pairs.push(whole_text_pair(first, later, x.chars, distance));
         }
     }
-    pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
-    let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
-    near_duplicates.sort_unstable();
-    let groups = near_duplicate_groups(&near_duplicates);
     let documents = docs.into_iter().map(|d| d.entry).collect();
-    Report { settings, mode: Mode::AllVsAll, documents, pairs, near_duplicates, groups, skipped: Vec::new() }
+    assemble(settings, Mode::AllVsAll, documents, pairs, Vec::new())
 }
 
 /// The suspects of one slice with their candidates (sorted), pairs with an identical copy

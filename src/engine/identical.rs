@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap;
 
 use super::Role;
-use crate::report::{Pair, Passage};
+use crate::model::{Pair, Passage};
 
 /// What a document is, seen from the files identical to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,9 +7,8 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 
-use super::skip_reason::SkipReason;
+use crate::model::{SkipReason, Skipped};
 use super::{DocumentInput, Role};
 
 /// File extensions read when a folder is given (a file given by name is always read).
@@ -22,14 +21,6 @@ const MAX_DEPTH: usize = 32;
 /// The mark Twinspot's own HTML reports carry, so that a report saved inside a checked
 /// folder is not read as a document on the next run.
 pub const REPORT_GENERATOR_MARK: &str = "<meta name=\"generator\" content=\"twinspot";
-
-/// A path that was passed over, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Skipped {
-    /// The path as it would have been named (unprintable bytes escaped).
-    pub path: String,
-    pub reason: SkipReason,
-}
 
 /// The documents of a check, collected role by role.
 #[derive(Debug, Default)]

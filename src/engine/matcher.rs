@@ -6,18 +6,18 @@
 use rustc_hash::FxHashMap;
 
 use crate::exclusions::quoted::quoted_spans;
-use crate::exclusions::{Exclusions, SuspectExclusions, token_ranges};
-use crate::fingerprint::hashing::kgram_hashes;
+use crate::exclusions::{Exclusions, SuspectExclusions, SuspectKgrams, token_ranges};
+use super::policy::PairPolicy;
+use crate::hash::kgram_hashes;
 use crate::fingerprint::keywords::{KeywordPrint, may_reach, similarity};
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
-use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
-use crate::matching::bridge::bridge_edited_gaps;
-use crate::matching::dense::{Ties, densify};
+use crate::matching::alternatives::fold_across_pairs;
+use crate::matching::dense::Ties;
 use crate::matching::{
-    Hit, LazyStream, MatchTuning, PairContext, Side, lone_hit_may_open_box, match_pair_counting, may_open_box, overlaps,
+    Hit, LazyStream, MatchTuning, PairContext, Side, align, lone_hit_may_open_box, may_open_box, overlaps,
 };
-use crate::report::{Pair, Passage};
+use crate::model::{Pair, Passage};
 use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, pair_scores};
 use crate::settings::Settings;
 
@@ -48,19 +48,32 @@ pub struct SuspectDoc<'a> {
     pub keywords: Option<&'a KeywordPrint>,
 }
 
-/// Which (suspect, reference) pairs are compared at all.
-pub type PairRule<'a> = &'a (dyn Fn(usize, usize) -> bool + Sync);
-
 /// Compares suspects with the references of one index.
-pub struct Matcher<'a> {
+pub(crate) struct Matcher<'a> {
     pub index: &'a dyn ReferenceIndex,
     pub settings: &'a Settings,
     pub tuning: &'a MatchTuning,
     pub exclusions: &'a Exclusions,
-    pub wanted: PairRule<'a>,
-    /// SimHash candidates are taken only among ids after the suspect's own (all-vs-all,
-    /// where each unordered pair is compared from its smaller id).
-    pub simhash_after_suspect: bool,
+    /// Which (suspect, reference) pairs are compared at all.
+    pub policy: &'a PairPolicy<'a>,
+}
+
+/// A suspect's k-gram hits in the references, sorted by reference, and what the
+/// exclusions judged of its k-grams on the way.
+struct SuspectHits {
+    /// The reference of each hit, sorted (one entry per hit).
+    docs: Vec<u32>,
+    hits: Vec<Hit>,
+    judged: SuspectKgrams,
+}
+
+impl SuspectHits {
+    /// The hits of reference `b`.
+    fn of(&self, b: u32) -> &[Hit] {
+        let start = self.docs.partition_point(|&d| d < b);
+        let end = start + self.docs[start..].partition_point(|&d| d == b);
+        &self.hits[start..end]
+    }
 }
 
 impl Matcher<'_> {
@@ -68,15 +81,54 @@ impl Matcher<'_> {
     /// scored, with the text found in several references shown against the best of them.
     /// `Pair::b` is the reference's id in the index.
     pub fn pairs_of(&self, doc: &SuspectDoc) -> Vec<Pair> {
+        let hits = self.hits(doc);
+        let candidates = self.candidates(doc, &hits);
+        if candidates.is_empty() {
+            return Vec::new();
+        }
+        let shared_sentences = self.shared_sentences(doc);
+        let tokens = &doc.prints.tokenized.tokens;
+        let excluded =
+            SuspectExclusions { common: token_ranges(tokens, &hits.judged.flagged), quoted: quoted_spans(doc.text) };
+        let suspect_stream = LazyStream::new(&doc.text[..doc.compared], self.settings.normalize);
+        let mut pairs = Vec::new();
+        let mut references = Vec::new();
+        for b in candidates {
+            let Some(reference) = self.index.reference(b) else {
+                continue;
+            };
+            let mut pair = self.align(doc, &suspect_stream, &reference, b, hits.of(b));
+            excluded.classify(&mut pair.passages);
+            pair.shared_sentences = shared_sentences.get(&b).copied().unwrap_or(0);
+            self.score(&mut pair, doc, &reference);
+            if pair.passages.is_empty() && !pair.near_duplicate {
+                continue;
+            }
+            pairs.push(pair);
+            references.push(reference);
+        }
+        // One suspect span, one twin: text found in several references is shown against
+        // the best of them.
+        let changed = fold_across_pairs(&mut pairs);
+        for ((pair, reference), changed) in pairs.iter_mut().zip(&references).zip(changed) {
+            if changed {
+                self.score(pair, doc, reference);
+            }
+        }
+        pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
+        pairs
+    }
+
+    /// Looks up every k-gram of the suspect, not only its winnowed ones: the references'
+    /// fingerprints are winnowed, and a shared run shorter than t still hits whenever the
+    /// reference kept one of its k-grams. Common text and stop passages are judged on the
+    /// way; masked (template) text and pairs the policy does not want give no hit.
+    fn hits(&self, doc: &SuspectDoc) -> SuspectHits {
         let a = doc.id;
-        let prints = doc.prints;
         // (reference, hit), sorted below: one vector for all references, not one each.
         let mut found: Vec<(u32, Hit)> = Vec::new();
-        // Every k-gram of the suspect is looked up, not only its winnowed ones: the
-        // references' fingerprints are winnowed, and a shared run shorter than t still
-        // hits whenever the reference kept one of its k-grams.
         let k = self.settings.k.max(1);
-        let tokens = &prints.tokenized.tokens;
+        let tokens = &doc.prints.tokenized.tokens;
         // How often the suspect looked up each k-gram that a reference repeats: like the
         // index, the suspect keeps only the first occurrences of a repeated phrase.
         let mut repeated: FxHashMap<u64, usize> = FxHashMap::default();
@@ -107,47 +159,35 @@ impl Matcher<'_> {
             {
                 continue;
             }
-            for p in
-                postings.iter().filter(|p| (self.wanted)(a, p.doc as usize) && (!restricted || judged.is_shown(p.doc)))
+            for p in postings
+                .iter()
+                .filter(|p| self.policy.wanted(a, p.doc as usize) && (!restricted || judged.is_shown(p.doc)))
             {
                 found.push((p.doc, Hit { a: position as u32, b: p.position }));
             }
         }
         drop(lists);
         found.sort_unstable();
-        let (hit_docs, hits): (Vec<u32>, Vec<Hit>) = found.into_iter().unzip();
-        let hits_of = |b: u32| {
-            let start = hit_docs.partition_point(|&d| d < b);
-            let end = start + hit_docs[start..].partition_point(|&d| d == b);
-            &hits[start..end]
-        };
-        let shared_sentences = self.shared_sentences(doc);
-        // One entry per reference (`hit_docs` is sorted: one entry per hit).
-        let mut candidates = hit_docs.clone();
+        let (docs, hits): (Vec<u32>, Vec<Hit>) = found.into_iter().unzip();
+        SuspectHits { docs, hits, judged }
+    }
+
+    /// The references worth aligning with `doc`, sorted: those its hits tie it to, but
+    /// for a lone hit that cannot grow into a box, and its closest near duplicates by
+    /// SimHash whatever their hits; of these, those a glance proves would come to nothing
+    /// are left out.
+    fn candidates(&self, doc: &SuspectDoc, hits: &SuspectHits) -> Vec<u32> {
+        // One entry per reference (`hits.docs` is sorted: one entry per hit).
+        let mut candidates = hits.docs.clone();
         candidates.dedup();
-        // Near duplicates by SimHash are read whatever their hits.
-        let mut near: Vec<u32> = Vec::new();
-        // Whether `near` holds every reference within the SimHash threshold.
-        let mut every_near_listed = true;
-        if let Some(h) = doc.simhash {
-            let after = self.simhash_after_suspect.then_some(a as u32);
-            let mut close: Vec<(u32, u32)> = self
-                .index
-                .simhash_neighbours(h, after, 4 * MAX_SIMHASH_CANDIDATES)
-                .into_iter()
-                .filter(|&(b, _)| (self.wanted)(a, b as usize))
-                .collect();
-            close.sort_unstable_by_key(|&(b, distance)| (distance, b));
-            every_near_listed = close.len() <= MAX_SIMHASH_CANDIDATES;
-            near.extend(close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b));
-            near.sort_unstable();
-        }
+        let (near, every_near_listed) = self.simhash_candidates(doc);
         // A reference tied to the suspect by one hit that cannot grow into a box comes to
         // nothing (no passage, and no near duplicate unless listed in `near`): not read.
         if every_near_listed {
             let min_exact = self.tuning.min_exact(self.settings.min_chars);
-            let w = self.settings.w.max(1);
-            candidates.retain(|&b| match hits_of(b) {
+            let (k, w) = (self.settings.k.max(1), self.settings.w.max(1));
+            let tokens = &doc.prints.tokenized.tokens;
+            candidates.retain(|&b| match hits.of(b) {
                 [lone] => lone_hit_may_open_box(tokens, lone.a, k, w, min_exact),
                 _ => true,
             });
@@ -155,83 +195,79 @@ impl Matcher<'_> {
         candidates.extend_from_slice(&near);
         candidates.sort_unstable();
         candidates.dedup();
-
         if candidates.is_empty() {
-            return Vec::new();
+            return candidates;
         }
-        let excluded =
-            SuspectExclusions { common: token_ranges(tokens, &judged.flagged), quoted: quoted_spans(doc.text) };
-        let suspect_stream = LazyStream::new(&doc.text[..doc.compared], self.settings.normalize);
-        let mut pairs = Vec::new();
-        let mut references = Vec::new();
         // Where the index keeps glances, references that cannot come to anything are not read.
         let glanced: Vec<u32> = candidates.iter().copied().filter(|b| near.binary_search(b).is_err()).collect();
         let mut passed_over: Vec<u32> = Vec::new();
         self.index.glances(&glanced, &mut |b, glance| {
-            if !self.worth_reading(doc, glance, hits_of(b)) {
+            if !self.worth_reading(doc, glance, hits.of(b)) {
                 passed_over.push(b);
             }
         });
         passed_over.sort_unstable();
-        for b in candidates {
-            if passed_over.binary_search(&b).is_ok() {
-                continue;
-            }
-            let Some(reference) = self.index.reference(b) else {
-                continue;
-            };
-            let ctx = PairContext {
-                k,
-                min_chars: self.settings.min_chars,
-                tuning: self.tuning,
-                suspect_masked: doc.masked_chars,
-                reference_masked: &reference.masked_chars,
-            };
-            let reference_stream = LazyStream::new(&reference.text[..reference.compared], self.settings.normalize);
-            let suspect = Side { prints, stream: &suspect_stream };
-            let reference_side = Side { prints: &reference.prints, stream: &reference_stream };
-            // Identical texts (a document against its copy, however repetitive) in one pass.
-            let (passages, boxes) = match identical_text(doc, &reference, self.settings.min_chars) {
-                Some(whole) => (vec![whole], 0),
-                None => match_pair_counting(suspect, reference_side, hits_of(b), &ctx),
-            };
-            let simhash_distance = match (doc.simhash, reference.simhash) {
-                (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
-                _ => None,
-            };
-            let ties = Ties { boxes, hits: hits_of(b), simhash_distance };
-            let passages = densify(suspect, reference_side, passages, ties, &ctx);
-            let passages = bridge_edited_gaps(passages, &ctx);
-            let mut passages = fold_alternatives(passages, self.settings.min_chars);
-            excluded.classify(&mut passages);
-            let mut pair = Pair {
-                a,
-                b: b as usize,
-                score: 0.0,
-                score_b: 0.0,
-                simhash_distance,
-                passages,
-                longest: 0,
-                shared_sentences: shared_sentences.get(&b).copied().unwrap_or(0),
-                near_duplicate: false,
-            };
-            self.score(&mut pair, doc, &reference);
-            if pair.passages.is_empty() && !pair.near_duplicate {
-                continue;
-            }
-            pairs.push(pair);
-            references.push(reference);
+        candidates.retain(|b| passed_over.binary_search(b).is_err());
+        candidates
+    }
+
+    /// The references closest to `doc` by SimHash (at most [`MAX_SIMHASH_CANDIDATES`]),
+    /// sorted, and whether they are all of those within the SimHash threshold's reach.
+    fn simhash_candidates(&self, doc: &SuspectDoc) -> (Vec<u32>, bool) {
+        let Some(h) = doc.simhash else {
+            return (Vec::new(), true);
+        };
+        let a = doc.id;
+        let after = self.policy.simhash_after_suspect().then_some(a as u32);
+        let mut close: Vec<(u32, u32)> = self
+            .index
+            .simhash_neighbours(h, after, 4 * MAX_SIMHASH_CANDIDATES)
+            .into_iter()
+            .filter(|&(b, _)| self.policy.wanted(a, b as usize))
+            .collect();
+        close.sort_unstable_by_key(|&(b, distance)| (distance, b));
+        let every_near_listed = close.len() <= MAX_SIMHASH_CANDIDATES;
+        let mut near: Vec<u32> = close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b).collect();
+        near.sort_unstable();
+        (near, every_near_listed)
+    }
+
+    /// The pair of `doc` and `reference` (id `b`) with its passages aligned, not yet
+    /// classified or scored.
+    fn align(
+        &self,
+        doc: &SuspectDoc,
+        suspect_stream: &LazyStream,
+        reference: &ReferenceDoc,
+        b: u32,
+        hits: &[Hit],
+    ) -> Pair {
+        let ctx = PairContext {
+            k: self.settings.k.max(1),
+            min_chars: self.settings.min_chars,
+            tuning: self.tuning,
+            suspect_masked: doc.masked_chars,
+            reference_masked: &reference.masked_chars,
+        };
+        let reference_stream = LazyStream::new(&reference.text[..reference.compared], self.settings.normalize);
+        let suspect = Side { prints: doc.prints, stream: suspect_stream };
+        let reference_side = Side { prints: &reference.prints, stream: &reference_stream };
+        let simhash_distance = match (doc.simhash, reference.simhash) {
+            (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
+            _ => None,
+        };
+        let passages = align(suspect, reference_side, hits, simhash_distance, &ctx);
+        Pair {
+            a: doc.id,
+            b: b as usize,
+            score: 0.0,
+            score_b: 0.0,
+            simhash_distance,
+            passages,
+            longest: 0,
+            shared_sentences: 0,
+            near_duplicate: false,
         }
-        // One suspect span, one twin: text found in several references is shown against
-        // the best of them.
-        let changed = fold_across_pairs(&mut pairs);
-        for ((pair, reference), changed) in pairs.iter_mut().zip(&references).zip(changed) {
-            if changed {
-                self.score(pair, doc, reference);
-            }
-        }
-        pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
-        pairs
     }
 
     /// False when a glance at a reference proves that the pair would come to nothing: its
@@ -292,7 +328,7 @@ impl Matcher<'_> {
                 continue;
             }
             let mut docs: Vec<u32> =
-                postings.iter().map(|p| p.doc).filter(|&b| (self.wanted)(doc.id, b as usize)).collect();
+                postings.iter().map(|p| p.doc).filter(|&b| self.policy.wanted(doc.id, b as usize)).collect();
             docs.dedup();
             for b in docs {
                 *shared.entry(b).or_default() += 1;
@@ -300,23 +336,4 @@ impl Matcher<'_> {
         }
         shared
     }
-}
-
-/// One passage over the whole of two documents whose compared tokens are the same, in
-/// the same order (an identical copy, whatever it repeats): found in one linear pass,
-/// where matching would have to wade through every repetition. `None` otherwise, or when
-/// template text is masked in either.
-fn identical_text(a: &SuspectDoc, b: &ReferenceDoc, min_chars: usize) -> Option<Passage> {
-    let (ta, tb) = (&a.prints.tokenized.tokens, &b.prints.tokenized.tokens);
-    if ta.len() != tb.len() || !a.masked_chars.is_empty() || !b.masked_chars.is_empty() {
-        return None;
-    }
-    if ta.iter().zip(tb.iter()).any(|(x, y)| x.hash != y.hash) {
-        return None;
-    }
-    let (first_a, last_a, first_b, last_b) = (ta.first()?, ta.last()?, tb.first()?, tb.last()?);
-    if ((last_a.end - first_a.start) as usize) < min_chars {
-        return None;
-    }
-    Some(Passage::copied((first_a.start, last_a.end), (first_b.start, last_b.end)))
 }

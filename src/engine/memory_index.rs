@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex, SimhashIndex};
-use crate::report::DocumentEntry;
+use crate::model::DocumentEntry;
 
 /// One document after reading: its entry for the report and its fingerprints.
 pub(super) struct Loaded {

@@ -2,54 +2,31 @@
 //! parallel, reporting progress to a sink and stopping promptly when cancelled.
 //! Front ends (command line, window) build a [`CheckRequest`] and call [`run_check`].
 
+mod assemble;
 mod candidates;
 mod identical;
 mod inputs;
 mod matcher;
 mod memory_index;
 mod pipeline;
+mod policy;
 mod progress;
 mod read_cache;
-mod skip_reason;
 mod template;
 
+pub use assemble::Report;
+pub(crate) use assemble::assemble;
 pub use candidates::{CandidateDocument, CandidateRequest, align_candidates};
-pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, Skipped, collect_inputs, display_path};
+pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, collect_inputs, display_path};
 pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
 pub use pipeline::{run_check, run_check_cached};
 pub use progress::{CancelFlag, Cancelled, NoProgress, Progress, ProgressSink, Stage};
 pub use read_cache::ReadCache;
-pub use skip_reason::SkipReason;
+pub use crate::model::{Mode, Role, SkipReason, Skipped};
 
 use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
-
 use crate::settings::Settings;
-
-/// What a document is in a check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// Checked against the references (in all-vs-all mode: every document).
-    Suspect,
-    /// Something suspects may have copied from.
-    Reference,
-    /// Text given to everyone (an assignment sheet): never counted as copied.
-    Template,
-}
-
-/// Which documents are compared with which.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// Every suspect against every reference.
-    #[default]
-    SuspectsVsReferences,
-    /// Every suspect against every other suspect (a class's submissions); references are
-    /// compared with the suspects as well.
-    AllVsAll,
-}
 
 /// One input file.
 #[derive(Clone, Debug, PartialEq, Eq)]

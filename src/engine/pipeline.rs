@@ -12,6 +12,8 @@ use super::matcher::{Matcher, SuspectDoc};
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::read_cache::ReadCache;
+use super::assemble::{Report, assemble};
+use super::policy::{PairPolicy, Pairing};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
@@ -20,9 +22,8 @@ use crate::index::{ReferenceIndex, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::normalize::{self, folded_text};
-use crate::notice::{DocError, Notice};
-use crate::report::{DocumentEntry, Pair, Report};
-use crate::score::near_duplicate_groups;
+use crate::model::{DocError, Notice};
+use crate::model::{DocumentEntry, Pair};
 use crate::settings::Settings;
 
 /// A document is compared up to this many normalized characters (about 24 MB of Chinese
@@ -94,88 +95,98 @@ fn run(
     cancel: &CancelFlag,
 ) -> Result<Report, Cancelled> {
     let settings = request.settings.clone().sanitized();
+    let mut docs = read_and_sign(request, &settings, cache, sink, cancel)?;
+    apply_templates(&mut docs, &settings);
+    let identical = find_identical(&mut docs, request.mode);
+    // Suspects with the same bytes as a stored reference: stated whole, not aligned.
+    let twins = stored.map(|stored| stored_twins(&docs, &identical, stored)).unwrap_or_default();
+    let pairing = match (stored, request.mode) {
+        (Some(_), _) => Pairing::AgainstStore { twins: &twins },
+        (None, Mode::SuspectsVsReferences) => Pairing::SuspectsVsReferences,
+        (None, Mode::AllVsAll) => Pairing::AllVsAll,
+    };
+    let also_reference = docs.iter().map(|d| d.also_reference).collect();
+    let policy = PairPolicy { pairing, identical: &identical, also_reference };
+    let mut per_suspect = match_all(&mut docs, &policy, stored, &settings, sink, cancel)?;
+    if let Some(stored) = stored {
+        let whole = twins.iter().map(|(&a, &b)| {
+            let d = &docs[a];
+            whole_text_pair(a, b as usize, d.entry.chars, d.entry.simhash.map(|_| 0))
+        });
+        per_suspect.push(whole.collect());
+        add_stored_references(&mut per_suspect, &mut docs, stored);
+    }
+    let identical_rows = identical_pairs(&per_suspect, &docs, &identical, request.mode);
+    per_suspect.extend(identical_rows);
+    keep_closest_pairs(&mut per_suspect, MAX_PAIRS, &mut docs);
+    let pairs: Vec<Pair> = per_suspect.into_iter().flatten().collect();
+    let documents = docs.into_iter().map(|d| d.entry).collect();
+    sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
+    Ok(assemble(settings, request.mode, documents, pairs, request.skipped.clone()))
+}
+
+/// Reads and fingerprints every document, then takes their SimHash and keyword
+/// fingerprints; the jieba dictionary is built meanwhile on a thread of its own, and let
+/// go after unless the request keeps it.
+fn read_and_sign(
+    request: &CheckRequest,
+    settings: &Settings,
+    cache: Option<&dyn ReadCache>,
+    sink: &dyn ProgressSink,
+    cancel: &CancelFlag,
+) -> Result<Vec<Loaded>, Cancelled> {
     // The jieba dictionary takes a moment to build: start it while files are read.
     let dictionary = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(simhash::Dictionary::load);
     // Each document is counted twice: once read and fingerprinted, once SimHashed.
     let counter = Counter::start(sink, Stage::Reading, request.documents.len() * 2);
-    let mut docs = read_all(&request.documents, &settings, cache, &counter, cancel)?;
+    let mut docs = read_all(&request.documents, settings, cache, &counter, cancel)?;
     // Joined (and so built) before any SimHash; if the thread could not start or died,
     // the dictionary is simply built on first use.
     let dictionary = dictionary.ok().and_then(|handle| handle.join().ok());
-    add_simhashes(&mut docs, &settings, &counter, cancel)?;
+    add_simhashes(&mut docs, settings, &counter, cancel)?;
     drop(dictionary);
     if !request.keep_dictionary {
         simhash::Dictionary::unload();
     }
-    apply_templates(&mut docs, &settings);
-    let identical = find_identical(&mut docs, request.mode);
+    Ok(docs)
+}
 
-    let is_reference = |d: &Loaded| {
-        stored.is_none()
-            && !identical.is_copy(d.entry.id)
-            && match request.mode {
-                Mode::SuspectsVsReferences => d.entry.role == Role::Reference || d.also_reference,
-                Mode::AllVsAll => d.entry.role != Role::Template,
-            }
-    };
-    let is_suspect = |d: &Loaded| {
-        !identical.is_copy(d.entry.id)
-            && (d.entry.role == Role::Suspect
-                || stored.is_some()
-                || (request.mode == Mode::AllVsAll && d.entry.role == Role::Reference))
-    };
+/// The suspects whose bytes are those of a stored reference: suspect → stored id.
+fn stored_twins(docs: &[Loaded], identical: &IdenticalFiles, stored: &dyn StoredReferences) -> FxHashMap<usize, u32> {
+    docs.iter()
+        .filter(|d| !identical.is_copy(d.entry.id))
+        .filter_map(|d| Some((d.entry.id, stored.same_bytes(d.entry.sha256.as_deref()?)?)))
+        .collect()
+}
 
-    // Suspects with the same bytes as a stored reference: stated whole, not aligned.
-    let stored_twins: FxHashMap<usize, u32> = match stored {
-        Some(stored) => docs
-            .iter()
-            .filter(|d| is_suspect(d))
-            .filter_map(|d| Some((d.entry.id, stored.same_bytes(d.entry.sha256.as_deref()?)?)))
-            .collect(),
-        None => FxHashMap::default(),
-    };
-
+/// Indexes the references `policy` names (or looks them up in `stored`) and matches every
+/// suspect against them, in parallel: each suspect's pairs.
+fn match_all(
+    docs: &mut [Loaded],
+    policy: &PairPolicy,
+    stored: Option<&dyn StoredReferences>,
+    settings: &Settings,
+    sink: &dyn ProgressSink,
+    cancel: &CancelFlag,
+) -> Result<Vec<Vec<Pair>>, Cancelled> {
+    let is_reference = |d: &Loaded| policy.is_reference(d);
     let counter = Counter::start(sink, Stage::Indexing, 1);
-    let kgrams = take_kgrams(&mut docs, &is_reference);
+    let kgrams = take_kgrams(docs, &is_reference);
+    let docs: &[Loaded] = docs;
     let source = match stored {
         Some(stored) => Source::Stored(stored),
-        None => Source::Memory(Box::new(MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, &is_reference))),
+        None => Source::Memory(Box::new(MemoryIndex::build(docs, kgrams, settings.simhash_threshold, &is_reference))),
     };
     let index = source.index();
     counter.tick();
     check(cancel)?;
 
-    let suspects: Vec<usize> = (0..docs.len()).filter(|&i| is_suspect(&docs[i]) && docs[i].prints.is_some()).collect();
+    let suspects: Vec<usize> =
+        (0..docs.len()).filter(|&i| policy.is_suspect(&docs[i]) && docs[i].prints.is_some()).collect();
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
-    let references = index.reference_count();
-    let exclusions = Exclusions::new(references, &settings.stop_passages, settings.normalize, settings.k);
-    // Each unordered pair is compared once: in all-vs-all mode, and between two suspects
-    // that are also references, from its smaller id. Identical files are not aligned
-    // (their pair is stated whole), and nothing is compared with itself.
-    let mode = request.mode;
-    let wanted = |a: usize, b: usize| {
-        // Stored references are numbered apart from the run's documents: every pair is
-        // new but a suspect's identical twin.
-        if stored.is_some() {
-            return stored_twins.get(&a) != Some(&(b as u32));
-        }
-        let both_parts = |id: usize| docs[id].also_reference;
-        a != b
-            && !identical.same(a, b)
-            && match mode {
-                Mode::SuspectsVsReferences => !(both_parts(a) && both_parts(b)) || b > a,
-                Mode::AllVsAll => b > a,
-            }
-    };
-    let matcher = Matcher {
-        index,
-        settings: &settings,
-        tuning: &tuning,
-        exclusions: &exclusions,
-        wanted: &wanted,
-        simhash_after_suspect: mode == Mode::AllVsAll,
-    };
+    let exclusions = Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k);
+    let matcher = Matcher { index, settings, tuning: &tuning, exclusions: &exclusions, policy };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
         .par_iter()
         .map(|&a| {
@@ -189,34 +200,7 @@ fn run(
         .collect();
     drop(source);
     check(cancel)?;
-    let mut per_suspect: Vec<Vec<Pair>> = per_suspect.into_iter().flatten().collect();
-    if let Some(stored) = stored {
-        let whole = stored_twins.iter().map(|(&a, &b)| {
-            let d = &docs[a];
-            whole_text_pair(a, b as usize, d.entry.chars, d.entry.simhash.map(|_| 0))
-        });
-        per_suspect.push(whole.collect());
-        add_stored_references(&mut per_suspect, &mut docs, stored);
-    }
-    let identical_rows = identical_pairs(&per_suspect, &docs, &identical, request.mode);
-    per_suspect.extend(identical_rows);
-    keep_closest_pairs(&mut per_suspect, MAX_PAIRS, &mut docs);
-    let mut pairs: Vec<Pair> = per_suspect.into_iter().flatten().collect();
-    pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
-    let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
-    near_duplicates.sort_unstable();
-    let groups = near_duplicate_groups(&near_duplicates);
-    let documents = docs.into_iter().map(|d| d.entry).collect();
-    sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
-    Ok(Report {
-        settings,
-        mode: request.mode,
-        documents,
-        pairs,
-        near_duplicates,
-        groups,
-        skipped: request.skipped.clone(),
-    })
+    Ok(per_suspect.into_iter().flatten().collect())
 }
 
 /// Keeps at most `max` pairs in all, fairly: every suspect keeps its closest pairs, as

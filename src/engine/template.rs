@@ -3,7 +3,7 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::fingerprint::hashing::kgram_hashes;
+use crate::hash::kgram_hashes;
 use crate::normalize::Token;
 
 /// Every k-gram hash of the template documents.

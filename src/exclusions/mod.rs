@@ -17,10 +17,10 @@ pub mod quoted;
 
 use rustc_hash::FxHashSet;
 
-use crate::fingerprint::hashing::kgram_hashes;
+use crate::hash::kgram_hashes;
 use crate::index::{Posting, Spread};
 use crate::normalize::{NormalizeOptions, Token, tokenize};
-use crate::report::{Passage, PassageKind};
+use crate::model::{Passage, PassageKind};
 
 pub use common::{COMMON_SHOWN, CommonRule};
 

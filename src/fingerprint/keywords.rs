@@ -10,7 +10,7 @@
 //! every character but one of the other count as one keyword in [`similarity`]). No
 //! thesaurus ships with Twinspot.
 
-use super::hashing::{fmix64, hash_str};
+use crate::hash::{fmix64, hash_str};
 use crate::normalize::is_single_char_token;
 
 /// Keywords kept per document.

@@ -3,7 +3,6 @@
 //! ([`keywords`]) and the token keys an archive keeps ([`token_keys`]). Built from the
 //! tokens of [`crate::normalize`].
 
-pub mod hashing;
 pub mod keywords;
 pub mod sentence;
 pub mod simhash;
@@ -37,7 +36,7 @@ impl DocumentFingerprints {
     /// pass of its own, after the jieba dictionary is built.
     pub fn compute(text: &str, settings: &Settings) -> Self {
         let mut prints = Self::without_kgrams(text, settings);
-        let kgram_hashes = hashing::kgram_hashes(prints.tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
+        let kgram_hashes = crate::hash::kgram_hashes(prints.tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
         prints.kgrams = winnow(&kgram_hashes, settings.w);
         prints
     }

@@ -2,7 +2,7 @@
 //! re-punctuated sentences still match, and the "nshash" key — the hashes of the n
 //! longest sentences — as a cheap whole-document repost key.
 
-use super::hashing::fmix64;
+use crate::hash::fmix64;
 use crate::normalize::Token;
 
 /// How many of the longest sentences make up the nshash key.

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use jieba_rs::{Jieba, KeywordExtract, KeywordExtractConfig, TfIdf};
 
-use super::hashing::hash_str;
+use crate::hash::hash_str;
 use crate::normalize::is_single_char_token;
 
 /// Chinese function words dropped on top of jieba's English list (single characters are

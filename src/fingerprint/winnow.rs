@@ -46,7 +46,7 @@ pub fn winnow(hashes: &[u64], w: usize) -> Vec<Fingerprint> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fingerprint::hashing::kgram_hashes;
+    use crate::hash::kgram_hashes;
     use proptest::prelude::*;
 
     /// Schleimer, Wilkerson, Aiken (SIGMOD 2003), Figure 2: "A do run run run, a do run
@@ -69,7 +69,7 @@ mod tests {
     }
 
     fn tokens_of(seed: &[u16]) -> Vec<u64> {
-        seed.iter().map(|&x| crate::fingerprint::hashing::fmix64(x as u64)).collect()
+        seed.iter().map(|&x| crate::hash::fmix64(x as u64)).collect()
     }
 
     proptest! {

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::SkipReason;
 use crate::ingest::{Format, IngestError};
-use crate::notice::{DocError, Notice};
+use crate::model::{DocError, Notice};
 
 /// A language of the interface.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

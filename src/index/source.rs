@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::{Posting, Spread};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
-use crate::report::DocumentEntry;
+use crate::model::DocumentEntry;
 
 /// One reference as matching needs it. Its id is the `doc` of its postings.
 #[derive(Clone, Debug)]

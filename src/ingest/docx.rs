@@ -17,7 +17,7 @@ pub(crate) fn extract(
     bytes: &[u8],
     limits: &IngestLimits,
     budget: &Budget,
-) -> Result<(String, Vec<crate::notice::Notice>), Failure> {
+) -> Result<(String, Vec<crate::model::Notice>), Failure> {
     let mut parts = archive::read_parts(bytes, Format::Docx, limits, budget, is_xml_part)?;
     if parts.get("word/document.xml").is_none() && parts.get("[Content_Types].xml").is_none() {
         return Err(Failure::Corrupt(Format::Docx, "no word/document.xml in the archive".into()));
@@ -59,7 +59,7 @@ pub(crate) fn extract(
                 Ok(text) => out.0.push_str(&text),
                 Err(WalkError::TimedOut) => return Err(Failure::TimedOut),
                 Err(WalkError::Malformed(e)) => {
-                    warnings.push(crate::notice::Notice::PartSkipped { part: part.to_string(), reason: e.to_string() });
+                    warnings.push(crate::model::Notice::PartSkipped { part: part.to_string(), reason: e.to_string() });
                 }
             }
         }

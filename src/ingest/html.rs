@@ -58,7 +58,7 @@ const BLOCKS: &[&str] = &[
 ];
 
 /// Extracts the visible text of the page in `bytes`.
-pub(crate) fn extract(bytes: &[u8], budget: &Budget) -> Result<(String, Vec<crate::notice::Notice>), Failure> {
+pub(crate) fn extract(bytes: &[u8], budget: &Budget) -> Result<(String, Vec<crate::model::Notice>), Failure> {
     let (source, warnings) = decode(bytes)?;
     let text = visible_text(&source, budget)?;
     Ok((text, warnings))
@@ -66,7 +66,7 @@ pub(crate) fn extract(bytes: &[u8], budget: &Budget) -> Result<(String, Vec<crat
 
 /// BOM first, then `<meta charset>` / `http-equiv` in the first 4 KB, then UTF-8,
 /// then detection.
-fn decode(bytes: &[u8]) -> Result<(String, Vec<crate::notice::Notice>), Failure> {
+fn decode(bytes: &[u8]) -> Result<(String, Vec<crate::model::Notice>), Failure> {
     if Encoding::for_bom(bytes).is_some() {
         return text::decode(bytes);
     }

@@ -19,42 +19,16 @@ mod sniff;
 mod text;
 mod xml;
 
-pub use error::IngestError;
+pub use crate::model::{Format, IngestError};
 pub use limits::{IngestLimits, Isolation};
 
-use std::fmt;
 use std::path::Path;
-
-use serde::{Deserialize, Serialize};
 
 use contain::{Budget, Escape};
 use error::Failure;
 use sniff::Sniffed;
 
-use crate::notice::Notice;
-
-/// The formats ingest reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    Text,
-    Docx,
-    Pdf,
-    Html,
-    Odt,
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Text => "text",
-            Self::Docx => "DOCX",
-            Self::Pdf => "PDF",
-            Self::Html => "HTML",
-            Self::Odt => "ODT",
-        })
-    }
-}
+use crate::model::Notice;
 
 /// The text of one file.
 #[derive(Clone, Debug, PartialEq)]

@@ -12,7 +12,7 @@ pub(crate) fn extract(
     bytes: &[u8],
     limits: &IngestLimits,
     budget: &Budget,
-) -> Result<(String, Vec<crate::notice::Notice>), Failure> {
+) -> Result<(String, Vec<crate::model::Notice>), Failure> {
     let parts = archive::read_parts(bytes, Format::Odt, limits, budget, |n| n == "content.xml" || n == "mimetype")?;
     if let Some(mime) = parts.get("mimetype") {
         let mime = String::from_utf8_lossy(mime);

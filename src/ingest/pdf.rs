@@ -10,7 +10,7 @@ use super::contain::Budget;
 use super::error::Failure;
 use super::layout::{self, Glyph, Page};
 use super::{Format, IngestLimits};
-use crate::notice::Notice;
+use crate::model::Notice;
 
 /// Extracts the text of the PDF held in `bytes`.
 pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<Notice>), Failure> {

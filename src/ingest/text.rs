@@ -6,7 +6,7 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::error::Failure;
 use super::sniff::control_bytes;
-use crate::notice::Notice;
+use crate::model::Notice;
 
 /// Decodes `bytes` to text, with warnings (e.g. replaced malformed sequences).
 /// Binary data (NULs, control bytes) is refused rather than decoded.

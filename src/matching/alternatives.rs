@@ -2,7 +2,7 @@
 //! aligns to several places of it. The best twin (the longest alignment) keeps the
 //! passage; the other places become its alternatives, listed but never counted again.
 
-use crate::report::{Alternative, Pair, Passage};
+use crate::model::{Alternative, Pair, Passage};
 
 /// Folds passages of one pair whose suspect spans overlap: the one with the most
 /// characters on both sides is kept, a passage mostly inside it becomes one of its

@@ -4,7 +4,7 @@
 //! paragraph by paragraph is one passage, not one per paragraph that kept enough words.
 
 use super::{PairContext, overlaps};
-use crate::report::Passage;
+use crate::model::Passage;
 
 /// Joins consecutive passages (in the same order on both sides) when each is at least
 /// `rough_gap_chars` long on both sides, the gap between them is at most that on both

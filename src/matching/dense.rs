@@ -11,7 +11,7 @@ use super::{
     FoundPassage, Hit, PairContext, Side, SpanSeed, StreamBox, exact_coverage, merge_passages, passages_in_box,
     stream_index, token_span,
 };
-use crate::report::Passage;
+use crate::model::Passage;
 
 /// Documents longer than this many normalized characters (either side) are not aligned
 /// densely as a whole when no k-gram hit says where to look: the cost grows with their

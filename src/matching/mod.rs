@@ -12,6 +12,7 @@
 //!    mapped to character offsets. Passages that touch or overlap are merged, so one
 //!    copied passage is reported once.
 
+mod align;
 pub mod alternatives;
 pub mod bridge;
 pub mod cluster;
@@ -19,14 +20,16 @@ pub mod dense;
 pub mod extend;
 mod runs;
 
+pub use align::align;
+
 use std::cell::OnceCell;
 
 use rustc_hash::FxHashMap;
 
-use crate::fingerprint::hashing::fmix64;
+use crate::hash::fmix64;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::normalize::{CharStream, NormalizeOptions, Token, char_stream, is_single_char_token};
-use crate::report::Passage;
+use crate::model::Passage;
 use cluster::{Spanned, cluster};
 
 /// Internal tuning of the matcher. The defaults are what the engine uses; they are
@@ -733,7 +736,7 @@ mod tests {
             let fb = DocumentFingerprints::compute(&b, &settings);
             // Every k-gram of the suspect against the reference's winnowed ones.
             let hashes =
-                crate::fingerprint::hashing::kgram_hashes(fa.tokenized.tokens.iter().map(|t| t.hash), settings.k);
+                crate::hash::kgram_hashes(fa.tokenized.tokens.iter().map(|t| t.hash), settings.k);
             let diagonal = before_a.chars().count() as i64 - before_b.chars().count() as i64;
             let on_run = hashes
                 .iter()

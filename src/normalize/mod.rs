@@ -14,7 +14,7 @@ pub use fold::to_simplified;
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::fingerprint::hashing::{WordHasher, fmix64, hash_char};
+use crate::hash::{WordHasher, fmix64, hash_char};
 
 /// Which normalizations run before tokens are hashed. All on by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ use super::palette::{kind_css, runs};
 use super::view::{SuspectRow, overview};
 use super::words::{KINDS, ReportLang, Words};
 use super::{DocumentEntry, Pair, Report, TOOL};
-use crate::engine::{Mode, Role};
+use crate::model::{Mode, Role};
 
 /// At most this many pairs are shown with both full texts.
 pub const MAX_FULL_PAIRS: usize = 200;

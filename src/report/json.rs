@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use super::{Passage, Report};
-use crate::engine::{Role, Skipped};
+use crate::model::{Role, Skipped};
 use crate::settings::Settings;
 
 #[derive(Serialize)]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{DocumentEntry, Pair, Passage, PassageKind, Report};
-use crate::engine::{Mode, Role};
+use crate::model::{Mode, Role};
 use crate::settings::Settings;
 
 fn doc(id: usize, path: &str, text: &str, sha: char) -> DocumentEntry {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::marks::{Mark, Marks};
 use super::{Pair, PassageKind, Report, union_length};
-use crate::engine::Mode;
+use crate::model::Mode;
 
 /// What the reviewer filters out of the current results.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -6,7 +6,7 @@ pub mod groups;
 
 pub use groups::near_duplicate_groups;
 
-use crate::report::Passage;
+use crate::model::Passage;
 
 /// Characters covered by the union of `ranges` (half-open), minus those inside `masked`.
 pub fn covered_chars(ranges: impl Iterator<Item = (u32, u32)>, masked: &[(u32, u32)]) -> usize {

@@ -42,7 +42,7 @@ pub(crate) enum Death {
 }
 
 /// What a helper extracted: text, format and warnings, or the extractor's failure.
-pub(crate) type Extraction = Result<(String, Format, Vec<crate::notice::Notice>), Failure>;
+pub(crate) type Extraction = Result<(String, Format, Vec<crate::model::Notice>), Failure>;
 
 /// The helpers of one front end; idle ones wait here for the next file.
 pub(crate) struct Pool {

@@ -25,7 +25,7 @@ pub(super) struct Request {
 /// How an extraction in a helper ended. `Done` is followed by a frame with the text.
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) enum Reply {
-    Done { format: Format, warnings: Vec<crate::notice::Notice> },
+    Done { format: Format, warnings: Vec<crate::model::Notice> },
     Failed(Failure),
     Panicked(String),
 }

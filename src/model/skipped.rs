@@ -1,7 +1,15 @@
-//! Why collecting the inputs passed over a path, typed: its `Display` is the English line
-//! reports and the command line write; the window may say it in another language.
+//! A path that collecting the inputs passed over, and why, typed: its `Display` is the
+//! English line reports and the command line write; the window may say it in another language.
 
 use serde::Serialize;
+
+/// A path that was passed over, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The path as it would have been named (unprintable bytes escaped).
+    pub path: String,
+    pub reason: SkipReason,
+}
 
 /// Why a path given (or found in a folder given) was not read.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ingest::{Format, IngestError};
+use super::{Format, IngestError};
 
 /// A remark about a document that did not stop the check.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

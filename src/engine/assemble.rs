@@ -1,0 +1,67 @@
+//! The one assembly of a check's result: every front end's pairs become a [`Report`] —
+//! sorted, near duplicates listed, groups formed — in one place, whether they came from a
+//! check of folders, a check against a store or a list of candidate pairs.
+
+use crate::model::{DocumentEntry, Mode, Pair, Skipped, union_length};
+use crate::score::near_duplicate_groups;
+use crate::settings::Settings;
+
+/// Everything a check found.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub settings: Settings,
+    pub mode: Mode,
+    pub documents: Vec<DocumentEntry>,
+    /// Sorted by score, highest first, then by ids.
+    pub pairs: Vec<Pair>,
+    /// Near-duplicate pairs `[a, b]`, sorted.
+    pub near_duplicates: Vec<[usize; 2]>,
+    /// Groups of near duplicates (connected components), each sorted, largest first.
+    pub groups: Vec<Vec<usize>>,
+    /// Paths passed over while collecting the inputs, and why.
+    pub skipped: Vec<Skipped>,
+}
+
+impl Report {
+    /// The documents that could not be read.
+    pub fn errors(&self) -> impl Iterator<Item = &DocumentEntry> {
+        self.documents.iter().filter(|d| d.error.is_some())
+    }
+
+    /// The overall similarity of document `doc` (the Turnitin-style index): the share of its
+    /// countable characters inside a counted passage (see [`crate::model::Passage::counts`]) from any other document, whatever the
+    /// source, each character counted once. In all-vs-all mode both sides of a pair count.
+    pub fn overall(&self, doc: usize) -> f64 {
+        let Some(entry) = self.documents.get(doc) else {
+            return 0.0;
+        };
+        let mut spans: Vec<(u32, u32)> = Vec::new();
+        for pair in &self.pairs {
+            let count_quoted = self.settings.count_quoted;
+            let copied = pair.passages.iter().filter(|p| p.counts(count_quoted));
+            if pair.a == doc {
+                spans.extend(copied.map(|p| (p.a_start, p.a_end)));
+            } else if pair.b == doc && self.mode == Mode::AllVsAll {
+                spans.extend(copied.map(|p| (p.b_start, p.b_end)));
+            }
+        }
+        let covered = union_length(&mut spans);
+        if entry.countable_chars == 0 { 0.0 } else { (covered as f64 / entry.countable_chars as f64).min(1.0) }
+    }
+}
+
+/// Assembles a report: `pairs` sorted by score (highest first, then by ids), the near
+/// duplicates among them listed in order, and their groups formed.
+pub(crate) fn assemble(
+    settings: Settings,
+    mode: Mode,
+    documents: Vec<DocumentEntry>,
+    mut pairs: Vec<Pair>,
+    skipped: Vec<Skipped>,
+) -> Report {
+    pairs.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
+    let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
+    near_duplicates.sort_unstable();
+    let groups = near_duplicate_groups(&near_duplicates);
+    Report { settings, mode, documents, pairs, near_duplicates, groups, skipped }
+}

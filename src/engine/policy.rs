@@ -1,0 +1,77 @@
+//! Which documents are compared with which, as data: a [`PairPolicy`] says who is a
+//! suspect, who is a reference, and which (suspect, reference) pairs are aligned, for a
+//! check of suspects against references, all against all, against a store, or over a
+//! list of candidate pairs. The matcher and the index only ask it.
+
+use rustc_hash::FxHashMap;
+
+use super::identical::IdenticalFiles;
+use super::memory_index::Loaded;
+use crate::model::Role;
+
+/// How the documents of one run are paired.
+pub(crate) enum Pairing<'a> {
+    /// Every suspect against every reference; suspects that are also references (the
+    /// same file given in both parts) against each other once, from the smaller id.
+    SuspectsVsReferences,
+    /// Every document but templates against every other, each unordered pair once, from
+    /// its smaller id.
+    AllVsAll,
+    /// The run's documents, all suspects, against stored references (numbered apart from
+    /// them): every pair is new but a suspect and its identical stored twin, which is
+    /// stated whole (`twins`: suspect → stored id).
+    AgainstStore { twins: &'a FxHashMap<usize, u32> },
+    /// Only the listed pairs (an SQL engine's candidates): suspect → its candidates, sorted.
+    CandidateList { candidates: &'a FxHashMap<usize, &'a [usize]> },
+}
+
+/// The pairing of one run, with what it needs to know of the run's documents.
+pub(crate) struct PairPolicy<'a> {
+    pub pairing: Pairing<'a>,
+    /// Files with the same bytes: a later copy takes no part, identical files are not
+    /// aligned (their pair is stated whole).
+    pub identical: &'a IdenticalFiles,
+    /// Per document id: a suspect that is also a reference.
+    pub also_reference: Vec<bool>,
+}
+
+impl PairPolicy<'_> {
+    /// Whether `d` is indexed as a reference of the run.
+    pub fn is_reference(&self, d: &Loaded) -> bool {
+        let copy = self.identical.is_copy(d.entry.id);
+        match self.pairing {
+            Pairing::SuspectsVsReferences => !copy && (d.entry.role == Role::Reference || d.also_reference),
+            Pairing::AllVsAll => !copy && d.entry.role != Role::Template,
+            Pairing::AgainstStore { .. } => false,
+            Pairing::CandidateList { .. } => d.prints.is_some() && !copy,
+        }
+    }
+
+    /// Whether `d` is matched as a suspect.
+    pub fn is_suspect(&self, d: &Loaded) -> bool {
+        let copy = self.identical.is_copy(d.entry.id);
+        match self.pairing {
+            Pairing::SuspectsVsReferences => !copy && d.entry.role == Role::Suspect,
+            Pairing::AllVsAll => !copy && matches!(d.entry.role, Role::Suspect | Role::Reference),
+            Pairing::AgainstStore { .. } | Pairing::CandidateList { .. } => !copy,
+        }
+    }
+
+    /// Whether suspect `a` is aligned with reference `b`. Nothing is compared with itself.
+    pub fn wanted(&self, a: usize, b: usize) -> bool {
+        let both_parts = |id: usize| self.also_reference.get(id).copied().unwrap_or(false);
+        let in_run = || a != b && !self.identical.same(a, b);
+        match self.pairing {
+            Pairing::SuspectsVsReferences => in_run() && (!(both_parts(a) && both_parts(b)) || b > a),
+            Pairing::AllVsAll => in_run() && b > a,
+            Pairing::AgainstStore { twins } => u32::try_from(b).map_or(true, |b| twins.get(&a) != Some(&b)),
+            Pairing::CandidateList { candidates } => candidates.get(&a).is_some_and(|bs| bs.binary_search(&b).is_ok()),
+        }
+    }
+
+    /// SimHash candidates are taken only among ids after the suspect's own: each
+    /// unordered pair is compared from its smaller id.
+    pub fn simhash_after_suspect(&self) -> bool {
+        matches!(self.pairing, Pairing::AllVsAll | Pairing::CandidateList { .. })
+    }
+}

@@ -1,0 +1,26 @@
+//! The types every stage shares: what a document is ([`Role`]) and how documents are
+//! compared ([`Mode`]), a shared [`Passage`] and a scored [`Pair`], the [`DocumentEntry`] a
+//! report states, what was said about a document ([`Notice`], [`DocError`], [`IngestError`])
+//! and what collecting the inputs passed over ([`Skipped`]). A leaf: it imports no other
+//! module of the crate, and every stage may use it.
+
+mod document;
+mod format;
+mod ingest_error;
+mod notice;
+mod pair;
+mod passage;
+mod role;
+mod skipped;
+
+pub use document::DocumentEntry;
+pub use format::Format;
+pub use ingest_error::IngestError;
+pub use notice::{DocError, Notice};
+pub use pair::Pair;
+pub use passage::{Alternative, Passage, PassageKind, union_length};
+pub use role::{Mode, Role};
+pub use skipped::{SkipReason, Skipped};
+
+/// The name and version of the tool that wrote a report, for the report to state.
+pub const TOOL: &str = concat!("twinspot ", env!("CARGO_PKG_VERSION"));

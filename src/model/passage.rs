@@ -1,0 +1,103 @@
+//! A shared passage: ranges into both texts, never copied text, with its kind and the
+//! other places that hold the same suspect text.
+
+use serde::{Deserialize, Serialize};
+
+/// What a passage is evidence of. Only [`PassageKind::Copied`] counts in scores; the
+/// other kinds are shown in their own style so that a reader sees why they do not count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PassageKind {
+    /// Shared text that counts as copied.
+    #[default]
+    Copied,
+    /// Text that many reference documents share (stock phrases, boilerplate).
+    Common,
+    /// Inside quotation marks with an attribution, or in a bibliography.
+    Quoted,
+    /// Text of a template document (an assignment sheet) given to everyone.
+    Template,
+}
+
+/// A shared passage: `[a_start, a_end)` in the suspect's text, `[b_start, b_end)` in the
+/// reference's, in Unicode code points of the extracted text.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Passage {
+    pub a_start: u32,
+    pub a_end: u32,
+    pub b_start: u32,
+    pub b_end: u32,
+    /// What the passage is evidence of; copied unless an exclusion says otherwise.
+    #[serde(default)]
+    pub kind: PassageKind,
+    /// Other places that hold the same suspect text (a reference that repeats itself, or
+    /// another reference): the passage is shown once, against its best twin, and these
+    /// are listed with it, never counted again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Alternative>,
+}
+
+/// Another twin of a passage's suspect text: in the same reference, or in another one
+/// ([`Alternative::reference`]) when a better twin was found elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Alternative {
+    pub a_start: u32,
+    pub a_end: u32,
+    pub b_start: u32,
+    pub b_end: u32,
+    /// The document holding this twin when it is not the pair's reference (a report
+    /// document id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<usize>,
+}
+
+impl Passage {
+    /// A copied passage over `[a.0, a.1)` of the suspect and `[b.0, b.1)` of the reference.
+    pub fn copied(a: (u32, u32), b: (u32, u32)) -> Self {
+        Self { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1, kind: PassageKind::Copied, alternatives: Vec::new() }
+    }
+    /// Whether the passage counts in scores: copied text always, quoted text when the
+    /// check counts quotations.
+    pub fn counts(&self, count_quoted: bool) -> bool {
+        match self.kind {
+            PassageKind::Copied => true,
+            PassageKind::Quoted => count_quoted,
+            PassageKind::Common | PassageKind::Template => false,
+        }
+    }
+    /// Characters on the suspect side.
+    pub fn a_len(&self) -> u32 {
+        self.a_end - self.a_start
+    }
+    /// Characters on the reference side.
+    pub fn b_len(&self) -> u32 {
+        self.b_end - self.b_start
+    }
+}
+
+/// Characters covered by the union of half-open `spans` (sorted in place).
+pub fn union_length(spans: &mut [(u32, u32)]) -> u64 {
+    spans.sort_unstable();
+    let mut covered = 0u64;
+    let mut reach = 0u32;
+    for &(start, end) in spans.iter() {
+        let start = start.max(reach);
+        if end > start {
+            covered += u64::from(end - start);
+            reach = end;
+        }
+    }
+    covered
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn union_length_counts_each_character_once() {
+        assert_eq!(union_length(&mut [(10, 20), (0, 5), (15, 30), (30, 31)]), 26);
+        assert_eq!(union_length(&mut []), 0);
+        assert_eq!(union_length(&mut [(5, 5), (3, 4)]), 1);
+    }
+}

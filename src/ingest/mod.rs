@@ -20,7 +20,7 @@ mod text;
 mod xml;
 
 pub use error::IngestError;
-pub use limits::{IngestLimits, Isolation};
+pub use limits::{IngestLimits, Isolation, is_link_loop};
 
 use std::fmt;
 use std::path::Path;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-
+use crate::ingest::is_link_loop;
 use crate::model::{SkipReason, Skipped};
 use super::{DocumentInput, Role};
 
@@ -58,6 +58,7 @@ impl InputSet {
                     walk.folder(self, path, display.trim_end_matches('/'), 0);
                 }
                 Ok(_) => self.take(path.clone(), display, role, false),
+                Err(e) if is_link_loop(&e) => self.skip(display, SkipReason::LinkLoop),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     if std::fs::symlink_metadata(path).is_ok() {
                         self.skip(display, SkipReason::BrokenLink);
@@ -161,6 +162,11 @@ impl Walk {
             set.skip(display.to_string(), SkipReason::LinkBack { folder: display_path(&real) });
             return;
         }
+        // Only a link can lead to a folder that holds one already read (`up` → `..`).
+        if self.visited.iter().any(|v| v.starts_with(&real)) {
+            set.skip(display.to_string(), SkipReason::LinkAbove { folder: display_path(&real) });
+            return;
+        }
         self.visited.push(real);
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
@@ -184,6 +190,7 @@ impl Walk {
                 Ok(meta) if meta.is_dir() => self.folder(set, &path, &child_display, depth + 1),
                 Ok(_) if has_supported_extension(&path) => set.take(path, child_display, self.role, true),
                 Ok(_) => set.unsupported += 1,
+                Err(e) if is_link_loop(&e) => set.skip(child_display, SkipReason::LinkLoop),
                 Err(_) if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) => {
                     set.skip(child_display, SkipReason::BrokenLink);
                 }

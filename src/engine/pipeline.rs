@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::matcher::{Matcher, SuspectDoc};
@@ -401,10 +401,18 @@ fn identical_pairs(found: &[Vec<Pair>], docs: &[Loaded], identical: &IdenticalFi
             Some(&Identity::CopyOf(first)) if suspect_side(d) => Some((d.entry.id, first)),
             _ => None,
         });
+        // A pair is stated once: two later copies of one suspect (b and c of a, b, c)
+        // would each take the other from the first's rows.
+        let mut stated: FxHashSet<(usize, usize)> =
+            rows.iter().flatten().map(|p| (p.a.min(p.b), p.a.max(p.b))).collect();
         let copied: Vec<Vec<Pair>> = copies
             .map(|(copy, first)| {
                 let theirs = rows_of.get(&first).map(Vec::as_slice).unwrap_or_default();
-                theirs.iter().filter(|p| p.b != copy).map(|p| Pair { a: copy, ..(*p).clone() }).collect()
+                theirs
+                    .iter()
+                    .filter(|p| p.b != copy && stated.insert((copy.min(p.b), copy.max(p.b))))
+                    .map(|p| Pair { a: copy, ..(*p).clone() })
+                    .collect()
             })
             .collect();
         rows.extend(copied);

@@ -684,6 +684,8 @@ impl Lang {
 fn skip_reason_zh(reason: &SkipReason) -> String {
     match reason {
         SkipReason::BrokenLink => "链接已失效（目标不存在）".to_string(),
+        SkipReason::LinkLoop => "循环链接（最终指回自身）：已跳过".to_string(),
+        SkipReason::LinkAbove { folder } => format!("指向上级文件夹（{folder}）的链接：已跳过"),
         SkipReason::BothRoles => "同时作为待查文档和参考文档：只读取一次，不与自身比较".to_string(),
         SkipReason::BothRolesMany { count } => format!(
             "{count} 个文件（此文件及另外 {} 个）同时作为待查文档和参考文档：各读取一次，与其他文档比较，不与自身比较",

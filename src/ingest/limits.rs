@@ -87,6 +87,19 @@ impl Default for IngestLimits {
 
 /// Reads the whole file at `path`, refusing anything but a regular, non-empty file
 /// within `limits.max_file_bytes`. Opens read-only.
+/// True for the error of a path that runs through a loop of symbolic links (`a` → `b` →
+/// `a`), which is not a link to nothing and is said as what it is.
+pub fn is_link_loop(error: &std::io::Error) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        error.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        error.raw_os_error() == Some(62)
+    }
+}
+
 pub(crate) fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>, IngestError> {
     let owned = || path.to_path_buf();
     let io = |source: std::io::Error| match source.kind() {

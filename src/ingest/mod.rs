@@ -20,7 +20,7 @@ mod text;
 mod xml;
 
 pub use crate::model::{Format, IngestError};
-pub use limits::{IngestLimits, Isolation};
+pub use limits::{IngestLimits, Isolation, is_link_loop};
 
 use std::path::Path;
 

@@ -16,6 +16,11 @@ pub struct Skipped {
 pub enum SkipReason {
     /// A symbolic link whose target does not exist.
     BrokenLink,
+    /// A symbolic link in a loop of links (`a` → `b` → `a`).
+    LinkLoop,
+    /// A link to a folder that holds the folder being read (`up` → `..`): following it
+    /// would read the folder again, or read folders that were not given.
+    LinkAbove { folder: String },
     /// One file given both as suspect and as reference.
     BothRoles,
     /// `count` files given both as suspect and as reference (this one and the others).
@@ -46,6 +51,10 @@ impl std::fmt::Display for SkipReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::BrokenLink => f.write_str("a link to nothing (its target does not exist)"),
+            Self::LinkLoop => f.write_str("a link in a loop of links (it leads back to itself): skipped"),
+            Self::LinkAbove { folder } => {
+                write!(f, "a link to {folder}, a folder that holds the folder being read: skipped")
+            }
             Self::BothRoles => {
                 f.write_str("given both as suspect and as reference: read once, never compared with itself")
             }

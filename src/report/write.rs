@@ -2,12 +2,16 @@
 //! (never an input, never two formats at one path, at most one on standard output, a folder
 //! that exists and takes files), and each file is written atomically — a temporary file in
 //! the same folder, flushed to disk, then renamed over the target — so a crash or `kill -9`
-//! leaves either the previous report or the new one, never half of one.
+//! leaves either the previous report or the new one, never half of one. Only a regular
+//! file is ever replaced: a link is followed to its file, a device or FIFO is written in
+//! place, a read-only file or a disk is refused.
 
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+use crate::ingest::is_link_loop;
 
 /// Why a report cannot be written where asked.
 #[derive(Debug, thiserror::Error)]
@@ -104,19 +108,125 @@ pub fn check_outputs<'a>(outputs: &[Output], inputs: impl IntoIterator<Item = &'
         if let Some((first, _)) = seen.iter().find(|(_, other)| !other.is_disjoint(&keys)) {
             return Err(WriteError::SameTarget { first, second: output.format, path: path.clone() });
         }
-        probe_writable(output.format, path)?;
+        destination(output.format, path)?;
         seen.push((output.format, keys));
     }
     Ok(())
 }
 
-/// Makes sure a report can be written at `path`: not a folder, and its folder exists and
-/// takes a new file (tried with a temporary file, removed at once).
-fn probe_writable(format: &'static str, path: &Path) -> Result<(), WriteError> {
+/// What stands at a report's path, and so how the report is written there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Destination {
+    /// Nothing yet, or a regular file the user may write: written beside it and renamed
+    /// over it. Links are followed: the path is the real file's.
+    Replace(PathBuf),
+    /// A character device (`/dev/null`) or a FIFO: written in place, never replaced.
+    InPlace(PathBuf),
+}
+
+/// Decides how a report is written at `path`, refusing what must not be written: a
+/// folder, a block device (a disk), a socket, a link to nothing or a link loop, a file
+/// the user may not write, a folder that does not exist or takes no file. Nothing that is
+/// not a regular file is ever renamed over.
+fn destination(format: &'static str, path: &Path) -> Result<Destination, WriteError> {
     let unwritable = |reason: String| WriteError::Unwritable { format, path: path.to_path_buf(), reason };
-    if path.is_dir() {
-        return Err(unwritable("it is a folder".into()));
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            probe_folder(format, path)?;
+            return Ok(Destination::Replace(path.to_path_buf()));
+        }
+        Err(e) => return Err(unwritable(e.to_string())),
+    };
+    if meta.file_type().is_symlink() {
+        return match std::fs::canonicalize(path) {
+            Ok(real) => destination(format, &real),
+            Err(e) if is_link_loop(&e) => Err(unwritable("it is a link in a loop of links".into())),
+            Err(_) => Err(unwritable("it is a link to nothing (its target does not exist)".into())),
+        };
     }
+    let kind = file_kind(&meta);
+    match kind {
+        FileKind::Regular => {
+            may_write(path).map_err(unwritable)?;
+            probe_folder(format, path)?;
+            Ok(Destination::Replace(path.to_path_buf()))
+        }
+        FileKind::CharDevice | FileKind::Fifo => {
+            may_write(path).map_err(unwritable)?;
+            Ok(Destination::InPlace(path.to_path_buf()))
+        }
+        FileKind::Folder => Err(unwritable("it is a folder".into())),
+        FileKind::BlockDevice => Err(unwritable("it is a block device (a disk), not a file".into())),
+        FileKind::Other => Err(unwritable("it is not a file (a socket or another special file)".into())),
+    }
+}
+
+/// The kinds of things a path can name, as far as writing a report cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FileKind {
+    Regular,
+    Folder,
+    CharDevice,
+    BlockDevice,
+    Fifo,
+    Other,
+}
+
+fn file_kind(meta: &std::fs::Metadata) -> FileKind {
+    let file_type = meta.file_type();
+    if file_type.is_file() {
+        return FileKind::Regular;
+    }
+    if file_type.is_dir() {
+        return FileKind::Folder;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_char_device() {
+            return FileKind::CharDevice;
+        }
+        if file_type.is_block_device() {
+            return FileKind::BlockDevice;
+        }
+        if file_type.is_fifo() {
+            return FileKind::Fifo;
+        }
+    }
+    FileKind::Other
+}
+
+/// Whether the user may write the existing file at `path`, as the shell's `>` would ask:
+/// a read-only file is refused, never replaced behind the user's back.
+fn may_write(path: &Path) -> Result<(), String> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return Err("its name holds a NUL byte".into());
+        };
+        // SAFETY: `c_path` is a valid NUL-terminated string that outlives the call, and
+        // access(2) only reads it.
+        let allowed = unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } == 0;
+        if !allowed {
+            return Err(format!("it is read-only here ({})", io::Error::last_os_error()));
+        }
+        Ok(())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.permissions().readonly() => Err("it is read-only".into()),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Makes sure the folder of `path` exists and takes a new file (tried with a temporary
+/// file, removed at once).
+fn probe_folder(format: &'static str, path: &Path) -> Result<(), WriteError> {
+    let unwritable = |reason: String| WriteError::Unwritable { format, path: path.to_path_buf(), reason };
     let folder = folder_of(path);
     if !folder.is_dir() {
         return Err(unwritable(format!("the folder {} does not exist", folder.display())));
@@ -135,9 +245,12 @@ fn folder_of(path: &Path) -> PathBuf {
     }
 }
 
-/// Writes `content` to `path` atomically: into a temporary file beside it, flushed to disk,
-/// then renamed over `path`. On any failure the temporary file is removed and whatever
-/// stood at `path` before is left as it was. Refuses a path that is one of `inputs`.
+/// Writes `content` to `path`: a regular file (or a new one) atomically — into a
+/// temporary file beside it, flushed to disk, then renamed over it; a link is followed and
+/// the file it points to is replaced, never the link; a device or FIFO (`/dev/null`) is
+/// written in place and never replaced. On any failure the temporary file is removed and
+/// whatever stood at `path` before is left as it was. Refuses a path that is one of
+/// `inputs`, and everything [`check_outputs`] refuses.
 pub fn write_atomic<'a>(
     format: &'static str,
     path: &Path,
@@ -145,6 +258,14 @@ pub fn write_atomic<'a>(
     inputs: impl IntoIterator<Item = &'a Path>,
 ) -> Result<(), WriteError> {
     check_outputs(&[Output { format, target: Target::File(path.to_path_buf()) }], inputs)?;
+    match destination(format, path)? {
+        Destination::Replace(real) => replace_file(format, &real, content),
+        Destination::InPlace(real) => write_in_place(format, &real, content),
+    }
+}
+
+/// Writes `content` into a temporary file beside `path`, then renames it over `path`.
+fn replace_file(format: &'static str, path: &Path, content: &[u8]) -> Result<(), WriteError> {
     let io_error = |source: io::Error| WriteError::Io { format, path: path.to_path_buf(), source };
     let folder = folder_of(path);
     let mut temp =
@@ -159,6 +280,14 @@ pub fn write_atomic<'a>(
         let _ = dir.sync_all();
     }
     Ok(())
+}
+
+/// Writes `content` into a device or FIFO that exists, as the shell's `>` would: never
+/// created, never replaced. A full device (`/dev/full`) is an error.
+fn write_in_place(format: &'static str, path: &Path, content: &[u8]) -> Result<(), WriteError> {
+    let io_error = |source: io::Error| WriteError::Io { format, path: path.to_path_buf(), source };
+    let mut file = std::fs::OpenOptions::new().write(true).open(path).map_err(io_error)?;
+    file.write_all(content).and_then(|()| file.flush()).map_err(io_error)
 }
 
 /// A report written over an earlier one keeps that file's permissions; a new one is

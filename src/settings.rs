@@ -52,7 +52,28 @@ impl Default for Settings {
     }
 }
 
+/// The settings that shape fingerprints: two fingerprints can be compared only when they
+/// were taken with the same shape, so a store (an archive, a Parquet folder) records it and
+/// checks against it with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FingerprintShape {
+    pub k: usize,
+    pub w: usize,
+    pub min_sentence_tokens: usize,
+    pub normalize: NormalizeOptions,
+}
+
 impl Settings {
+    /// The part of these settings that shapes fingerprints.
+    pub fn shape(&self) -> FingerprintShape {
+        FingerprintShape { k: self.k, w: self.w, min_sentence_tokens: self.min_sentence_tokens, normalize: self.normalize }
+    }
+
+    /// These settings with fingerprints shaped as `shape` says; the others kept.
+    pub fn with_shape(self, shape: FingerprintShape) -> Self {
+        Self { k: shape.k, w: shape.w, min_sentence_tokens: shape.min_sentence_tokens, normalize: shape.normalize, ..self }
+    }
+
     /// The winnowing guarantee: every shared run of at least `t = w + k − 1` tokens
     /// yields at least one shared fingerprint.
     pub fn guarantee_t(&self) -> usize {

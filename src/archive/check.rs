@@ -21,11 +21,7 @@ pub fn check_against(
     let shaped = archive.settings();
     let mut request = request.clone();
     request.mode = Mode::SuspectsVsReferences;
-    let settings = &mut request.settings;
-    settings.k = shaped.k;
-    settings.w = shaped.w;
-    settings.min_sentence_tokens = shaped.min_sentence_tokens;
-    settings.normalize = shaped.normalize;
+    request.settings = request.settings.with_shape(shaped.shape());
     let index = ArchiveIndex::open(archive)?;
     let report = run_against(&request, &index, sink, cancel).map_err(|_| ArchiveError::Cancelled)?;
     let problems = index.problems();

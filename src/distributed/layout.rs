@@ -9,8 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::normalize::NormalizeOptions;
-use crate::settings::Settings;
+use crate::settings::{FingerprintShape, Settings};
 
 /// Folder of the documents table.
 pub const DOCUMENTS: &str = "documents";
@@ -77,10 +76,8 @@ pub fn bucket_of(hash: u64, buckets: u32) -> u32 {
 /// joined, so each file records them and readers refuse a mix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FingerprintSettings {
-    pub k: usize,
-    pub w: usize,
-    pub min_sentence_tokens: usize,
-    pub normalize: NormalizeOptions,
+    #[serde(flatten)]
+    pub shape: FingerprintShape,
     pub simhash_blocks: u32,
     /// [`BUCKET_RULE`]; files written before it was recorded used rule 1.
     #[serde(default = "first_bucket_rule")]
@@ -94,26 +91,13 @@ fn first_bucket_rule() -> u32 {
 impl FingerprintSettings {
     /// The fingerprint-shaping part of `settings`.
     pub fn of(settings: &Settings) -> Self {
-        let s = settings.clone().sanitized();
-        Self {
-            k: s.k,
-            w: s.w,
-            min_sentence_tokens: s.min_sentence_tokens,
-            normalize: s.normalize,
-            simhash_blocks: SIMHASH_BLOCKS,
-            bucket_rule: BUCKET_RULE,
-        }
+        let shape = settings.clone().sanitized().shape();
+        Self { shape, simhash_blocks: SIMHASH_BLOCKS, bucket_rule: BUCKET_RULE }
     }
 
     /// `settings` with these fingerprint settings in place.
     pub fn apply(&self, settings: Settings) -> Settings {
-        Settings {
-            k: self.k,
-            w: self.w,
-            min_sentence_tokens: self.min_sentence_tokens,
-            normalize: self.normalize,
-            ..settings
-        }
+        settings.with_shape(self.shape)
     }
 
     /// As written into the metadata: compact JSON.

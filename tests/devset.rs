@@ -2,7 +2,7 @@
 //! regression in matching fails here. `../shared/devset` holds light edits, reordering,
 //! Chinese script conversion and reposts; `../shared/devset-reword` (another seed) adds
 //! reworded copies and reworded reposts. The floors sit a little under what the engine
-//! reaches (see README). Every check also proves that no detection repeats another's
+//! reaches (see docs/quality.md). Every check also proves that no detection repeats another's
 //! suspect span within a pair.
 
 use std::collections::BTreeMap;

@@ -10,7 +10,7 @@
 //!
 //! each a process of its own, timed from start to exit with its peak resident memory (GNU
 //! time). It prints the Parquet bytes per document, documents a second, candidate pairs
-//! per document and pairs aligned a second: the figures README scales to 10 million
+//! per document and pairs aligned a second: the figures docs/distributed.md scales to 10 million
 //! documents. One run is minutes long, so this is a plain timing harness, not criterion.
 //!
 //! ```text

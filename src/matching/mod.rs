@@ -13,6 +13,7 @@
 //!    copied passage is reported once.
 
 mod align;
+mod prefilter;
 pub mod alternatives;
 pub mod bridge;
 pub mod cluster;
@@ -21,13 +22,14 @@ pub mod extend;
 mod runs;
 
 pub use align::align;
+pub use prefilter::{lone_hit_may_open_box, may_open_box};
 
 use std::cell::OnceCell;
 
 use rustc_hash::FxHashMap;
 
 use crate::hash::fmix64;
-use crate::fingerprint::{DocumentFingerprints, TokenKeys};
+use crate::fingerprint::DocumentFingerprints;
 use crate::normalize::{CharStream, NormalizeOptions, Token, char_stream, is_single_char_token};
 use crate::model::Passage;
 use cluster::{Spanned, cluster};
@@ -303,46 +305,6 @@ pub fn match_pair_counting(suspect: Side, reference: Side, hits: &[Hit], ctx: &P
 /// walk the whole document.
 fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32)>, k: usize) -> u32 {
     exact_coverage_by(a, b.len(), |i, j| a[i].hash == b[j].hash, hits, k)
-}
-
-/// Whether a reference known only by its [`TokenKeys`] may open a box with `suspect`
-/// through `hits`: [`match_pair_counting`]'s tests on groups of hits, each passed at
-/// least as easily as with the reference's tokens. Keys agree wherever tokens agree, so
-/// runs and support measured on keys are never shorter; hits are grouped by their
-/// suspect characters and their reference tokens (a token is at least one character), so
-/// each group holds whole groups of the real clustering. `false` is therefore certain:
-/// the pair opens no box, and the reference's text need not be read.
-pub fn may_open_box(suspect: &[Token], reference: &TokenKeys<'_>, hits: &[Hit], ctx: &PairContext) -> bool {
-    let (k, tuning) = (ctx.k.max(1), ctx.tuning);
-    let b_len = reference.len();
-    let rough = rough_seeds(hits, suspect, b_len, k, |b| (b, (b as usize + k).min(b_len) as u32));
-    let same = |i: usize, j: usize| TokenKeys::key(suspect[i].hash) == reference.get(j);
-    cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars)
-        .iter()
-        .any(|group| group_opens_box(group, suspect, b_len, same, ctx))
-}
-
-/// Whether the only hit of a pair, the k-gram at suspect token `at`, may grow into exact
-/// runs covering `min_exact` characters, as a box needs (see [`group_opens_box`]).
-///
-/// A run of L tokens matching exactly holds L − k + 1 shared k-grams, and the reference
-/// kept at least one of every `w` consecutive k-grams of its text (winnowing): each one
-/// it kept inside the run is a hit. A run that brought a single hit therefore holds fewer
-/// than 2w k-grams, so at most k + 2w − 2 tokens, and the characters of the longest such
-/// stretch of the suspect around `at` bound what it can cover. With the default k = 5,
-/// w = 4 that is 11 tokens: 11 Han characters, never a box, while a lone English hit
-/// (11 words) may be one. The bound leaves out only k-grams the index holds back (a
-/// phrase the reference repeats, common text): runs made of them are no evidence.
-pub fn lone_hit_may_open_box(suspect: &[Token], at: u32, k: usize, w: usize, min_exact: f64) -> bool {
-    let longest = k + 2 * w - 2;
-    let at = at as usize;
-    if at >= suspect.len() {
-        return false;
-    }
-    (at.saturating_sub(longest - k)..=at).any(|first| {
-        let last = (first + longest).min(suspect.len()) - 1;
-        f64::from(suspect[last].end - suspect[first].start) >= min_exact
-    })
 }
 
 /// The `hits` inside both documents (the reference of `b_len` tokens) as seeds to cluster:
@@ -663,6 +625,7 @@ pub fn merge_passages(passages: Vec<Passage>, gap_chars: u32) -> Vec<Passage> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fingerprint::TokenKeys;
     use crate::settings::Settings;
 
     fn hits_between(a: &DocumentFingerprints, b: &DocumentFingerprints) -> Vec<Hit> {

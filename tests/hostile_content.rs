@@ -159,9 +159,10 @@ fn compare(case: &Case, args: &[&str], seconds: u64) -> Run {
     let pid = child.id() as libc::pid_t;
     let (status, usage) = loop {
         let mut status = 0;
+        // SAFETY: rusage is plain old data, valid when zeroed.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: wait4 on our own child, with structs owned here; the child is reaped here
         // and never through `Child`.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
         if done == pid {
             break (status, usage);

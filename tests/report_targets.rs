@@ -49,6 +49,7 @@ fn is_root() -> bool {
 fn mkfifo(path: &Path) {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
 }
 
@@ -57,6 +58,7 @@ fn mknod_char(path: &Path, major: u32, minor: u32) {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
     let dev = libc::makedev(major, minor);
+    // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
     assert_eq!(unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, dev) }, 0, "mknod");
 }
 

@@ -3,6 +3,8 @@
 //! and drives the window with egui_kittest. Helpers print the command's whole output on
 //! failure.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "helpers of tests: a failed unwrap is a failed test")]
+
 mod archive;
 mod cli;
 mod devset;

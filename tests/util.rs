@@ -93,6 +93,8 @@ pub fn twinspot_limited(dir: &Path, args: &[&str]) -> Limited {
     // Address space, not resident memory, is what the kernel can bound: threads reserve
     // stacks they never touch, so the bound is above the resident limit asserted below.
     let address_space = 4 * MEMORY_LIMIT;
+    // SAFETY: the closure runs in the forked child before exec and only calls
+    // setrlimit, which is async-signal-safe, on a struct it owns.
     unsafe {
         command.pre_exec(move || {
             let limit = libc::rlimit { rlim_cur: address_space, rlim_max: address_space };
@@ -114,8 +116,11 @@ pub fn twinspot_limited(dir: &Path, args: &[&str]) -> Limited {
     let _ = stdout_pipe.read_to_end(&mut stdout);
     let stderr = err_reader.join().unwrap();
     let mut status = 0;
+    // SAFETY: rusage is plain old data, valid when zeroed.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let pid = child.id() as libc::pid_t;
+    // SAFETY: wait4 on our own child, with structs owned here; the child is reaped here
+    // and never through `Child`.
     let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     assert_eq!(waited, pid, "wait4 failed");
     use std::os::unix::process::ExitStatusExt;

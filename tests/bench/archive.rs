@@ -18,6 +18,8 @@
 //! cargo bench --no-default-features --bench archive
 //! ```
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark or test that cannot set up stops with the message")]
+
 #[path = "corpus.rs"]
 #[allow(dead_code)]
 mod corpus;

@@ -26,6 +26,8 @@
 //!     --suspect /tmp/corpus/suspect --json /tmp/o.json -q
 //! ```
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark or test that cannot set up stops with the message")]
+
 #[path = "corpus.rs"]
 mod corpus;
 

@@ -5,6 +5,7 @@ pub mod csv;
 pub mod html;
 pub mod json;
 pub mod marks;
+pub mod notices;
 pub mod palette;
 #[cfg(test)]
 pub(crate) mod tests_support;

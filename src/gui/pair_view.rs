@@ -337,49 +337,55 @@ struct Side<'a> {
     dismissed: &'a [bool],
 }
 
+/// The overview strip beside a text: where the passages sit in the whole text, the one in
+/// focus outlined; a click focuses the nearest passage.
+fn minimap_ui(ui: &mut egui::Ui, side: &Side, side_ranges: &[(u32, u32)], view: &PairView, actions: &mut Vec<Action>) {
+    let Side { column, doc, pair, dismissed, .. } = *side;
+    let chars = doc.chars.max(1) as f32;
+    let height = ui.available_height();
+    let (strip, strip_response) = ui.allocate_exact_size(egui::vec2(MINIMAP, height), Sense::click());
+    strip_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, format!("minimap {column}")));
+    let painter = ui.painter_at(strip);
+    painter.rect_filled(strip, 2.0, Color32::from_gray(225));
+    for (i, &(start, end)) in side_ranges.iter().enumerate() {
+        let kind = pair.passages.get(i).map(|p| p.kind).unwrap_or_default();
+        let mut colour = rgb(kind_style(kind, i).background);
+        if dismissed.get(i).copied().unwrap_or(false) {
+            colour = Color32::from_gray(200);
+        }
+        let top = strip.top() + strip.height() * start as f32 / chars;
+        let bottom = (strip.top() + strip.height() * end as f32 / chars).max(top + 2.0);
+        let rect = egui::Rect::from_x_y_ranges(strip.x_range(), top..=bottom);
+        painter.rect_filled(rect, 0.0, colour);
+        if view.current == Some(i) {
+            painter.rect_stroke(rect, 0.0, Stroke::new(1.5, Color32::BLACK), egui::StrokeKind::Inside);
+        }
+    }
+    if strip_response.clicked()
+        && let Some(pos) = strip_response.interact_pointer_pos()
+    {
+        let at = ((pos.y - strip.top()) / strip.height() * chars) as u32;
+        let nearest = side_ranges
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, (s, e))| if at < *s { s - at } else { at.saturating_sub(*e) })
+            .map(|(i, _)| i);
+        if let Some(i) = nearest {
+            actions.push(Action::FocusPassage(i));
+        }
+    }
+}
+
 /// One side: the overview strip and the text, passages numbered; clicks become actions.
 fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLayout, actions: &mut Vec<Action>) {
     let Side { column, doc, pair, first, dismissed } = *side;
     let side_ranges = ranges(pair, first);
-    let chars = doc.chars.max(1) as f32;
     let key = dismissed
         .iter()
         .enumerate()
         .fold(u64::from(first), |h, (i, &d)| h.wrapping_mul(31).wrapping_add(if d { i as u64 + 7 } else { 1 }));
     ui.horizontal_top(|ui| {
-        // The overview strip: where the passages sit in the whole text; click to go there.
-        let height = ui.available_height();
-        let (strip, strip_response) = ui.allocate_exact_size(egui::vec2(MINIMAP, height), Sense::click());
-        strip_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, format!("minimap {column}")));
-        let painter = ui.painter_at(strip);
-        painter.rect_filled(strip, 2.0, Color32::from_gray(225));
-        for (i, &(start, end)) in side_ranges.iter().enumerate() {
-            let kind = pair.passages.get(i).map(|p| p.kind).unwrap_or_default();
-            let mut colour = rgb(kind_style(kind, i).background);
-            if dismissed.get(i).copied().unwrap_or(false) {
-                colour = Color32::from_gray(200);
-            }
-            let top = strip.top() + strip.height() * start as f32 / chars;
-            let bottom = (strip.top() + strip.height() * end as f32 / chars).max(top + 2.0);
-            let rect = egui::Rect::from_x_y_ranges(strip.x_range(), top..=bottom);
-            painter.rect_filled(rect, 0.0, colour);
-            if view.current == Some(i) {
-                painter.rect_stroke(rect, 0.0, Stroke::new(1.5, Color32::BLACK), egui::StrokeKind::Inside);
-            }
-        }
-        if strip_response.clicked()
-            && let Some(pos) = strip_response.interact_pointer_pos()
-        {
-            let at = ((pos.y - strip.top()) / strip.height() * chars) as u32;
-            let nearest = side_ranges
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, (s, e))| if at < *s { s - at } else { at.saturating_sub(*e) })
-                .map(|(i, _)| i);
-            if let Some(i) = nearest {
-                actions.push(Action::FocusPassage(i));
-            }
-        }
+        minimap_ui(ui, side, &side_ranges, view, actions);
         egui::ScrollArea::vertical().id_salt(("pair-side", column)).auto_shrink(false).show(ui, |ui| {
             let width = (ui.available_width() - GUTTER).floor().max(50.0);
             let dark = ui.visuals().dark_mode;

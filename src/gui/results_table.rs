@@ -11,9 +11,8 @@ use egui_extras::{Column, TableBuilder};
 use super::action::Action;
 use super::i18n::Tr;
 use super::state::{SortColumn, TableState, doc_name};
-use crate::Mode;
-use crate::Report;
 use crate::report::marks::{Mark, Marks};
+use crate::{Mode, Pair, Report};
 
 /// The table itself.
 pub fn table_ui(
@@ -34,12 +33,6 @@ pub fn table_ui(
     ui.style_mut().interaction.selectable_labels = false;
     // The app has brought the cached order up to date before drawing.
     let rows = table.shown();
-    let words = crate::report::words::ReportLang::En.words();
-    let mark_word = |m: Mark| match m {
-        Mark::Confirmed => tr.mark_confirmed,
-        Mark::Dismissed => tr.mark_dismissed,
-        Mark::DismissedEverywhere => words.mark(m),
-    };
     let scroll_row =
         table.scroll_to_selected.then(|| table.selected.and_then(|s| rows.iter().position(|&r| r == s))).flatten();
     if table.scroll_to_selected {
@@ -108,45 +101,9 @@ pub fn table_ui(
                         return;
                     };
                     row.set_selected(table.selected == Some(index));
-                    let suspect = doc_name(report, names, pair.a);
-                    let reference = doc_name(report, names, pair.b);
-                    let path =
-                        |id: usize| report.documents.get(id).map_or(String::new(), |d| d.source.display().to_string());
-                    row.col(|ui| {
-                        ui.label(suspect).on_hover_text(path(pair.a));
-                    });
-                    row.col(|ui| {
-                        ui.label(reference).on_hover_text(path(pair.b));
-                    });
-                    row.col(|ui| {
-                        ui.label(format!("{:.1} %", pair.score * 100.0));
-                    });
-                    row.col(|ui| {
-                        ui.label(format!("{:.1} %", pair.score_b * 100.0));
-                    });
-                    row.col(|ui| {
-                        ui.label(pair.simhash_distance.map_or("–".into(), |d| d.to_string()));
-                    });
-                    row.col(|ui| {
-                        ui.label(pair.passages.len().to_string());
-                    });
-                    row.col(|ui| {
-                        ui.label(pair.longest.to_string());
-                    });
-                    row.col(|ui| {
-                        if let Some(m) = marks.pair(report, pair).and_then(|m| m.mark) {
-                            ui.label(mark_word(m));
-                        }
-                    });
-                    row.col(|ui| {
-                        if pair.near_duplicate {
-                            ui.label(RichText::new(tr.near_duplicate).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
-                        }
-                    });
+                    let label = pair_cells(&mut row, tr, report, names, marks, pair);
                     let response = row.response();
-                    response.widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::Button, true, format!("{suspect} ⇐ {reference}"))
-                    });
+                    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
                     if response.clicked() {
                         actions.push(Action::SelectPair(index));
                     }
@@ -156,4 +113,56 @@ pub fn table_ui(
                 });
             });
     });
+}
+
+/// The cells of one pair's row; returns the row's name for assistive technology.
+fn pair_cells(
+    row: &mut egui_extras::TableRow<'_, '_>,
+    tr: &Tr,
+    report: &Report,
+    names: &[String],
+    marks: &Marks,
+    pair: &Pair,
+) -> String {
+    let words = crate::report::words::ReportLang::En.words();
+    let mark_word = |m: Mark| match m {
+        Mark::Confirmed => tr.mark_confirmed,
+        Mark::Dismissed => tr.mark_dismissed,
+        Mark::DismissedEverywhere => words.mark(m),
+    };
+    let suspect = doc_name(report, names, pair.a);
+    let reference = doc_name(report, names, pair.b);
+    let path = |id: usize| report.documents.get(id).map_or(String::new(), |d| d.source.display().to_string());
+    row.col(|ui| {
+        ui.label(suspect).on_hover_text(path(pair.a));
+    });
+    row.col(|ui| {
+        ui.label(reference).on_hover_text(path(pair.b));
+    });
+    row.col(|ui| {
+        ui.label(format!("{:.1} %", pair.score * 100.0));
+    });
+    row.col(|ui| {
+        ui.label(format!("{:.1} %", pair.score_b * 100.0));
+    });
+    row.col(|ui| {
+        ui.label(pair.simhash_distance.map_or("–".into(), |d| d.to_string()));
+    });
+    row.col(|ui| {
+        ui.label(pair.passages.len().to_string());
+    });
+    row.col(|ui| {
+        ui.label(pair.longest.to_string());
+    });
+    row.col(|ui| {
+        if let Some(m) = marks.pair(report, pair).and_then(|m| m.mark) {
+            ui.label(mark_word(m));
+        }
+    });
+    row.col(|ui| {
+        if pair.near_duplicate {
+            ui.label(RichText::new(tr.near_duplicate).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
+        }
+    });
+    format!("{suspect} ⇐ {reference}")
 }

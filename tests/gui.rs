@@ -234,7 +234,7 @@ fn the_viewer_shows_an_injected_report_side_by_side() {
     harness.run();
     harness.get_by_label("Passage 2 / 3");
     let view = harness.state().state.pair.clone().expect("the pair is open");
-    assert!(view.laid_out());
+    assert!(harness.state().pair_laid_out());
     assert_eq!(view.current, Some(1));
 
     harness.get_by_label("← Results").click();
@@ -403,7 +403,7 @@ fn a_pair_of_100000_character_documents_is_laid_out_once_and_stays_smooth() {
     harness.run();
     harness.get_by_label("Passage 1 / 200");
     // Stepping through passages scrolls but never lays the texts out again.
-    let layouts = harness.state().state.pair.as_ref().map(|v| v.layouts());
+    let layouts = harness.state().pair_layouts();
     let start = Instant::now();
     for _ in 0..20 {
         harness.key_press(Key::N);
@@ -412,7 +412,7 @@ fn a_pair_of_100000_character_documents_is_laid_out_once_and_stays_smooth() {
     let per_frame = start.elapsed() / 20;
     harness.run();
     harness.get_by_label("Passage 21 / 200");
-    assert_eq!(harness.state().state.pair.as_ref().map(|v| v.layouts()), layouts);
+    assert_eq!(harness.state().pair_layouts(), layouts);
     assert!(per_frame < Duration::from_millis(250), "a frame took {per_frame:?}");
 }
 

@@ -71,3 +71,28 @@ fn a_pair_without_shared_text_is_said_and_nothing_is_written() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("share no text"));
     assert!(!path.exists());
 }
+
+#[test]
+fn a_chinese_html_report_gives_the_engine_notices_in_chinese() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let zh = "这是一个用于测试编码检测的中文句子，软件包管理系统可以帮助用户安装和删除软件。\n";
+    for folder in ["reference", "suspect"] {
+        std::fs::create_dir(dir.path().join(folder)).expect("folder");
+    }
+    std::fs::write(dir.path().join("reference/r.txt"), zh).expect("write");
+    std::fs::write(dir.path().join("suspect/gbk.txt"), encoding_rs::GBK.encode(zh).0).expect("write");
+    std::fs::write(dir.path().join("suspect/empty.txt"), b"").expect("write");
+    let report = |lang: &str| {
+        let path = dir.path().join(format!("{lang}.html"));
+        let path_s = path.to_str().expect("utf-8 path");
+        let args = ["compare", "-r", "reference", "-s", "suspect", "-q", "--html", path_s, "--lang", lang];
+        success(&twinspot(dir.path(), &args));
+        std::fs::read_to_string(&path).expect("report written")
+    };
+    let zh = report("zh");
+    assert!(zh.contains("编码解码"), "the GBK notice in Chinese:\n{zh}");
+    assert!(zh.contains("空文件（0 字节）"), "the empty file's error in Chinese:\n{zh}");
+    assert!(!zh.contains("decoded as") && !zh.contains("empty file"), "English left in:\n{zh}");
+    let en = report("en");
+    assert!(en.contains("decoded as") && en.contains("empty file (0 bytes)"), "the English report changed:\n{en}");
+}

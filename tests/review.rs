@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable as _;
 use twinspot::gui::Action;
 use twinspot::gui::export::ExportKind;
 use twinspot::gui::i18n::Lang;
-use twinspot::gui::results_table::MarkFilter;
+use twinspot::gui::state::MarkFilter;
 use twinspot::gui::state::ResultsTab;
 use twinspot::report::html::{HtmlOptions, Scope};
 use twinspot::report::marks::Mark;
@@ -67,7 +67,7 @@ fn the_pair_view_lists_every_passage_with_its_kind_and_swaps_sides() {
     harness.get_by_label("Passage 3 / 4");
     harness.get_by_label("← → Swap sides").click();
     harness.run();
-    assert!(harness.state().state.pair.as_ref().is_some_and(|v| v.swapped && v.laid_out()));
+    assert!(harness.state().state.pair.as_ref().is_some_and(|v| v.swapped) && harness.state().pair_laid_out());
     harness.get_by_label("Reference: r.txt");
     harness.get_by_label("minimap 0");
     harness.get_by_label("Select text").click();

@@ -1,6 +1,6 @@
-//! The eframe app: owns the [`State`] and the worker. `logic` drains the worker's events;
-//! `ui` draws the panels (which only read state and push [`Action`]s), then applies the
-//! actions: dialogs, starting and cancelling checks, opening pairs, exporting.
+//! The eframe app, on top of the window: owns the [`State`] and the worker. `logic` drains
+//! the worker's events; `ui` draws the panels (which read the state and push [`Action`]s),
+//! then applies the actions: dialogs, starting and cancelling checks, opening pairs, exporting.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,73 +8,25 @@ use std::time::Instant;
 
 use egui::{Key, Modifiers, RichText};
 
-use super::archive_panel::ERROR_COLOUR;
-use super::archive_state::ArchiveTask;
+use super::action::Action;
 use super::errors_panel::errors_ui;
-use super::export::{ExportKind, export_with_dialog};
+use super::export::export_with_dialog;
 use super::fonts;
 use super::heatmap::{groups_ui, heatmap_ui};
-use super::i18n::Lang;
 use super::overview::overview_ui;
-use super::pair_view::{PairView, pair_view_ui};
+use super::pair_view::{PairLayout, pair_view_ui};
 use super::results_table::table_ui;
 use super::review::filter_bar_ui;
 use super::sidebar::sidebar_ui;
 use super::state::{
-    CheckSource, ListKind, Persisted, ResultsTab, RunState, State, Status, default_marks_path, display_name,
+    ArchiveTask, CheckSource, ListKind, PairView, Persisted, ResultsTab, RunState, State, Status, default_marks_path,
+    display_name,
 };
+use super::status_bar::status_ui;
+use super::toolbar::{progress_ui, toolbar_ui};
 use super::worker::{CheckPlan, Command, Event, JobId, Worker};
 use crate::ingest::Isolation;
-use crate::report::html::Scope;
-use crate::report::marks::Mark;
-use crate::{CancelFlag, Mode, Report, Stage};
-
-/// What the user asked for, collected while drawing and applied after.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    AddFiles(ListKind),
-    AddFolder(ListKind),
-    Remove(ListKind, usize),
-    Clear(ListKind),
-    /// Files dropped on the window (on a list, or anywhere: the suspects).
-    Dropped(Option<ListKind>, Vec<PathBuf>),
-    Check,
-    Cancel,
-    /// Opens pair `i` of the filtered view (`State::view`).
-    OpenPair(usize),
-    ClosePair,
-    StepPassage(isize),
-    /// Puts passage `i` of the open pair in focus.
-    FocusPassage(usize),
-    SwapSides,
-    /// Marks pair `i` of the full report (or clears its mark).
-    MarkPair(usize, Option<Mark>),
-    /// Marks passage `p` of pair `i` of the full report.
-    MarkPassage(usize, usize, Option<Mark>),
-    /// Sets the note of pair `i` of the full report.
-    SetNote(usize, String),
-    /// The filters changed: recompute the view.
-    FilterChanged,
-    /// Moves the table's selection up (-1) or down (+1).
-    MoveSelection(isize),
-    /// Exports the view; the scope's indices are of the view.
-    Export(ExportKind, Scope),
-    /// Picks an archive folder (or an empty one for a new archive) in a dialog.
-    OpenArchive,
-    /// Uses the archive at this folder (creating it when the folder is missing or empty),
-    /// and checks the suspects against it.
-    UseArchive(PathBuf),
-    /// Stops using the archive (nothing is deleted).
-    CloseArchive,
-    /// Picks files, or a folder, in a dialog and adds them to the archive.
-    AddFilesToArchive,
-    AddFolderToArchive,
-    /// Adds these files and folders to the archive.
-    AddToArchive(Vec<PathBuf>),
-    CancelArchiveAdd,
-    /// What the suspects are compared with.
-    SetSource(CheckSource),
-}
+use crate::{CancelFlag, Mode, Report};
 
 /// The window.
 pub struct TwinspotApp {
@@ -86,6 +38,8 @@ pub struct TwinspotApp {
     next_job: JobId,
     /// Where documents are read: helper processes, or this process (`None`).
     isolation: Option<Isolation>,
+    /// The open pair's texts as laid out last (the pair view's memo).
+    pair_layout: PairLayout,
 }
 
 impl TwinspotApp {
@@ -105,7 +59,15 @@ impl TwinspotApp {
         let marks_home = default_marks_path();
         let mut state = State { persisted, marks_path: marks_home.clone(), marks_home, ..State::default() };
         state.load_marks();
-        let mut app = Self { state, worker, cancel: None, archive_cancel: None, next_job: 1, isolation: None };
+        let mut app = Self {
+            state,
+            worker,
+            cancel: None,
+            archive_cancel: None,
+            next_job: 1,
+            isolation: None,
+            pair_layout: PairLayout::default(),
+        };
         // The archive chosen last time is opened again (never created: it may have moved).
         if let Some(dir) = app.state.persisted.archive.clone() {
             app.open_archive(dir, false);
@@ -511,6 +473,64 @@ impl TwinspotApp {
                     state.persisted.use_archive = false;
                 }
             },
+            Action::SelectInput(kind, row) => {
+                if let Some(selected) = state.inputs.selected.get_mut(kind.index()) {
+                    *selected = row;
+                }
+            }
+            Action::SetSettings(settings) => state.persisted.settings = settings,
+            Action::SetLang(lang) => state.persisted.lang = lang,
+            Action::ShowProblems(show) => state.show_problems = show,
+            Action::SetNameFilter(name) => state.table.name_filter = name,
+            Action::SetMarkFilter(filter) => state.table.mark_filter = filter,
+            Action::SetFilter(filter) => {
+                state.filter = filter;
+                state.refresh_view();
+            }
+            Action::ExcludeSource(doc) => {
+                state.filter.excluded.insert(doc);
+                state.refresh_view();
+            }
+            Action::ToggleSources(doc) => {
+                if !state.table.expanded.remove(&doc) {
+                    state.table.expanded.insert(doc);
+                }
+            }
+            Action::SelectDocument(doc) => {
+                state.table.selected_doc = Some(doc);
+                state.table.selected = None;
+            }
+            Action::SelectPair(i) => state.table.selected = Some(i),
+            Action::SortBy(column) => state.table.toggle_sort(column),
+            Action::ScrolledToSelected(row) => {
+                // A selection moved since (by a key this frame) still wants its scroll.
+                if state.table.selected == row {
+                    state.table.scroll_to_selected = false;
+                }
+            }
+            Action::SetTab(tab) => state.tab = tab,
+            Action::PassageClicked { side, passage } => {
+                if let Some(view) = &mut state.pair {
+                    view.clicked(side, passage);
+                }
+            }
+            Action::ScrolledSide { side, passage } => {
+                if let Some(pending) = state.pair.as_mut().and_then(|v| v.pending_scroll.get_mut(side))
+                    && *pending == Some(passage)
+                {
+                    *pending = None;
+                }
+            }
+            Action::SelectText(on) => {
+                if let Some(view) = &mut state.pair {
+                    view.select_text = on;
+                }
+            }
+            Action::EditNote(note) => {
+                if let Some(view) = &mut state.pair {
+                    view.note = note;
+                }
+            }
             Action::Export(kind, scope) => {
                 if let Some(view) = &state.view {
                     let dir = state.persisted.last_dir.clone();
@@ -582,133 +602,27 @@ impl TwinspotApp {
         }
     }
 
-    fn toolbar_ui(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
-        let tr = self.state.persisted.lang.tr();
-        ui.horizontal(|ui| {
-            ui.heading(RichText::new("Twinspot").strong());
-            ui.separator();
-            let blocked = self.state.cannot_check();
-            if self.state.is_running() {
-                if ui.button(RichText::new(tr.cancel).size(15.0)).on_hover_text("Esc").clicked() {
-                    actions.push(Action::Cancel);
-                }
-                progress_ui(ui, &self.state);
-            } else {
-                // Against the archive, the button says so: the source in use is never a guess.
-                let label = match self.state.source() {
-                    CheckSource::Archive => self.state.persisted.lang.archive_tr().check_against,
-                    _ => tr.check,
-                };
-                let check = ui
-                    .add_enabled(blocked.is_none(), egui::Button::new(RichText::new(label).size(15.0)))
-                    .on_hover_text("Ctrl+Enter");
-                if let Some(why) = blocked {
-                    check.clone().on_disabled_hover_text(why);
-                }
-                if check.clicked() {
-                    actions.push(Action::Check);
-                }
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let lang = &mut self.state.persisted.lang;
-                egui::ComboBox::from_id_salt("language")
-                    .selected_text(lang.name())
-                    .show_ui(ui, |ui| {
-                        ui.selectable_value(lang, Lang::En, Lang::En.name());
-                        ui.selectable_value(lang, Lang::Zh, Lang::Zh.name());
-                    })
-                    .response
-                    .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, tr.language));
-                let has_report = self.state.report.is_some();
-                let pair_scope = self.export_pair();
-                let suspect_scope = self.export_suspect();
-                ui.add_enabled_ui(has_report, |ui| {
-                    ui.menu_button(tr.export, |ui| {
-                        if ui.button(tr.export_html).on_hover_text(tr.tip_export_run).clicked() {
-                            actions.push(Action::Export(ExportKind::Html, Scope::Run));
-                        }
-                        let doc = suspect_scope.map(|d| self.state.name(d).to_owned()).unwrap_or_default();
-                        if ui
-                            .add_enabled(
-                                suspect_scope.is_some(),
-                                egui::Button::new(format!("{} {doc}", tr.export_html_doc)),
-                            )
-                            .on_hover_text(tr.tip_export_doc)
-                            .clicked()
-                            && let Some(d) = suspect_scope
-                        {
-                            actions.push(Action::Export(ExportKind::Html, Scope::Suspect(d)));
-                        }
-                        if ui
-                            .add_enabled(pair_scope.is_some(), egui::Button::new(tr.export_html_pair))
-                            .on_hover_text(tr.tip_export_pair)
-                            .clicked()
-                            && let Some(p) = pair_scope
-                        {
-                            actions.push(Action::Export(ExportKind::Html, Scope::Pair(p)));
-                        }
-                        ui.separator();
-                        for (label, kind) in [(tr.export_json, ExportKind::Json), (tr.export_csv, ExportKind::Csv)] {
-                            if ui.button(label).clicked() {
-                                actions.push(Action::Export(kind, Scope::Run));
-                            }
-                        }
-                    });
-                });
-            });
-        });
-    }
-
     /// The pair an HTML export of one pair covers: the open pair, else the selected row.
     pub fn export_pair(&self) -> Option<usize> {
-        let view = self.state.view.as_ref()?;
-        match &self.state.pair {
-            Some(open) => view.origin.iter().position(|&o| o == open.pair),
-            None => self.state.table.selected.filter(|&i| i < view.report.pairs.len()),
-        }
+        self.state.export_pair()
     }
 
-    /// The document an HTML export of one document covers: the open or selected pair's
-    /// first document, else the overview's selected row.
+    /// The document an HTML export of one document covers.
     pub fn export_suspect(&self) -> Option<usize> {
-        let view = self.state.view.as_ref()?;
-        self.export_pair().and_then(|p| view.report.pairs.get(p)).map(|p| p.a).or(self.state.table.selected_doc)
+        self.state.export_suspect()
     }
 
-    fn status_ui(&mut self, ui: &mut egui::Ui) {
-        let tr = self.state.persisted.lang.tr();
-        ui.horizontal(|ui| {
-            let problems = self.state.problem_count();
-            let notes = self.state.note_count();
-            let label = format!("{} ({problems}) · {} ({notes})", tr.problems, tr.notes);
-            ui.toggle_value(&mut self.state.show_problems, label).on_hover_text(tr.tip_problems);
-            if let Some(e) = &self.state.marks_error {
-                ui.separator();
-                ui.label(RichText::new(e).color(egui::Color32::from_rgb(0xd0, 0x40, 0x40)));
-            }
-            ui.separator();
-            let text = match &self.state.status {
-                None => String::new(),
-                Some(Status::Finished { documents, pairs, unreadable, elapsed }) => format!(
-                    "{documents} {} · {pairs} {} · {unreadable} {} · {:.1} s",
-                    tr.files_word,
-                    tr.pairs_word,
-                    tr.unreadable,
-                    elapsed.as_secs_f64()
-                ),
-                Some(Status::Cancelled) => tr.cancelled.to_owned(),
-                Some(Status::Saved(path)) => format!("{} {}", tr.saved, path.display()),
-                Some(Status::SaveFailed(e)) => format!("{}: {e}", tr.save_failed),
-                Some(Status::CheckFailed(e)) => {
-                    let words = self.state.persisted.lang.archive_tr();
-                    ui.label(RichText::new(format!("{}: {e}", words.check_failed)).color(ERROR_COLOUR));
-                    String::new()
-                }
-            };
-            ui.label(text);
-        });
+    /// True when both sides of the open pair have been laid out.
+    pub fn pair_laid_out(&self) -> bool {
+        self.state.pair.is_some() && self.pair_layout.laid_out()
     }
 
+    /// How many times a side of a pair was laid out so far.
+    pub fn pair_layouts(&self) -> usize {
+        self.pair_layout.count()
+    }
+
+    /// The results: the open pair, else the tabs (overview, pairs, heat map, groups).
     fn central_ui(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
         let tr = self.state.persisted.lang.tr();
         let Some(view) = self.state.view.clone() else {
@@ -720,34 +634,40 @@ impl TwinspotApp {
                 .on_hover_text(tr.tip_stale);
         }
         if self.state.pair.is_some() {
-            pair_view_ui(ui, &mut self.state, actions);
+            pair_view_ui(ui, &self.state, &mut self.pair_layout, actions);
             return;
         }
         let report = view.report.clone();
+        // The table's row order is cached in its state: brought up to date before drawing.
+        let state = &mut self.state;
+        state.table.rows(&report, &state.names, &state.marks);
+        let state = &self.state;
         ui.horizontal(|ui| {
-            let tab = &mut self.state.tab;
-            ui.selectable_value(tab, ResultsTab::Overview, tr.tab_overview).on_hover_text(tr.tip_overview);
-            ui.selectable_value(tab, ResultsTab::Pairs, tr.tab_pairs);
+            let mut tab = state.tab;
+            ui.selectable_value(&mut tab, ResultsTab::Overview, tr.tab_overview).on_hover_text(tr.tip_overview);
+            ui.selectable_value(&mut tab, ResultsTab::Pairs, tr.tab_pairs);
             if report.mode == Mode::AllVsAll {
-                ui.selectable_value(tab, ResultsTab::Heatmap, tr.tab_heatmap);
-                ui.selectable_value(tab, ResultsTab::Groups, tr.tab_groups);
+                ui.selectable_value(&mut tab, ResultsTab::Heatmap, tr.tab_heatmap);
+                ui.selectable_value(&mut tab, ResultsTab::Groups, tr.tab_groups);
+            }
+            if tab != state.tab {
+                actions.push(Action::SetTab(tab));
             }
         });
         ui.separator();
-        match (report.mode, self.state.tab) {
-            (Mode::AllVsAll, ResultsTab::Heatmap) => heatmap_ui(ui, &self.state, &report, actions),
-            (Mode::AllVsAll, ResultsTab::Groups) => groups_ui(ui, &self.state, &report, actions),
+        match (report.mode, state.tab) {
+            (Mode::AllVsAll, ResultsTab::Heatmap) => heatmap_ui(ui, state, &report, actions),
+            (Mode::AllVsAll, ResultsTab::Groups) => groups_ui(ui, state, &report, actions),
             (_, ResultsTab::Overview) => {
-                filter_bar_ui(ui, &mut self.state, &report, actions);
-                overview_ui(ui, &mut self.state, &report, actions);
+                filter_bar_ui(ui, state, &report, actions);
+                overview_ui(ui, state, &report, actions);
             }
             _ => {
-                filter_bar_ui(ui, &mut self.state, &report, actions);
+                filter_bar_ui(ui, state, &report, actions);
                 if !report.pairs.is_empty() {
                     ui.label(RichText::new(tr.open_hint).weak());
                 }
-                let state = &mut self.state;
-                table_ui(ui, tr, &report, &state.names, &state.marks, &mut state.table, actions);
+                table_ui(ui, tr, &report, &state.names, &state.marks, &state.table, actions);
             }
         }
     }
@@ -755,45 +675,6 @@ impl TwinspotApp {
 
 fn log_error(message: &str) {
     eprintln!("twinspot: {message}");
-}
-
-fn stage_name(tr: &super::i18n::Tr, stage: Stage) -> &'static str {
-    match stage {
-        Stage::Reading => tr.reading,
-        Stage::Indexing => tr.indexing,
-        Stage::Matching => tr.matching,
-        Stage::Done => tr.done,
-    }
-}
-
-fn progress_ui(ui: &mut egui::Ui, state: &State) {
-    let tr = state.persisted.lang.tr();
-    let RunState::Running { started, documents, progress, stage_started, .. } = &state.run else {
-        return;
-    };
-    let (fraction, text) = match (progress, documents) {
-        (Some(p), _) => {
-            // Reading counts two steps per file (read, fingerprint): show files, once each.
-            let (done, total) = match (p.stage, documents) {
-                (Stage::Reading, Some(n)) if p.total == 2 * n => (p.done / 2, *n),
-                _ => (p.done, p.total),
-            };
-            let fraction = if p.total > 0 { p.done as f32 / p.total as f32 } else { 0.0 };
-            let mut text = format!("{}: {done} / {total}", stage_name(tr, p.stage));
-            let spent = stage_started.elapsed().as_secs_f64();
-            if fraction > 0.02 && fraction < 1.0 && spent > 1.0 {
-                let left = spent * f64::from(1.0 - fraction) / f64::from(fraction);
-                text.push_str(&format!(" · {} {:.0} s", tr.time_left, left));
-            }
-            (fraction, text)
-        }
-        (None, Some(n)) => (0.0, format!("{}: 0 / {n}", tr.reading)),
-        (None, None) => (0.0, tr.starting.to_owned()),
-    };
-    let text = format!("{text} · {:.0} s", started.elapsed().as_secs_f64());
-    // Not animated: an animated bar asks for a frame every frame, and a run needs one only
-    // when progress arrives or the clock ticks.
-    ui.add(egui::ProgressBar::new(fraction).desired_width(420.0).text(text));
 }
 
 fn empty_ui(ui: &mut egui::Ui, state: &State) {
@@ -828,10 +709,10 @@ impl eframe::App for TwinspotApp {
         self.input_actions(&ctx, &mut actions);
         egui::Panel::top("toolbar").show(ui, |ui| {
             ui.add_space(4.0);
-            self.toolbar_ui(ui, &mut actions);
+            toolbar_ui(ui, &self.state, &mut actions);
             ui.add_space(2.0);
         });
-        egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
+        egui::Panel::bottom("status").show(ui, |ui| status_ui(ui, &self.state, &mut actions));
         if self.state.show_problems {
             let lang = self.state.persisted.lang;
             egui::Panel::bottom("problems")
@@ -839,10 +720,11 @@ impl eframe::App for TwinspotApp {
                 .default_size(140.0)
                 .show(ui, |ui| errors_ui(ui, lang, self.state.report.as_deref()));
         }
-        egui::Panel::left("sidebar")
+        let lists = egui::Panel::left("sidebar")
             .resizable(true)
             .default_size(350.0)
-            .show(ui, |ui| sidebar_ui(ui, &mut self.state, &mut actions));
+            .show(ui, |ui| sidebar_ui(ui, &self.state, &mut actions));
+        self.state.list_rects = lists.inner;
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui, &mut actions));
         for action in actions {
             self.apply(action);

@@ -4,10 +4,9 @@
 
 use egui::{RichText, Stroke};
 
-use super::app::Action;
+use super::action::Action;
 use super::archive_jobs::same_shape;
-use super::archive_state::{ArchiveTask, grouped, human_bytes};
-use super::state::{CheckSource, State};
+use super::state::{ArchiveTask, CheckSource, State};
 
 /// The colour of an error line.
 pub const ERROR_COLOUR: egui::Color32 = egui::Color32::from_rgb(0xd0, 0x40, 0x40);
@@ -149,5 +148,48 @@ fn status_lines(ui: &mut egui::Ui, state: &State, in_use: bool) {
     }
     if !same_shape(&info.made_with, &state.persisted.settings) {
         ui.label(RichText::new(words.made_with(info.made_with.k, info.made_with.w)).weak().italics());
+    }
+}
+
+/// A byte count for people: "512 B", "3.4 KB", "12.0 MB", "1.5 GB".
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// A count with thousands separated by thin commas: 1234567 → "1,234,567".
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_counts_read_well() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(3 * 1024 + 400), "3.4 KB");
+        assert_eq!(human_bytes(12 * 1024 * 1024), "12.0 MB");
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(1234), "1,234");
+        assert_eq!(grouped(1_234_567), "1,234,567");
     }
 }

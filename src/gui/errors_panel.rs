@@ -18,6 +18,8 @@ enum Line<'a> {
 /// Draws the documents with errors first, then those with notes, in the window's language.
 pub fn errors_ui(ui: &mut egui::Ui, lang: Lang, report: Option<&Report>) {
     let tr = lang.tr();
+    // The engine's messages are translated where the HTML report translates them.
+    let words = lang.report_lang();
     ui.label(RichText::new(format!("{} · {}", tr.problems, tr.notes)).strong());
     let mut documents: Vec<&DocumentEntry> = report
         .map(|r| r.documents.iter().filter(|d| d.error.is_some() || !d.warnings.is_empty()).collect())
@@ -40,7 +42,7 @@ pub fn errors_ui(ui: &mut egui::Ui, lang: Lang, report: Option<&Report>) {
                         if !skipped.path.is_empty() {
                             ui.label(RichText::new(&skipped.path).strong());
                         }
-                        let text = format!("{}: {}", tr.note_word, lang.skip_reason(&skipped.reason));
+                        let text = format!("{}: {}", tr.note_word, words.skip_reason(&skipped.reason));
                         ui.label(RichText::new(text).weak());
                     });
                     continue;
@@ -49,11 +51,11 @@ pub fn errors_ui(ui: &mut egui::Ui, lang: Lang, report: Option<&Report>) {
             ui.horizontal(|ui| {
                 ui.label(RichText::new(&doc.path).strong());
                 if let Some(e) = &doc.error {
-                    let text = format!("{}: {}", tr.error_word, lang.doc_error(e, &doc.path));
+                    let text = format!("{}: {}", tr.error_word, words.doc_error(e, &doc.path));
                     ui.label(RichText::new(text).color(Color32::from_rgb(0xd0, 0x40, 0x40)));
                 }
                 for w in &doc.warnings {
-                    ui.label(RichText::new(format!("{}: {}", tr.note_word, lang.notice(w))).weak());
+                    ui.label(RichText::new(format!("{}: {}", tr.note_word, words.notice(w))).weak());
                 }
             });
         }

@@ -5,7 +5,7 @@
 
 use egui::{Color32, FontId, RichText, Sense, Vec2};
 
-use super::app::Action;
+use super::action::Action;
 use super::state::State;
 use crate::Report;
 

@@ -2,10 +2,10 @@
 //! feature; the engine never depends on it. The app type lives here, in the library, so
 //! tests can build and drive it; `run` only sets the options and starts eframe.
 
+pub mod action;
 pub mod app;
 pub mod archive_jobs;
 pub mod archive_panel;
-pub mod archive_state;
 pub mod errors_panel;
 pub mod export;
 pub mod fonts;
@@ -18,13 +18,16 @@ pub mod review;
 pub mod settings_ui;
 pub mod sidebar;
 pub mod state;
+pub mod status_bar;
+pub mod toolbar;
 pub mod worker;
 
 use std::path::PathBuf;
 
 use crate::ingest::Isolation;
 
-pub use app::{Action, TwinspotApp};
+pub use action::Action;
+pub use app::TwinspotApp;
 pub use fonts::install as install_fonts;
 
 /// Opens the window, with `files` as the first suspects; documents are read in helper

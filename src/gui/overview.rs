@@ -5,7 +5,7 @@
 
 use egui::{Color32, RichText, Sense};
 
-use super::app::Action;
+use super::action::Action;
 use super::state::State;
 use crate::Report;
 use crate::report::palette::passage_colour;
@@ -34,7 +34,7 @@ fn bar(ui: &mut egui::Ui, share: f64, colour: Color32) {
 }
 
 /// Draws the overview of the current view.
-pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, actions: &mut Vec<Action>) {
+pub fn overview_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &mut Vec<Action>) {
     let tr = state.persisted.lang.tr();
     let rows = overview(report);
     if rows.is_empty() {
@@ -80,15 +80,10 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, action
                 .inner;
             let (toggled, clicked, double) = response;
             if toggled || double {
-                if open {
-                    state.table.expanded.remove(&row.doc);
-                } else {
-                    state.table.expanded.insert(row.doc);
-                }
+                actions.push(Action::ToggleSources(row.doc));
             }
             if clicked {
-                state.table.selected_doc = Some(row.doc);
-                state.table.selected = None;
+                actions.push(Action::SelectDocument(row.doc));
             }
             if !open {
                 continue;
@@ -113,8 +108,7 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &mut State, report: &Report, action
                     ui.label(RichText::new(format!("{:5.1} %", source.share * 100.0)).monospace());
                     bar(ui, source.share, colour.gamma_multiply(1.0));
                     if ui.small_button("×").on_hover_text(tr.exclude_source).clicked() {
-                        state.filter.excluded.insert(source.doc);
-                        actions.push(Action::FilterChanged);
+                        actions.push(Action::ExcludeSource(source.doc));
                     }
                 });
             }

@@ -10,13 +10,13 @@ use std::sync::Arc;
 use egui::text::{CCursor, LayoutJob, LayoutSection, TextFormat, TextWrapping};
 use egui::{Align, Color32, FontId, Galley, RichText, Sense, Stroke};
 
-use super::app::Action;
+use super::action::Action;
 use super::i18n::Tr;
-use super::state::State;
-use crate::report::marks::{Mark, Marks};
+use super::state::{PairView, State};
+use crate::report::marks::Mark;
 use crate::report::palette::{KindStyle, kind_style, runs};
 use crate::report::words::{KINDS, Words};
-use crate::{DocumentEntry, Pair, Report};
+use crate::{DocumentEntry, Pair};
 
 /// Font size of the texts.
 const TEXT_SIZE: f32 = 15.0;
@@ -27,93 +27,35 @@ const MINIMAP: f32 = 12.0;
 /// Width of the passage list.
 const LIST_WIDTH: f32 = 250.0;
 
-/// The open pair.
-#[derive(Clone, Debug)]
-pub struct PairView {
-    /// Index into the full (unfiltered) `Report::pairs`.
-    pub pair: usize,
-    /// The passage in focus.
-    pub current: Option<usize>,
-    /// Per side: a passage to scroll into view on the next frame.
-    pub pending_scroll: [Option<usize>; 2],
-    /// The reference (document B) on the left.
-    pub swapped: bool,
-    /// The note being edited.
-    pub note: String,
-    /// The texts can be selected and copied (clicks then select instead of jumping).
-    pub select_text: bool,
-    layout: [Option<SideLayout>; 2],
-    /// The marks of the passages, and the view they were read for (refreshed with it).
-    marks: Vec<Option<Mark>>,
-    marks_for: usize,
-    /// How many times a side was laid out (once per side, again only on resize or theme).
-    layouts: usize,
+/// The texts of the open pair as last laid out, kept between frames (laying out a long
+/// document costs more than a frame): the painter's own memo, not view state.
+#[derive(Default)]
+pub struct PairLayout {
+    /// The pair (its index, and the report it belongs to) the sides were laid out for.
+    of: Option<(usize, usize)>,
+    sides: [Option<SideLayout>; 2],
+    /// How many times a side was laid out (once per side, again only on resize, theme,
+    /// swap or a changed mark).
+    count: usize,
 }
 
-#[derive(Clone, Debug)]
+impl PairLayout {
+    /// True when both sides have been laid out.
+    pub fn laid_out(&self) -> bool {
+        self.sides.iter().all(Option::is_some)
+    }
+
+    /// How many times a side was laid out so far.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+}
+
 struct SideLayout {
     width: f32,
     dark: bool,
     key: u64,
     galley: Arc<Galley>,
-}
-
-impl PairView {
-    /// Opens pair `pair` (of the full report) with its first passage in view.
-    pub fn new(pair: usize, report: &Report, marks: &Marks) -> Self {
-        let p = report.pairs.get(pair);
-        let has = p.is_some_and(|p| !p.passages.is_empty());
-        let current = has.then_some(0);
-        let note = p.and_then(|p| marks.pair(report, p)).map(|m| m.note.clone()).unwrap_or_default();
-        Self {
-            pair,
-            current,
-            pending_scroll: [current, current],
-            swapped: false,
-            note,
-            select_text: false,
-            layout: [None, None],
-            marks: Vec::new(),
-            marks_for: 0,
-            layouts: 0,
-        }
-    }
-
-    /// Moves to the next (`+1`) or previous (`-1`) passage, wrapping around.
-    pub fn step(&mut self, report: &Report, delta: isize) {
-        let n = report.pairs.get(self.pair).map_or(0, |p| p.passages.len());
-        if n == 0 {
-            return;
-        }
-        let next = match self.current {
-            None => 0,
-            Some(c) => (c as isize + delta).rem_euclid(n as isize) as usize,
-        };
-        self.focus(next);
-    }
-
-    /// Puts passage `i` in focus and scrolls both sides to it.
-    pub fn focus(&mut self, i: usize) {
-        self.current = Some(i);
-        self.pending_scroll = [Some(i), Some(i)];
-    }
-
-    /// Shows the other document on the left.
-    pub fn swap(&mut self) {
-        self.swapped = !self.swapped;
-        self.layout = [None, None];
-        self.pending_scroll = [self.current, self.current];
-    }
-
-    /// True when both sides have been laid out.
-    pub fn laid_out(&self) -> bool {
-        self.layout.iter().all(Option::is_some)
-    }
-
-    /// How many times a side was laid out so far.
-    pub fn layouts(&self) -> usize {
-        self.layouts
-    }
 }
 
 /// Passage ranges of one document of the pair (`first`: the suspect, document A).
@@ -202,15 +144,15 @@ pub fn legend_ui(ui: &mut egui::Ui, words: &Words) {
     });
 }
 
-/// Draws the pair view.
-pub fn pair_view_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Action>) {
+/// Draws the pair view; `layout` keeps the laid-out texts between frames.
+pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, actions: &mut Vec<Action>) {
     let tr = state.persisted.lang.tr();
     let words = state.persisted.lang.words();
-    let Some(report) = state.report.clone() else {
+    let Some(report) = state.report.as_ref() else {
         actions.push(Action::ClosePair);
         return;
     };
-    let Some(view) = state.pair.as_mut() else {
+    let Some(view) = state.pair.as_ref() else {
         return;
     };
     let Some(pair) = report.pairs.get(view.pair) else {
@@ -221,27 +163,26 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Acti
         actions.push(Action::ClosePair);
         return;
     };
+    let of = Some((view.pair, Arc::as_ptr(report) as usize));
+    if layout.of != of {
+        layout.of = of;
+        layout.sides = [None, None];
+    }
     // The scores as filtered and marked, when the pair is still shown.
     let shown = state
         .view
         .as_ref()
         .and_then(|v| v.origin.iter().position(|&o| o == view.pair).and_then(|i| v.report.pairs.get(i)))
         .unwrap_or(pair);
-    // Marks change only with the view: read them again only then.
-    let view_id = state.view.as_ref().map_or(0, |v| Arc::as_ptr(v) as usize);
-    if view.marks_for != view_id || view.marks.len() != pair.passages.len() {
-        view.marks = state.marks.passages_of(&report, pair);
-        view.marks_for = view_id;
-    }
-    let dismissed: Vec<bool> =
-        view.marks.iter().map(|m| matches!(m, Some(Mark::Dismissed | Mark::DismissedEverywhere))).collect();
-    let pair_mark = state.marks.pair(&report, pair).and_then(|m| m.mark);
+    let dismissed: Vec<bool> = (0..pair.passages.len())
+        .map(|i| matches!(view.marks.get(i), Some(Some(Mark::Dismissed | Mark::DismissedEverywhere))))
+        .collect();
+    let pair_mark = state.marks.pair(report, pair).and_then(|m| m.mark);
     let all_vs_all = report.mode == crate::Mode::AllVsAll;
     let (title_a, title_b) = if all_vs_all { (tr.doc_a, tr.doc_b) } else { (tr.col_suspect, tr.col_reference) };
     header_ui(ui, tr, shown, view, pair_mark, actions);
     legend_ui(ui, words);
     ui.separator();
-    let mut clicked: Option<(usize, usize)> = None;
     let height = ui.available_height();
     let total = ui.available_width();
     let list_width = LIST_WIDTH.min(total * 0.3);
@@ -256,36 +197,23 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Acti
             ui.set_width(text_width);
             ui.columns(2, |columns| {
                 let order = if view.swapped {
-                    [(b, false, title_b, &state.names), (a, true, title_a, &state.names)]
+                    [(b, false, title_b), (a, true, title_a)]
                 } else {
-                    [(a, true, title_a, &state.names), (b, false, title_b, &state.names)]
+                    [(a, true, title_a), (b, false, title_b)]
                 };
-                for (column, (ui, (doc, first, title, names))) in columns.iter_mut().zip(order).enumerate() {
-                    let name = names.get(doc.id).map_or(doc.path.as_str(), String::as_str);
+                for (column, (ui, (doc, first, title))) in columns.iter_mut().zip(order).enumerate() {
+                    let name = state.names.get(doc.id).map_or(doc.path.as_str(), String::as_str);
                     ui.add(egui::Label::new(RichText::new(format!("{title}: {name}")).strong()).truncate())
                         .on_hover_text(doc.source.display().to_string());
-                    if let Some(i) = side_ui(ui, column, doc, pair, first, &dismissed, view) {
-                        clicked = Some((column, i));
-                    }
+                    let side = Side { column, doc, pair, first, dismissed: &dismissed };
+                    side_ui(ui, &side, view, layout, actions);
                 }
             });
         });
     });
-    if let Some((column, i)) = clicked {
-        view.current = Some(i);
-        // Bring the twin into view on the other side.
-        view.pending_scroll[1 - column] = Some(i);
-    }
 }
 
-fn header_ui(
-    ui: &mut egui::Ui,
-    tr: &Tr,
-    pair: &Pair,
-    view: &mut PairView,
-    mark: Option<Mark>,
-    actions: &mut Vec<Action>,
-) {
+fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, mark: Option<Mark>, actions: &mut Vec<Action>) {
     ui.horizontal_wrapped(|ui| {
         if ui.button(tr.back).on_hover_text("Esc").clicked() {
             actions.push(Action::ClosePair);
@@ -306,7 +234,10 @@ fn header_ui(
         if ui.button(tr.swap).on_hover_text(tr.tip_swap).clicked() {
             actions.push(Action::SwapSides);
         }
-        ui.toggle_value(&mut view.select_text, tr.select_text).on_hover_text(tr.tip_select_text);
+        let mut select_text = view.select_text;
+        if ui.toggle_value(&mut select_text, tr.select_text).on_hover_text(tr.tip_select_text).changed() {
+            actions.push(Action::SelectText(select_text));
+        }
     });
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(tr.review).strong());
@@ -316,10 +247,14 @@ fn header_ui(
                 actions.push(Action::MarkPair(view.pair, next));
             }
         }
-        let note = ui.add(egui::TextEdit::singleline(&mut view.note).hint_text(tr.note_hint).desired_width(260.0));
+        let mut text = view.note.clone();
+        let note = ui.add(egui::TextEdit::singleline(&mut text).hint_text(tr.note_hint).desired_width(260.0));
         let note = note.on_hover_text(tr.tip_note);
+        if note.changed() {
+            actions.push(Action::EditNote(text.clone()));
+        }
         if note.lost_focus() || (note.changed() && ui.input(|i| i.key_pressed(egui::Key::Enter))) {
-            actions.push(Action::SetNote(view.pair, view.note.clone()));
+            actions.push(Action::SetNote(view.pair, text));
         }
         ui.separator();
         let n = pair.passages.len();
@@ -336,15 +271,7 @@ fn header_ui(
     });
 }
 
-#[allow(clippy::too_many_arguments)]
-fn passage_list_ui(
-    ui: &mut egui::Ui,
-    tr: &Tr,
-    words: &Words,
-    pair: &Pair,
-    view: &mut PairView,
-    actions: &mut Vec<Action>,
-) {
+fn passage_list_ui(ui: &mut egui::Ui, tr: &Tr, words: &Words, pair: &Pair, view: &PairView, actions: &mut Vec<Action>) {
     ui.label(RichText::new(tr.passage_list).strong()).on_hover_text(tr.tip_passage_list);
     let row_height = 2.0 * ui.spacing().interact_size.y + ui.spacing().item_spacing.y * 2.0;
     egui::ScrollArea::vertical().id_salt("passage-list").auto_shrink(false).show_rows(
@@ -399,73 +326,82 @@ fn passage_list_ui(
     );
 }
 
-/// One side (column 0 = left); returns the passage clicked, if any.
-fn side_ui(
-    ui: &mut egui::Ui,
+/// What one side of the pair view shows.
+struct Side<'a> {
+    /// 0 = left.
     column: usize,
-    doc: &DocumentEntry,
-    pair: &Pair,
+    doc: &'a DocumentEntry,
+    pair: &'a Pair,
+    /// The suspect (document A).
     first: bool,
-    dismissed: &[bool],
-    view: &mut PairView,
-) -> Option<usize> {
-    let side_ranges = ranges(pair, first);
+    dismissed: &'a [bool],
+}
+
+/// The overview strip beside a text: where the passages sit in the whole text, the one in
+/// focus outlined; a click focuses the nearest passage.
+fn minimap_ui(ui: &mut egui::Ui, side: &Side, side_ranges: &[(u32, u32)], view: &PairView, actions: &mut Vec<Action>) {
+    let Side { column, doc, pair, dismissed, .. } = *side;
     let chars = doc.chars.max(1) as f32;
-    let mut clicked = None;
+    let height = ui.available_height();
+    let (strip, strip_response) = ui.allocate_exact_size(egui::vec2(MINIMAP, height), Sense::click());
+    strip_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, format!("minimap {column}")));
+    let painter = ui.painter_at(strip);
+    painter.rect_filled(strip, 2.0, Color32::from_gray(225));
+    for (i, &(start, end)) in side_ranges.iter().enumerate() {
+        let kind = pair.passages.get(i).map(|p| p.kind).unwrap_or_default();
+        let mut colour = rgb(kind_style(kind, i).background);
+        if dismissed.get(i).copied().unwrap_or(false) {
+            colour = Color32::from_gray(200);
+        }
+        let top = strip.top() + strip.height() * start as f32 / chars;
+        let bottom = (strip.top() + strip.height() * end as f32 / chars).max(top + 2.0);
+        let rect = egui::Rect::from_x_y_ranges(strip.x_range(), top..=bottom);
+        painter.rect_filled(rect, 0.0, colour);
+        if view.current == Some(i) {
+            painter.rect_stroke(rect, 0.0, Stroke::new(1.5, Color32::BLACK), egui::StrokeKind::Inside);
+        }
+    }
+    if strip_response.clicked()
+        && let Some(pos) = strip_response.interact_pointer_pos()
+    {
+        let at = ((pos.y - strip.top()) / strip.height() * chars) as u32;
+        let nearest = side_ranges
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, (s, e))| if at < *s { s - at } else { at.saturating_sub(*e) })
+            .map(|(i, _)| i);
+        if let Some(i) = nearest {
+            actions.push(Action::FocusPassage(i));
+        }
+    }
+}
+
+/// One side: the overview strip and the text, passages numbered; clicks become actions.
+fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLayout, actions: &mut Vec<Action>) {
+    let Side { column, doc, pair, first, dismissed } = *side;
+    let side_ranges = ranges(pair, first);
     let key = dismissed
         .iter()
         .enumerate()
         .fold(u64::from(first), |h, (i, &d)| h.wrapping_mul(31).wrapping_add(if d { i as u64 + 7 } else { 1 }));
     ui.horizontal_top(|ui| {
-        // The overview strip: where the passages sit in the whole text; click to go there.
-        let height = ui.available_height();
-        let (strip, strip_response) = ui.allocate_exact_size(egui::vec2(MINIMAP, height), Sense::click());
-        strip_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, format!("minimap {column}")));
-        let painter = ui.painter_at(strip);
-        painter.rect_filled(strip, 2.0, Color32::from_gray(225));
-        for (i, &(start, end)) in side_ranges.iter().enumerate() {
-            let kind = pair.passages.get(i).map(|p| p.kind).unwrap_or_default();
-            let mut colour = rgb(kind_style(kind, i).background);
-            if dismissed.get(i).copied().unwrap_or(false) {
-                colour = Color32::from_gray(200);
-            }
-            let top = strip.top() + strip.height() * start as f32 / chars;
-            let bottom = (strip.top() + strip.height() * end as f32 / chars).max(top + 2.0);
-            let rect = egui::Rect::from_x_y_ranges(strip.x_range(), top..=bottom);
-            painter.rect_filled(rect, 0.0, colour);
-            if view.current == Some(i) {
-                painter.rect_stroke(rect, 0.0, Stroke::new(1.5, Color32::BLACK), egui::StrokeKind::Inside);
-            }
-        }
-        if strip_response.clicked()
-            && let Some(pos) = strip_response.interact_pointer_pos()
-        {
-            let at = ((pos.y - strip.top()) / strip.height() * chars) as u32;
-            let nearest = side_ranges
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, (s, e))| if at < *s { s - at } else { at.saturating_sub(*e) })
-                .map(|(i, _)| i);
-            if let Some(i) = nearest {
-                view.focus(i);
-            }
-        }
+        minimap_ui(ui, side, &side_ranges, view, actions);
         egui::ScrollArea::vertical().id_salt(("pair-side", column)).auto_shrink(false).show(ui, |ui| {
             let width = (ui.available_width() - GUTTER).floor().max(50.0);
             let dark = ui.visuals().dark_mode;
-            let stale = view.layout[column]
+            let stale = layout.sides[column]
                 .as_ref()
                 .is_none_or(|l| (l.width - width).abs() >= 1.0 || l.dark != dark || l.key != key);
             if stale {
                 let job = layout_job(doc, pair, first, dismissed, width, ui.visuals().text_color());
                 let galley = ui.fonts_mut(|f| f.layout_job(job));
-                view.layout[column] = Some(SideLayout { width, dark, key, galley });
-                view.layouts += 1;
+                layout.sides[column] = Some(SideLayout { width, dark, key, galley });
+                layout.count += 1;
             }
-            let Some(layout) = view.layout[column].as_ref() else {
+            let Some(laid_out) = layout.sides[column].as_ref() else {
                 return;
             };
-            let galley = layout.galley.clone();
+            let galley = laid_out.galley.clone();
             let top_left = ui.cursor().min;
             ui.horizontal_top(|ui| {
                 ui.add_space(GUTTER);
@@ -494,20 +430,22 @@ fn side_ui(
                         );
                     }
                 }
-                if let Some(i) = view.pending_scroll[column].take()
-                    && let Some(&(start, _)) = side_ranges.get(i)
-                {
-                    let target = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
-                    ui.scroll_to_rect(target, Some(Align::Center));
+                if let Some(i) = view.pending_scroll[column] {
+                    if let Some(&(start, _)) = side_ranges.get(i) {
+                        let target = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
+                        ui.scroll_to_rect(target, Some(Align::Center));
+                    }
+                    actions.push(Action::ScrolledSide { side: column, passage: i });
                 }
                 if response.clicked()
                     && let Some(pos) = response.interact_pointer_pos()
                 {
                     let at = galley.cursor_from_pos(pos - response.rect.min).index.0 as u32;
-                    clicked = side_ranges.iter().position(|&(s, e)| s <= at && at < e);
+                    if let Some(passage) = side_ranges.iter().position(|&(s, e)| s <= at && at < e) {
+                        actions.push(Action::PassageClicked { side: column, passage });
+                    }
                 }
             });
         });
     });
-    clicked
 }

@@ -5,6 +5,7 @@
 
 use egui::RichText;
 
+use super::action::Action;
 use super::i18n::Tr;
 use crate::Settings;
 
@@ -36,8 +37,17 @@ impl Preset {
     }
 }
 
-/// Draws the settings section.
-pub fn settings_ui(ui: &mut egui::Ui, tr: &Tr, settings: &mut Settings) {
+/// Draws the settings section; an edit is pushed as [`Action::SetSettings`].
+pub fn settings_ui(ui: &mut egui::Ui, tr: &Tr, settings: &Settings, actions: &mut Vec<Action>) {
+    let mut edited = settings.clone();
+    edit_ui(ui, tr, &mut edited);
+    if edited != *settings {
+        actions.push(Action::SetSettings(edited));
+    }
+}
+
+/// The widgets of the section, over a copy of the settings.
+fn edit_ui(ui: &mut egui::Ui, tr: &Tr, settings: &mut Settings) {
     ui.label(RichText::new(tr.settings).strong());
     let current = Preset::of(settings);
     ui.horizontal_wrapped(|ui| {

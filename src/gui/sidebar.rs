@@ -4,24 +4,25 @@
 
 use egui::{RichText, Stroke};
 
-use super::app::Action;
+use super::action::Action;
 use super::archive_panel::archive_ui;
 use super::settings_ui::settings_ui;
 use super::state::{CheckSource, ListKind, State};
 use crate::Mode;
 
-/// Draws the sidebar.
-pub fn sidebar_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Action>) {
+/// Draws the sidebar; returns where each list was drawn (to route files dropped on it).
+pub fn sidebar_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) -> [Option<egui::Rect>; 3] {
     let tr = state.persisted.lang.tr();
     let dragging_files = ui.ctx().input(|i| !i.raw.hovered_files.is_empty());
     let pointer = ui.ctx().input(|i| i.pointer.latest_pos());
+    let mut rects = [None; 3];
     egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
         for kind in ListKind::ALL {
             if kind == ListKind::Reference && state.persisted.mode == Mode::AllVsAll {
                 // All against all: the reference list is optional, shown under the suspects.
                 continue;
             }
-            list_ui(ui, state, kind, dragging_files, pointer, actions);
+            rects[kind.index()] = Some(list_ui(ui, state, kind, dragging_files, pointer, actions));
             ui.add_space(6.0);
             if kind == ListKind::Reference {
                 // The archive is the other source the suspects are checked against.
@@ -30,7 +31,8 @@ pub fn sidebar_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Action
             }
         }
         if state.persisted.mode == Mode::AllVsAll {
-            list_ui(ui, state, ListKind::Reference, dragging_files, pointer, actions);
+            let reference = ListKind::Reference;
+            rects[reference.index()] = Some(list_ui(ui, state, reference, dragging_files, pointer, actions));
             ui.add_space(6.0);
             archive_ui(ui, state, actions);
             ui.add_space(6.0);
@@ -38,18 +40,20 @@ pub fn sidebar_ui(ui: &mut egui::Ui, state: &mut State, actions: &mut Vec<Action
         ui.separator();
         source_ui(ui, state, actions);
         ui.separator();
-        settings_ui(ui, tr, &mut state.persisted.settings);
+        settings_ui(ui, tr, &state.persisted.settings, actions);
     });
+    rects
 }
 
+/// One input list; returns where it was drawn.
 fn list_ui(
     ui: &mut egui::Ui,
-    state: &mut State,
+    state: &State,
     kind: ListKind,
     dragging_files: bool,
     pointer: Option<egui::Pos2>,
     actions: &mut Vec<Action>,
-) {
+) -> egui::Rect {
     let tr = state.persisted.lang.tr();
     let title = match kind {
         ListKind::Reference => tr.reference,
@@ -99,7 +103,7 @@ fn list_ui(
                         let name = if path.is_dir() { format!("{name}/") } else { name };
                         let selected = state.inputs.selected[index] == Some(i);
                         if ui.selectable_label(selected, name).on_hover_text(path.display().to_string()).clicked() {
-                            state.inputs.selected[index] = if selected { None } else { Some(i) };
+                            actions.push(Action::SelectInput(kind, if selected { None } else { Some(i) }));
                         }
                     }
                 });
@@ -122,7 +126,7 @@ fn list_ui(
             }
         });
     });
-    state.list_rects[index] = Some(response.response.rect);
+    response.response.rect
 }
 
 /// What the suspects are compared with: references, the archive (once one is chosen), or

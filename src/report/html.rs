@@ -171,7 +171,7 @@ pub fn render(report: &Report, options: &HtmlOptions<'_>) -> String {
     settings_table(&mut out, report, words);
     legend(&mut out, words);
     inputs(&mut out, report, &docs, words);
-    problems(&mut out, report, &docs, words);
+    problems(&mut out, report, &docs, options.lang);
     overview_table(&mut out, report, options.scope, &pairs, words);
     let full = full_pairs(report, &pairs);
     pairs_table(&mut out, report, &pairs, words);
@@ -322,7 +322,8 @@ fn inputs(out: &mut String, report: &Report, docs: &[usize], w: &Words) {
     out.push_str("</table>\n");
 }
 
-fn problems(out: &mut String, report: &Report, docs: &[usize], w: &Words) {
+fn problems(out: &mut String, report: &Report, docs: &[usize], lang: ReportLang) {
+    let w = lang.words();
     let with: Vec<&DocumentEntry> = docs
         .iter()
         .filter_map(|&id| report.documents.get(id))
@@ -335,10 +336,16 @@ fn problems(out: &mut String, report: &Report, docs: &[usize], w: &Words) {
     for d in with {
         let _ = write!(out, "<li><b>{}</b>", escape(&d.path));
         if let Some(e) = &d.error {
-            let _ = write!(out, ": <span class=err>{}</span>", escape(&e.to_string()));
+            // English: the message as the JSON has it; another language: the message alone,
+            // as the path stands before it.
+            let message = match lang {
+                ReportLang::En => e.to_string(),
+                _ => lang.doc_error(e, &d.path),
+            };
+            let _ = write!(out, ": <span class=err>{}</span>", escape(&message));
         }
         for warning in &d.warnings {
-            let _ = write!(out, "<br><span class=muted>{}: {}</span>", w.note, escape(&warning.to_string()));
+            let _ = write!(out, "<br><span class=muted>{}: {}</span>", w.note, escape(&lang.notice(warning)));
         }
         out.push_str("</li>\n");
     }

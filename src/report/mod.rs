@@ -7,6 +7,7 @@ pub mod csv;
 pub mod html;
 pub mod json;
 pub mod marks;
+pub mod notices;
 pub mod palette;
 #[cfg(test)]
 pub(crate) mod tests_support;

@@ -1,12 +1,12 @@
 //! The window's archive source as plain data: the open archive's sizes, the job running on
 //! it, and the last error or add to show. Which archive is chosen is persisted
-//! ([`super::state::Persisted::archive`]); the app changes this on worker events.
+//! ([`super::Persisted::archive`]); the app changes this on worker events.
 
 use std::time::Instant;
 
-use super::archive_jobs::{AddOutcome, ArchiveInfo};
-use super::worker::JobId;
 use crate::Progress;
+use crate::gui::archive_jobs::{AddOutcome, ArchiveInfo};
+use crate::gui::worker::JobId;
 
 /// The job running on the archive, if any.
 #[derive(Clone, Debug, Default)]
@@ -57,48 +57,5 @@ impl ArchiveState {
     /// Forgets everything about the archive (it was closed or another one is opened).
     pub fn reset(&mut self) {
         *self = Self::default();
-    }
-}
-
-/// A byte count for people: "512 B", "3.4 KB", "12.0 MB", "1.5 GB".
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
-}
-
-/// A count with thousands separated by thin commas: 1234567 → "1,234,567".
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_and_counts_read_well() {
-        assert_eq!(human_bytes(512), "512 B");
-        assert_eq!(human_bytes(3 * 1024 + 400), "3.4 KB");
-        assert_eq!(human_bytes(12 * 1024 * 1024), "12.0 MB");
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(1234), "1,234");
-        assert_eq!(grouped(1_234_567), "1,234,567");
     }
 }

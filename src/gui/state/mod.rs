@@ -1,137 +1,27 @@
 //! The window's plain data: what the user chose (persisted), the three input lists, the
-//! running job, the last report and the views' own state. Drawing code reads it; the
-//! app changes it in response to actions and worker events.
+//! running job, the last report and the views' own state (table, open pair, archive).
+//! Panels read it; the app changes it in response to actions and worker events.
+
+mod archive;
+mod inputs;
+mod pair;
+mod persisted;
+mod table;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+pub use archive::{ArchiveState, ArchiveTask};
+pub use inputs::{CheckSource, Inputs, ListKind};
+pub use pair::PairView;
+pub use persisted::Persisted;
+pub use table::{MarkFilter, SortColumn, TableState, doc_name};
 
-use super::archive_state::ArchiveState;
-use super::i18n::Lang;
-use super::pair_view::PairView;
-use super::results_table::TableState;
-use super::worker::JobId;
+use crate::gui::worker::JobId;
 use crate::report::marks::{MARKS_FILE, Marks};
 use crate::report::view::{View, ViewFilter, apply};
 use crate::{Mode, Progress, Report, Settings};
-
-/// One of the sidebar's three lists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ListKind {
-    Reference,
-    Suspect,
-    Template,
-}
-
-impl ListKind {
-    pub const ALL: [ListKind; 3] = [ListKind::Reference, ListKind::Suspect, ListKind::Template];
-
-    /// Position in [`Inputs::lists`].
-    pub fn index(self) -> usize {
-        match self {
-            ListKind::Reference => 0,
-            ListKind::Suspect => 1,
-            ListKind::Template => 2,
-        }
-    }
-}
-
-/// What is remembered between sessions (eframe storage; the window size eframe keeps).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Persisted {
-    pub settings: Settings,
-    pub lang: Lang,
-    pub mode: Mode,
-    /// The folder the last dialog was in.
-    pub last_dir: Option<PathBuf>,
-    /// The engine's defaults when these settings were saved: settings the user left at
-    /// their defaults follow the engine when its defaults change.
-    pub engine_defaults: Option<Settings>,
-    /// The archive chosen in the sidebar (opened again at start).
-    pub archive: Option<PathBuf>,
-    /// The suspects are checked against the archive instead of the reference list.
-    pub use_archive: bool,
-}
-
-impl Default for Persisted {
-    fn default() -> Self {
-        Self {
-            settings: Settings::default(),
-            lang: Lang::from_system(),
-            mode: Mode::default(),
-            last_dir: None,
-            engine_defaults: Some(Settings::default()),
-            archive: None,
-            use_archive: false,
-        }
-    }
-}
-
-impl Persisted {
-    /// Settings still equal to the defaults they were saved with take today's defaults.
-    pub fn adopt_new_defaults(mut self) -> Self {
-        let current = Settings::default();
-        if self.engine_defaults.as_ref().is_some_and(|old| *old == self.settings) {
-            self.settings = current.clone();
-        }
-        self.engine_defaults = Some(current);
-        self
-    }
-}
-
-/// The three input lists: files and folders as the user gave them.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Inputs {
-    pub lists: [Vec<PathBuf>; 3],
-    pub selected: [Option<usize>; 3],
-}
-
-impl Inputs {
-    pub fn list(&self, kind: ListKind) -> &[PathBuf] {
-        &self.lists[kind.index()]
-    }
-
-    /// Adds paths not yet in the list.
-    pub fn add(&mut self, kind: ListKind, paths: impl IntoIterator<Item = PathBuf>) {
-        let list = &mut self.lists[kind.index()];
-        for path in paths {
-            if !list.contains(&path) {
-                list.push(path);
-            }
-        }
-    }
-
-    pub fn remove(&mut self, kind: ListKind, index: usize) {
-        let list = &mut self.lists[kind.index()];
-        if index < list.len() {
-            list.remove(index);
-        }
-        self.selected[kind.index()] = None;
-    }
-
-    pub fn clear(&mut self, kind: ListKind) {
-        self.lists[kind.index()].clear();
-        self.selected[kind.index()] = None;
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.lists.iter().all(Vec::is_empty)
-    }
-}
-
-/// What the suspects are checked against: the sidebar's "Compare" choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CheckSource {
-    /// Suspects against the reference list.
-    References,
-    /// Suspects against the chosen archive.
-    Archive,
-    /// Every document against every other.
-    AllVsAll,
-}
 
 /// Whether a check is running.
 #[derive(Clone, Debug, Default)]
@@ -336,6 +226,25 @@ impl State {
     /// Recomputes the filtered view of the report (after a new report, a filter or a mark).
     pub fn refresh_view(&mut self) {
         self.view = self.report.as_ref().map(|r| Arc::new(apply(r, &self.filter, &self.marks)));
+        if let (Some(pair), Some(report)) = (&mut self.pair, &self.report) {
+            pair.read_marks(report, &self.marks);
+        }
+    }
+
+    /// The pair an HTML export of one pair covers: the open pair, else the selected row.
+    pub fn export_pair(&self) -> Option<usize> {
+        let view = self.view.as_ref()?;
+        match &self.pair {
+            Some(open) => view.origin.iter().position(|&o| o == open.pair),
+            None => self.table.selected.filter(|&i| i < view.report.pairs.len()),
+        }
+    }
+
+    /// The document an HTML export of one document covers: the open or selected pair's
+    /// first document, else the overview's selected row.
+    pub fn export_suspect(&self) -> Option<usize> {
+        let view = self.view.as_ref()?;
+        self.export_pair().and_then(|p| view.report.pairs.get(p)).map(|p| p.a).or(self.table.selected_doc)
     }
 
     /// The display name of document `id`.
@@ -396,22 +305,5 @@ mod tests {
         assert_eq!(display_name("/home/t/class/a/x.txt", &roots), "a/x.txt");
         assert_eq!(display_name("/home/t/one.txt", &roots), "one.txt");
         assert_eq!(display_name("/else/where/deep/y.txt", &roots), "…/deep/y.txt");
-    }
-
-    #[test]
-    fn untouched_settings_follow_new_engine_defaults_and_changed_ones_stay() {
-        let old_defaults = Settings { min_chars: 50, ..Settings::default() };
-        let untouched = Persisted {
-            settings: old_defaults.clone(),
-            engine_defaults: Some(old_defaults.clone()),
-            ..Persisted::default()
-        };
-        assert_eq!(untouched.adopt_new_defaults().settings, Settings::default());
-        let changed = Persisted {
-            settings: Settings { k: 7, ..old_defaults.clone() },
-            engine_defaults: Some(old_defaults),
-            ..Persisted::default()
-        };
-        assert_eq!(changed.adopt_new_defaults().settings.k, 7);
     }
 }

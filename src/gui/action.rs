@@ -1,0 +1,101 @@
+//! What the user asked for: the panels push [`Action`]s while drawing and the app applies
+//! them after. Below every panel and the app; it names only plain data.
+
+use std::path::PathBuf;
+
+use super::export::ExportKind;
+use super::i18n::Lang;
+use super::state::{CheckSource, ListKind, MarkFilter, ResultsTab, SortColumn};
+use crate::Settings;
+use crate::report::html::Scope;
+use crate::report::marks::Mark;
+use crate::report::view::ViewFilter;
+
+/// What the user asked for, collected while drawing and applied after.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    AddFiles(ListKind),
+    AddFolder(ListKind),
+    Remove(ListKind, usize),
+    Clear(ListKind),
+    /// Files dropped on the window (on a list, or anywhere: the suspects).
+    Dropped(Option<ListKind>, Vec<PathBuf>),
+    Check,
+    Cancel,
+    /// Opens pair `i` of the filtered view (`State::view`).
+    OpenPair(usize),
+    ClosePair,
+    StepPassage(isize),
+    /// Puts passage `i` of the open pair in focus.
+    FocusPassage(usize),
+    SwapSides,
+    /// Marks pair `i` of the full report (or clears its mark).
+    MarkPair(usize, Option<Mark>),
+    /// Marks passage `p` of pair `i` of the full report.
+    MarkPassage(usize, usize, Option<Mark>),
+    /// Sets the note of pair `i` of the full report.
+    SetNote(usize, String),
+    /// The filters changed: recompute the view.
+    FilterChanged,
+    /// Moves the table's selection up (-1) or down (+1).
+    MoveSelection(isize),
+    /// Exports the view; the scope's indices are of the view.
+    Export(ExportKind, Scope),
+    /// Picks an archive folder (or an empty one for a new archive) in a dialog.
+    OpenArchive,
+    /// Uses the archive at this folder (creating it when the folder is missing or empty),
+    /// and checks the suspects against it.
+    UseArchive(PathBuf),
+    /// Stops using the archive (nothing is deleted).
+    CloseArchive,
+    /// Picks files, or a folder, in a dialog and adds them to the archive.
+    AddFilesToArchive,
+    AddFolderToArchive,
+    /// Adds these files and folders to the archive.
+    AddToArchive(Vec<PathBuf>),
+    CancelArchiveAdd,
+    /// What the suspects are compared with.
+    SetSource(CheckSource),
+    /// Selects row `i` of a list (`None`: no row).
+    SelectInput(ListKind, Option<usize>),
+    /// The matching settings as edited in the sidebar.
+    SetSettings(Settings),
+    /// The window's language.
+    SetLang(Lang),
+    /// Shows or hides the problems panel.
+    ShowProblems(bool),
+    /// The name filter of the table and overview.
+    SetNameFilter(String),
+    /// The pairs shown by their review mark.
+    SetMarkFilter(MarkFilter),
+    /// New filters of the view: recompute it.
+    SetFilter(ViewFilter),
+    /// Leaves document `doc` out of the view as a source.
+    ExcludeSource(usize),
+    /// Opens or closes overview row `doc` to show its sources.
+    ToggleSources(usize),
+    /// Selects document `doc` in the overview.
+    SelectDocument(usize),
+    /// Selects pair `i` of the view in the table.
+    SelectPair(usize),
+    /// Sorts the table by this column (again: the other way).
+    SortBy(SortColumn),
+    /// The table has scrolled pair `i` (its selected row then) into view.
+    ScrolledToSelected(Option<usize>),
+    /// Shows the results in this tab.
+    SetTab(ResultsTab),
+    /// Passage `passage` was clicked on side `side` (0 = left): focus it, show its twin.
+    PassageClicked {
+        side: usize,
+        passage: usize,
+    },
+    /// Side `side` of the pair view has scrolled to its pending passage `passage`.
+    ScrolledSide {
+        side: usize,
+        passage: usize,
+    },
+    /// The text of the pair view can be selected (else clicks jump between twins).
+    SelectText(bool),
+    /// The note of the open pair as typed (kept on [`Action::SetNote`]).
+    EditNote(String),
+}

@@ -1,0 +1,46 @@
+//! The status line: the problems and notes toggle with their counts, an error with the
+//! review marks, and how the last check, export or save ended.
+
+use egui::RichText;
+
+use super::action::Action;
+use super::archive_panel::ERROR_COLOUR;
+use super::state::{State, Status};
+
+/// Draws the status line.
+pub fn status_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
+    let tr = state.persisted.lang.tr();
+    ui.horizontal(|ui| {
+        let problems = state.problem_count();
+        let notes = state.note_count();
+        let label = format!("{} ({problems}) · {} ({notes})", tr.problems, tr.notes);
+        let mut show = state.show_problems;
+        if ui.toggle_value(&mut show, label).on_hover_text(tr.tip_problems).changed() {
+            actions.push(Action::ShowProblems(show));
+        }
+        if let Some(e) = &state.marks_error {
+            ui.separator();
+            ui.label(RichText::new(e).color(egui::Color32::from_rgb(0xd0, 0x40, 0x40)));
+        }
+        ui.separator();
+        let text = match &state.status {
+            None => String::new(),
+            Some(Status::Finished { documents, pairs, unreadable, elapsed }) => format!(
+                "{documents} {} · {pairs} {} · {unreadable} {} · {:.1} s",
+                tr.files_word,
+                tr.pairs_word,
+                tr.unreadable,
+                elapsed.as_secs_f64()
+            ),
+            Some(Status::Cancelled) => tr.cancelled.to_owned(),
+            Some(Status::Saved(path)) => format!("{} {}", tr.saved, path.display()),
+            Some(Status::SaveFailed(e)) => format!("{}: {e}", tr.save_failed),
+            Some(Status::CheckFailed(e)) => {
+                let words = state.persisted.lang.archive_tr();
+                ui.label(RichText::new(format!("{}: {e}", words.check_failed)).color(ERROR_COLOUR));
+                String::new()
+            }
+        };
+        ui.label(text);
+    });
+}

@@ -15,6 +15,7 @@ mod exclusions;
 mod gui;
 #[cfg(feature = "gui")]
 mod gui_archive;
+mod gui_layers;
 mod hostile_cli;
 #[cfg(target_os = "linux")]
 mod hostile_content;

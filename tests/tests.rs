@@ -4,6 +4,8 @@
 //! failure.
 
 mod archive;
+#[cfg(unix)]
+mod archive_pressure;
 mod cli;
 mod devset;
 #[cfg(feature = "distributed")]

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use rayon::prelude::*;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::groups::assign_group;
 use super::reader::bands;
@@ -39,6 +39,14 @@ pub struct AddSummary {
     pub unchanged: usize,
     /// (path, error) of each file that could not be read.
     pub failed: Vec<(String, String)>,
+    /// (path, note) of each file archived with a warning, as a check gives it (a text
+    /// compared only up to the character limit, a page without text, …).
+    pub warnings: Vec<(String, String)>,
+    /// Files given that lie inside the archive folder itself (the window's review marks
+    /// and stop passages kept there, a copy of a catalog): never archived as documents.
+    pub inside_archive: Vec<String>,
+    /// Damaged segments a merge found and left as they were (see `archive verify`).
+    pub damaged_segments: Vec<String>,
 }
 
 impl AddSummary {
@@ -48,12 +56,24 @@ impl AddSummary {
         self.replaced += other.replaced;
         self.unchanged += other.unchanged;
         self.failed.extend(other.failed);
+        self.warnings.extend(other.warnings);
+        self.inside_archive.extend(other.inside_archive);
+        for file in other.damaged_segments {
+            if !self.damaged_segments.contains(&file) {
+                self.damaged_segments.push(file);
+            }
+        }
     }
 }
 
 /// One file read for adding.
 struct Prepared {
     path: String,
+    /// The path the file resolves to (links and `..` followed), which identifies it
+    /// however it was named.
+    source: String,
+    /// Warnings of the reading, as a check gives them.
+    warnings: Vec<String>,
     sha256: String,
     size: u64,
     /// The text, compressed as stored (in the parallel part of an add).
@@ -88,7 +108,13 @@ impl Archive {
         cancel: &CancelFlag,
     ) -> Result<AddSummary, ArchiveError> {
         self.require_writable()?;
+        if let Some(date) = &options.published {
+            super::date::parse_date(date)?;
+        }
         let mut summary = AddSummary::default();
+        let (inputs, inside) = self.outside_the_archive(inputs);
+        summary.inside_archive = inside;
+        let inputs = &inputs[..];
         let total = inputs.len();
         let mut done = 0;
         sink.progress(Progress { stage: Stage::Reading, done, total });
@@ -142,8 +168,19 @@ impl Archive {
     fn commit_and_merge(&self, docs: Vec<Prepared>, options: &AddOptions) -> Result<AddSummary, ArchiveError> {
         let mut summary = AddSummary::default();
         self.commit_batch(docs, options, &mut summary)?;
-        self.merge_if_needed()?;
+        summary.damaged_segments = self.merge_if_needed()?;
         Ok(summary)
+    }
+
+    /// The inputs that are not files of the archive folder itself, and the names of those
+    /// that are (a folder holding the archive was given).
+    fn outside_the_archive(&self, inputs: &[DocumentInput]) -> (Vec<DocumentInput>, Vec<String>) {
+        let own = std::fs::canonicalize(&self.dir).unwrap_or_else(|_| self.dir.clone());
+        let (inside, outside): (Vec<&DocumentInput>, Vec<&DocumentInput>) = inputs.iter().partition(|input| {
+            let real = std::fs::canonicalize(&input.path).unwrap_or_else(|_| input.path.clone());
+            real.starts_with(&own)
+        });
+        (outside.into_iter().cloned().collect(), inside.into_iter().map(|i| i.display.clone()).collect())
     }
 
     /// Reads and fingerprints `input` exactly as a check reads a reference.
@@ -153,6 +190,8 @@ impl Archive {
         let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
         Ok(Prepared {
             path: input.display.clone(),
+            source: source_of(&input.path),
+            warnings: read.entry.warnings.iter().map(ToString::to_string).collect(),
             sha256: read.entry.sha256.unwrap_or_default(),
             size,
             chars: read.entry.chars,
@@ -174,25 +213,15 @@ impl Archive {
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        // Holding the write lock: no other writer is between writing and listing a
-        // segment, so unlisted segment files are leftovers of a batch that never committed.
-        remove_unlisted_segments(&tx, &self.dir)?;
         let mut kgrams: Vec<(u64, Posting)> = Vec::new();
         let mut sentences: Vec<(u64, Posting)> = Vec::new();
         let mut first_id = None;
         for doc in docs {
-            let known: Option<i64> = tx
-                .prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 LIMIT 1")
-                .and_then(|mut stmt| stmt.query_row([&doc.sha256], |r| r.get(0)).optional())
-                .map_err(sql)?;
-            if known.is_some() {
+            let Some(old) = archived_versions(&tx, &doc).map_err(sql)? else {
                 summary.unchanged += 1;
                 continue;
-            }
-            let old: Vec<i64> = {
-                let mut stmt = tx.prepare_cached("SELECT id FROM documents WHERE path = ?1").map_err(sql)?;
-                stmt.query_map([&doc.path], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?
             };
+            summary.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
             for id in &old {
                 super::maintain::remove_in(&tx, *id).map_err(sql)?;
             }
@@ -201,8 +230,8 @@ impl Archive {
             let nshash = doc.prints.nshash.map(|h| h as i64);
             let keywords = doc.keywords.as_ref().map(|k| k.keywords.join("\n"));
             tx.prepare_cached(
-                "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0)",
+                "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id, source)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14)",
             )
             .and_then(|mut stmt| {
                 stmt.execute(params![
@@ -218,7 +247,8 @@ impl Archive {
                     band(2),
                     band(3),
                     nshash,
-                    keywords
+                    keywords,
+                    doc.source
                 ])
             })
             .map_err(sql)?;
@@ -279,11 +309,42 @@ pub(super) fn sync_dir(dir: &Path) -> Result<(), ArchiveError> {
     Ok(())
 }
 
-/// Deletes segment files (and temporary ones) that the catalog does not list. Called
-/// only inside a write transaction.
-pub(super) fn remove_unlisted_segments(tx: &Transaction, dir: &Path) -> Result<(), ArchiveError> {
+/// The ids of the archived versions of `doc`'s file (by the path it resolves to, or for
+/// documents archived without one, by the path as added), which `doc` replaces; `None`
+/// when it is not to be archived: one of them has its bytes, or it is a new file with the
+/// bytes of another archived one (a copy is not archived twice).
+fn archived_versions(conn: &Connection, doc: &Prepared) -> Result<Option<Vec<i64>>, rusqlite::Error> {
+    let mut stmt =
+        conn.prepare_cached("SELECT id, sha256 FROM documents WHERE source = ?1 OR (source IS NULL AND path = ?2)")?;
+    let old: Vec<(i64, String)> =
+        stmt.query_map([&doc.source, &doc.path], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+    if old.iter().any(|(_, sha)| *sha == doc.sha256) {
+        return Ok(None);
+    }
+    if old.is_empty() {
+        let copy: Option<i64> = conn
+            .prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 LIMIT 1")?
+            .query_row([&doc.sha256], |r| r.get(0))
+            .optional()?;
+        if copy.is_some() {
+            return Ok(None);
+        }
+    }
+    Ok(Some(old.into_iter().map(|(id, _)| id).collect()))
+}
+
+/// The path `path` resolves to, as text: how a file is known whatever its spelling.
+fn source_of(path: &Path) -> String {
+    let real =
+        std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_path_buf());
+    real.to_string_lossy().into_owned()
+}
+
+/// Deletes segment files (and temporary ones) that the catalog does not list: left by a
+/// writer that never finished. Called only holding the writer lock.
+pub(super) fn remove_unlisted_segments(conn: &Connection, dir: &Path) -> Result<(), ArchiveError> {
     let sql = |e| ArchiveError::sql(dir, e);
-    let mut stmt = tx.prepare("SELECT file FROM segments").map_err(sql)?;
+    let mut stmt = conn.prepare("SELECT file FROM segments").map_err(sql)?;
     let listed: std::collections::HashSet<String> =
         stmt.query_map([], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?;
     for entry in std::fs::read_dir(dir).map_err(|e| ArchiveError::io(dir, e))? {

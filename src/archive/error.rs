@@ -35,6 +35,23 @@ pub enum ArchiveError {
     Cancelled,
     #[error("no document {0} in the archive")]
     NoSuchDocument(i64),
+    #[error("twinspot cannot use {scheme}:// archives yet ({shown}): an archive is a local folder")]
+    UnsupportedLocation { scheme: String, shown: String },
+    #[error(
+        "the archive {0} is being changed by another twinspot (an add, remove, expire or compact): try again when it has finished"
+    )]
+    Busy(PathBuf),
+    #[error("{path} is a link to {target}, which does not exist: make that folder first, or name another archive")]
+    DanglingLink { path: PathBuf, target: PathBuf },
+    #[error(
+        "{dir}: {} damaged ({}): nothing was merged from {}; run `twinspot archive verify` and restore the archive from a copy",
+        if files.len() == 1 { "a segment is" } else { "segments are" },
+        files.join(", "),
+        if files.len() == 1 { "it" } else { "them" }
+    )]
+    DamagedSegments { dir: PathBuf, files: Vec<String> },
+    #[error("'{0}' is not a date YYYY-MM-DD")]
+    BadDate(String),
 }
 
 impl ArchiveError {
@@ -59,7 +76,7 @@ impl ArchiveError {
                     return Self::ReadOnly(dir.to_path_buf());
                 }
                 ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => {
-                    return Self::Corrupt(format!("{}: {error}", dir.display()));
+                    return Self::Corrupt(format!("{}: {error}", dir.join(super::catalog::CATALOG).display()));
                 }
                 _ => {}
             }

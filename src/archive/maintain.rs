@@ -1,5 +1,7 @@
 //! Looking after an archive: list, stats, remove, expire, groups and verify.
 
+use std::path::PathBuf;
+
 use rusqlite::Connection;
 
 use super::groups::{self, Group, repair_representatives};
@@ -46,6 +48,15 @@ pub struct VerifyReport {
     /// removes them). Not a problem.
     pub leftovers: Vec<String>,
     pub problems: Vec<String>,
+}
+
+/// What a remove did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RemoveSummary {
+    /// Documents removed.
+    pub removed: usize,
+    /// The keys that matched no document (`id N` for an id, else the path as given).
+    pub not_found: Vec<String>,
 }
 
 /// Deletes document `id` inside a write transaction: its row goes, its postings stay in
@@ -120,33 +131,56 @@ impl Archive {
         groups::list(&self.lock()).map_err(|e| self.sql(e))
     }
 
-    /// Removes the documents with these ids or paths as added; returns how many went.
-    pub fn remove(&self, keys: &[String]) -> Result<usize, ArchiveError> {
+    /// Removes the documents with these `ids` and those archived from these `paths` (the
+    /// file a path resolves to, or the path as added): an id and a path are never taken
+    /// one for the other. Says what went and which keys matched nothing.
+    pub fn remove(&self, ids: &[i64], paths: &[PathBuf]) -> Result<RemoveSummary, ArchiveError> {
         self.require_writable()?;
         let mut conn = self.lock();
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        let mut removed = 0;
-        for key in keys {
-            let ids: Vec<i64> = {
-                let mut stmt =
-                    tx.prepare("SELECT id FROM documents WHERE path = ?1 OR CAST(id AS TEXT) = ?1").map_err(sql)?;
-                stmt.query_map([key], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?
-            };
-            for id in ids {
-                remove_in(&tx, id).map_err(sql)?;
-                removed += 1;
+        let mut summary = RemoveSummary::default();
+        let mut gone = std::collections::BTreeSet::new();
+        for &id in ids {
+            let found: bool = tx
+                .query_row("SELECT count(*) FROM documents WHERE id = ?1", [id], |r| r.get::<_, i64>(0))
+                .map_err(sql)?
+                > 0;
+            if found {
+                gone.insert(id);
+            } else {
+                summary.not_found.push(format!("id {id}"));
             }
         }
+        for path in paths {
+            let given = path.to_string_lossy().into_owned();
+            let real =
+                std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.clone());
+            let mut stmt = tx.prepare("SELECT id FROM documents WHERE path = ?1 OR source = ?2").map_err(sql)?;
+            let found: Vec<i64> = stmt
+                .query_map([given.as_str(), &*real.to_string_lossy()], |r| r.get(0))
+                .map_err(sql)?
+                .collect::<Result<_, _>>()
+                .map_err(sql)?;
+            if found.is_empty() {
+                summary.not_found.push(given);
+            }
+            gone.extend(found);
+        }
+        for &id in &gone {
+            remove_in(&tx, id).map_err(sql)?;
+        }
         tx.commit().map_err(sql)?;
-        Ok(removed)
+        summary.removed = gone.len();
+        Ok(summary)
     }
 
     /// Drops every document older than `before` (YYYY-MM-DD): its publication date when
     /// it has one, else the day it was added. Groups keep a representative.
     pub fn expire(&self, before: &str) -> Result<usize, ArchiveError> {
         self.require_writable()?;
+        super::date::parse_date(before)?;
         let mut conn = self.lock();
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
@@ -183,7 +217,7 @@ impl Archive {
         let sql = |e| ArchiveError::sql(&self.dir, e);
         let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).map_err(sql)?;
         if integrity != "ok" {
-            report.problems.push(format!("catalog: {integrity}"));
+            report.problems.push(format!("{}: {integrity}", super::catalog::CATALOG));
         }
         let mut stmt = conn.prepare("SELECT file, postings FROM segments ORDER BY id").map_err(sql)?;
         let segments: Vec<(String, i64)> =

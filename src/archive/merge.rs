@@ -2,6 +2,11 @@
 //! size tier are merged into one as soon as there are [`MERGE_FACTOR`] of them. A merge
 //! streams the sorted inputs into one new segment (dropping removed documents) and swaps
 //! the lists in one catalog transaction, holding the write lock throughout.
+//!
+//! Every segment a merge reads is checked against its checksum first: a damaged segment
+//! is never merged into a fresh one (which would carry a valid checksum over damaged
+//! postings). An add leaves it as it is, listed, for `verify` to report; a compaction
+//! refuses to run.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -25,20 +30,31 @@ fn tier(postings: u64) -> u32 {
 }
 
 impl Archive {
-    /// Merges every full tier, repeatedly, for both kinds of segment.
-    pub(super) fn merge_if_needed(&self) -> Result<(), ArchiveError> {
-        while self.merge_one_tier(false)? {}
-        Ok(())
+    /// Merges every full tier, repeatedly, for both kinds of segment, leaving damaged
+    /// segments out; returns the damaged segments met (each is left as it is).
+    pub(super) fn merge_if_needed(&self) -> Result<Vec<String>, ArchiveError> {
+        let mut damaged = Vec::new();
+        loop {
+            match self.merge_one_tier(false, &damaged) {
+                Ok(true) => {}
+                Ok(false) => return Ok(damaged),
+                Err(ArchiveError::DamagedSegments { files, .. }) => damaged.extend(files),
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Merges all segments of each kind into one (for `archive merge`-like maintenance
-    /// and benchmarks); returns whether anything was merged.
+    /// and benchmarks); returns whether anything was merged. Refuses, merging nothing,
+    /// when a segment is damaged.
     pub fn merge_all(&self) -> Result<bool, ArchiveError> {
         self.require_writable()?;
-        self.merge_one_tier(true)
+        self.merge_one_tier(true, &[])
     }
 
-    fn merge_one_tier(&self, everything: bool) -> Result<bool, ArchiveError> {
+    /// Merges one full tier of each kind (or, with `everything`, all segments of each
+    /// kind), never one of `skipped`.
+    fn merge_one_tier(&self, everything: bool, skipped: &[String]) -> Result<bool, ArchiveError> {
         let mut conn = self.lock();
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
@@ -52,8 +68,10 @@ impl Archive {
         drop(stmt);
         let mut merged_any = false;
         let mut old_files: Vec<String> = Vec::new();
+        let mut new_files: Vec<String> = Vec::new();
         for kind in [Kind::Kgrams, Kind::Sentences] {
-            let of_kind: Vec<&(i64, i64, String, i64)> = listed.iter().filter(|s| s.1 == kind.code()).collect();
+            let of_kind: Vec<&(i64, i64, String, i64)> =
+                listed.iter().filter(|s| s.1 == kind.code() && !skipped.contains(&s.2)).collect();
             let chosen: Vec<&(i64, i64, String, i64)> = if everything {
                 if of_kind.len() < 2 {
                     continue;
@@ -79,8 +97,16 @@ impl Archive {
                     .map(|id| id as u32)
                     .collect()
             };
-            let inputs: Vec<Segment> =
-                chosen.iter().map(|s| Segment::open(&self.dir.join(&s.2))).collect::<Result<_, _>>()?;
+            let inputs = match self.open_sound(&chosen) {
+                Ok(inputs) => inputs,
+                Err(e) => {
+                    // Nothing of this call is listed: what it wrote goes with it.
+                    for file in &new_files {
+                        std::fs::remove_file(self.dir.join(file)).ok();
+                    }
+                    return Err(e);
+                }
+            };
             let count: u64 = inputs
                 .iter()
                 .map(|seg| (0..seg.len()).filter(|&i| !removed.contains(&seg.entry(i).1.doc)).count() as u64)
@@ -88,6 +114,7 @@ impl Archive {
             let file = format!("{}-m{}-{}.seg", kind_prefix(kind), chosen[0].0, unique_stamp());
             let mut merged = MergeIter::new(&inputs, &removed);
             segment::write_sorted(&self.dir.join(&file), kind, count, &mut merged)?;
+            new_files.push(file.clone());
             sync_dir(&self.dir)?;
             for s in &chosen {
                 tx.execute("DELETE FROM segments WHERE id = ?1", [s.0]).map_err(sql)?;
@@ -113,6 +140,28 @@ impl Archive {
             }
         }
         Ok(merged_any)
+    }
+}
+
+impl Archive {
+    /// Opens the segments `chosen` (id, kind, file, postings) for merging, each checked
+    /// against its checksum and its listed posting count; the damaged ones are named in
+    /// [`ArchiveError::DamagedSegments`].
+    fn open_sound(&self, chosen: &[&(i64, i64, String, i64)]) -> Result<Vec<Segment>, ArchiveError> {
+        let mut inputs = Vec::with_capacity(chosen.len());
+        let mut damaged = Vec::new();
+        for (_, _, file, postings) in chosen {
+            match Segment::open(&self.dir.join(file)) {
+                Ok(seg) if seg.verify() && seg.len() as i64 == *postings => inputs.push(seg),
+                Ok(_) | Err(ArchiveError::Corrupt(_)) => damaged.push(file.clone()),
+                Err(e) => return Err(e),
+            }
+        }
+        if damaged.is_empty() {
+            Ok(inputs)
+        } else {
+            Err(ArchiveError::DamagedSegments { dir: self.dir.clone(), files: damaged })
+        }
     }
 }
 

@@ -39,6 +39,9 @@ pub struct ArchiveIndex<'a> {
     sentences: Vec<SegmentLookup>,
     removed: FxHashSet<u32>,
     documents: usize,
+    /// The largest id the catalog ever gave: a posting of a larger one (or of 0) comes
+    /// from a damaged segment.
+    last_id: u32,
     problems: Mutex<Vec<String>>,
 }
 
@@ -61,7 +64,7 @@ impl<'a> ArchiveIndex<'a> {
 
     fn try_open(archive: &'a Archive) -> Result<Self, ArchiveError> {
         let sql = |e| archive.sql(e);
-        let (listed, removed, documents) = {
+        let (listed, removed, documents, last_id) = {
             let conn = archive.lock();
             // One read transaction for the whole check: one snapshot of segments and
             // documents, and no lock taken and schema read again per query (a check asks
@@ -85,7 +88,15 @@ impl<'a> ArchiveIndex<'a> {
                 .map(|id| id as u32)
                 .collect();
             let documents: i64 = conn.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).map_err(sql)?;
-            (listed, removed, documents)
+            let last_id: i64 = conn
+                .query_row(
+                    "SELECT max(coalesce((SELECT max(seq) FROM sqlite_sequence WHERE name = 'documents'), 0),
+                                coalesce((SELECT max(id) FROM documents), 0))",
+                    [],
+                    |r| r.get(0),
+                )
+                .map_err(sql)?;
+            (listed, removed, documents, last_id)
         };
         // From here on the index owns the transaction: it ends when the index is dropped.
         let mut index = Self {
@@ -94,6 +105,7 @@ impl<'a> ArchiveIndex<'a> {
             sentences: Vec::new(),
             removed,
             documents: documents as usize,
+            last_id: u32::try_from(last_id).unwrap_or(u32::MAX),
             problems: Mutex::default(),
         };
         for (kind, file) in listed {
@@ -116,8 +128,15 @@ impl<'a> ArchiveIndex<'a> {
     fn collect(&self, segments: &[SegmentLookup], hash: u64) -> Vec<Posting> {
         let mut out = Vec::new();
         for segment in segments {
+            let before = out.len();
             if let Err(error) = segment.postings(hash, &mut out) {
-                self.note(format!("segment {} could not be read: {error}", segment.path().display()));
+                out.truncate(before);
+                self.note(damaged(segment, &error.to_string()));
+            }
+            if let Some(stray) = out[before..].iter().find(|p| p.doc == 0 || p.doc > self.last_id) {
+                let what = format!("it names document {}, which the archive never held", stray.doc);
+                out.truncate(before);
+                self.note(damaged(segment, &what));
             }
         }
         out.retain(|p| !self.removed.contains(&p.doc));
@@ -221,6 +240,15 @@ impl Drop for ArchiveIndex<'_> {
     }
 }
 
+/// What a check says of a segment it could not read soundly.
+fn damaged(segment: &SegmentLookup, what: &str) -> String {
+    let name = segment.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    format!(
+        "segment {name} is damaged ({what}): matches with the documents it holds would be missed; \
+         run `twinspot archive verify` and restore the archive from a copy"
+    )
+}
+
 /// One archived document as read back.
 struct Stored {
     text: String,
@@ -273,7 +301,15 @@ impl ReferenceIndex for ArchiveIndex<'_> {
 
     fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>> {
         let stored = match self.load(doc) {
-            Ok(found) => found?,
+            Ok(Some(found)) => found,
+            Ok(None) => {
+                // Postings of removed documents were dropped before: this one's are stray.
+                self.note(format!(
+                    "the segments name document {doc}, which the catalog does not hold: a segment is damaged; \
+                     run `twinspot archive verify`"
+                ));
+                return None;
+            }
             Err(error) => {
                 self.note(error.to_string());
                 return None;

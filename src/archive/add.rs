@@ -4,10 +4,12 @@
 use std::path::Path;
 
 use rayon::prelude::*;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 
+use super::codec::{bands, compress};
+use super::files::{segment_name, sync_dir};
 use super::groups::assign_group;
-use super::reader::bands;
+use super::rows::{self, NewDocument};
 use super::segment::{self, Kind};
 use super::{Archive, ArchiveError, now};
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage, fingerprint_document};
@@ -18,8 +20,6 @@ use crate::ingest;
 
 /// Documents per batch: one transaction and one pair of segments each.
 const BATCH: usize = 1000;
-/// zstd level of stored texts.
-const TEXT_LEVEL: i32 = 3;
 
 /// How documents are added.
 #[derive(Clone, Debug, Default)]
@@ -83,15 +83,6 @@ struct Prepared {
     /// `None` for a text without words: it is nobody's near duplicate.
     simhash: Option<u64>,
     keywords: Option<KeywordPrint>,
-}
-
-pub(super) fn compress(text: &str) -> Result<Vec<u8>, std::io::Error> {
-    zstd::bulk::compress(text.as_bytes(), TEXT_LEVEL)
-}
-
-pub(super) fn decompress(bytes: &[u8]) -> Result<String, String> {
-    let raw = zstd::stream::decode_all(bytes).map_err(|e| e.to_string())?;
-    String::from_utf8(raw).map_err(|e| e.to_string())
 }
 
 impl Archive {
@@ -222,62 +213,48 @@ impl Archive {
                 continue;
             };
             summary.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
-            for id in &old {
-                super::maintain::remove_in(&tx, *id).map_err(sql)?;
+            for &id in &old {
+                rows::remove_document(&tx, id).map_err(sql)?;
             }
-            let b = doc.simhash.map(bands);
-            let band = |i: usize| b.map(|b| b[i]);
-            let nshash = doc.prints.nshash.map(|h| h as i64);
-            let keywords = doc.keywords.as_ref().map(|k| k.keywords.join("\n"));
-            tx.prepare_cached(
-                "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id, source)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14)",
-            )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
-                    doc.path,
-                    doc.sha256,
-                    doc.size as i64,
-                    now(),
-                    options.published,
-                    doc.chars as i64,
-                    doc.simhash.map(|h| h as i64),
-                    band(0),
-                    band(1),
-                    band(2),
-                    band(3),
-                    nshash,
-                    keywords,
-                    doc.source
-                ])
-            })
-            .map_err(sql)?;
-            let id = tx.last_insert_rowid();
-            tx.prepare_cached("INSERT INTO texts(id, text) VALUES (?1, ?2)")
-                .and_then(|mut stmt| stmt.execute(params![id, doc.compressed]))
-                .map_err(sql)?;
             let keys = TokenKeys::of(&doc.prints.tokenized.tokens);
-            tx.prepare_cached("INSERT INTO token_keys(id, keys) VALUES (?1, ?2)")
-                .and_then(|mut stmt| stmt.execute(params![id, keys.as_bytes()]))
-                .map_err(sql)?;
+            let id = rows::insert_document(
+                &tx,
+                &NewDocument {
+                    path: &doc.path,
+                    source: &doc.source,
+                    sha256: &doc.sha256,
+                    size: doc.size,
+                    added_at: now(),
+                    published: options.published.as_deref(),
+                    chars: doc.chars,
+                    simhash: doc.simhash,
+                    bands: doc.simhash.map(bands),
+                    nshash: doc.prints.nshash,
+                    keywords: doc.keywords.as_ref().map(|k| k.keywords.join("\n")),
+                    text: &doc.compressed,
+                    keys: keys.as_bytes(),
+                },
+            )
+            .map_err(sql)?;
             first_id.get_or_insert(id);
-            assign_group(&tx, id, doc.simhash.unwrap_or(0), nshash, self.settings.simhash_threshold, options.cluster)
-                .map_err(sql)?;
-            let d = id as u32;
-            kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: d, position: f.position })));
-            sentences.extend(doc.prints.sentences.iter().map(|s| (s.hash, Posting { doc: d, position: s.start })));
+            assign_group(
+                &tx,
+                id,
+                doc.simhash.unwrap_or(0),
+                doc.prints.nshash,
+                self.settings.simhash_threshold,
+                options.cluster,
+            )
+            .map_err(sql)?;
+            kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: id, position: f.position })));
+            sentences.extend(doc.prints.sentences.iter().map(|s| (s.hash, Posting { doc: id, position: s.start })));
             if old.is_empty() { summary.added += 1 } else { summary.replaced += 1 }
         }
         if let Some(first) = first_id {
-            let stamp = unique_stamp();
             for (kind, entries) in [(Kind::Kgrams, kgrams), (Kind::Sentences, sentences)] {
-                let file = format!("{}-{first}-{stamp}.seg", kind_prefix(kind));
+                let file = segment_name(kind, &first.to_string());
                 let count = segment::write(&self.dir.join(&file), kind, entries)?;
-                tx.execute(
-                    "INSERT INTO segments(kind, file, postings) VALUES (?1, ?2, ?3)",
-                    params![kind.code(), file, count as i64],
-                )
-                .map_err(sql)?;
+                rows::insert_segment(&tx, kind.code(), &file, count).map_err(sql)?;
             }
             sync_dir(&self.dir)?;
         }
@@ -285,50 +262,16 @@ impl Archive {
     }
 }
 
-pub(super) fn kind_prefix(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Kgrams => "k",
-        Kind::Sentences => "s",
-    }
-}
-
-/// A stamp no other segment file name has: time in nanoseconds and the process id.
-pub(super) fn unique_stamp() -> String {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    format!("{nanos:x}-{:x}", std::process::id())
-}
-
-/// Makes renames inside `dir` durable (a no-op where folders cannot be synced).
-pub(super) fn sync_dir(dir: &Path) -> Result<(), ArchiveError> {
-    #[cfg(unix)]
-    {
-        std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| ArchiveError::io(dir, e))?;
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
-}
-
-/// The ids of the archived versions of `doc`'s file (by the path it resolves to, or for
-/// documents archived without one, by the path as added), which `doc` replaces; `None`
-/// when it is not to be archived: one of them has its bytes, or it is a new file with the
-/// bytes of another archived one (a copy is not archived twice).
-fn archived_versions(conn: &Connection, doc: &Prepared) -> Result<Option<Vec<i64>>, rusqlite::Error> {
-    let mut stmt =
-        conn.prepare_cached("SELECT id, sha256 FROM documents WHERE source = ?1 OR (source IS NULL AND path = ?2)")?;
-    let old: Vec<(i64, String)> =
-        stmt.query_map([&doc.source, &doc.path], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+/// The ids of the archived versions of `doc`'s file, which `doc` replaces; `None` when it
+/// is not to be archived: one of them has its bytes, or it is a new file with the bytes of
+/// another archived one (a copy is not archived twice).
+fn archived_versions(conn: &Connection, doc: &Prepared) -> Result<Option<Vec<u32>>, rusqlite::Error> {
+    let old = rows::versions_of(conn, &doc.source, &doc.path)?;
     if old.iter().any(|(_, sha)| *sha == doc.sha256) {
         return Ok(None);
     }
-    if old.is_empty() {
-        let copy: Option<i64> = conn
-            .prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 LIMIT 1")?
-            .query_row([&doc.sha256], |r| r.get(0))
-            .optional()?;
-        if copy.is_some() {
-            return Ok(None);
-        }
+    if old.is_empty() && rows::first_with_sha256(conn, &doc.sha256)?.is_some() {
+        return Ok(None);
     }
     Ok(Some(old.into_iter().map(|(id, _)| id).collect()))
 }
@@ -338,22 +281,4 @@ fn source_of(path: &Path) -> String {
     let real =
         std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_path_buf());
     real.to_string_lossy().into_owned()
-}
-
-/// Deletes segment files (and temporary ones) that the catalog does not list: left by a
-/// writer that never finished. Called only holding the writer lock.
-pub(super) fn remove_unlisted_segments(conn: &Connection, dir: &Path) -> Result<(), ArchiveError> {
-    let sql = |e| ArchiveError::sql(dir, e);
-    let mut stmt = conn.prepare("SELECT file FROM segments").map_err(sql)?;
-    let listed: std::collections::HashSet<String> =
-        stmt.query_map([], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?;
-    for entry in std::fs::read_dir(dir).map_err(|e| ArchiveError::io(dir, e))? {
-        let entry = entry.map_err(|e| ArchiveError::io(dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let ours = segment::is_segment_file(&name);
-        if ours && !listed.contains(&name) {
-            std::fs::remove_file(entry.path()).map_err(|e| ArchiveError::io(&entry.path(), e))?;
-        }
-    }
-    Ok(())
 }

@@ -34,7 +34,11 @@ pub enum ArchiveError {
     #[error("cancelled")]
     Cancelled,
     #[error("no document {0} in the archive")]
-    NoSuchDocument(i64),
+    NoSuchDocument(u32),
+    #[error(
+        "the archive holds a document id ({0}) beyond what twinspot can index (4,294,967,295): it cannot be read safely"
+    )]
+    IdOutOfRange(i64),
     #[error("twinspot cannot use {scheme}:// archives yet ({shown}): an archive is a local folder")]
     UnsupportedLocation { scheme: String, shown: String },
     #[error(
@@ -69,6 +73,9 @@ impl ArchiveError {
     /// A catalog (SQLite) error on the archive at `dir`, told apart by cause.
     pub fn sql(dir: &Path, error: rusqlite::Error) -> Self {
         use rusqlite::ErrorCode;
+        if let rusqlite::Error::IntegralValueOutOfRange(_, value) = error {
+            return Self::IdOutOfRange(value);
+        }
         if let rusqlite::Error::SqliteFailure(e, _) = &error {
             match e.code {
                 ErrorCode::DiskFull => return Self::DiskFull(dir.to_path_buf()),

@@ -10,8 +10,10 @@
 mod add;
 pub mod catalog;
 mod check;
+mod codec;
 mod date;
 mod error;
+mod files;
 mod groups;
 mod location;
 mod lock;
@@ -19,6 +21,7 @@ mod lookup;
 mod maintain;
 mod merge;
 mod reader;
+mod rows;
 pub mod segment;
 
 pub use add::{AddOptions, AddSummary};
@@ -28,8 +31,9 @@ pub use error::ArchiveError;
 pub use groups::Group;
 pub use location::{redacted, refuse_unsupported};
 pub use lock::{LOCK_FILE, WhenBusy};
-pub use maintain::{DocumentInfo, RemoveSummary, Stats, VerifyReport};
+pub use maintain::{RemoveSummary, Stats, VerifyReport};
 pub use reader::ArchiveIndex;
+pub use rows::DocumentInfo;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -141,7 +145,7 @@ impl Archive {
                 return Err(ArchiveError::NotAnArchive(dir.to_path_buf()));
             }
             catalog::create_new(dir, &shaping_settings(&settings))?;
-            add::sync_dir(dir)?;
+            files::sync_dir(dir)?;
         }
         let mut conn = catalog::open(dir, true)?;
         catalog::check_ours(&conn, dir)?;
@@ -155,7 +159,8 @@ impl Archive {
         let archive =
             Self { dir: dir.to_path_buf(), conn: Mutex::new(conn), settings, writable: true, writer_lock: Some(lock) };
         archive.check_settings()?;
-        add::remove_unlisted_segments(&archive.lock(), dir)?;
+        let listed = rows::segments(&archive.lock()).map_err(|e| archive.sql(e))?;
+        files::remove_unlisted_segments(dir, &listed.into_iter().map(|s| s.file).collect())?;
         Ok(archive)
     }
 

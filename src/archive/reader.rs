@@ -6,10 +6,11 @@ use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use rusqlite::OptionalExtension;
 use rustc_hash::FxHashSet;
 
+use super::codec::{bands, decompress};
 use super::lookup::SegmentLookup;
+use super::rows;
 use super::segment::Kind;
 use super::{Archive, ArchiveError};
 use crate::engine::{Role, compared_prefix};
@@ -19,18 +20,10 @@ use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::index::{Glance, Posting, ReferenceDoc, ReferenceIndex, StoredReferences};
 use crate::report::DocumentEntry;
 
-/// Width of one SimHash block of the catalog's pigeonhole index (four blocks: any two
-/// values within 3 bits agree on one whole block).
-pub(super) const BAND_BITS: u32 = 16;
 /// Documents glanced at per query.
 const GLANCE_CHUNK: usize = 4096;
 /// The largest distance the band columns answer; above it every SimHash is scanned.
 const BAND_DISTANCE: u32 = 3;
-
-/// The four 16-bit blocks of a SimHash, as stored in the catalog.
-pub(super) fn bands(h: u64) -> [i64; 4] {
-    [0, 1, 2, 3].map(|i| ((h >> (i * BAND_BITS)) & 0xffff) as i64)
-}
 
 /// The archive's references, as one check sees them.
 pub struct ArchiveIndex<'a> {
@@ -69,33 +62,11 @@ impl<'a> ArchiveIndex<'a> {
             // One read transaction for the whole check: one snapshot of segments and
             // documents, and no lock taken and schema read again per query (a check asks
             // for tens of thousands of rows).
-            if conn.is_autocommit() {
-                conn.execute_batch("BEGIN").map_err(sql)?;
-            }
-            let mut stmt = conn.prepare("SELECT kind, file FROM segments ORDER BY id").map_err(sql)?;
-            let listed: Vec<(i64, String)> = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-                .map_err(sql)?
-                .collect::<Result<_, _>>()
-                .map_err(sql)?;
-            let mut stmt = conn.prepare("SELECT id FROM removed").map_err(sql)?;
-            let removed: FxHashSet<u32> = stmt
-                .query_map([], |r| r.get::<_, i64>(0))
-                .map_err(sql)?
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(sql)?
-                .into_iter()
-                .map(|id| id as u32)
-                .collect();
-            let documents: i64 = conn.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).map_err(sql)?;
-            let last_id: i64 = conn
-                .query_row(
-                    "SELECT max(coalesce((SELECT max(seq) FROM sqlite_sequence WHERE name = 'documents'), 0),
-                                coalesce((SELECT max(id) FROM documents), 0))",
-                    [],
-                    |r| r.get(0),
-                )
-                .map_err(sql)?;
+            rows::begin_read(&conn).map_err(sql)?;
+            let listed = rows::segments(&conn).map_err(sql)?;
+            let removed = rows::removed_ids(&conn).map_err(sql)?;
+            let documents = rows::document_count(&conn).map_err(sql)?;
+            let last_id = rows::last_id(&conn).map_err(sql)?;
             (listed, removed, documents, last_id)
         };
         // From here on the index owns the transaction: it ends when the index is dropped.
@@ -104,11 +75,11 @@ impl<'a> ArchiveIndex<'a> {
             kgrams: Vec::new(),
             sentences: Vec::new(),
             removed,
-            documents: documents as usize,
-            last_id: u32::try_from(last_id).unwrap_or(u32::MAX),
+            documents,
+            last_id,
             problems: Mutex::default(),
         };
-        for (kind, file) in listed {
+        for rows::SegmentRow { kind, file, .. } in listed {
             let segment = SegmentLookup::open(&archive.dir.join(&file))?;
             match Kind::from_code(kind) {
                 Some(Kind::Kgrams) => index.kgrams.push(segment),
@@ -151,63 +122,43 @@ impl<'a> ArchiveIndex<'a> {
         hashes.iter().map(|&hash| Cow::Owned(self.collect(segments, hash))).collect()
     }
 
-    fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(i64, i64)>, rusqlite::Error> {
-        let conn = self.archive.lock();
-        let rows = if threshold <= BAND_DISTANCE {
-            let b = bands(simhash);
-            let mut stmt = conn.prepare_cached(
-                "SELECT id, simhash FROM documents WHERE b0 = ?1 UNION SELECT id, simhash FROM documents WHERE b1 = ?2 \
-                 UNION SELECT id, simhash FROM documents WHERE b2 = ?3 UNION SELECT id, simhash FROM documents WHERE b3 = ?4",
-            )?;
-            stmt.query_map(b, |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<Vec<_>, _>>()?
-        } else {
-            let mut stmt = conn.prepare_cached("SELECT id, simhash FROM documents WHERE simhash IS NOT NULL")?;
-            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<Vec<_>, _>>()?
-        };
-        Ok(rows)
+    fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(u32, u64)>, rusqlite::Error> {
+        rows::simhash_rows(&self.archive.lock(), (threshold <= BAND_DISTANCE).then(|| bands(simhash)))
     }
 
     /// The stored text of `doc`, its SimHash and its keywords.
     fn load(&self, doc: u32) -> Result<Option<Stored>, ArchiveError> {
-        let row: Option<(Vec<u8>, Option<i64>, Option<String>)> = self
-            .archive
-            .lock()
-            .prepare_cached(
-                "SELECT t.text, d.simhash, d.keywords FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
-            )
-            .and_then(|mut s| s.query_row([i64::from(doc)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).optional())
-            .map_err(|e| self.archive.sql(e))?;
-        let Some((compressed, simhash, keywords)) = row else {
+        let row = rows::stored(&self.archive.lock(), doc).map_err(|e| self.archive.sql(e))?;
+        let Some(rows::StoredRow { text: compressed, simhash, keywords }) = row else {
             return Ok(None);
         };
-        let text = super::add::decompress(&compressed)
-            .map_err(|e| ArchiveError::Corrupt(format!("the text of document {doc}: {e}")))?;
+        let text =
+            decompress(&compressed).map_err(|e| ArchiveError::Corrupt(format!("the text of document {doc}: {e}")))?;
         let keywords = keywords.map(|k| KeywordPrint::from_keywords(k.lines().map(str::to_string).collect()));
-        Ok(Some(Stored { text, simhash: simhash.map(|h| h as u64), keywords }))
+        Ok(Some(Stored { text, simhash, keywords }))
     }
 
     /// Calls `each` with the stored token keys and SimHash of every document of `docs`
     /// that has keys (documents archived before format 3 have none): one query per
     /// [`GLANCE_CHUNK`] documents, in id order.
     fn load_glances(&self, docs: &[u32], each: &mut dyn FnMut(u32, &Glance<'_>)) -> Result<(), ArchiveError> {
-        let sql = |e| self.archive.sql(e);
         let conn = self.archive.lock();
-        let mut stmt = conn
-            .prepare_cached(
-                "SELECT k.id, k.keys, d.simhash FROM json_each(?1) j
-                 JOIN token_keys k ON k.id = j.value JOIN documents d ON d.id = k.id",
-            )
-            .map_err(sql)?;
         for chunk in docs.chunks(GLANCE_CHUNK) {
             let ids = serde_json::to_string(chunk).map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
-            let mut rows = stmt.query([ids]).map_err(sql)?;
-            while let Some(row) = rows.next().map_err(sql)? {
-                let doc: i64 = row.get(0).map_err(sql)?;
-                let keys = row.get_ref(1).map_err(sql)?.as_blob().map_err(|e| sql(e.into()))?;
-                let simhash: Option<i64> = row.get(2).map_err(sql)?;
-                let token_keys = TokenKeys::from_bytes(keys)
-                    .ok_or_else(|| ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")))?;
-                each(doc as u32, &Glance { token_keys, simhash: simhash.map(|h| h as u64) });
+            let mut odd = None;
+            rows::glances(&conn, &ids, &mut |doc, keys, simhash| match TokenKeys::from_bytes(keys) {
+                Some(token_keys) => {
+                    each(doc, &Glance { token_keys, simhash });
+                    true
+                }
+                None => {
+                    odd = Some(doc);
+                    false
+                }
+            })
+            .map_err(|e| self.archive.sql(e))?;
+            if let Some(doc) = odd {
+                return Err(ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")));
             }
         }
         Ok(())
@@ -233,10 +184,7 @@ impl Drop for ArchiveIndex<'_> {
     /// and failing that SQLite ends it when the connection closes (every job opens the
     /// archive for itself).
     fn drop(&mut self) {
-        let conn = self.archive.lock();
-        if !conn.is_autocommit() && conn.execute_batch("COMMIT").is_err() {
-            conn.execute_batch("ROLLBACK").ok();
-        }
+        rows::end_read(&self.archive.lock());
     }
 }
 
@@ -271,7 +219,7 @@ impl ReferenceIndex for ArchiveIndex<'_> {
             Ok(rows) => {
                 let mut docs: Vec<(u32, u32)> = rows
                     .into_iter()
-                    .map(|(id, h)| (id as u32, hamming(simhash, h as u64)))
+                    .map(|(id, h)| (id, hamming(simhash, h)))
                     .filter(|&(id, distance)| {
                         distance <= threshold && after.is_none_or(|a| id > a) && !self.removed.contains(&id)
                     })
@@ -342,13 +290,8 @@ impl StoredReferences for ArchiveIndex<'_> {
     }
 
     fn same_bytes(&self, sha256: &str) -> Option<u32> {
-        let found: Result<Option<i64>, rusqlite::Error> = self
-            .archive
-            .lock()
-            .prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 ORDER BY id LIMIT 1")
-            .and_then(|mut s| s.query_row([sha256], |r| r.get(0)).optional());
-        match found {
-            Ok(id) => id.map(|id| id as u32),
+        match rows::first_with_sha256(&self.archive.lock(), sha256) {
+            Ok(id) => id,
             Err(error) => {
                 self.note(format!("SHA-256 lookup failed: {error}"));
                 None
@@ -357,23 +300,13 @@ impl StoredReferences for ArchiveIndex<'_> {
     }
 
     fn entry(&self, doc: u32, id: usize) -> DocumentEntry {
-        type Row = (String, String, Vec<u8>, i64, Option<i64>);
-        let row: Result<Option<Row>, ArchiveError> = self
-            .archive
-            .lock()
-            .query_row(
-                "SELECT d.path, d.sha256, t.text, d.chars, d.simhash FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
-                [i64::from(doc)],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )
-            .optional()
-            .map_err(|e| self.archive.sql(e));
+        let row = rows::entry(&self.archive.lock(), doc).map_err(|e| self.archive.sql(e));
         let mut entry =
             DocumentEntry::unread(id, format!("archive document {doc}"), self.archive.dir.clone(), Role::Reference);
-        let (path, sha256, text, chars, simhash) = match row {
+        let rows::EntryRow { path, sha256, text, chars, simhash } = match row {
             Ok(Some(row)) => row,
             Ok(None) => {
-                entry.error = Some(ArchiveError::NoSuchDocument(i64::from(doc)).to_string().into());
+                entry.error = Some(ArchiveError::NoSuchDocument(doc).to_string().into());
                 return entry;
             }
             Err(error) => {
@@ -383,7 +316,7 @@ impl StoredReferences for ArchiveIndex<'_> {
         };
         entry.source = PathBuf::from(&path);
         entry.path = path;
-        match super::add::decompress(&text) {
+        match decompress(&text) {
             Ok(text) => {
                 let compared = compared_prefix(&text, &self.archive.settings);
                 entry.countable_chars = text[..compared].chars().count();
@@ -393,8 +326,8 @@ impl StoredReferences for ArchiveIndex<'_> {
                 entry.error = Some(ArchiveError::Corrupt(format!("the text of document {doc}: {e}")).to_string().into())
             }
         }
-        entry.chars = chars as usize;
-        entry.simhash = simhash.map(|h| h as u64);
+        entry.chars = usize::try_from(chars).unwrap_or_default();
+        entry.simhash = simhash;
         entry.sha256 = Some(sha256);
         entry
     }

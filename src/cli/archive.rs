@@ -54,7 +54,7 @@ pub enum ArchiveCommand {
         paths: Vec<PathBuf>,
         /// The id of a document to remove (may be given more than once).
         #[arg(long, value_name = "N")]
-        id: Vec<i64>,
+        id: Vec<u32>,
     },
     /// Near-duplicate groups of more than one document (representative first).
     Groups { archive: PathBuf },
@@ -208,7 +208,7 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
         }
         ArchiveCommand::Groups { archive } => {
             let store = open_read(&archive)?;
-            let paths: std::collections::HashMap<i64, String> =
+            let paths: std::collections::HashMap<u32, String> =
                 store.list()?.into_iter().map(|d| (d.id, d.path)).collect();
             for g in store.groups()? {
                 println!("group {} ({} documents)", g.representative, g.members.len());

@@ -23,6 +23,7 @@ mod merge;
 mod reader;
 mod rows;
 pub mod segment;
+mod store;
 
 pub use add::{AddOptions, AddSummary};
 pub use check::check_against;
@@ -36,11 +37,11 @@ pub use reader::ArchiveIndex;
 pub use rows::DocumentInfo;
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use rusqlite::Connection;
 
 use lock::WriterLock;
+use store::{CatalogRead, SqliteCatalog};
 
 use crate::normalize::NormalizeOptions;
 use crate::settings::Settings;
@@ -53,7 +54,7 @@ pub const FORMAT_VERSION: u32 = 4;
 /// An open archive.
 pub struct Archive {
     dir: PathBuf,
-    conn: Mutex<Connection>,
+    catalog: SqliteCatalog,
     settings: Settings,
     writable: bool,
     /// The writer lock, held while the archive is open for changes.
@@ -94,8 +95,13 @@ impl Archive {
         let conn = catalog::open(dir, false)?;
         catalog::check_ours(&conn, dir)?;
         let conn = Self::upgraded_for_reading(conn, dir)?;
-        let archive =
-            Self { dir: dir.to_path_buf(), conn: Mutex::new(conn), settings, writable: false, writer_lock: None };
+        let archive = Self {
+            dir: dir.to_path_buf(),
+            catalog: SqliteCatalog::new(dir, conn),
+            settings,
+            writable: false,
+            writer_lock: None,
+        };
         archive.check_settings()?;
         Ok(archive)
     }
@@ -156,8 +162,13 @@ impl Archive {
         {
             catalog::upgrade(&mut conn, dir)?;
         }
-        let archive =
-            Self { dir: dir.to_path_buf(), conn: Mutex::new(conn), settings, writable: true, writer_lock: Some(lock) };
+        let archive = Self {
+            dir: dir.to_path_buf(),
+            catalog: SqliteCatalog::new(dir, conn),
+            settings,
+            writable: true,
+            writer_lock: Some(lock),
+        };
         archive.check_settings()?;
         let listed = rows::segments(&archive.lock()).map_err(|e| archive.sql(e))?;
         files::remove_unlisted_segments(dir, &listed.into_iter().map(|s| s.file).collect())?;
@@ -223,9 +234,14 @@ impl Archive {
         &self.settings
     }
 
-    /// The catalog connection (one at a time per open archive).
+    /// The catalog connection (one at a time per open archive), for the writers.
     fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.catalog.lock()
+    }
+
+    /// The catalog as a check reads it.
+    fn catalog(&self) -> &dyn CatalogRead {
+        &self.catalog
     }
 
     fn sql(&self, error: rusqlite::Error) -> ArchiveError {

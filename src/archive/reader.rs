@@ -56,19 +56,13 @@ impl<'a> ArchiveIndex<'a> {
     }
 
     fn try_open(archive: &'a Archive) -> Result<Self, ArchiveError> {
-        let sql = |e| archive.sql(e);
-        let (listed, removed, documents, last_id) = {
-            let conn = archive.lock();
-            // One read transaction for the whole check: one snapshot of segments and
-            // documents, and no lock taken and schema read again per query (a check asks
-            // for tens of thousands of rows).
-            rows::begin_read(&conn).map_err(sql)?;
-            let listed = rows::segments(&conn).map_err(sql)?;
-            let removed = rows::removed_ids(&conn).map_err(sql)?;
-            let documents = rows::document_count(&conn).map_err(sql)?;
-            let last_id = rows::last_id(&conn).map_err(sql)?;
-            (listed, removed, documents, last_id)
-        };
+        let catalog = archive.catalog();
+        // One snapshot for the whole check: one view of segments and documents, and no
+        // lock taken and schema read again per query (a check asks for tens of thousands
+        // of rows).
+        catalog.begin_snapshot()?;
+        let (listed, removed, documents, last_id) =
+            (catalog.segments()?, catalog.removed_ids()?, catalog.document_count()?, catalog.last_id()?);
         // From here on the index owns the transaction: it ends when the index is dropped.
         let mut index = Self {
             archive,
@@ -122,13 +116,13 @@ impl<'a> ArchiveIndex<'a> {
         hashes.iter().map(|&hash| Cow::Owned(self.collect(segments, hash))).collect()
     }
 
-    fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(u32, u64)>, rusqlite::Error> {
-        rows::simhash_rows(&self.archive.lock(), (threshold <= BAND_DISTANCE).then(|| bands(simhash)))
+    fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(u32, u64)>, ArchiveError> {
+        self.archive.catalog().simhash_rows((threshold <= BAND_DISTANCE).then(|| bands(simhash)))
     }
 
     /// The stored text of `doc`, its SimHash and its keywords.
     fn load(&self, doc: u32) -> Result<Option<Stored>, ArchiveError> {
-        let row = rows::stored(&self.archive.lock(), doc).map_err(|e| self.archive.sql(e))?;
+        let row = self.archive.catalog().stored(doc)?;
         let Some(rows::StoredRow { text: compressed, simhash, keywords }) = row else {
             return Ok(None);
         };
@@ -142,11 +136,9 @@ impl<'a> ArchiveIndex<'a> {
     /// that has keys (documents archived before format 3 have none): one query per
     /// [`GLANCE_CHUNK`] documents, in id order.
     fn load_glances(&self, docs: &[u32], each: &mut dyn FnMut(u32, &Glance<'_>)) -> Result<(), ArchiveError> {
-        let conn = self.archive.lock();
         for chunk in docs.chunks(GLANCE_CHUNK) {
-            let ids = serde_json::to_string(chunk).map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
             let mut odd = None;
-            rows::glances(&conn, &ids, &mut |doc, keys, simhash| match TokenKeys::from_bytes(keys) {
+            self.archive.catalog().glances(chunk, &mut |doc, keys, simhash| match TokenKeys::from_bytes(keys) {
                 Some(token_keys) => {
                     each(doc, &Glance { token_keys, simhash });
                     true
@@ -155,8 +147,7 @@ impl<'a> ArchiveIndex<'a> {
                     odd = Some(doc);
                     false
                 }
-            })
-            .map_err(|e| self.archive.sql(e))?;
+            })?;
             if let Some(doc) = odd {
                 return Err(ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")));
             }
@@ -184,7 +175,7 @@ impl Drop for ArchiveIndex<'_> {
     /// and failing that SQLite ends it when the connection closes (every job opens the
     /// archive for itself).
     fn drop(&mut self) {
-        rows::end_read(&self.archive.lock());
+        self.archive.catalog().end_snapshot();
     }
 }
 
@@ -290,7 +281,7 @@ impl StoredReferences for ArchiveIndex<'_> {
     }
 
     fn same_bytes(&self, sha256: &str) -> Option<u32> {
-        match rows::first_with_sha256(&self.archive.lock(), sha256) {
+        match self.archive.catalog().first_with_sha256(sha256) {
             Ok(id) => id,
             Err(error) => {
                 self.note(format!("SHA-256 lookup failed: {error}"));
@@ -300,7 +291,7 @@ impl StoredReferences for ArchiveIndex<'_> {
     }
 
     fn entry(&self, doc: u32, id: usize) -> DocumentEntry {
-        let row = rows::entry(&self.archive.lock(), doc).map_err(|e| self.archive.sql(e));
+        let row = self.archive.catalog().entry(doc);
         let mut entry =
             DocumentEntry::unread(id, format!("archive document {doc}"), self.archive.dir.clone(), Role::Reference);
         let rows::EntryRow { path, sha256, text, chars, simhash } = match row {

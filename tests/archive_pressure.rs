@@ -113,6 +113,8 @@ fn a_damaged_segment_is_never_merged_into_a_sound_one_and_a_check_meeting_damage
     assert!(compacted.contains(&first) && compacted.contains("damaged"), "{compacted}");
     let verified = fails(dir, &["archive", "verify", "arc"]);
     assert!(verified.contains(&format!("segment {first}: checksum does not match")), "{verified}");
+    // The documents of the damaged batch are named.
+    assert!(verified.contains("(b0/d0.txt)") && !verified.contains("(b1/d0.txt)"), "{verified}");
 
     // Every posting of the second batch overwritten: a check that meets them says so
     // instead of answering with fewer pairs.

@@ -44,6 +44,20 @@ pub struct RemoveSummary {
     pub not_found: Vec<String>,
 }
 
+/// The archived documents a damaged segment holds postings of (as far as its entries
+/// can still be read), said after its problem: their matches may be missed.
+fn concerned_documents(segment: &Segment, archived: &[rows::DocumentInfo]) -> String {
+    const SHOWN: usize = 10;
+    let held: std::collections::BTreeSet<u32> = (0..segment.len()).map(|i| segment.entry(i).1.doc).collect();
+    let named: Vec<String> =
+        archived.iter().filter(|d| held.contains(&d.id)).map(|d| format!("{} ({})", d.id, d.path)).collect();
+    match named.len() {
+        0 => String::new(),
+        n if n <= SHOWN => format!("; matches with documents {} may be missed", named.join(", ")),
+        n => format!("; matches with documents {} and {} more may be missed", named[..SHOWN].join(", "), n - SHOWN),
+    }
+}
+
 impl Archive {
     /// Every document, by id.
     pub fn list(&self) -> Result<Vec<rows::DocumentInfo>, ArchiveError> {
@@ -149,7 +163,10 @@ impl Archive {
         for listed in &segments {
             let (file, postings) = (&listed.file, listed.postings);
             match Segment::open(&self.dir.join(file)) {
-                Ok(seg) if !seg.verify() => report.problems.push(format!("segment {file}: checksum does not match")),
+                Ok(seg) if !seg.verify() => {
+                    let concerned = concerned_documents(&seg, &rows::documents(&conn).map_err(sql)?);
+                    report.problems.push(format!("segment {file}: checksum does not match{concerned}"));
+                }
                 Ok(seg) if i64::try_from(seg.len()).ok() != Some(postings) => {
                     report.problems.push(format!("segment {file}: {} postings, the catalog says {postings}", seg.len()))
                 }

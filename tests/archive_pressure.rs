@@ -477,3 +477,40 @@ fn a_text_cut_at_the_character_limit_is_said_by_add_as_by_compare() {
     let said = String::from_utf8_lossy(&run.output.stderr);
     assert!(said.contains("note: only the first") && said.contains("huge.txt"), "{said}");
 }
+
+#[test]
+fn a_segment_write_that_fails_for_want_of_space_keeps_the_archive_and_leaves_no_temporary() {
+    use std::os::unix::process::CommandExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    documents(dir, "first", 2);
+    ok(dir, &["archive", "add", "arc", "first", "-q"]);
+    let before = ok(dir, &["archive", "list", "arc"]);
+    // A long document whose segment outgrows what the process may write to one file
+    // (RLIMIT_FSIZE: writes past it fail with EFBIG, as on a full disk the write fails).
+    write(&dir.join("big/long.txt"), &(0..400).map(text).collect::<String>());
+    let mut add = command();
+    add.current_dir(dir).args(["archive", "add", "arc", "big", "-q"]);
+    unsafe {
+        add.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            // Above the 32 KiB of SQLite's shared-memory file, below the segment's size.
+            let limit = libc::rlimit { rlim_cur: 40 * 1024, rlim_max: 40 * 1024 };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let run = bounded(add);
+    assert!(!run.output.status.success(), "{}", streams(&run.output));
+    let said = String::from_utf8_lossy(&run.output.stderr);
+    assert!(said.contains("too large"), "{said}");
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir.join("arc")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    names.sort();
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "a temporary was left: {names:?}");
+    assert_eq!(ok(dir, &["archive", "list", "arc"]), before);
+    let verified = ok(dir, &["archive", "verify", "arc"]);
+    assert!(verified.contains(" 0 leftover") && verified.contains(" 0 problems"), "{verified}");
+}

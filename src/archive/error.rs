@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 /// An archive error. Every variant names what the user can do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    /// (`error` is said in the message, not chained as a source: said once.)
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
     #[error("the disk is full while writing {0}; nothing of this batch was kept, free some space and add again")]
     DiskFull(PathBuf),
     #[error("the archive {0} is read-only here: it can be checked against but not changed")]
@@ -66,7 +67,7 @@ impl ArchiveError {
             std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
                 Self::ReadOnly(path.to_path_buf())
             }
-            _ => Self::Io { path: path.to_path_buf(), source },
+            _ => Self::Io { path: path.to_path_buf(), error: source },
         }
     }
 

@@ -46,8 +46,8 @@ impl<'a> ArchiveIndex<'a> {
         for _ in 0..3 {
             match Self::try_open(archive) {
                 Ok(index) => return Ok(index),
-                Err(ArchiveError::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => {
-                    last = Some(ArchiveError::Io { path, source });
+                Err(ArchiveError::Io { path, error }) if error.kind() == std::io::ErrorKind::NotFound => {
+                    last = Some(ArchiveError::Io { path, error });
                 }
                 Err(e) => return Err(e),
             }

@@ -6,6 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "helpers of tests: a failed unwrap is a failed test")]
 
 mod archive;
+#[cfg(unix)]
+mod archive_pressure;
 mod cli;
 mod devset;
 #[cfg(feature = "distributed")]

@@ -82,14 +82,22 @@ pub const MEMORY_LIMIT: u64 = 1 << 30;
 /// instead of taking the machine), and measures its peak resident memory (wait4's rusage of
 /// that very process, not of all children).
 #[cfg(unix)]
-#[allow(clippy::zombie_processes, reason = "the child is reaped by wait4 below, which also gives its rusage")]
 pub fn twinspot_limited(dir: &Path, args: &[&str]) -> Limited {
+    let mut command = command();
+    command.current_dir(dir).args(args);
+    run_limited(command)
+}
+
+/// Runs `command` (the binary, set up by the caller: folder, arguments, user) as
+/// [`twinspot_limited`] does.
+#[cfg(unix)]
+#[allow(clippy::zombie_processes, reason = "the child is reaped by wait4 below, which also gives its rusage")]
+pub fn run_limited(mut command: Command) -> Limited {
     use std::io::Read;
     use std::os::unix::process::CommandExt;
     use std::process::Stdio;
     let started = std::time::Instant::now();
-    let mut command = command();
-    command.current_dir(dir).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     // Address space, not resident memory, is what the kernel can bound: threads reserve
     // stacks they never touch, so the bound is above the resident limit asserted below.
     let address_space = 4 * MEMORY_LIMIT;

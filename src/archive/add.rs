@@ -4,10 +4,12 @@
 use std::path::Path;
 
 use rayon::prelude::*;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::Connection;
 
+use super::codec::{bands, compress};
+use super::files::{segment_name, sync_dir};
 use super::groups::assign_group;
-use super::reader::bands;
+use super::rows::{self, NewDocument};
 use super::segment::{self, Kind};
 use super::{Archive, ArchiveError, now};
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage, fingerprint_document};
@@ -18,8 +20,6 @@ use crate::ingest;
 
 /// Documents per batch: one transaction and one pair of segments each.
 const BATCH: usize = 1000;
-/// zstd level of stored texts.
-const TEXT_LEVEL: i32 = 3;
 
 /// How documents are added.
 #[derive(Clone, Debug, Default)]
@@ -39,6 +39,14 @@ pub struct AddSummary {
     pub unchanged: usize,
     /// (path, error) of each file that could not be read.
     pub failed: Vec<(String, String)>,
+    /// (path, note) of each file archived with a warning, as a check gives it (a text
+    /// compared only up to the character limit, a page without text, …).
+    pub warnings: Vec<(String, String)>,
+    /// Files given that lie inside the archive folder itself (the window's review marks
+    /// and stop passages kept there, a copy of a catalog): never archived as documents.
+    pub inside_archive: Vec<String>,
+    /// Damaged segments a merge found and left as they were (see `archive verify`).
+    pub damaged_segments: Vec<String>,
 }
 
 impl AddSummary {
@@ -48,12 +56,24 @@ impl AddSummary {
         self.replaced += other.replaced;
         self.unchanged += other.unchanged;
         self.failed.extend(other.failed);
+        self.warnings.extend(other.warnings);
+        self.inside_archive.extend(other.inside_archive);
+        for file in other.damaged_segments {
+            if !self.damaged_segments.contains(&file) {
+                self.damaged_segments.push(file);
+            }
+        }
     }
 }
 
 /// One file read for adding.
 struct Prepared {
     path: String,
+    /// The path the file resolves to (links and `..` followed), which identifies it
+    /// however it was named.
+    source: String,
+    /// Warnings of the reading, as a check gives them.
+    warnings: Vec<String>,
     sha256: String,
     size: u64,
     /// The text, compressed as stored (in the parallel part of an add).
@@ -63,15 +83,6 @@ struct Prepared {
     /// `None` for a text without words: it is nobody's near duplicate.
     simhash: Option<u64>,
     keywords: Option<KeywordPrint>,
-}
-
-pub(super) fn compress(text: &str) -> Result<Vec<u8>, std::io::Error> {
-    zstd::bulk::compress(text.as_bytes(), TEXT_LEVEL)
-}
-
-pub(super) fn decompress(bytes: &[u8]) -> Result<String, String> {
-    let raw = zstd::stream::decode_all(bytes).map_err(|e| e.to_string())?;
-    String::from_utf8(raw).map_err(|e| e.to_string())
 }
 
 impl Archive {
@@ -88,7 +99,13 @@ impl Archive {
         cancel: &CancelFlag,
     ) -> Result<AddSummary, ArchiveError> {
         self.require_writable()?;
+        if let Some(date) = &options.published {
+            super::date::parse_date(date)?;
+        }
         let mut summary = AddSummary::default();
+        let (inputs, inside) = self.outside_the_archive(inputs);
+        summary.inside_archive = inside;
+        let inputs = &inputs[..];
         let total = inputs.len();
         let mut done = 0;
         sink.progress(Progress { stage: Stage::Reading, done, total });
@@ -142,8 +159,19 @@ impl Archive {
     fn commit_and_merge(&self, docs: Vec<Prepared>, options: &AddOptions) -> Result<AddSummary, ArchiveError> {
         let mut summary = AddSummary::default();
         self.commit_batch(docs, options, &mut summary)?;
-        self.merge_if_needed()?;
+        summary.damaged_segments = self.merge_if_needed()?;
         Ok(summary)
+    }
+
+    /// The inputs that are not files of the archive folder itself, and the names of those
+    /// that are (a folder holding the archive was given).
+    fn outside_the_archive(&self, inputs: &[DocumentInput]) -> (Vec<DocumentInput>, Vec<String>) {
+        let own = std::fs::canonicalize(&self.dir).unwrap_or_else(|_| self.dir.clone());
+        let (inside, outside): (Vec<&DocumentInput>, Vec<&DocumentInput>) = inputs.iter().partition(|input| {
+            let real = std::fs::canonicalize(&input.path).unwrap_or_else(|_| input.path.clone());
+            real.starts_with(&own)
+        });
+        (outside.into_iter().cloned().collect(), inside.into_iter().map(|i| i.display.clone()).collect())
     }
 
     /// Reads and fingerprints `input` exactly as a check reads a reference.
@@ -153,6 +181,8 @@ impl Archive {
         let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
         Ok(Prepared {
             path: input.display.clone(),
+            source: source_of(&input.path),
+            warnings: read.entry.warnings.iter().map(ToString::to_string).collect(),
             sha256: read.entry.sha256.unwrap_or_default(),
             size,
             chars: read.entry.chars,
@@ -174,80 +204,57 @@ impl Archive {
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        // Holding the write lock: no other writer is between writing and listing a
-        // segment, so unlisted segment files are leftovers of a batch that never committed.
-        remove_unlisted_segments(&tx, &self.dir)?;
         let mut kgrams: Vec<(u64, Posting)> = Vec::new();
         let mut sentences: Vec<(u64, Posting)> = Vec::new();
         let mut first_id = None;
         for doc in docs {
-            let known: Option<i64> = tx
-                .prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 LIMIT 1")
-                .and_then(|mut stmt| stmt.query_row([&doc.sha256], |r| r.get(0)).optional())
-                .map_err(sql)?;
-            if known.is_some() {
+            let Some(old) = archived_versions(&tx, &doc).map_err(sql)? else {
                 summary.unchanged += 1;
                 continue;
-            }
-            let old: Vec<i64> = {
-                let mut stmt = tx.prepare_cached("SELECT id FROM documents WHERE path = ?1").map_err(sql)?;
-                stmt.query_map([&doc.path], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?
             };
-            for id in &old {
-                super::maintain::remove_in(&tx, *id).map_err(sql)?;
+            summary.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
+            for &id in &old {
+                rows::remove_document(&tx, id).map_err(sql)?;
             }
-            let b = doc.simhash.map(bands);
-            let band = |i: usize| b.map(|b| b[i]);
-            let nshash = doc.prints.nshash.map(|h| h as i64);
-            let keywords = doc.keywords.as_ref().map(|k| k.keywords.join("\n"));
-            tx.prepare_cached(
-                "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0)",
-            )
-            .and_then(|mut stmt| {
-                stmt.execute(params![
-                    doc.path,
-                    doc.sha256,
-                    doc.size as i64,
-                    now(),
-                    options.published,
-                    doc.chars as i64,
-                    doc.simhash.map(|h| h as i64),
-                    band(0),
-                    band(1),
-                    band(2),
-                    band(3),
-                    nshash,
-                    keywords
-                ])
-            })
-            .map_err(sql)?;
-            let id = tx.last_insert_rowid();
-            tx.prepare_cached("INSERT INTO texts(id, text) VALUES (?1, ?2)")
-                .and_then(|mut stmt| stmt.execute(params![id, doc.compressed]))
-                .map_err(sql)?;
             let keys = TokenKeys::of(&doc.prints.tokenized.tokens);
-            tx.prepare_cached("INSERT INTO token_keys(id, keys) VALUES (?1, ?2)")
-                .and_then(|mut stmt| stmt.execute(params![id, keys.as_bytes()]))
-                .map_err(sql)?;
+            let id = rows::insert_document(
+                &tx,
+                &NewDocument {
+                    path: &doc.path,
+                    source: &doc.source,
+                    sha256: &doc.sha256,
+                    size: doc.size,
+                    added_at: now(),
+                    published: options.published.as_deref(),
+                    chars: doc.chars,
+                    simhash: doc.simhash,
+                    bands: doc.simhash.map(bands),
+                    nshash: doc.prints.nshash,
+                    keywords: doc.keywords.as_ref().map(|k| k.keywords.join("\n")),
+                    text: &doc.compressed,
+                    keys: keys.as_bytes(),
+                },
+            )
+            .map_err(sql)?;
             first_id.get_or_insert(id);
-            assign_group(&tx, id, doc.simhash.unwrap_or(0), nshash, self.settings.simhash_threshold, options.cluster)
-                .map_err(sql)?;
-            let d = id as u32;
-            kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: d, position: f.position })));
-            sentences.extend(doc.prints.sentences.iter().map(|s| (s.hash, Posting { doc: d, position: s.start })));
+            assign_group(
+                &tx,
+                id,
+                doc.simhash.unwrap_or(0),
+                doc.prints.nshash,
+                self.settings.simhash_threshold,
+                options.cluster,
+            )
+            .map_err(sql)?;
+            kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: id, position: f.position })));
+            sentences.extend(doc.prints.sentences.iter().map(|s| (s.hash, Posting { doc: id, position: s.start })));
             if old.is_empty() { summary.added += 1 } else { summary.replaced += 1 }
         }
         if let Some(first) = first_id {
-            let stamp = unique_stamp();
             for (kind, entries) in [(Kind::Kgrams, kgrams), (Kind::Sentences, sentences)] {
-                let file = format!("{}-{first}-{stamp}.seg", kind_prefix(kind));
+                let file = segment_name(kind, &first.to_string());
                 let count = segment::write(&self.dir.join(&file), kind, entries)?;
-                tx.execute(
-                    "INSERT INTO segments(kind, file, postings) VALUES (?1, ?2, ?3)",
-                    params![kind.code(), file, count as i64],
-                )
-                .map_err(sql)?;
+                rows::insert_segment(&tx, kind.code(), &file, count).map_err(sql)?;
             }
             sync_dir(&self.dir)?;
         }
@@ -255,44 +262,23 @@ impl Archive {
     }
 }
 
-pub(super) fn kind_prefix(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Kgrams => "k",
-        Kind::Sentences => "s",
+/// The ids of the archived versions of `doc`'s file, which `doc` replaces; `None` when it
+/// is not to be archived: one of them has its bytes, or it is a new file with the bytes of
+/// another archived one (a copy is not archived twice).
+fn archived_versions(conn: &Connection, doc: &Prepared) -> Result<Option<Vec<u32>>, rusqlite::Error> {
+    let old = rows::versions_of(conn, &doc.source, &doc.path)?;
+    if old.iter().any(|(_, sha)| *sha == doc.sha256) {
+        return Ok(None);
     }
+    if old.is_empty() && rows::first_with_sha256(conn, &doc.sha256)?.is_some() {
+        return Ok(None);
+    }
+    Ok(Some(old.into_iter().map(|(id, _)| id).collect()))
 }
 
-/// A stamp no other segment file name has: time in nanoseconds and the process id.
-pub(super) fn unique_stamp() -> String {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    format!("{nanos:x}-{:x}", std::process::id())
-}
-
-/// Makes renames inside `dir` durable (a no-op where folders cannot be synced).
-pub(super) fn sync_dir(dir: &Path) -> Result<(), ArchiveError> {
-    #[cfg(unix)]
-    {
-        std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| ArchiveError::io(dir, e))?;
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
-}
-
-/// Deletes segment files (and temporary ones) that the catalog does not list. Called
-/// only inside a write transaction.
-pub(super) fn remove_unlisted_segments(tx: &Transaction, dir: &Path) -> Result<(), ArchiveError> {
-    let sql = |e| ArchiveError::sql(dir, e);
-    let mut stmt = tx.prepare("SELECT file FROM segments").map_err(sql)?;
-    let listed: std::collections::HashSet<String> =
-        stmt.query_map([], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?;
-    for entry in std::fs::read_dir(dir).map_err(|e| ArchiveError::io(dir, e))? {
-        let entry = entry.map_err(|e| ArchiveError::io(dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let ours = segment::is_segment_file(&name);
-        if ours && !listed.contains(&name) {
-            std::fs::remove_file(entry.path()).map_err(|e| ArchiveError::io(&entry.path(), e))?;
-        }
-    }
-    Ok(())
+/// The path `path` resolves to, as text: how a file is known whatever its spelling.
+fn source_of(path: &Path) -> String {
+    let real =
+        std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_path_buf());
+    real.to_string_lossy().into_owned()
 }

@@ -24,7 +24,8 @@ CREATE TABLE documents(
     b0 INTEGER, b1 INTEGER, b2 INTEGER, b3 INTEGER,
     nshash INTEGER,
     keywords TEXT,
-    group_id INTEGER NOT NULL
+    group_id INTEGER NOT NULL,
+    source TEXT
 );
 CREATE INDEX documents_path ON documents(path);
 CREATE INDEX documents_sha256 ON documents(sha256);
@@ -34,6 +35,7 @@ CREATE INDEX documents_b2 ON documents(b2, simhash, group_id, nshash);
 CREATE INDEX documents_b3 ON documents(b3, simhash, group_id, nshash);
 CREATE INDEX documents_nshash ON documents(nshash, simhash, group_id);
 CREATE INDEX documents_group ON documents(group_id);
+CREATE INDEX documents_source ON documents(source);
 CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
 CREATE TABLE token_keys(id INTEGER PRIMARY KEY, keys BLOB NOT NULL);
 CREATE TABLE segments(
@@ -45,26 +47,138 @@ CREATE TABLE segments(
 CREATE TABLE removed(id INTEGER PRIMARY KEY);
 ";
 
-/// Opens the catalog of the archive at `dir`; `write` opens it for changes.
+/// Name of a catalog being created: it becomes [`CATALOG`] whole, by a rename, so that
+/// no one ever opens a catalog without its tables.
+pub const CATALOG_NEW: &str = "catalog.sqlite.new";
+
+/// Opens the catalog of the archive at `dir`; `write` opens it for changes. Nothing is
+/// written here: a writer switches to WAL with [`prepare_for_writing`] once the catalog is
+/// known to be a twinspot catalog ([`check_ours`]).
 pub fn open(dir: &Path, write: bool) -> Result<Connection, ArchiveError> {
-    let path = dir.join(CATALOG);
-    let flags = if write {
-        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
-    } else {
-        OpenFlags::SQLITE_OPEN_READ_ONLY
-    } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let sql = |e| ArchiveError::sql(dir, e);
-    let conn = Connection::open_with_flags(&path, flags).map_err(sql)?;
-    conn.busy_timeout(std::time::Duration::from_secs(30)).map_err(sql)?;
-    if write {
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
-        conn.pragma_update(None, "synchronous", "FULL").map_err(sql)?;
+    if !write {
+        return open_read(dir);
     }
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let sql = |e| ArchiveError::sql(dir, e);
+    let conn = Connection::open_with_flags(dir.join(CATALOG), flags).map_err(sql)?;
+    conn.busy_timeout(std::time::Duration::from_secs(30)).map_err(sql)?;
     Ok(conn)
 }
 
+/// Opens the catalog for reading only. A WAL catalog in a folder this user may not write
+/// (a read-only share, another user's archive, a disc) cannot be opened the usual way when
+/// its `-shm` file is absent, since SQLite would have to create it: it is then opened
+/// as immutable, which reads the database file alone (a catalog nobody can write here
+/// does not change under the reader).
+fn open_read(dir: &Path) -> Result<Connection, ArchiveError> {
+    let path = dir.join(CATALOG);
+    let sql = |e| ArchiveError::sql(dir, e);
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let usual = Connection::open_with_flags(&path, flags).and_then(|conn| {
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))?;
+        Ok(conn)
+    });
+    let error = match usual {
+        Ok(conn) => return Ok(conn),
+        Err(error) => error,
+    };
+    let unwritable = matches!(
+        error.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::PermissionDenied)
+    );
+    if !unwritable || std::fs::File::open(&path).is_err() {
+        return Err(sql(error));
+    }
+    let conn = Connection::open_with_flags(immutable_uri(&path), flags | OpenFlags::SQLITE_OPEN_URI).map_err(sql)?;
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0)).map_err(sql)?;
+    Ok(conn)
+}
+
+/// The `file:` URI of `path` opened as immutable, every byte that is not plainly safe
+/// percent-encoded.
+fn immutable_uri(path: &Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut name = absolute.to_string_lossy().replace('\\', "/");
+    if !name.starts_with('/') {
+        name.insert(0, '/');
+    }
+    let mut uri = String::from("file://");
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-_.~:".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri + "?immutable=1"
+}
+
+/// Makes a writer's connection durable and lets readers work beside it (WAL).
+pub fn prepare_for_writing(conn: &Connection, dir: &Path) -> Result<(), ArchiveError> {
+    let sql = |e| ArchiveError::sql(dir, e);
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
+    conn.pragma_update(None, "synchronous", "FULL").map_err(sql)?;
+    // Written by this build: the path each document's file resolves to (catalogs made
+    // before have none and are matched by the path as added).
+    let has_source: bool = conn
+        .query_row("SELECT count(*) FROM pragma_table_info('documents') WHERE name = 'source'", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map(|n| n > 0)
+        .map_err(sql)?;
+    if !has_source {
+        conn.execute_batch(
+            "ALTER TABLE documents ADD COLUMN source TEXT;
+             CREATE INDEX IF NOT EXISTS documents_source ON documents(source);",
+        )
+        .map_err(sql)?;
+    }
+    Ok(())
+}
+
+/// Refuses a database that is not a twinspot catalog: it must have the tables of one and
+/// a format version. Read before anything is written to it.
+pub fn check_ours(conn: &Connection, dir: &Path) -> Result<(), ArchiveError> {
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('settings', 'documents', 'segments')",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(|e| ArchiveError::sql(dir, e))?;
+    let foreign = || {
+        ArchiveError::Corrupt(format!(
+            "{}: a database without a twinspot catalog (no format version); it was left as it is",
+            dir.join(CATALOG).display()
+        ))
+    };
+    if tables < 3 {
+        return Err(foreign());
+    }
+    setting(conn, dir, "format")?.filter(|v| v.parse::<u32>().is_ok()).map(|_| ()).ok_or_else(foreign)
+}
+
+/// Creates the catalog of a new archive in `dir` with `settings` (key, value): written
+/// whole under [`CATALOG_NEW`], then renamed to [`CATALOG`]. Called holding the writer lock.
+pub fn create_new(dir: &Path, settings: &[(&str, String)]) -> Result<(), ArchiveError> {
+    let sql = |e| ArchiveError::sql(dir, e);
+    let fresh = dir.join(CATALOG_NEW);
+    for stale in [fresh.clone(), dir.join(format!("{CATALOG_NEW}-journal"))] {
+        match std::fs::remove_file(&stale) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(ArchiveError::io(&stale, e)),
+            _ => {}
+        }
+    }
+    let mut conn = Connection::open(&fresh).map_err(sql)?;
+    conn.pragma_update(None, "synchronous", "FULL").map_err(sql)?;
+    create(&mut conn, dir, settings)?;
+    conn.close().map_err(|(_, e)| sql(e))?;
+    std::fs::rename(&fresh, dir.join(CATALOG)).map_err(|e| ArchiveError::io(&dir.join(CATALOG), e))
+}
+
 /// Creates the tables of a new archive with `settings` (key, value).
-pub fn create(conn: &mut Connection, dir: &Path, settings: &[(&str, String)]) -> Result<(), ArchiveError> {
+fn create(conn: &mut Connection, dir: &Path, settings: &[(&str, String)]) -> Result<(), ArchiveError> {
     let sql = |e| ArchiveError::sql(dir, e);
     let tx = conn.transaction().map_err(sql)?;
     tx.execute_batch(SCHEMA).map_err(sql)?;

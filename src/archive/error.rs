@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 /// An archive error. Every variant names what the user can do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    /// (`error` is said in the message, not chained as a source: said once.)
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
     #[error("the disk is full while writing {0}; nothing of this batch was kept, free some space and add again")]
     DiskFull(PathBuf),
     #[error("the archive {0} is read-only here: it can be checked against but not changed")]
@@ -34,7 +35,28 @@ pub enum ArchiveError {
     #[error("cancelled")]
     Cancelled,
     #[error("no document {0} in the archive")]
-    NoSuchDocument(i64),
+    NoSuchDocument(u32),
+    #[error(
+        "the archive holds a document id ({0}) beyond what twinspot can index (4,294,967,295): it cannot be read safely"
+    )]
+    IdOutOfRange(i64),
+    #[error("twinspot cannot use {scheme}:// archives yet ({shown}): an archive is a local folder")]
+    UnsupportedLocation { scheme: String, shown: String },
+    #[error(
+        "the archive {0} is being changed by another twinspot (an add, remove, expire or compact): try again when it has finished"
+    )]
+    Busy(PathBuf),
+    #[error("{path} is a link to {target}, which does not exist: make that folder first, or name another archive")]
+    DanglingLink { path: PathBuf, target: PathBuf },
+    #[error(
+        "{dir}: {} damaged ({}): nothing was merged from {}; run `twinspot archive verify` and restore the archive from a copy",
+        if files.len() == 1 { "a segment is" } else { "segments are" },
+        files.join(", "),
+        if files.len() == 1 { "it" } else { "them" }
+    )]
+    DamagedSegments { dir: PathBuf, files: Vec<String> },
+    #[error("'{0}' is not a date YYYY-MM-DD")]
+    BadDate(String),
 }
 
 impl ArchiveError {
@@ -45,13 +67,16 @@ impl ArchiveError {
             std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
                 Self::ReadOnly(path.to_path_buf())
             }
-            _ => Self::Io { path: path.to_path_buf(), source },
+            _ => Self::Io { path: path.to_path_buf(), error: source },
         }
     }
 
     /// A catalog (SQLite) error on the archive at `dir`, told apart by cause.
     pub fn sql(dir: &Path, error: rusqlite::Error) -> Self {
         use rusqlite::ErrorCode;
+        if let rusqlite::Error::IntegralValueOutOfRange(_, value) = error {
+            return Self::IdOutOfRange(value);
+        }
         if let rusqlite::Error::SqliteFailure(e, _) = &error {
             match e.code {
                 ErrorCode::DiskFull => return Self::DiskFull(dir.to_path_buf()),
@@ -59,7 +84,7 @@ impl ArchiveError {
                     return Self::ReadOnly(dir.to_path_buf());
                 }
                 ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => {
-                    return Self::Corrupt(format!("{}: {error}", dir.display()));
+                    return Self::Corrupt(format!("{}: {error}", dir.join(super::catalog::CATALOG).display()));
                 }
                 _ => {}
             }

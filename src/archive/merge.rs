@@ -2,14 +2,19 @@
 //! size tier are merged into one as soon as there are [`MERGE_FACTOR`] of them. A merge
 //! streams the sorted inputs into one new segment (dropping removed documents) and swaps
 //! the lists in one catalog transaction, holding the write lock throughout.
+//!
+//! Every segment a merge reads is checked against its checksum first: a damaged segment
+//! is never merged into a fresh one (which would carry a valid checksum over damaged
+//! postings). An add leaves it as it is, listed, for `verify` to report; a compaction
+//! refuses to run.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use rusqlite::params;
 use rustc_hash::FxHashSet;
 
-use super::add::{kind_prefix, sync_dir, unique_stamp};
+use super::files::{segment_name, sync_dir};
+use super::rows::{self, SegmentRow};
 use super::segment::{self, Kind, Segment};
 use super::{Archive, ArchiveError};
 use crate::index::Posting;
@@ -25,81 +30,85 @@ fn tier(postings: u64) -> u32 {
 }
 
 impl Archive {
-    /// Merges every full tier, repeatedly, for both kinds of segment.
-    pub(super) fn merge_if_needed(&self) -> Result<(), ArchiveError> {
-        while self.merge_one_tier(false)? {}
-        Ok(())
+    /// Merges every full tier, repeatedly, for both kinds of segment, leaving damaged
+    /// segments out; returns the damaged segments met (each is left as it is).
+    pub(super) fn merge_if_needed(&self) -> Result<Vec<String>, ArchiveError> {
+        let mut damaged = Vec::new();
+        loop {
+            match self.merge_one_tier(false, &damaged) {
+                Ok(true) => {}
+                Ok(false) => return Ok(damaged),
+                Err(ArchiveError::DamagedSegments { files, .. }) => damaged.extend(files),
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Merges all segments of each kind into one (for `archive merge`-like maintenance
-    /// and benchmarks); returns whether anything was merged.
+    /// and benchmarks); returns whether anything was merged. Refuses, merging nothing,
+    /// when a segment is damaged.
     pub fn merge_all(&self) -> Result<bool, ArchiveError> {
         self.require_writable()?;
-        self.merge_one_tier(true)
+        self.merge_one_tier(true, &[])
     }
 
-    fn merge_one_tier(&self, everything: bool) -> Result<bool, ArchiveError> {
+    /// Merges one full tier of each kind (or, with `everything`, all segments of each
+    /// kind), never one of `skipped`.
+    fn merge_one_tier(&self, everything: bool, skipped: &[String]) -> Result<bool, ArchiveError> {
         let mut conn = self.lock();
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        let mut stmt = tx.prepare("SELECT id, kind, file, postings FROM segments ORDER BY id").map_err(sql)?;
-        let listed: Vec<(i64, i64, String, i64)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .map_err(sql)?
-            .collect::<Result<_, _>>()
-            .map_err(sql)?;
-        drop(stmt);
+        let listed = rows::segments(&tx).map_err(sql)?;
         let mut merged_any = false;
         let mut old_files: Vec<String> = Vec::new();
+        let mut new_files: Vec<String> = Vec::new();
         for kind in [Kind::Kgrams, Kind::Sentences] {
-            let of_kind: Vec<&(i64, i64, String, i64)> = listed.iter().filter(|s| s.1 == kind.code()).collect();
-            let chosen: Vec<&(i64, i64, String, i64)> = if everything {
+            let of_kind: Vec<&SegmentRow> =
+                listed.iter().filter(|s| s.kind == kind.code() && !skipped.contains(&s.file)).collect();
+            let chosen: Vec<&SegmentRow> = if everything {
                 if of_kind.len() < 2 {
                     continue;
                 }
                 of_kind
             } else {
-                let mut tiers: std::collections::BTreeMap<u32, Vec<&(i64, i64, String, i64)>> = Default::default();
+                let mut tiers: std::collections::BTreeMap<u32, Vec<&SegmentRow>> = Default::default();
                 for s in of_kind {
-                    tiers.entry(tier(s.3 as u64)).or_default().push(s);
+                    tiers.entry(tier(u64::try_from(s.postings).unwrap_or_default())).or_default().push(s);
                 }
                 match tiers.into_values().find(|t| t.len() >= MERGE_FACTOR) {
                     Some(t) => t,
                     None => continue,
                 }
             };
-            let removed: FxHashSet<u32> = {
-                let mut stmt = tx.prepare("SELECT id FROM removed").map_err(sql)?;
-                stmt.query_map([], |r| r.get::<_, i64>(0))
-                    .map_err(sql)?
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(sql)?
-                    .into_iter()
-                    .map(|id| id as u32)
-                    .collect()
+            let removed = rows::removed_ids(&tx).map_err(sql)?;
+            let inputs = match self.open_sound(&chosen) {
+                Ok(inputs) => inputs,
+                Err(e) => {
+                    // Nothing of this call is listed: what it wrote goes with it.
+                    for file in &new_files {
+                        std::fs::remove_file(self.dir.join(file)).ok();
+                    }
+                    return Err(e);
+                }
             };
-            let inputs: Vec<Segment> =
-                chosen.iter().map(|s| Segment::open(&self.dir.join(&s.2))).collect::<Result<_, _>>()?;
             let count: u64 = inputs
                 .iter()
-                .map(|seg| (0..seg.len()).filter(|&i| !removed.contains(&seg.entry(i).1.doc)).count() as u64)
+                .map(|seg| (0..seg.len()).filter(|&i| !removed.contains(&seg.entry(i).1.doc)).count())
+                .map(|n| u64::try_from(n).unwrap_or(u64::MAX))
                 .sum();
-            let file = format!("{}-m{}-{}.seg", kind_prefix(kind), chosen[0].0, unique_stamp());
+            let file = segment_name(kind, &format!("m{}", chosen[0].id));
             let mut merged = MergeIter::new(&inputs, &removed);
             segment::write_sorted(&self.dir.join(&file), kind, count, &mut merged)?;
+            new_files.push(file.clone());
             sync_dir(&self.dir)?;
             for s in &chosen {
-                tx.execute("DELETE FROM segments WHERE id = ?1", [s.0]).map_err(sql)?;
+                rows::delete_segment(&tx, s.id).map_err(sql)?;
             }
-            tx.execute(
-                "INSERT INTO segments(kind, file, postings) VALUES (?1, ?2, ?3)",
-                params![kind.code(), file, count as i64],
-            )
-            .map_err(sql)?;
+            rows::insert_segment(&tx, kind.code(), &file, count).map_err(sql)?;
             merged_any = true;
             // The old files go after the commit below.
-            old_files.extend(chosen.iter().map(|s| s.2.clone()));
+            old_files.extend(chosen.iter().map(|s| s.file.clone()));
         }
         tx.commit().map_err(sql)?;
         drop(conn);
@@ -113,6 +122,28 @@ impl Archive {
             }
         }
         Ok(merged_any)
+    }
+}
+
+impl Archive {
+    /// Opens the segments `chosen` for merging, each checked
+    /// against its checksum and its listed posting count; the damaged ones are named in
+    /// [`ArchiveError::DamagedSegments`].
+    fn open_sound(&self, chosen: &[&SegmentRow]) -> Result<Vec<Segment>, ArchiveError> {
+        let mut inputs = Vec::with_capacity(chosen.len());
+        let mut damaged = Vec::new();
+        for SegmentRow { file, postings, .. } in chosen {
+            match Segment::open(&self.dir.join(file)) {
+                Ok(seg) if seg.verify() && i64::try_from(seg.len()).ok() == Some(*postings) => inputs.push(seg),
+                Ok(_) | Err(ArchiveError::Corrupt(_)) => damaged.push(file.clone()),
+                Err(e) => return Err(e),
+            }
+        }
+        if damaged.is_empty() {
+            Ok(inputs)
+        } else {
+            Err(ArchiveError::DamagedSegments { dir: self.dir.clone(), files: damaged })
+        }
     }
 }
 

@@ -10,25 +10,38 @@
 mod add;
 pub mod catalog;
 mod check;
+mod codec;
+mod date;
 mod error;
+mod files;
 mod groups;
+mod location;
+mod lock;
 mod lookup;
 mod maintain;
 mod merge;
 mod reader;
+mod rows;
 pub mod segment;
+mod store;
 
 pub use add::{AddOptions, AddSummary};
 pub use check::check_against;
+pub use date::parse_date;
 pub use error::ArchiveError;
 pub use groups::Group;
-pub use maintain::{DocumentInfo, Stats, VerifyReport};
+pub use location::{redacted, refuse_unsupported};
+pub use lock::{LOCK_FILE, WhenBusy};
+pub use maintain::{RemoveSummary, Stats, VerifyReport};
 pub use reader::ArchiveIndex;
+pub use rows::DocumentInfo;
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use rusqlite::Connection;
+
+use lock::WriterLock;
+use store::{CatalogRead, SqliteCatalog};
 
 use crate::normalize::NormalizeOptions;
 use crate::settings::Settings;
@@ -41,9 +54,12 @@ pub const FORMAT_VERSION: u32 = 4;
 /// An open archive.
 pub struct Archive {
     dir: PathBuf,
-    conn: Mutex<Connection>,
+    catalog: SqliteCatalog,
     settings: Settings,
     writable: bool,
+    /// The writer lock, held while the archive is open for changes.
+    #[allow(dead_code, reason = "held for its drop, which releases the lock")]
+    writer_lock: Option<WriterLock>,
 }
 
 impl std::fmt::Debug for Archive {
@@ -69,56 +85,124 @@ fn shaping_settings(s: &Settings) -> Vec<(&'static str, String)> {
 impl Archive {
     /// Opens the archive at `dir` for checking. `settings` must shape fingerprints as
     /// the archive's did; the other settings (min_chars, thresholds) are taken from it.
+    /// Nothing is written (but for the upgrade of an older format).
     pub fn open(dir: &Path, settings: &Settings) -> Result<Self, ArchiveError> {
-        Self::open_with(dir, settings, false, false)
+        location::refuse_unsupported(dir)?;
+        let settings = settings.clone().sanitized();
+        if !dir.join(catalog::CATALOG).exists() {
+            return Err(Self::absent(dir));
+        }
+        let conn = catalog::open(dir, false)?;
+        catalog::check_ours(&conn, dir)?;
+        let conn = Self::upgraded_for_reading(conn, dir)?;
+        let archive = Self {
+            dir: dir.to_path_buf(),
+            catalog: SqliteCatalog::new(dir, conn),
+            settings,
+            writable: false,
+            writer_lock: None,
+        };
+        archive.check_settings()?;
+        Ok(archive)
     }
 
     /// Opens the archive at `dir` for changes, creating it when `dir` does not exist or
-    /// is an empty folder.
+    /// is an empty folder; refuses at once when another writer is at work.
     pub fn open_or_create(dir: &Path, settings: &Settings) -> Result<Self, ArchiveError> {
-        Self::open_with(dir, settings, true, true)
+        Self::open_for_changes(dir, settings, true, WhenBusy::Refuse)
     }
 
-    /// Opens an existing archive for changes (remove, expire).
+    /// Opens an existing archive for changes (remove, expire); refuses at once when
+    /// another writer is at work.
     pub fn open_writable(dir: &Path, settings: &Settings) -> Result<Self, ArchiveError> {
-        Self::open_with(dir, settings, true, false)
+        Self::open_for_changes(dir, settings, false, WhenBusy::Refuse)
     }
 
-    fn open_with(dir: &Path, settings: &Settings, write: bool, create: bool) -> Result<Self, ArchiveError> {
+    /// Opens the archive at `dir` for changes (with `create`, a missing folder or an empty
+    /// one becomes a new archive). The writer lock is taken before anything is created or
+    /// changed and held until the archive is dropped; a folder or a database that is not
+    /// known to be twinspot's is refused before anything is written to it. Files of a
+    /// writer that never finished are removed here, under the lock.
+    pub fn open_for_changes(
+        dir: &Path,
+        settings: &Settings,
+        create: bool,
+        busy: WhenBusy<'_>,
+    ) -> Result<Self, ArchiveError> {
+        location::refuse_unsupported(dir)?;
+        location::refuse_dangling_link(dir)?;
         let settings = settings.clone().sanitized();
         let catalog_path = dir.join(catalog::CATALOG);
-        let exists = catalog_path.exists();
-        if !exists {
-            if !dir.exists() {
-                if !create {
-                    return Err(ArchiveError::Missing(dir.to_path_buf()));
-                }
-                std::fs::create_dir_all(dir).map_err(|e| ArchiveError::io(dir, e))?;
-            } else if !create
-                || !dir.is_dir()
-                || std::fs::read_dir(dir).map_err(|e| ArchiveError::io(dir, e))?.next().is_some()
-            {
+        if catalog_path.exists() {
+            // Another application's database is refused before the lock file is made.
+            catalog::check_ours(&catalog::open(dir, false)?, dir)?;
+        } else if !dir.exists() {
+            if !create {
+                return Err(ArchiveError::Missing(dir.to_path_buf()));
+            }
+            std::fs::create_dir_all(dir).map_err(|e| ArchiveError::io(dir, e))?;
+        } else if !create || !holds_only_our_files(dir)? {
+            return Err(ArchiveError::NotAnArchive(dir.to_path_buf()));
+        }
+        let lock = WriterLock::take(dir, busy)?;
+        // Under the lock: another writer may have made the archive meanwhile.
+        if !catalog_path.exists() {
+            if !holds_only_our_files(dir)? {
                 return Err(ArchiveError::NotAnArchive(dir.to_path_buf()));
             }
+            catalog::create_new(dir, &shaping_settings(&settings))?;
+            files::sync_dir(dir)?;
         }
-        let mut conn = catalog::open(dir, write)?;
-        if !exists {
-            catalog::create(&mut conn, dir, &shaping_settings(&settings))?;
-        } else if let Some(found) = catalog::setting(&conn, dir, "format")?
+        let mut conn = catalog::open(dir, true)?;
+        catalog::check_ours(&conn, dir)?;
+        catalog::prepare_for_writing(&conn, dir)?;
+        if catalog::setting(&conn, dir, "format")?
             .and_then(|v| v.parse::<u32>().ok())
-            .filter(|&found| found < FORMAT_VERSION)
+            .is_some_and(|f| f < FORMAT_VERSION)
         {
-            // An older format is upgraded in place the first time it is opened, for reading too.
-            if write {
-                catalog::upgrade(&mut conn, dir)?;
-            } else {
-                catalog::upgrade(&mut catalog::open(dir, true)?, dir)
-                    .map_err(|e| ArchiveError::OldFormat { found, upgrade: e.to_string() })?;
-            }
+            catalog::upgrade(&mut conn, dir)?;
         }
-        let archive = Self { dir: dir.to_path_buf(), conn: Mutex::new(conn), settings, writable: write };
+        let archive = Self {
+            dir: dir.to_path_buf(),
+            catalog: SqliteCatalog::new(dir, conn),
+            settings,
+            writable: true,
+            writer_lock: Some(lock),
+        };
         archive.check_settings()?;
+        let listed = rows::segments(&archive.lock()).map_err(|e| archive.sql(e))?;
+        files::remove_unlisted_segments(dir, &listed.into_iter().map(|s| s.file).collect())?;
         Ok(archive)
+    }
+
+    /// The error for a `dir` without a catalog.
+    fn absent(dir: &Path) -> ArchiveError {
+        if dir.exists() {
+            ArchiveError::NotAnArchive(dir.to_path_buf())
+        } else {
+            ArchiveError::Missing(dir.to_path_buf())
+        }
+    }
+
+    /// `conn` (read-only) once an older format has been upgraded in place: a reader
+    /// upgrades too, through a writable connection of its own, when it may.
+    fn upgraded_for_reading(conn: rusqlite::Connection, dir: &Path) -> Result<rusqlite::Connection, ArchiveError> {
+        let Some(found) =
+            catalog::setting(&conn, dir, "format")?.and_then(|v| v.parse::<u32>().ok()).filter(|&f| f < FORMAT_VERSION)
+        else {
+            return Ok(conn);
+        };
+        drop(conn);
+        let upgrade = || -> Result<(), ArchiveError> {
+            let lock = WriterLock::take(dir, WhenBusy::Wait(&|| {}))?;
+            let mut writer = catalog::open(dir, true)?;
+            catalog::prepare_for_writing(&writer, dir)?;
+            catalog::upgrade(&mut writer, dir)?;
+            drop(lock);
+            Ok(())
+        };
+        upgrade().map_err(|e| ArchiveError::OldFormat { found, upgrade: e.to_string() })?;
+        catalog::open(dir, false)
     }
 
     /// Refuses an archive of a newer format or made with other fingerprint settings.
@@ -150,9 +234,14 @@ impl Archive {
         &self.settings
     }
 
-    /// The catalog connection (one at a time per open archive).
+    /// The catalog connection (one at a time per open archive), for the writers.
     fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.catalog.lock()
+    }
+
+    /// The catalog as a check reads it.
+    fn catalog(&self) -> &dyn CatalogRead {
+        &self.catalog
     }
 
     fn sql(&self, error: rusqlite::Error) -> ArchiveError {
@@ -166,14 +255,12 @@ impl Archive {
     /// The fingerprint settings the archive stores, read back as [`Settings`] (the
     /// others at their defaults): for opening an archive with whatever it was made with.
     pub fn stored_settings(dir: &Path) -> Result<Settings, ArchiveError> {
+        location::refuse_unsupported(dir)?;
         if !dir.join(catalog::CATALOG).exists() {
-            return Err(if dir.exists() {
-                ArchiveError::NotAnArchive(dir.to_path_buf())
-            } else {
-                ArchiveError::Missing(dir.to_path_buf())
-            });
+            return Err(Self::absent(dir));
         }
         let conn = catalog::open(dir, false)?;
+        catalog::check_ours(&conn, dir)?;
         let get = |key: &str| catalog::setting(&conn, dir, key);
         let num = |key: &str, default: usize| -> Result<usize, ArchiveError> {
             Ok(get(key)?.and_then(|v| v.parse().ok()).unwrap_or(default))
@@ -196,6 +283,22 @@ impl Archive {
             ..d
         })
     }
+}
+
+/// True when every entry of `dir` is one a writer of this archive makes before its
+/// catalog exists (the lock, a catalog being created): the folder is still empty.
+fn holds_only_our_files(dir: &Path) -> Result<bool, ArchiveError> {
+    if !dir.is_dir() {
+        return Ok(false);
+    }
+    let ours = [LOCK_FILE.to_string(), catalog::CATALOG_NEW.to_string(), format!("{}-journal", catalog::CATALOG_NEW)];
+    for entry in std::fs::read_dir(dir).map_err(|e| ArchiveError::io(dir, e))? {
+        let name = entry.map_err(|e| ArchiveError::io(dir, e))?.file_name();
+        if !ours.iter().any(|o| name == o.as_str()) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Seconds since the Unix epoch, now.

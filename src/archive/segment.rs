@@ -91,15 +91,20 @@ impl Kind {
     }
 }
 
-/// True for the name of a segment file or of a segment being written (`NAME.seg.tmp`):
-/// the only files of the archive folder that an add or `verify` treats as its own. Other
-/// files (the window's review marks and their atomic temporaries) are left alone.
+/// True for the name of a segment file or of a segment being written (`NAME.seg.tmp`,
+/// and `k-…-….tmp` / `s-…-….tmp` as earlier versions named them): the only files of the
+/// archive folder that an add or `verify` treats as its own. Other files (the window's
+/// review marks and their atomic temporaries, the writer lock) are left alone.
 pub fn is_segment_file(name: &str) -> bool {
-    name.ends_with(".seg") || name.ends_with(".seg.tmp")
+    let earlier_temporary = name.ends_with(".tmp")
+        && (name.starts_with("k-") || name.starts_with("s-"))
+        && name.trim_end_matches(".tmp").split('-').count() >= 3;
+    name.ends_with(".seg") || name.ends_with(".seg.tmp") || earlier_temporary
 }
 
 /// Writes `entries` (any order; sorted and deduplicated here) as a segment at `path`,
-/// through `path` + ".tmp", synced before the rename. Returns the posting count.
+/// through `path` + ".tmp", synced before the rename (removed when the write fails, a
+/// full disk for one). Returns the posting count.
 pub fn write(path: &Path, kind: Kind, mut entries: Vec<(u64, Posting)>) -> Result<u64, ArchiveError> {
     entries.sort_unstable();
     entries.dedup();
@@ -125,14 +130,33 @@ fn write_with_layout(
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
     layout: FilterLayout,
 ) -> Result<u64, ArchiveError> {
-    let tmp = path.with_extension("tmp");
-    let io = |e| ArchiveError::io(&tmp, e);
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let written = write_file(&tmp, path, kind, count, entries, layout);
+    if written.is_err() {
+        // Best effort: a file that cannot go now is a leftover the next writer removes.
+        std::fs::remove_file(&tmp).ok();
+    }
+    written
+}
+
+/// Writes the segment to `tmp`, syncs it and renames it to `path`.
+fn write_file(
+    tmp: &Path,
+    path: &Path,
+    kind: Kind,
+    count: u64,
+    entries: &mut dyn Iterator<Item = (u64, Posting)>,
+    layout: FilterLayout,
+) -> Result<u64, ArchiveError> {
+    let io = |e| ArchiveError::io(tmp, e);
     let bits = bucket_bits(count);
     let filter_words = filter_words(count, layout);
     let mut filter = vec![0u64; filter_words];
     // starts[b] counts entries whose top bits are below b, filled in as entries stream by.
     let mut bucket_counts = vec![0u64; (1usize << bits) + 1];
-    let mut out = Checksummed::new(BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io)?));
+    let mut out = Checksummed::new(BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(io)?));
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(layout.magic());
     header.extend_from_slice(&(kind as u32).to_le_bytes());
@@ -168,10 +192,10 @@ fn write_with_layout(
     let sum = out.sum;
     let mut inner = out.inner;
     inner.write_all(&sum.to_le_bytes()).map_err(io)?;
-    let file = inner.into_inner().map_err(|e| ArchiveError::io(&tmp, e.into_error()))?;
+    let file = inner.into_inner().map_err(|e| ArchiveError::io(tmp, e.into_error()))?;
     file.sync_all().map_err(io)?;
     drop(file);
-    std::fs::rename(&tmp, path).map_err(|e| ArchiveError::io(path, e))?;
+    std::fs::rename(tmp, path).map_err(|e| ArchiveError::io(path, e))?;
     Ok(count)
 }
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use twinspot::archive::{AddOptions, Archive, check_against};
+use twinspot::archive::{AddOptions, Archive, WhenBusy, check_against};
 use twinspot::engine::{CheckRequest, InputSet, Skipped, display_path};
 use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, DocumentInput, Role, Settings};
@@ -45,11 +45,16 @@ pub enum ArchiveCommand {
     List { archive: PathBuf },
     /// Sizes of the archive.
     Stats { archive: PathBuf },
-    /// Remove documents by id or by path as added.
+    /// Remove documents: the files named (by any spelling of their path, or the path as
+    /// added) and the documents of each `--id` (the first column of `list`).
+    #[command(group = clap::ArgGroup::new("keys").required(true).multiple(true).args(["paths", "id"]))]
     Remove {
         archive: PathBuf,
-        #[arg(required = true)]
-        keys: Vec<String>,
+        /// Files to remove, as archived.
+        paths: Vec<PathBuf>,
+        /// The id of a document to remove (may be given more than once).
+        #[arg(long, value_name = "N")]
+        id: Vec<u32>,
     },
     /// Near-duplicate groups of more than one document (representative first).
     Groups { archive: PathBuf },
@@ -110,12 +115,7 @@ pub struct CheckArgs {
 }
 
 fn parse_date(s: &str) -> Result<String, String> {
-    let parts: Vec<&str> = s.split('-').collect();
-    let ok = parts.len() == 3
-        && [4, 2, 2].iter().zip(&parts).all(|(n, p)| p.len() == *n && p.bytes().all(|b| b.is_ascii_digit()))
-        && (1..=12).contains(&parts[1].parse::<u32>().unwrap_or(0))
-        && (1..=31).contains(&parts[2].parse::<u32>().unwrap_or(0));
-    if ok { Ok(s.to_string()) } else { Err(format!("'{s}' is not a date YYYY-MM-DD")) }
+    twinspot::archive::parse_date(s).map_err(|e| e.to_string())
 }
 
 /// The settings to open `dir` with: the archive's own, or the defaults for a new one,
@@ -142,32 +142,35 @@ fn open_read(dir: &Path) -> anyhow::Result<Archive> {
 
 fn open_write(dir: &Path) -> anyhow::Result<Archive> {
     let settings = Archive::stored_settings(dir)?;
-    Ok(Archive::open_writable(dir, &settings)?)
+    Ok(Archive::open_for_changes(dir, &settings, false, WhenBusy::Wait(&say_waiting))?)
+}
+
+/// Said when another writer holds the archive: this one waits for it.
+fn say_waiting() {
+    eprintln!("twinspot: waiting for another add (or remove, expire, compact) of this archive to finish…");
+}
+
+/// The archive's name of a command, whatever the command.
+fn archive_of(command: &ArchiveCommand) -> &Path {
+    match command {
+        ArchiveCommand::Add { archive, .. }
+        | ArchiveCommand::List { archive }
+        | ArchiveCommand::Stats { archive }
+        | ArchiveCommand::Remove { archive, .. }
+        | ArchiveCommand::Groups { archive }
+        | ArchiveCommand::Expire { archive, .. }
+        | ArchiveCommand::Verify { archive }
+        | ArchiveCommand::Compact { archive } => archive,
+        ArchiveCommand::Check(args) => &args.archive,
+    }
 }
 
 pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
+    // An archive named by a URL is refused before anything is read, made or echoed.
+    twinspot::archive::refuse_unsupported(archive_of(&command))?;
     match command {
         ArchiveCommand::Add { archive, paths, date, cluster, shape, quiet } => {
-            let mut settings = settings_for(&archive, &shape)?;
-            settings.ingest.isolation = super::isolation();
-            let Some((inputs, _)) = gather(&paths, Role::Reference) else {
-                return Ok(ExitCode::from(2));
-            };
-            let store = Archive::open_or_create(&archive, &settings)?;
-            let progress = TerminalProgress::new(quiet);
-            let summary =
-                store.add(&inputs, &AddOptions { published: date, cluster }, &progress, &CancelFlag::new())?;
-            progress.finish();
-            for (path, error) in &summary.failed {
-                eprintln!("twinspot: {path}: {error}");
-            }
-            println!(
-                "{} added, {} replaced, {} unchanged, {} failed",
-                summary.added,
-                summary.replaced,
-                summary.unchanged,
-                summary.failed.len()
-            );
+            return add(&archive, &paths, AddOptions { published: date, cluster }, &shape, quiet);
         }
         ArchiveCommand::Check(args) => return check(args),
         ArchiveCommand::List { archive } => {
@@ -194,13 +197,18 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
                 println!("bytes per char   {:.2}", s.bytes as f64 / s.chars as f64);
             }
         }
-        ArchiveCommand::Remove { archive, keys } => {
-            let removed = open_write(&archive)?.remove(&keys)?;
-            println!("{removed} removed");
+        ArchiveCommand::Remove { archive, paths, id } => {
+            let summary = open_write(&archive)?.remove(&id, &paths)?;
+            if summary.not_found.is_empty() {
+                println!("{} removed", summary.removed);
+            } else {
+                println!("{} removed; not in the archive: {}", summary.removed, summary.not_found.join(", "));
+                return Ok(ExitCode::from(1));
+            }
         }
         ArchiveCommand::Groups { archive } => {
             let store = open_read(&archive)?;
-            let paths: std::collections::HashMap<i64, String> =
+            let paths: std::collections::HashMap<u32, String> =
                 store.list()?.into_iter().map(|d| (d.id, d.path)).collect();
             for g in store.groups()? {
                 println!("group {} ({} documents)", g.representative, g.members.len());
@@ -229,6 +237,9 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
             for problem in &report.problems {
                 eprintln!("twinspot: {problem}");
             }
+            for leftover in &report.leftovers {
+                eprintln!("twinspot: note: {leftover}: left by a writer that did not finish; the next add removes it");
+            }
             println!(
                 "{} documents, {} segments, {} leftover files of an interrupted add, {} problems",
                 report.documents,
@@ -242,6 +253,45 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `twinspot archive add`: waits for another writer, then adds and says what it did.
+fn add(archive: &Path, paths: &[PathBuf], options: AddOptions, shape: &Shape, quiet: bool) -> anyhow::Result<ExitCode> {
+    let mut settings = settings_for(archive, shape)?;
+    settings.ingest.isolation = super::isolation();
+    let Some((inputs, _)) = gather(paths, Role::Reference) else {
+        return Ok(ExitCode::from(2));
+    };
+    let store = Archive::open_for_changes(archive, &settings, true, WhenBusy::Wait(&say_waiting))?;
+    let progress = TerminalProgress::new(quiet);
+    let summary = store.add(&inputs, &options, &progress, &CancelFlag::new())?;
+    progress.finish();
+    for (path, error) in &summary.failed {
+        eprintln!("twinspot: {path}: {error}");
+    }
+    for (path, warning) in &summary.warnings {
+        eprintln!("twinspot: note: {warning}: {path}");
+    }
+    if !summary.inside_archive.is_empty() {
+        eprintln!(
+            "twinspot: {} files inside the archive folder itself were not archived (first: {})",
+            summary.inside_archive.len(),
+            summary.inside_archive[0]
+        );
+    }
+    for file in &summary.damaged_segments {
+        eprintln!(
+            "twinspot: segment {file} is damaged and was not merged; run `twinspot archive verify` and restore the archive from a copy"
+        );
+    }
+    println!(
+        "{} added, {} replaced, {} unchanged, {} failed",
+        summary.added,
+        summary.replaced,
+        summary.unchanged,
+        summary.failed.len()
+    );
+    Ok(if summary.damaged_segments.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// The documents under `paths`, each real file once, and what was passed over (said on

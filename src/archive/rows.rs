@@ -1,0 +1,461 @@
+//! The catalog's rows: every statement that reads or writes documents, texts, token keys,
+//! groups, segments and removed ids is here, and nowhere else (the schema, its upgrades
+//! and the settings are [`super::catalog`]'s). Adding, reading, merging and looking after
+//! an archive go through these functions and never through each other.
+//!
+//! Document ids are SQLite row ids (`i64`); postings hold them as `u32`. Every id read
+//! here for postings goes through [`doc_id`], a checked conversion whose failure is a
+//! typed error ([`rusqlite::Error::IntegralValueOutOfRange`], told by
+//! [`super::ArchiveError::sql`]): an id beyond `u32` never lands on another document.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use rustc_hash::FxHashSet;
+
+/// An archived document's id as postings hold it, or a typed error past `u32::MAX`.
+pub(super) fn doc_id(id: i64) -> Result<u32, rusqlite::Error> {
+    u32::try_from(id).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, id))
+}
+
+/// A column holding a document id, converted with [`doc_id`].
+fn id_at(row: &Row<'_>, column: usize) -> Result<u32, rusqlite::Error> {
+    doc_id(row.get(column)?)
+}
+
+/// An unsigned count or size column (stored as SQLite's signed integer).
+fn unsigned_at(row: &Row<'_>, column: usize) -> Result<u64, rusqlite::Error> {
+    let value: i64 = row.get(column)?;
+    u64::try_from(value).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(column, value))
+}
+
+/// A 64-bit hash column (SimHash, nshash): stored as the signed integer of its bits.
+fn hash_at(row: &Row<'_>, column: usize) -> Result<Option<u64>, rusqlite::Error> {
+    Ok(row.get::<_, Option<i64>>(column)?.map(|h| u64::from_ne_bytes(h.to_ne_bytes())))
+}
+
+/// A 64-bit hash as stored.
+pub(super) fn stored_hash(h: u64) -> i64 {
+    i64::from_ne_bytes(h.to_ne_bytes())
+}
+
+/// One archived document, as `archive list` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocumentInfo {
+    pub id: u32,
+    pub path: String,
+    pub sha256: String,
+    pub size: u64,
+    pub added_at: i64,
+    pub published: Option<String>,
+    pub chars: u64,
+    pub simhash: Option<u64>,
+    pub nshash: Option<u64>,
+    pub group: u32,
+}
+
+/// A document to insert (its group is set after, by [`set_group`]).
+pub(super) struct NewDocument<'a> {
+    pub path: &'a str,
+    pub source: &'a str,
+    pub sha256: &'a str,
+    pub size: u64,
+    pub added_at: i64,
+    pub published: Option<&'a str>,
+    pub chars: usize,
+    pub simhash: Option<u64>,
+    pub bands: Option<[i64; 4]>,
+    pub nshash: Option<u64>,
+    pub keywords: Option<String>,
+    /// The text, compressed as stored.
+    pub text: &'a [u8],
+    /// The token keys, as stored.
+    pub keys: &'a [u8],
+}
+
+/// A listed segment file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct SegmentRow {
+    pub id: i64,
+    pub kind: i64,
+    pub file: String,
+    pub postings: i64,
+}
+
+/// A document near a new one, as grouping reads it.
+pub(super) struct NearRow {
+    pub id: u32,
+    pub simhash: Option<u64>,
+    pub group: u32,
+    pub nshash: Option<u64>,
+}
+
+/// What a check shows of an archived reference.
+pub(super) struct EntryRow {
+    pub path: String,
+    pub sha256: String,
+    pub text: Vec<u8>,
+    pub chars: i64,
+    pub simhash: Option<u64>,
+}
+
+/// A document's stored text and token keys, as `verify` reads them.
+pub(super) struct TextRow {
+    pub id: u32,
+    /// The text as stored; `None` when its row is missing.
+    pub text: Option<Vec<u8>>,
+    pub chars: i64,
+    /// `None` for documents archived before format 3.
+    pub keys: Option<Vec<u8>>,
+}
+
+/// What a check reads of an archived reference: its stored text, SimHash and keywords.
+pub(super) struct StoredRow {
+    pub text: Vec<u8>,
+    pub simhash: Option<u64>,
+    pub keywords: Option<String>,
+}
+
+/// Called with (id, token keys, SimHash) of each document glanced at; false stops.
+pub(super) type GlanceFn<'a> = dyn FnMut(u32, &[u8], Option<u64>) -> bool + 'a;
+
+/// Counts of the catalog, for `stats`.
+pub(super) struct Counts {
+    pub documents: u64,
+    pub chars: u64,
+    pub groups: u64,
+    pub kgram_segments: u64,
+    pub sentence_segments: u64,
+    pub postings: u64,
+}
+
+// ---- documents ----
+
+/// Inserts `doc` (documents, texts, token keys) in group 0; returns its id.
+pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Result<u32, rusqlite::Error> {
+    let band = |i: usize| doc.bands.map(|b| b[i]);
+    let size = i64::try_from(doc.size).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(2, i64::MAX))?;
+    let chars = i64::try_from(doc.chars).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(5, i64::MAX))?;
+    conn.prepare_cached(
+        "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id, source)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14)",
+    )?
+    .execute(params![
+        doc.path,
+        doc.sha256,
+        size,
+        doc.added_at,
+        doc.published,
+        chars,
+        doc.simhash.map(stored_hash),
+        band(0),
+        band(1),
+        band(2),
+        band(3),
+        doc.nshash.map(stored_hash),
+        doc.keywords,
+        doc.source
+    ])?;
+    let id = conn.last_insert_rowid();
+    conn.prepare_cached("INSERT INTO texts(id, text) VALUES (?1, ?2)")?.execute(params![id, doc.text])?;
+    conn.prepare_cached("INSERT INTO token_keys(id, keys) VALUES (?1, ?2)")?.execute(params![id, doc.keys])?;
+    doc_id(id)
+}
+
+/// (id, SHA-256) of the archived versions of a file: by the path it resolves to, or for
+/// documents archived without one, by the path as added.
+pub(super) fn versions_of(conn: &Connection, source: &str, path: &str) -> Result<Vec<(u32, String)>, rusqlite::Error> {
+    let mut stmt =
+        conn.prepare_cached("SELECT id, sha256 FROM documents WHERE source = ?1 OR (source IS NULL AND path = ?2)")?;
+    stmt.query_map([source, path], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
+}
+
+/// The first archived document with these bytes (by SHA-256), if any.
+pub(super) fn first_with_sha256(conn: &Connection, sha256: &str) -> Result<Option<u32>, rusqlite::Error> {
+    conn.prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 ORDER BY id LIMIT 1")?
+        .query_row([sha256], |r| id_at(r, 0))
+        .optional()
+}
+
+/// Whether document `id` is archived.
+pub(super) fn has_document(conn: &Connection, id: u32) -> Result<bool, rusqlite::Error> {
+    conn.query_row("SELECT count(*) FROM documents WHERE id = ?1", [id], |r| r.get::<_, i64>(0)).map(|n| n > 0)
+}
+
+/// The documents archived from `given` (the path as added) or from the file `real`.
+pub(super) fn ids_by_path(conn: &Connection, given: &str, real: &str) -> Result<Vec<u32>, rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT id FROM documents WHERE path = ?1 OR source = ?2")?;
+    stmt.query_map([given, real], |r| id_at(r, 0))?.collect()
+}
+
+/// The documents dated before `day` (publication date, else the day added), by id.
+pub(super) fn ids_dated_before(conn: &Connection, day: &str) -> Result<Vec<u32>, rusqlite::Error> {
+    let mut stmt = conn.prepare(
+        "SELECT id FROM documents
+         WHERE coalesce(published, date(added_at, 'unixepoch')) < ?1 ORDER BY id",
+    )?;
+    stmt.query_map([day], |r| id_at(r, 0))?.collect()
+}
+
+/// Deletes document `id` inside a write transaction: its row goes, its postings stay in
+/// their segments until a merge, skipped by readers through the `removed` list; groups
+/// get a representative again.
+pub(super) fn remove_document(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
+    delete_rows(conn, id)?;
+    repair_representatives(conn)
+}
+
+/// The rows of document `id` (its catalog row, text and token keys) deleted and the id
+/// listed as removed, groups left to repair by the caller.
+pub(super) fn delete_rows(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
+    conn.execute("INSERT OR IGNORE INTO removed(id) VALUES (?1)", [id])?;
+    conn.execute("DELETE FROM documents WHERE id = ?1", [id])?;
+    conn.execute("DELETE FROM texts WHERE id = ?1", [id])?;
+    conn.execute("DELETE FROM token_keys WHERE id = ?1", [id])?;
+    Ok(())
+}
+
+/// Every document, by id.
+pub(super) fn documents(conn: &Connection) -> Result<Vec<DocumentInfo>, rusqlite::Error> {
+    let mut stmt = conn.prepare(
+        "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id
+         FROM documents ORDER BY id",
+    )?;
+    stmt.query_map([], |r| {
+        Ok(DocumentInfo {
+            id: id_at(r, 0)?,
+            path: r.get(1)?,
+            sha256: r.get(2)?,
+            size: unsigned_at(r, 3)?,
+            added_at: r.get(4)?,
+            published: r.get(5)?,
+            chars: unsigned_at(r, 6)?,
+            simhash: hash_at(r, 7)?,
+            nshash: hash_at(r, 8)?,
+            group: id_at(r, 9)?,
+        })
+    })?
+    .collect()
+}
+
+/// Counts for `stats`.
+pub(super) fn counts(conn: &Connection) -> Result<Counts, rusqlite::Error> {
+    let one = |q: &str| conn.query_row(q, [], |r| unsigned_at(r, 0));
+    Ok(Counts {
+        documents: one("SELECT count(*) FROM documents")?,
+        chars: one("SELECT coalesce(sum(chars), 0) FROM documents")?,
+        groups: one("SELECT count(*) FROM (SELECT group_id FROM documents GROUP BY group_id HAVING count(*) > 1)")?,
+        kgram_segments: one("SELECT count(*) FROM segments WHERE kind = 0")?,
+        sentence_segments: one("SELECT count(*) FROM segments WHERE kind = 1")?,
+        postings: one("SELECT coalesce(sum(postings), 0) FROM segments")?,
+    })
+}
+
+/// The number of archived documents.
+pub(super) fn document_count(conn: &Connection) -> Result<usize, rusqlite::Error> {
+    conn.query_row("SELECT count(*) FROM documents", [], |r| {
+        let n: i64 = r.get(0)?;
+        usize::try_from(n).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, n))
+    })
+}
+
+/// The largest id the catalog ever gave (removed documents included).
+pub(super) fn last_id(conn: &Connection) -> Result<u32, rusqlite::Error> {
+    conn.query_row(
+        "SELECT max(coalesce((SELECT max(seq) FROM sqlite_sequence WHERE name = 'documents'), 0),
+                    coalesce((SELECT max(id) FROM documents), 0))",
+        [],
+        |r| id_at(r, 0),
+    )
+}
+
+/// Calls `each` with the stored text and token keys of every document, by id.
+pub(super) fn for_each_text(conn: &Connection, each: &mut dyn FnMut(TextRow)) -> Result<(), rusqlite::Error> {
+    let mut stmt = conn.prepare(
+        "SELECT d.id, t.text, d.chars, k.keys FROM documents d LEFT JOIN texts t ON t.id = d.id
+         LEFT JOIN token_keys k ON k.id = d.id ORDER BY d.id",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        each(TextRow { id: id_at(row, 0)?, text: row.get(1)?, chars: row.get(2)?, keys: row.get(3)? });
+    }
+    Ok(())
+}
+
+/// SQLite's integrity check of the catalog: "ok" when sound.
+pub(super) fn integrity(conn: &Connection) -> Result<String, rusqlite::Error> {
+    conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
+}
+
+// ---- what a check reads ----
+
+/// Begins the read transaction of a check (one snapshot for all its queries).
+pub(super) fn begin_read(conn: &Connection) -> Result<(), rusqlite::Error> {
+    if conn.is_autocommit() { conn.execute_batch("BEGIN") } else { Ok(()) }
+}
+
+/// Ends the read transaction begun by [`begin_read`]: nothing was written in it, so
+/// ending it cannot lose anything; should `COMMIT` fail, `ROLLBACK` ends it, and failing
+/// that SQLite ends it when the connection closes.
+pub(super) fn end_read(conn: &Connection) {
+    if !conn.is_autocommit() && conn.execute_batch("COMMIT").is_err() {
+        conn.execute_batch("ROLLBACK").ok();
+    }
+}
+
+/// (id, SimHash) of the documents sharing a band with `bands`, or with `None` of every
+/// document with a SimHash.
+pub(super) fn simhash_rows(conn: &Connection, bands: Option<[i64; 4]>) -> Result<Vec<(u32, u64)>, rusqlite::Error> {
+    let read = |r: &Row<'_>| Ok((id_at(r, 0)?, hash_at(r, 1)?.unwrap_or(0)));
+    match bands {
+        Some(b) => conn
+            .prepare_cached(
+                "SELECT id, simhash FROM documents WHERE b0 = ?1 UNION SELECT id, simhash FROM documents WHERE b1 = ?2 \
+                 UNION SELECT id, simhash FROM documents WHERE b2 = ?3 UNION SELECT id, simhash FROM documents WHERE b3 = ?4",
+            )?
+            .query_map(b, read)?
+            .collect(),
+        None => conn
+            .prepare_cached("SELECT id, simhash FROM documents WHERE simhash IS NOT NULL")?
+            .query_map([], read)?
+            .collect(),
+    }
+}
+
+/// The stored text, SimHash and keywords of document `doc`.
+pub(super) fn stored(conn: &Connection, doc: u32) -> Result<Option<StoredRow>, rusqlite::Error> {
+    conn.prepare_cached(
+        "SELECT t.text, d.simhash, d.keywords FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
+    )?
+    .query_row([doc], |r| Ok(StoredRow { text: r.get(0)?, simhash: hash_at(r, 1)?, keywords: r.get(2)? }))
+    .optional()
+}
+
+/// Calls `each` with (id, token keys, SimHash) of every document of `ids` (a JSON array)
+/// that has keys, until it returns false.
+pub(super) fn glances(conn: &Connection, ids: &str, each: &mut GlanceFn<'_>) -> Result<(), rusqlite::Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT k.id, k.keys, d.simhash FROM json_each(?1) j
+         JOIN token_keys k ON k.id = j.value JOIN documents d ON d.id = k.id",
+    )?;
+    let mut rows = stmt.query([ids])?;
+    while let Some(row) = rows.next()? {
+        let keys = row.get_ref(1)?.as_blob()?;
+        if !each(id_at(row, 0)?, keys, hash_at(row, 2)?) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// What a report shows of document `doc`.
+pub(super) fn entry(conn: &Connection, doc: u32) -> Result<Option<EntryRow>, rusqlite::Error> {
+    conn.query_row(
+        "SELECT d.path, d.sha256, t.text, d.chars, d.simhash FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
+        [doc],
+        |r| Ok(EntryRow { path: r.get(0)?, sha256: r.get(1)?, text: r.get(2)?, chars: r.get(3)?, simhash: hash_at(r, 4)? }),
+    )
+    .optional()
+}
+
+// ---- groups ----
+
+/// The documents other than `id` sharing a SimHash band or the nshash key with it: one
+/// range of a covering index per band (and the nshash key), never the table rows.
+pub(super) fn near_rows(
+    conn: &Connection,
+    id: u32,
+    bands: [i64; 4],
+    nshash: Option<u64>,
+) -> Result<Vec<NearRow>, rusqlite::Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, simhash, group_id, nshash FROM documents WHERE b0 = ?2 AND id != ?1
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE b1 = ?3 AND id != ?1
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE b2 = ?4 AND id != ?1
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE b3 = ?5 AND id != ?1
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE ?6 IS NOT NULL AND nshash = ?6 AND id != ?1",
+    )?;
+    let nshash = nshash.map(stored_hash);
+    stmt.query_map(params![id, bands[0], bands[1], bands[2], bands[3], nshash], |r| {
+        Ok(NearRow { id: id_at(r, 0)?, simhash: hash_at(r, 1)?, group: id_at(r, 2)?, nshash: hash_at(r, 3)? })
+    })?
+    .collect()
+}
+
+/// Moves every member of group `from` into group `into`.
+pub(super) fn join_groups(conn: &Connection, into: u32, from: u32) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached("UPDATE documents SET group_id = ?1 WHERE group_id = ?2")?.execute(params![into, from])?;
+    Ok(())
+}
+
+/// Puts document `id` into group `group`.
+pub(super) fn set_group(conn: &Connection, id: u32, group: u32) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached("UPDATE documents SET group_id = ?1 WHERE id = ?2")?.execute(params![group, id])?;
+    Ok(())
+}
+
+/// After documents were deleted: every group whose representative is gone gets its
+/// earliest remaining member as representative.
+pub(super) fn repair_representatives(conn: &Connection) -> Result<(), rusqlite::Error> {
+    conn.execute(
+        "UPDATE documents SET group_id = (SELECT min(d.id) FROM documents d WHERE d.group_id = documents.group_id)
+         WHERE group_id NOT IN (SELECT id FROM documents)",
+        [],
+    )?;
+    Ok(())
+}
+
+/// (group, member) of every group of more than one document, by group then member.
+pub(super) fn group_members(conn: &Connection) -> Result<Vec<(u32, u32)>, rusqlite::Error> {
+    let mut stmt = conn.prepare(
+        "SELECT group_id, id FROM documents WHERE group_id IN
+           (SELECT group_id FROM documents GROUP BY group_id HAVING count(*) > 1)
+         ORDER BY group_id, id",
+    )?;
+    stmt.query_map([], |r| Ok((id_at(r, 0)?, id_at(r, 1)?)))?.collect()
+}
+
+// ---- segments and removed ids ----
+
+/// Every listed segment, oldest first.
+pub(super) fn segments(conn: &Connection) -> Result<Vec<SegmentRow>, rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT id, kind, file, postings FROM segments ORDER BY id")?;
+    stmt.query_map([], |r| Ok(SegmentRow { id: r.get(0)?, kind: r.get(1)?, file: r.get(2)?, postings: r.get(3)? }))?
+        .collect()
+}
+
+/// Lists a segment file of `kind` holding `postings`.
+pub(super) fn insert_segment(conn: &Connection, kind: i64, file: &str, postings: u64) -> Result<(), rusqlite::Error> {
+    let postings = i64::try_from(postings).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(2, i64::MAX))?;
+    conn.execute("INSERT INTO segments(kind, file, postings) VALUES (?1, ?2, ?3)", params![kind, file, postings])?;
+    Ok(())
+}
+
+/// Unlists segment `id`.
+pub(super) fn delete_segment(conn: &Connection, id: i64) -> Result<(), rusqlite::Error> {
+    conn.execute("DELETE FROM segments WHERE id = ?1", [id])?;
+    Ok(())
+}
+
+/// The ids of removed documents (their postings are skipped, and dropped by merges).
+pub(super) fn removed_ids(conn: &Connection) -> Result<FxHashSet<u32>, rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT id FROM removed")?;
+    stmt.query_map([], |r| id_at(r, 0))?.collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::ArchiveError;
+
+    #[test]
+    fn ids_beyond_u32_are_a_typed_error_never_another_document() {
+        assert_eq!(doc_id(7).ok(), Some(7));
+        assert_eq!(doc_id(i64::from(u32::MAX)).ok(), Some(u32::MAX));
+        for bad in [i64::from(u32::MAX) + 1, i64::from(u32::MAX) + 8, -1] {
+            let error = doc_id(bad).unwrap_err();
+            assert!(matches!(
+                ArchiveError::sql(std::path::Path::new("arc"), error),
+                ArchiveError::IdOutOfRange(v) if v == bad
+            ));
+        }
+    }
+}

@@ -7,8 +7,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use super::error::ArchiveError;
 
-/// File name of the catalog inside the archive folder.
-pub const CATALOG: &str = "catalog.sqlite";
+pub use super::names::{CATALOG, CATALOG_NEW};
 
 const SCHEMA: &str = "
 CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,9 +46,6 @@ CREATE TABLE segments(
 CREATE TABLE removed(id INTEGER PRIMARY KEY);
 ";
 
-/// Name of a catalog being created: it becomes [`CATALOG`] whole, by a rename, so that
-/// no one ever opens a catalog without its tables.
-pub const CATALOG_NEW: &str = "catalog.sqlite.new";
 
 /// Opens the catalog of the archive at `dir`; `write` opens it for changes. Nothing is
 /// written here: a writer switches to WAL with [`prepare_for_writing`] once the catalog is

@@ -84,7 +84,7 @@ impl ArchiveError {
                     return Self::ReadOnly(dir.to_path_buf());
                 }
                 ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => {
-                    return Self::Corrupt(format!("{}: {error}", dir.join(super::catalog::CATALOG).display()));
+                    return Self::Corrupt(format!("{}: {error}", dir.join(super::names::CATALOG).display()));
                 }
                 _ => {}
             }

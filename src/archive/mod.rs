@@ -20,6 +20,7 @@ mod lock;
 mod lookup;
 mod maintain;
 mod merge;
+mod names;
 mod reader;
 mod rows;
 pub mod segment;

@@ -124,3 +124,49 @@ fn reworded_copies_are_found_and_nothing_else_falls_behind() {
         assert!(*plagdet >= floor, "{kind}: {plagdet} < {floor} (devset)\n{table}");
     }
 }
+
+/// The evasion set `tests/data/make_evasion.py` makes from `src` (seeded), in a scratch
+/// folder with the scorer beside it.
+fn evasion_set(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("evasion");
+    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/make_evasion.py");
+    let status = Command::new("python3").arg(generator).arg("evade").arg(src).arg(&dir).status();
+    assert!(status.is_ok_and(|s| s.success()), "the evasion set could not be made");
+    std::fs::create_dir_all(scratch.path().join("eval")).unwrap();
+    std::fs::copy(src.join("../eval/score.py"), scratch.path().join("eval/score.py")).unwrap();
+    (scratch, dir)
+}
+
+#[test]
+fn evaded_copies_are_found_as_well_as_their_plain_twins_and_flagged() {
+    let Some(src) = corpus("devset", "TWINSPOT_DEVSET") else { return };
+    let (_scratch, dir) = evasion_set(&src);
+    let scored = Scored::of(&dir);
+    let table = &scored.table;
+    let types = scored.by_type();
+    let evaded: Vec<(&String, &f64)> = types.iter().filter(|(k, _)| k.starts_with("evade-")).collect();
+    assert!(evaded.len() >= 8, "every trick is in the set\n{table}");
+    // The plain twins, as the first development set scores them.
+    let plain = Scored::of(&src);
+    let floor = plain.overall("plagdet") - 0.03;
+    for (kind, plagdet) in evaded {
+        assert!(*plagdet >= floor, "{kind}: {plagdet} < {floor} (the plain copies' plagdet less 0.03)\n{table}");
+    }
+    assert!(scored.overall("precision") >= 0.97, "{table}");
+    assert_eq!(scored.overall("dup_recall"), 1.0, "{table}");
+    scored.assert_no_duplicate_suspect_spans();
+    // Flags on every manipulated document and on no other.
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("flags.json")).unwrap()).unwrap();
+    let expected: Vec<&str> = expected["flagged"].as_array().unwrap().iter().filter_map(|p| p.as_str()).collect();
+    let mut flagged: Vec<&str> = scored.json["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["flags"].as_array().is_some_and(|f| !f.is_empty()))
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    flagged.sort_unstable();
+    assert_eq!(flagged, expected, "flagged documents");
+}

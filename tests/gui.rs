@@ -82,6 +82,7 @@ fn doc(id: usize, path: &str, role: Role, text: &str) -> DocumentEntry {
         sha256: Some(format!("{:064x}", id + 0xabc0)),
         error: None,
         warnings: vec![],
+        flags: vec![],
         text: Arc::from(text),
     }
 }

@@ -493,3 +493,51 @@ fn docx_with_only_the_document_part() {
     let path = s.file("bare.docx", &zip_of(&[("word/document.xml", doc)]));
     assert_eq!(text_of(&path), "only the document part\n");
 }
+
+// ---------------------------------------------------------------- hidden text
+
+/// A .docx (no styles part unless given) whose body is `body` (the inside of `w:body`).
+fn docx_of(body: &str, styles: Option<&str>) -> Vec<u8> {
+    let document = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>"#
+    );
+    let mut entries: Vec<(&str, &[u8])> = vec![("word/document.xml", document.as_bytes())];
+    if let Some(styles) = styles {
+        entries.push(("word/styles.xml", styles.as_bytes()));
+    }
+    zip_of(&entries)
+}
+
+#[test]
+fn hidden_docx_runs_are_left_out_of_the_text_and_flagged() {
+    use twinspot::normalize::flags::FlagKind;
+    use twinspot::notice::Notice;
+    let s = Scratch::new();
+    let styles = r#"<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:style w:type="character" w:styleId="Quiet"><w:rPr><w:vanish/></w:rPr></w:style><w:style w:type="character" w:styleId="Quieter"><w:basedOn w:val="Quiet"/></w:style></w:styles>"#;
+    let body = r#"<w:p><w:r><w:t xml:space="preserve">The quick </w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t>junk1 </w:t></w:r><w:r><w:t xml:space="preserve">brown </w:t></w:r><w:r><w:rPr><w:color w:val="FFFFFF"/></w:rPr><w:t>junk2 </w:t></w:r><w:r><w:t xml:space="preserve">fox </w:t></w:r><w:r><w:rPr><w:sz w:val="2"/></w:rPr><w:t>junk3 </w:t></w:r><w:r><w:t xml:space="preserve">jumps </w:t></w:r><w:r><w:rPr><w:rStyle w:val="Quieter"/></w:rPr><w:t>junk4 </w:t></w:r><w:r><w:t>over.</w:t></w:r></w:p>"#;
+    let path = s.file("hidden.docx", &docx_of(body, Some(styles)));
+    let got = run(&path, &IngestLimits::default()).expect("docx");
+    assert_eq!(got.text, "The quick brown fox jumps over.\n");
+    let flags: Vec<_> = got
+        .warnings
+        .iter()
+        .filter_map(|w| match w {
+            Notice::Flag(f) => Some(f.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(flags.len(), 1, "{:?}", got.warnings);
+    assert_eq!((flags[0].kind, flags[0].count), (FlagKind::HiddenText, 24));
+    assert_eq!(flags[0].spans[0], [10, 10], "where the first hidden run was taken out");
+}
+
+#[test]
+fn a_docx_with_a_hidden_field_code_is_not_flagged() {
+    use twinspot::notice::Notice;
+    let s = Scratch::new();
+    let body = r#"<w:p><w:r><w:rPr><w:vanish/></w:rPr><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:instrText xml:space="preserve"> XE "term" </w:instrText></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:fldChar w:fldCharType="end"/></w:r><w:r><w:t>Visible words.</w:t></w:r></w:p>"#;
+    let path = s.file("field.docx", &docx_of(body, None));
+    let got = run(&path, &IngestLimits::default()).expect("docx");
+    assert_eq!(got.text, "Visible words.\n");
+    assert!(!got.warnings.iter().any(|w| matches!(w, Notice::Flag(_))), "{:?}", got.warnings);
+}

@@ -56,6 +56,8 @@ impl Lang {
 
 /// Every fixed text of the interface. Texts with numbers are formatted by the methods below.
 pub struct Tr {
+    /// The language these words are in.
+    pub lang: Lang,
     pub reference: &'static str,
     pub suspects: &'static str,
     pub template: &'static str,
@@ -206,6 +208,7 @@ pub struct Tr {
 }
 
 pub static EN: Tr = Tr {
+    lang: Lang::En,
     reference: "Reference",
     suspects: "Suspects",
     template: "Template (optional)",
@@ -356,6 +359,7 @@ pub static EN: Tr = Tr {
 };
 
 pub static ZH: Tr = Tr {
+    lang: Lang::Zh,
     reference: "参考文档",
     suspects: "待查文档",
     template: "模板（可选）",
@@ -653,6 +657,14 @@ pub static ARCHIVE_ZH: ArchiveTr = ArchiveTr {
 // ---------------------------------------------------------------------------------------
 
 impl Lang {
+    /// A finding about a document (look-alike letters, hidden text, …), in this language.
+    pub fn flag(self, flag: &crate::normalize::flags::Flag) -> String {
+        match self {
+            Lang::En => flag.to_string(),
+            Lang::Zh => flag.zh(),
+        }
+    }
+
     /// A document's notice, in this language.
     pub fn notice(self, notice: &Notice) -> String {
         match self {
@@ -741,6 +753,7 @@ fn notice_zh(notice: &Notice) -> String {
         Notice::PairsLeftOut { left_out, max, kept } => format!(
             "另有 {left_out} 个有共同文字的文档对未列出：报告最多保留 {max} 个文档对，每个文档保留最接近的 {kept} 个"
         ),
+        Notice::Flag(flag) => flag.zh(),
         Notice::Other(text) => text.clone(),
     }
 }

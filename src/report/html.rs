@@ -70,6 +70,7 @@ fn escape_into(out: &mut String, s: &str) {
 }
 
 const STYLE: &str = "
+.flags{border:2px solid #c60;background:#fff6ec;padding:.2em 1em .6em;margin:1em 0}.flags h2{border:0;margin:.4em 0}mark.flag{background:#fc8;outline:1px solid #c60}
 body{font-family:system-ui,'Noto Sans CJK SC','Microsoft YaHei','PingFang SC',sans-serif;margin:1.5em;color:#222;background:#fff;max-width:1400px}
 h1{font-size:1.5em;margin:0 0 .3em}h2{font-size:1.2em;margin:1.6em 0 .4em;border-top:1px solid #ccc;padding-top:.8em}
 h3{font-size:1em;margin:1em 0 .3em}
@@ -168,6 +169,7 @@ pub fn render(report: &Report, options: &HtmlOptions<'_>) -> String {
         escape(words.title)
     );
     heading(&mut out, report, options, words);
+    flags_box(&mut out, report, &docs, options.lang);
     settings_table(&mut out, report, words);
     legend(&mut out, words);
     inputs(&mut out, report, &docs, words);
@@ -320,6 +322,63 @@ fn inputs(out: &mut String, report: &Report, docs: &[usize], w: &Words) {
         );
     }
     out.push_str("</table>\n");
+}
+
+/// Characters shown on each side of a flagged span in the flags box.
+const FLAG_CONTEXT_CHARS: u32 = 24;
+
+/// The box near the top: each flagged document, what it does, and where (the first
+/// spans, marked in a short excerpt).
+fn flags_box(out: &mut String, report: &Report, docs: &[usize], lang: ReportLang) {
+    let w = lang.words();
+    let flagged: Vec<&DocumentEntry> =
+        docs.iter().filter_map(|&id| report.documents.get(id)).filter(|d| !d.flags.is_empty()).collect();
+    if flagged.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "<div class=flags><h2>⚠ {}</h2><p class=muted>{}</p><ul>", w.flags, w.flags_help);
+    for d in flagged {
+        let _ = write!(out, "<li><b>{}</b><ul>", escape(&d.path));
+        for flag in &d.flags {
+            let said = if lang == ReportLang::Zh { flag.zh() } else { flag.to_string() };
+            let _ = write!(out, "<li>{}", escape(&said));
+            for span in &flag.spans {
+                out.push_str("<br><span class=excerpt>");
+                flag_excerpt(out, &d.text, span[0], span[1]);
+                out.push_str("</span>");
+            }
+            out.push_str("</li>");
+        }
+        out.push_str("</ul></li>\n");
+    }
+    out.push_str("</ul></div>\n");
+}
+
+/// A short excerpt around `[start, end)` with the span marked (an empty span, where hidden
+/// text was taken out, as a ▮).
+fn flag_excerpt(out: &mut String, text: &str, start: u32, end: u32) {
+    let from = start.saturating_sub(FLAG_CONTEXT_CHARS);
+    let to = end.saturating_add(FLAG_CONTEXT_CHARS);
+    let visible = |s: &str| s.chars().map(|c| if c.is_whitespace() || c.is_control() { ' ' } else { c }).collect::<String>();
+    out.push('…');
+    escape_into(out, &visible(&text[super::byte_range(text, from, start)]));
+    out.push_str("<mark class=flag>");
+    let inside = &text[super::byte_range(text, start, end)];
+    if inside.is_empty() {
+        out.push('▮');
+    } else {
+        // Invisible characters are shown by their code points.
+        for c in inside.chars() {
+            if c.is_alphanumeric() {
+                escape_into(out, c.encode_utf8(&mut [0; 4]));
+            } else {
+                let _ = write!(out, "⟨U+{:04X}⟩", c as u32);
+            }
+        }
+    }
+    out.push_str("</mark>");
+    escape_into(out, &visible(&text[super::byte_range(text, end, to)]));
+    out.push('…');
 }
 
 fn problems(out: &mut String, report: &Report, docs: &[usize], w: &Words) {

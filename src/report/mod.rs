@@ -18,6 +18,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Mode, Role};
+use crate::normalize::flags::Flag;
 use crate::notice::{DocError, Notice};
 use crate::settings::Settings;
 
@@ -117,6 +118,9 @@ pub struct DocumentEntry {
     pub error: Option<DocError>,
     /// Remarks that did not stop the check ("decoded as GBK", "no text found", …).
     pub warnings: Vec<Notice>,
+    /// What the document does to hide a copy (look-alike letters, hidden text, …); empty
+    /// for ordinary documents.
+    pub flags: Vec<Flag>,
     /// The extracted text; every offset in the report counts its characters.
     pub text: Arc<str>,
 }
@@ -135,6 +139,7 @@ impl DocumentEntry {
             sha256: None,
             error: None,
             warnings: Vec::new(),
+            flags: Vec::new(),
             text: Arc::from(""),
         }
     }

@@ -346,7 +346,7 @@ mod tests {
             let out = strip(&doc, None).unwrap_or_default();
             assert!(out.contains("seen"), "{props}");
             assert!(!out.contains("junk"), "{props}: {out}");
-            assert!(out.contains("\u{FDD0}10\u{FDD1}"), "{props}: {out}");
+            assert!(out.contains("\u{FDD0}11\u{FDD1}"), "{props}: {out}");
         }
     }
 

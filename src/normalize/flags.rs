@@ -401,7 +401,7 @@ mod tests {
         let flags = text_flags("Thе quiсk brоwn fox jumps");
         assert_eq!(flags.len(), 1);
         assert_eq!((flags[0].kind, flags[0].script, flags[0].count), (FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic), 3));
-        assert_eq!(flags[0].spans, vec![[2, 3], [8, 9], [13, 14]]);
+        assert_eq!(flags[0].spans, vec![[2, 3], [7, 8], [12, 13]]);
         assert_eq!(kinds("wo\u{200B}rd an\u{200B}d mo\u{2060}re"), vec![(FlagKind::InvisibleCharacters, None, 3)]);
         assert_eq!(kinds("one\u{00A0}two\u{2009}three\u{3000}four"), vec![(FlagKind::OddSpaces, None, 3)]);
         assert_eq!(
@@ -410,7 +410,7 @@ mod tests {
         );
         assert_eq!(
             kinds("so ｔhe quiｃk 𝐛𝐫𝐨𝐰𝐧 fox"),
-            vec![(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Compat), 6)]
+            vec![(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Compat), 7)]
         );
         // Whole words typed in full width are ordinary in Chinese writing.
         assert!(kinds("Ian Ｍｕｒｄｏｃｋ 建立 IanＭｕｒｄｏｃｋ the ｅｎｔｒｙ").is_empty());

@@ -294,8 +294,10 @@ def evade(src: Path, out: Path, seed: int) -> None:
     by_suspect: dict[str, list[dict]] = {}
     for p in truth_in["pairs"]:
         by_suspect.setdefault(paths[p["a"]], []).append(p)
-    families = EN_TRICKS + ["hidden-docx"]
-    for n, (suspect, pairs) in enumerate(sorted(by_suspect.items())):
+    # Each language's tricks in turn, so that every trick meets copies it fits.
+    families = {False: EN_TRICKS + ["hidden-docx"], True: ZH_TRICKS + ["hidden-docx"]}
+    turns = {False: 0, True: 0}
+    for suspect, pairs in sorted(by_suspect.items()):
         text = read_text(src / suspect)
         spans = sorted({(x["a_start"], x["a_end"]) for p in pairs for x in p["passages"]})
         # Overlapping spans (a passage with twins in two references) are joined.
@@ -305,7 +307,9 @@ def evade(src: Path, out: Path, seed: int) -> None:
                 joined[-1][1] = max(joined[-1][1], e)
             else:
                 joined.append([s, e])
-        family = families[n % len(families)]
+        zh = chinese("".join(text[s:e] for s, e in joined))
+        family = families[zh][turns[zh] % len(families[zh])]
+        turns[zh] += 1
         stem = Path(suspect).stem
         if family == "hidden-docx":
             new_path = f"suspect/{stem}-hidden.docx"

@@ -369,6 +369,15 @@ def paragraphs_of(folder: Path) -> list[list[str]]:
     return docs
 
 
+def shingles(text: str, lang: str) -> set[str]:
+    """Word 6-grams (English) or character 10-grams (Chinese) of `text`."""
+    if lang == "zh":
+        chars = re.sub(r"\s+", "", text)
+        return {chars[i:i + 10] for i in range(len(chars) - 9)}
+    words = re.findall(r"\w+", text.lower())
+    return {" ".join(words[i:i + 6]) for i in range(len(words) - 5)}
+
+
 def draw(en: Path, zh: Path, out: Path, seed: int, docs: int = 60) -> None:
     rng = random.Random(seed)
     for sub in ("reference", "suspect"):
@@ -389,8 +398,14 @@ def draw(en: Path, zh: Path, out: Path, seed: int, docs: int = 60) -> None:
     kinds = ["verbatim"] + EN_TRICKS + ["hidden-docx"]
     n = 0
     for lang in ("en", "zh"):
-        hosts = pools[lang]
         lang_refs = [r for r in refs if r[0] == lang]
+        # Host text that shares a phrase with a reference (release notes repeat their
+        # boilerplate, licences quote each other) would be a copy the truth does not list.
+        seen = set()
+        for _, _, rtext in lang_refs:
+            seen.update(shingles(rtext, lang))
+        hosts = [[p for p in paras if not (shingles(p, lang) & seen)] for paras in pools[lang]]
+        hosts = [paras for paras in hosts if len(paras) >= 8]
         for k, host in enumerate(hosts[: docs // 2]):
             n += 1
             kind = kinds[k % len(kinds)] if k % 8 != 7 else "clean"
@@ -399,15 +414,17 @@ def draw(en: Path, zh: Path, out: Path, seed: int, docs: int = 60) -> None:
             if kind != "clean":
                 for _ in range(rng.randint(1, 3)):
                     _, rpath, rtext = rng.choice(lang_refs)
-                    lines = rtext.split("\n")
-                    li = rng.randrange(len(lines) - 1)
-                    line = lines[li]
-                    if len(line) < 60:
+                    lines = rtext.split("\n")[:-1]
+                    # One to four whole paragraphs, 100 to 1500 characters.
+                    li = rng.randrange(len(lines))
+                    lj = min(len(lines), li + rng.randint(1, 4))
+                    while lj - 1 > li and len("\n".join(lines[li:lj])) > 1500:
+                        lj -= 1
+                    copied = "\n".join(lines[li:lj])
+                    if len(copied) < 100:
                         continue
                     start = sum(len(x) + 1 for x in lines[:li])
-                    cut = rng.randint(60, min(len(line), 900))
-                    off = rng.randint(0, len(line) - cut)
-                    copies.append((rng.randrange(len(body) + 1), rpath, start + off, line[off:off + cut]))
+                    copies.append((rng.randrange(len(body) + 1), rpath, start, copied[:1500]))
             pieces, spans, owners = [], [], []
             at = 0
             slots = {pos: (rp, rs, t) for pos, rp, rs, t in copies}

@@ -101,7 +101,8 @@ def sprinkle(text: str, rng: random.Random, every: int) -> str:
 def odd_spaces(text: str, rng: random.Random) -> str:
     out = list(text)
     for i, c in enumerate(out):
-        if c == " " and 0 < i < len(out) - 1 and out[i - 1].isalpha() and out[i + 1].isalpha() and rng.random() < 0.7:
+        between_words = 0 < i < len(out) - 1 and out[i - 1].isascii() and out[i + 1].isascii()
+        if c == " " and between_words and out[i - 1].isalpha() and out[i + 1].isalpha() and rng.random() < 0.7:
             out[i] = rng.choice(ODD_SPACES + ["\u2800"])
     return "".join(out)
 
@@ -326,6 +327,7 @@ def evade(src: Path, out: Path, seed: int) -> None:
                 return apply(trick, passage, rng)
 
             new_text, new_joined = rewrite(text, [tuple(j) for j in joined], change)
+            assert new_text != text, f"{suspect}: {family} changed nothing"
             (out / new_path).write_text(new_text, encoding="utf-8")
             moved, tricks = {}, {}
             for (js, je), (ns, ne), k in zip(joined, new_joined, range(len(joined))):
@@ -452,7 +454,10 @@ def draw(en: Path, zh: Path, out: Path, seed: int, docs: int = 60) -> None:
                     labels.append(t or "verbatim")
                     return apply(t, passage, rng) if t else passage
 
+                plain = text
                 text, new_spans = rewrite(text, spans, change)
+                # A trick that found nothing to change leaves an ordinary document.
+                trick = trick if text != plain else None
                 path = f"suspect/{lang}{n:03d}-{kind}.txt"
                 (out / path).write_text(text, encoding="utf-8")
             a = truth.doc(path, len(text))

@@ -1,4 +1,4 @@
-//! The badge of a document that tries to hide a copy: a warning sign with the number of
+//! The badge of a document that tries to hide a copy: an orange "!" with the number of
 //! its findings, each finding said in full when the pointer rests on it.
 
 use egui::{Color32, RichText};
@@ -15,5 +15,5 @@ pub fn badge(ui: &mut egui::Ui, lang: Lang, flags: &[Flag]) {
         return;
     }
     let said: Vec<String> = flags.iter().map(|f| lang.flag(f)).collect();
-    ui.label(RichText::new(format!("⚠ {}", flags.len())).color(FLAG_COLOUR).strong()).on_hover_text(said.join("\n"));
+    ui.label(RichText::new(format!("! {}", flags.len())).color(FLAG_COLOUR).strong()).on_hover_text(said.join("\n"));
 }

@@ -65,6 +65,17 @@ mod tests {
     }
 
     #[test]
+    fn flags_fit_in_one_cell() {
+        use crate::normalize::flags::{FlagKind, LookAlikeScript};
+        let mut look = Flag::new(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic));
+        look.add(1, 2, 213);
+        let mut hidden = Flag::new(FlagKind::HiddenText, None);
+        hidden.add(5, 5, 40);
+        assert_eq!(flags_cell(&[look, hidden]), "look_alike_letters/cyrillic:213 hidden_text:40");
+        assert_eq!(flags_cell(&[]), "");
+    }
+
+    #[test]
     fn cells_a_spreadsheet_would_run_are_neutralised() {
         assert_eq!(field("=1+2*3.txt"), "'=1+2*3.txt");
         assert_eq!(field("@SUM(A1).txt"), "'@SUM(A1).txt");

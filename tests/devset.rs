@@ -142,18 +142,25 @@ fn evasion_set(src: &Path) -> (tempfile::TempDir, PathBuf) {
 /// passages cover, by suspect path.
 fn recall_by_suspect(truth: &serde_json::Value, report: &serde_json::Value) -> BTreeMap<String, f64> {
     let paths = |v: &serde_json::Value| -> BTreeMap<u64, String> {
-        v["documents"].as_array().unwrap().iter().map(|d| (d["id"].as_u64().unwrap(), d["path"].as_str().unwrap().to_string())).collect()
+        v["documents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["id"].as_u64().unwrap(), d["path"].as_str().unwrap().to_string()))
+            .collect()
     };
     let (truth_paths, report_paths) = (paths(truth), paths(report));
     let span = |p: &serde_json::Value| (p["a_start"].as_u64().unwrap(), p["a_end"].as_u64().unwrap());
     let mut found: BTreeMap<(String, String), Vec<(u64, u64)>> = BTreeMap::new();
     for pair in report["pairs"].as_array().unwrap() {
-        let key = (report_paths[&pair["a"].as_u64().unwrap()].clone(), report_paths[&pair["b"].as_u64().unwrap()].clone());
+        let key =
+            (report_paths[&pair["a"].as_u64().unwrap()].clone(), report_paths[&pair["b"].as_u64().unwrap()].clone());
         found.entry(key).or_default().extend(pair["passages"].as_array().unwrap().iter().map(span));
     }
     let mut totals: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     for pair in truth["pairs"].as_array().unwrap() {
-        let key = (truth_paths[&pair["a"].as_u64().unwrap()].clone(), truth_paths[&pair["b"].as_u64().unwrap()].clone());
+        let key =
+            (truth_paths[&pair["a"].as_u64().unwrap()].clone(), truth_paths[&pair["b"].as_u64().unwrap()].clone());
         let spans = found.get(&key).cloned().unwrap_or_default();
         for (start, end) in pair["passages"].as_array().unwrap().iter().map(span) {
             let covered = (start..end).filter(|&i| spans.iter().any(|&(s, e)| s <= i && i < e)).count() as u64;
@@ -177,7 +184,8 @@ fn evaded_copies_are_found_as_well_as_their_plain_twins_and_flagged() {
     assert_eq!(scored.overall("dup_recall"), 1.0, "{table}");
     scored.assert_no_duplicate_suspect_spans();
     // Each evaded twin (suspect/s001-cyrillic.txt) is found as well as its plain one.
-    let truth: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
     let recall = recall_by_suspect(&truth, &scored.json);
     let mut twins = 0;
     for (path, got) in recall.iter().filter(|(p, _)| p.contains('-')) {

@@ -504,7 +504,8 @@ fn load(
             let prints = DocumentFingerprints::compute(&extracted.text[..compared], settings);
             entry.chars = extracted.text.chars().count();
             entry.countable_chars = extracted.text[..compared].chars().count();
-            let (flags, warnings): (Vec<Notice>, Vec<Notice>) = extracted.warnings.into_iter().partition(|w| matches!(w, Notice::Flag(_)));
+            let (flags, warnings): (Vec<Notice>, Vec<Notice>) =
+                extracted.warnings.into_iter().partition(|w| matches!(w, Notice::Flag(_)));
             entry.warnings = warnings;
             entry.flags = document_flags(flags, &extracted.text);
             if compared < extracted.text.len() {

@@ -7,9 +7,9 @@ use docx_rs::{
 };
 
 use super::archive;
-use super::hidden::{self, MARK_CLOSE, MARK_OPEN};
 use super::contain::Budget;
 use super::error::Failure;
+use super::hidden::{self, MARK_CLOSE, MARK_OPEN};
 use super::xml::{self, Node, WalkError};
 use super::{Format, IngestLimits};
 use crate::normalize::flags::{Flag, FlagKind};

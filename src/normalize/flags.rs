@@ -133,10 +133,9 @@ impl std::fmt::Display for Flag {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let n = self.count;
         match (self.kind, self.script) {
-            (FlagKind::LookAlikeLetters, Some(LookAlikeScript::Han)) => write!(
-                f,
-                "Look-alike characters: {n} radicals or compatibility forms in place of Chinese characters"
-            ),
+            (FlagKind::LookAlikeLetters, Some(LookAlikeScript::Han)) => {
+                write!(f, "Look-alike characters: {n} radicals or compatibility forms in place of Chinese characters")
+            }
             (FlagKind::LookAlikeLetters, Some(LookAlikeScript::Greek)) => {
                 write!(f, "Look-alike letters: {n} Greek letters inside English words")
             }
@@ -400,14 +399,14 @@ mod tests {
     fn each_trick_is_found_with_its_count_and_place() {
         let flags = text_flags("Thе quiсk brоwn fox jumps");
         assert_eq!(flags.len(), 1);
-        assert_eq!((flags[0].kind, flags[0].script, flags[0].count), (FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic), 3));
+        assert_eq!(
+            (flags[0].kind, flags[0].script, flags[0].count),
+            (FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic), 3)
+        );
         assert_eq!(flags[0].spans, vec![[2, 3], [7, 8], [12, 13]]);
         assert_eq!(kinds("wo\u{200B}rd an\u{200B}d mo\u{2060}re"), vec![(FlagKind::InvisibleCharacters, None, 3)]);
         assert_eq!(kinds("one\u{00A0}two\u{2009}three\u{3000}four"), vec![(FlagKind::OddSpaces, None, 3)]);
-        assert_eq!(
-            kinds("⼈们⻓期⼤量工作"),
-            vec![(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Han), 3)]
-        );
+        assert_eq!(kinds("⼈们⻓期⼤量工作"), vec![(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Han), 3)]);
         assert_eq!(
             kinds("so ｔhe quiｃk 𝐛𝐫𝐨𝐰𝐧 fox"),
             vec![(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Compat), 7)]
@@ -432,6 +431,9 @@ mod tests {
         let hidden = |n| Flag { kind: FlagKind::HiddenText, script: None, count: n, spans: vec![[n, n]] };
         let odd = Flag { kind: FlagKind::OddSpaces, script: None, count: 3, spans: vec![] };
         let merged = merge(vec![hidden(4), odd.clone(), hidden(5)]);
-        assert_eq!(merged, vec![odd, Flag { kind: FlagKind::HiddenText, script: None, count: 9, spans: vec![[4, 4], [5, 5]] }]);
+        assert_eq!(
+            merged,
+            vec![odd, Flag { kind: FlagKind::HiddenText, script: None, count: 9, spans: vec![[4, 4], [5, 5]] }]
+        );
     }
 }

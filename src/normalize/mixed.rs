@@ -280,7 +280,8 @@ mod tests {
 
     #[test]
     fn russian_and_greek_text_is_left_alone() {
-        for text in ["Мы используем Python с удовольствием", "сор и хор", "Η Ελλάδα είναι χώρα", "где с ним"] {
+        for text in ["Мы используем Python с удовольствием", "сор и хор", "Η Ελλάδα είναι χώρα", "где с ним"]
+        {
             let (folded, seen) = fold(text);
             assert_eq!(folded, text);
             assert!(seen.is_empty(), "{text}");

@@ -359,7 +359,8 @@ fn flags_box(out: &mut String, report: &Report, docs: &[usize], lang: ReportLang
 fn flag_excerpt(out: &mut String, text: &str, start: u32, end: u32) {
     let from = start.saturating_sub(FLAG_CONTEXT_CHARS);
     let to = end.saturating_add(FLAG_CONTEXT_CHARS);
-    let visible = |s: &str| s.chars().map(|c| if c.is_whitespace() || c.is_control() { ' ' } else { c }).collect::<String>();
+    let visible =
+        |s: &str| s.chars().map(|c| if c.is_whitespace() || c.is_control() { ' ' } else { c }).collect::<String>();
     out.push('…');
     escape_into(out, &visible(&text[super::byte_range(text, from, start)]));
     out.push_str("<mark class=flag>");
@@ -597,8 +598,13 @@ fn side(out: &mut String, pair_index: usize, doc: &DocumentEntry, pair: &Pair, f
     starts.push(text.len());
     let chars = (starts.len() - 1) as u32;
     let mut marked = vec![false; ranges.len()];
-    let mut flagged: Vec<(u32, u32)> =
-        doc.flags.iter().flat_map(|f| &f.spans).filter(|s| s[0] < s[1] && s[1] <= chars).map(|s| (s[0], s[1])).collect();
+    let mut flagged: Vec<(u32, u32)> = doc
+        .flags
+        .iter()
+        .flat_map(|f| &f.spans)
+        .filter(|s| s[0] < s[1] && s[1] <= chars)
+        .map(|s| (s[0], s[1]))
+        .collect();
     flagged.sort_unstable();
     let flagged_slice = |out: &mut String, from: u32, to: u32| escape_flagged(out, text, &starts, (from, to), &flagged);
     for run in runs(chars, &ranges) {

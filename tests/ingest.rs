@@ -541,3 +541,68 @@ fn a_docx_with_a_hidden_field_code_is_not_flagged() {
     assert_eq!(got.text, "Visible words.\n");
     assert!(!got.warnings.iter().any(|w| matches!(w, Notice::Flag(_))), "{:?}", got.warnings);
 }
+
+/// A one-page PDF (US letter) drawing `stream` with Helvetica as /F1 and, when `image`, a
+/// 1×1 grey image as /Im1.
+fn pdf_of(stream: &str, image: bool) -> Vec<u8> {
+    let xobject = if image { "/XObject << /Im1 6 0 R >> " } else { "" };
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> {xobject}>> /Contents 4 0 R >>"
+        ),
+        format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    if image {
+        objects.push(
+            "<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 1 >>\nstream\n\u{7f}\nendstream"
+                .to_string(),
+        );
+    }
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        write!(out, "{} 0 obj\n{body}\nendobj\n", i + 1).expect("write");
+    }
+    let xref = out.len();
+    write!(out, "xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).expect("write");
+    for off in offsets {
+        writeln!(out, "{off:010} 00000 n ").expect("write");
+    }
+    write!(out, "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).expect("write");
+    out
+}
+
+/// The flags ingest found in `path`, as (kind, count).
+fn file_flags(path: &Path) -> Vec<(twinspot::normalize::flags::FlagKind, u32)> {
+    let got = run(path, &IngestLimits::default()).expect("readable");
+    got.warnings
+        .iter()
+        .filter_map(|w| match w {
+            twinspot::notice::Notice::Flag(f) => Some((f.kind, f.count)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn pdf_text_off_the_page_or_too_small_is_hidden_and_image_pages_are_said() {
+    use twinspot::normalize::flags::FlagKind;
+    let s = Scratch::new();
+    let hidden = s.file(
+        "hidden.pdf",
+        &pdf_of("BT /F1 12 Tf 72 720 Td (Seen words) Tj ET BT /F1 12 Tf 2000 720 Td (Away) Tj ET BT /F1 0.5 Tf 72 600 Td (Tiny) Tj ET", false),
+    );
+    let text = text_of(&hidden);
+    assert!(text.contains("Seen words") && !text.contains("Away") && !text.contains("Tiny"), "{text:?}");
+    assert_eq!(file_flags(&hidden), vec![(FlagKind::HiddenText, 8)]);
+    let scan = s.file("scan.pdf", &pdf_of("q 612 0 0 792 0 0 cm /Im1 Do Q", true));
+    assert_eq!(file_flags(&scan), vec![(FlagKind::TextAsImages, 1)]);
+    // A scan with a text layer (OCR) is neither.
+    let ocr = s.file("ocr.pdf", &pdf_of("q 612 0 0 792 0 0 cm /Im1 Do Q BT 3 Tr /F1 12 Tf 72 720 Td (Read by OCR) Tj ET", true));
+    assert_eq!(file_flags(&ocr), vec![]);
+    assert!(text_of(&ocr).contains("Read by OCR"));
+}

@@ -161,8 +161,8 @@ impl std::fmt::Display for Flag {
 
 /// Below these counts a finding is taken for chance (a stray character pasted from the
 /// web), not for a trick.
-const MIN_LOOK_ALIKES: u32 = 2;
-const MIN_INVISIBLE: u32 = 2;
+const MIN_LOOK_ALIKES: u32 = 3;
+const MIN_INVISIBLE: u32 = 3;
 const MIN_ODD_SPACES: u32 = 3;
 
 /// The flags of a document's text: look-alike letters (as the matching fold takes them),

@@ -124,3 +124,88 @@ fn reworded_copies_are_found_and_nothing_else_falls_behind() {
         assert!(*plagdet >= floor, "{kind}: {plagdet} < {floor} (devset)\n{table}");
     }
 }
+
+/// The evasion set `tests/data/make_evasion.py` makes from `src` (seeded), in a scratch
+/// folder with the scorer beside it.
+fn evasion_set(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("evasion");
+    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/make_evasion.py");
+    let status = Command::new("python3").arg(generator).arg("evade").arg(src).arg(&dir).status();
+    assert!(status.is_ok_and(|s| s.success()), "the evasion set could not be made");
+    std::fs::create_dir_all(scratch.path().join("eval")).unwrap();
+    std::fs::copy(src.join("../eval/score.py"), scratch.path().join("eval/score.py")).unwrap();
+    (scratch, dir)
+}
+
+/// The share of each suspect's copied characters (the truth's passages) that the report's
+/// passages cover, by suspect path.
+fn recall_by_suspect(truth: &serde_json::Value, report: &serde_json::Value) -> BTreeMap<String, f64> {
+    let paths = |v: &serde_json::Value| -> BTreeMap<u64, String> {
+        v["documents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["id"].as_u64().unwrap(), d["path"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    let (truth_paths, report_paths) = (paths(truth), paths(report));
+    let span = |p: &serde_json::Value| (p["a_start"].as_u64().unwrap(), p["a_end"].as_u64().unwrap());
+    let mut found: BTreeMap<(String, String), Vec<(u64, u64)>> = BTreeMap::new();
+    for pair in report["pairs"].as_array().unwrap() {
+        let key =
+            (report_paths[&pair["a"].as_u64().unwrap()].clone(), report_paths[&pair["b"].as_u64().unwrap()].clone());
+        found.entry(key).or_default().extend(pair["passages"].as_array().unwrap().iter().map(span));
+    }
+    let mut totals: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for pair in truth["pairs"].as_array().unwrap() {
+        let key =
+            (truth_paths[&pair["a"].as_u64().unwrap()].clone(), truth_paths[&pair["b"].as_u64().unwrap()].clone());
+        let spans = found.get(&key).cloned().unwrap_or_default();
+        for (start, end) in pair["passages"].as_array().unwrap().iter().map(span) {
+            let covered = (start..end).filter(|&i| spans.iter().any(|&(s, e)| s <= i && i < e)).count() as u64;
+            let total = totals.entry(key.0.clone()).or_default();
+            total.0 += covered;
+            total.1 += end - start;
+        }
+    }
+    totals.into_iter().map(|(path, (covered, all))| (path, covered as f64 / all.max(1) as f64)).collect()
+}
+
+#[test]
+fn evaded_copies_are_found_as_well_as_their_plain_twins_and_flagged() {
+    let Some(src) = corpus("devset", "TWINSPOT_DEVSET") else { return };
+    let (_scratch, dir) = evasion_set(&src);
+    let scored = Scored::of(&dir);
+    let table = &scored.table;
+    let evaded = scored.by_type().into_iter().filter(|(k, _)| k.starts_with("evade-")).count();
+    assert!(evaded >= 8, "every trick is in the set\n{table}");
+    assert!(scored.overall("precision") >= 0.97, "{table}");
+    assert_eq!(scored.overall("dup_recall"), 1.0, "{table}");
+    scored.assert_no_duplicate_suspect_spans();
+    // Each evaded twin (suspect/s001-cyrillic.txt) is found as well as its plain one.
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
+    let recall = recall_by_suspect(&truth, &scored.json);
+    let mut twins = 0;
+    for (path, got) in recall.iter().filter(|(p, _)| p.contains('-')) {
+        let stem = path.split('-').next().unwrap_or_default();
+        let plain = recall[&format!("{stem}.txt")];
+        assert!(*got >= plain - 0.02, "{path}: {got:.3} of its copies found, its plain twin {plain:.3}\n{table}");
+        twins += 1;
+    }
+    assert!(twins >= 20, "{twins} evaded twins");
+    // Flags on every manipulated document and on no other.
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("flags.json")).unwrap()).unwrap();
+    let expected: Vec<&str> = expected["flagged"].as_array().unwrap().iter().filter_map(|p| p.as_str()).collect();
+    let mut flagged: Vec<&str> = scored.json["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["flags"].as_array().is_some_and(|f| !f.is_empty()))
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    flagged.sort_unstable();
+    assert_eq!(flagged, expected, "flagged documents");
+}

@@ -82,6 +82,7 @@ fn doc(id: usize, path: &str, role: Role, text: &str) -> DocumentEntry {
         sha256: Some(format!("{:064x}", id + 0xabc0)),
         error: None,
         warnings: vec![],
+        flags: vec![],
         text: Arc::from(text),
     }
 }
@@ -512,4 +513,25 @@ fn a_chinese_window_says_read_errors_notes_and_skipped_paths_in_chinese() {
     let report = harness.state().state.report.clone().expect("a report");
     let errors: Vec<String> = report.documents.iter().filter_map(|d| d.error.as_ref().map(|e| e.to_string())).collect();
     assert!(errors.iter().any(|e| e.starts_with("empty file (0 bytes): ")), "{errors:?}");
+}
+
+#[test]
+fn a_flagged_document_shows_a_badge_in_the_overview_and_the_table() {
+    use twinspot::model::{Flag, FlagKind};
+    let mut report = ready_report(Mode::SuspectsVsReferences);
+    let mut flag = Flag::new(FlagKind::HiddenText, None);
+    flag.add(3, 3, 40);
+    report.documents[0].flags = vec![flag];
+    let mut harness = harness();
+    harness.state_mut().show_report(Arc::new(report));
+    harness.state_mut().state.tab = ResultsTab::Overview;
+    harness.run();
+    assert_eq!(harness.query_all_by_label("! 1").count(), 1, "one suspect, one badge");
+    harness.state_mut().state.tab = ResultsTab::Pairs;
+    harness.run();
+    assert_eq!(harness.query_all_by_label("! 1").count(), 2, "a badge in each of the suspect's rows");
+    let unflagged = ready_report(Mode::SuspectsVsReferences);
+    harness.state_mut().show_report(Arc::new(unflagged));
+    harness.run();
+    assert_eq!(harness.query_all_by_label("! 1").count(), 0);
 }

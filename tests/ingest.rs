@@ -493,3 +493,116 @@ fn docx_with_only_the_document_part() {
     let path = s.file("bare.docx", &zip_of(&[("word/document.xml", doc)]));
     assert_eq!(text_of(&path), "only the document part\n");
 }
+
+// ---------------------------------------------------------------- hidden text
+
+/// A .docx (no styles part unless given) whose body is `body` (the inside of `w:body`).
+fn docx_of(body: &str, styles: Option<&str>) -> Vec<u8> {
+    let document = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>"#
+    );
+    let mut entries: Vec<(&str, &[u8])> = vec![("word/document.xml", document.as_bytes())];
+    if let Some(styles) = styles {
+        entries.push(("word/styles.xml", styles.as_bytes()));
+    }
+    zip_of(&entries)
+}
+
+#[test]
+fn hidden_docx_runs_are_left_out_of_the_text_and_flagged() {
+    use twinspot::model::FlagKind;
+    use twinspot::model::Notice;
+    let s = Scratch::new();
+    let styles = r#"<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:style w:type="character" w:styleId="Quiet"><w:rPr><w:vanish/></w:rPr></w:style><w:style w:type="character" w:styleId="Quieter"><w:basedOn w:val="Quiet"/></w:style></w:styles>"#;
+    let body = r#"<w:p><w:r><w:t xml:space="preserve">The quick </w:t></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:t>junk1 </w:t></w:r><w:r><w:t xml:space="preserve">brown </w:t></w:r><w:r><w:rPr><w:color w:val="FFFFFF"/></w:rPr><w:t>junk2 </w:t></w:r><w:r><w:t xml:space="preserve">fox </w:t></w:r><w:r><w:rPr><w:sz w:val="2"/></w:rPr><w:t>junk3 </w:t></w:r><w:r><w:t xml:space="preserve">jumps </w:t></w:r><w:r><w:rPr><w:rStyle w:val="Quieter"/></w:rPr><w:t>junk4 </w:t></w:r><w:r><w:t>over.</w:t></w:r></w:p>"#;
+    let path = s.file("hidden.docx", &docx_of(body, Some(styles)));
+    let got = run(&path, &IngestLimits::default()).expect("docx");
+    assert_eq!(got.text, "The quick brown fox jumps over.\n");
+    let flags: Vec<_> = got
+        .warnings
+        .iter()
+        .filter_map(|w| match w {
+            Notice::Flag(f) => Some(f.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(flags.len(), 1, "{:?}", got.warnings);
+    assert_eq!((flags[0].kind, flags[0].count), (FlagKind::HiddenText, 24));
+    assert_eq!(flags[0].spans[0], [10, 10], "where the first hidden run was taken out");
+}
+
+#[test]
+fn a_docx_with_a_hidden_field_code_is_not_flagged() {
+    use twinspot::model::Notice;
+    let s = Scratch::new();
+    let body = r#"<w:p><w:r><w:rPr><w:vanish/></w:rPr><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:instrText xml:space="preserve"> XE "term" </w:instrText></w:r><w:r><w:rPr><w:vanish/></w:rPr><w:fldChar w:fldCharType="end"/></w:r><w:r><w:t>Visible words.</w:t></w:r></w:p>"#;
+    let path = s.file("field.docx", &docx_of(body, None));
+    let got = run(&path, &IngestLimits::default()).expect("docx");
+    assert_eq!(got.text, "Visible words.\n");
+    assert!(!got.warnings.iter().any(|w| matches!(w, Notice::Flag(_))), "{:?}", got.warnings);
+}
+
+/// A one-page PDF (US letter) drawing `stream` with Helvetica as /F1 and, when `image`, a
+/// 1×1 grey image as /Im1.
+fn pdf_of(stream: &str, image: bool) -> Vec<u8> {
+    let xobject = if image { "/XObject << /Im1 6 0 R >> " } else { "" };
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> {xobject}>> /Contents 4 0 R >>"
+        ),
+        format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    if image {
+        objects.push(
+            "<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 1 >>\nstream\n\u{7f}\nendstream"
+                .to_string(),
+        );
+    }
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        write!(out, "{} 0 obj\n{body}\nendobj\n", i + 1).expect("write");
+    }
+    let xref = out.len();
+    write!(out, "xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).expect("write");
+    for off in offsets {
+        writeln!(out, "{off:010} 00000 n ").expect("write");
+    }
+    write!(out, "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).expect("write");
+    out
+}
+
+/// The flags ingest found in `path`, as (kind, count).
+fn file_flags(path: &Path) -> Vec<(twinspot::model::FlagKind, u32)> {
+    let got = run(path, &IngestLimits::default()).expect("readable");
+    got.warnings
+        .iter()
+        .filter_map(|w| match w {
+            twinspot::model::Notice::Flag(f) => Some((f.kind, f.count)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn pdf_text_off_the_page_or_too_small_is_hidden_and_image_pages_are_said() {
+    use twinspot::model::FlagKind;
+    let s = Scratch::new();
+    let hidden = s.file(
+        "hidden.pdf",
+        &pdf_of("BT /F1 12 Tf 72 720 Td (Seen words) Tj ET BT /F1 12 Tf 2000 720 Td (Away) Tj ET BT /F1 0.5 Tf 72 600 Td (Tiny) Tj ET", false),
+    );
+    let text = text_of(&hidden);
+    assert!(text.contains("Seen words") && !text.contains("Away") && !text.contains("Tiny"), "{text:?}");
+    assert_eq!(file_flags(&hidden), vec![(FlagKind::HiddenText, 8)]);
+    let scan = s.file("scan.pdf", &pdf_of("q 612 0 0 792 0 0 cm /Im1 Do Q", true));
+    assert_eq!(file_flags(&scan), vec![(FlagKind::TextAsImages, 1)]);
+    // A scan with a text layer (OCR) is neither.
+    let ocr = s.file("ocr.pdf", &pdf_of("q 612 0 0 792 0 0 cm /Im1 Do Q BT 3 Tr /F1 12 Tf 72 720 Td (Read by OCR) Tj ET", true));
+    assert_eq!(file_flags(&ocr), vec![]);
+    assert!(text_of(&ocr).contains("Read by OCR"));
+}

@@ -34,6 +34,7 @@ fn doc(id: usize, path: &str, role: Role, text: &str) -> DocumentEntry {
         sha256: Some(format!("{:064x}", id + 0xfeed)),
         error: None,
         warnings: vec!["decoded as GBK".into()],
+        flags: vec![],
         text: Arc::from(text),
     }
 }

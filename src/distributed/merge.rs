@@ -127,6 +127,7 @@ pub fn merge_reports(parts: &[(PathBuf, String)]) -> Result<Report, DistributedE
             sha256: d.sha256.clone(),
             error: d.error.clone().map(Into::into),
             warnings: Vec::new(),
+            flags: Vec::new(),
             text: Arc::from(""),
         })
         .collect();

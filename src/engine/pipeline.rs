@@ -496,7 +496,10 @@ fn load(
             let prints = DocumentFingerprints::compute(&extracted.text[..compared], settings);
             entry.chars = extracted.text.chars().count();
             entry.countable_chars = extracted.text[..compared].chars().count();
-            entry.warnings = extracted.warnings;
+            let (flags, warnings): (Vec<Notice>, Vec<Notice>) =
+                extracted.warnings.into_iter().partition(|w| matches!(w, Notice::Flag(_)));
+            entry.warnings = warnings;
+            entry.flags = document_flags(flags, &extracted.text);
             if compared < extracted.text.len() {
                 entry.warnings.push(Notice::PrefixCompared {
                     compared: entry.countable_chars,
@@ -527,6 +530,17 @@ fn load(
             }
         }
     }
+}
+
+/// The flags of a document: what ingest found in the file (moved out of its warnings) and
+/// what its text shows.
+fn document_flags(from_file: Vec<Notice>, text: &str) -> Vec<crate::model::Flag> {
+    let mut flags = normalize::flags::text_flags(text);
+    flags.extend(from_file.into_iter().filter_map(|w| match w {
+        Notice::Flag(flag) => Some(flag),
+        _ => None,
+    }));
+    normalize::flags::merge(flags)
 }
 
 /// Masks template text out of every other document and its fingerprints.

@@ -53,6 +53,8 @@ impl Lang {
 
 /// Every fixed text of the interface. Texts with numbers are formatted by the methods below.
 pub struct Tr {
+    /// The language these words are in.
+    pub lang: Lang,
     pub reference: &'static str,
     pub suspects: &'static str,
     pub template: &'static str,
@@ -203,6 +205,7 @@ pub struct Tr {
 }
 
 pub static EN: Tr = Tr {
+    lang: Lang::En,
     reference: "Reference",
     suspects: "Suspects",
     template: "Template (optional)",
@@ -353,6 +356,7 @@ pub static EN: Tr = Tr {
 };
 
 pub static ZH: Tr = Tr {
+    lang: Lang::Zh,
     reference: "参考文档",
     suspects: "待查文档",
     template: "模板（可选）",
@@ -642,6 +646,16 @@ pub static ARCHIVE_ZH: ArchiveTr = ArchiveTr {
     check_against: "对比文档库检查",
     check_failed: "检查未完成",
 };
+
+impl Lang {
+    /// A finding about a document (look-alike letters, hidden text, …), in this language.
+    pub fn flag(self, flag: &crate::model::Flag) -> String {
+        match self {
+            Lang::En => flag.to_string(),
+            Lang::Zh => flag.zh(),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -8,6 +8,7 @@ pub mod archive_jobs;
 pub mod archive_panel;
 pub mod errors_panel;
 pub mod export;
+pub mod flag_badge;
 pub mod fonts;
 pub mod heatmap;
 pub mod i18n;

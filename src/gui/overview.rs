@@ -6,6 +6,7 @@
 use egui::{Color32, RichText, Sense};
 
 use super::action::Action;
+use super::flag_badge::badge;
 use super::state::State;
 use crate::Report;
 use crate::report::palette::passage_colour;
@@ -70,6 +71,9 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &
                     });
                     ui.label(RichText::new(format!("{:5.1} %", row.overall * 100.0)).strong().monospace())
                         .on_hover_text(tr.tip_overall);
+                    if let Some(d) = report.documents.get(row.doc) {
+                        badge(ui, tr.lang, &d.flags);
+                    }
                     bar(ui, row.overall, Color32::from_rgb(0xd0, 0x40, 0x40));
                     if let Some(best) = row.sources.first() {
                         ui.label(format!("{} ({:.1} %)", state.name(best.doc), best.share * 100.0));

@@ -11,8 +11,10 @@ use egui::text::{CCursor, LayoutJob, LayoutSection, TextFormat, TextWrapping};
 use egui::{Align, Color32, FontId, Galley, RichText, Sense, Stroke};
 
 use super::action::Action;
+use super::flag_badge::FLAG_COLOUR;
 use super::i18n::Tr;
 use super::state::{PairView, State};
+use crate::model::Flag;
 use crate::report::marks::Mark;
 use crate::report::palette::{KindStyle, kind_style, runs};
 use crate::report::words::{KINDS, Words};
@@ -98,7 +100,7 @@ fn layout_job(
     starts.push(text.len());
     let chars = (starts.len() - 1) as u32;
     let font_id = FontId::proportional(TEXT_SIZE);
-    let sections = runs(chars, &ranges(pair, first))
+    let sections: Vec<LayoutSection> = runs(chars, &ranges(pair, first))
         .into_iter()
         .map(|run| {
             let format = match run.passage {
@@ -118,11 +120,54 @@ fn layout_job(
         .collect();
     LayoutJob {
         text: text.to_owned(),
-        sections,
+        sections: underline_flags(sections, &starts, &doc.flags),
         wrap: TextWrapping::wrap_at_width(width),
         break_on_newline: true,
         ..Default::default()
     }
+}
+
+/// `sections` with the flagged spans of the document (look-alike letters, odd spaces, …)
+/// cut out as sections of their own, underlined in the flag colour.
+fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag]) -> Vec<LayoutSection> {
+    let byte = |c: u32| starts.get(c as usize).copied().unwrap_or_else(|| starts.last().copied().unwrap_or(0));
+    let mut spans: Vec<(usize, usize)> =
+        flags.iter().flat_map(|f| &f.spans).filter(|s| s[1] > s[0]).map(|s| (byte(s[0]), byte(s[1]))).collect();
+    if spans.is_empty() {
+        return sections;
+    }
+    spans.sort_unstable();
+    let mut out = Vec::with_capacity(sections.len() + 2 * spans.len());
+    for section in sections {
+        let end = section.byte_range.end.0;
+        let mut at = section.byte_range.start.0;
+        let piece = |from: usize, to: usize, flagged: bool| {
+            let mut format = section.format.clone();
+            if flagged {
+                format.underline = Stroke::new(2.0, FLAG_COLOUR);
+            }
+            LayoutSection {
+                leading_space: 0.0,
+                byte_range: egui::text::ByteIndex(from)..egui::text::ByteIndex(to),
+                format,
+            }
+        };
+        let start = at;
+        for &(s, e) in spans.iter().filter(|&&(s, e)| s < end && e > start) {
+            if s > at {
+                out.push(piece(at, s, false));
+            }
+            let to = e.min(end);
+            if to > at.max(s) {
+                out.push(piece(at.max(s), to, true));
+            }
+            at = at.max(to);
+        }
+        if at < end {
+            out.push(piece(at, end, false));
+        }
+    }
+    out
 }
 
 /// The legend of passage kinds, in the window's styles.

@@ -135,6 +135,9 @@ fn pair_cells(
     let path = |id: usize| report.documents.get(id).map_or(String::new(), |d| d.source.display().to_string());
     row.col(|ui| {
         ui.label(suspect).on_hover_text(path(pair.a));
+        if let Some(d) = report.documents.get(pair.a) {
+            super::flag_badge::badge(ui, tr.lang, &d.flags);
+        }
     });
     row.col(|ui| {
         ui.label(reference).on_hover_text(path(pair.b));

@@ -9,8 +9,10 @@ use docx_rs::{
 use super::archive;
 use super::contain::Budget;
 use super::error::Failure;
+use super::hidden::{self, MARK_CLOSE, MARK_OPEN};
 use super::xml::{self, Node, WalkError};
 use super::{Format, IngestLimits};
+use crate::model::{Flag, FlagKind};
 
 /// Extracts the text of a .docx held in `bytes`.
 pub(crate) fn extract(
@@ -29,6 +31,16 @@ pub(crate) fn extract(
         ("word/_rels/document.xml.rels", EMPTY_RELS),
     ] {
         parts.parts.entry(name.to_string()).or_insert_with(|| content.as_bytes().to_vec());
+    }
+    // Hidden runs lose their text to markers, read back as hidden-text findings.
+    if let Some(document) = parts.get("word/document.xml") {
+        match hidden::strip_hidden(document, parts.get("word/styles.xml"), budget) {
+            Ok(Some(stripped)) => {
+                parts.parts.insert("word/document.xml".to_string(), stripped);
+            }
+            Ok(None) | Err(WalkError::Malformed(_)) => {}
+            Err(WalkError::TimedOut) => return Err(Failure::TimedOut),
+        }
     }
     // docx-rs is handed a clean copy: only XML parts, sizes all true.
     let clean = archive::repack(&parts, Format::Docx)?;
@@ -53,6 +65,9 @@ pub(crate) fn extract(
         out.document_child(child);
     }
     let mut warnings = Vec::new();
+    if out.1.count > 0 {
+        warnings.push(crate::model::Notice::Flag(out.1.clone()));
+    }
     for part in ["word/footnotes.xml", "word/endnotes.xml"] {
         if let Some(data) = parts.get(part) {
             match notes(data, budget) {
@@ -85,9 +100,15 @@ fn is_xml_part(name: &str) -> bool {
     lower.ends_with(".xml") || lower.ends_with(".rels")
 }
 
-/// The text being built: every paragraph ends with a line break.
-#[derive(Default)]
-struct Text(String);
+/// The text being built (every paragraph ends with a line break) and the hidden text
+/// taken out of it.
+struct Text(String, Flag);
+
+impl Default for Text {
+    fn default() -> Self {
+        Self(String::new(), Flag::new(FlagKind::HiddenText, None))
+    }
+}
 
 impl Text {
     fn document_child(&mut self, child: &DocumentChild) {
@@ -160,12 +181,29 @@ impl Text {
     fn run(&mut self, run: &Run) {
         for child in &run.children {
             match child {
+                RunChild::Text(t) if t.text.contains(MARK_OPEN) => self.text_with_marks(&t.text),
                 RunChild::Text(t) => self.0.push_str(&t.text),
                 RunChild::Tab(_) | RunChild::PTab(_) => self.0.push('\t'),
                 RunChild::Break(_) | RunChild::CarriageReturn(_) => self.0.push('\n'),
                 _ => {}
             }
         }
+    }
+
+    /// Text holding hidden-run markers: the rest is kept, each marker counted as hidden
+    /// text where it stood.
+    fn text_with_marks(&mut self, text: &str) {
+        let mut rest = text;
+        while let Some(open) = rest.find(MARK_OPEN) {
+            self.0.push_str(&rest[..open]);
+            let after = &rest[open + MARK_OPEN.len_utf8()..];
+            let close = after.find(MARK_CLOSE).unwrap_or(after.len());
+            let hidden: u32 = after[..close].parse().unwrap_or(0);
+            let at = self.0.chars().count() as u32;
+            self.1.add(at, at, hidden);
+            rest = after.get(close + MARK_CLOSE.len_utf8()..).unwrap_or("");
+        }
+        self.0.push_str(rest);
     }
 
     /// A block-level content control: its paragraphs and tables.

@@ -8,6 +8,7 @@ mod archive;
 mod contain;
 mod docx;
 mod error;
+mod hidden;
 mod html;
 #[cfg(target_os = "linux")]
 mod isolate;

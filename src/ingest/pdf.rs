@@ -10,7 +10,7 @@ use super::contain::Budget;
 use super::error::Failure;
 use super::layout::{self, Glyph, Page};
 use super::{Format, IngestLimits};
-use crate::model::Notice;
+use crate::model::{Flag, FlagKind, Notice};
 
 /// Extracts the text of the PDF held in `bytes`.
 pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<Notice>), Failure> {
@@ -32,7 +32,10 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
         glyphs: 0,
         max_text_bytes: limits.max_text_bytes,
         over: None,
+        media: (0.0, 0.0, 0.0, 0.0),
+        hidden: 0,
     };
+    let mut image_pages: u32 = 0;
     for &number in &numbers {
         if budget.exhausted() {
             return Err(Failure::TimedOut);
@@ -43,6 +46,9 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
             return Err(over);
         }
         let page = collector.pages.pop().unwrap_or_default();
+        if matches!(outcome, Ok(Ok(()))) && page.glyphs.is_empty() && has_images(&doc, number) {
+            image_pages += 1;
+        }
         match outcome {
             Ok(Ok(())) => pages.push(page),
             Ok(Err(e)) => pages.push(fallback(&doc, number, &e.to_string(), &mut warnings)),
@@ -61,8 +67,30 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
     if text.trim().is_empty() {
         warnings.push(Notice::NoTextInPdf);
     }
+    if collector.hidden > 0 {
+        let mut flag = Flag::new(FlagKind::HiddenText, None);
+        flag.count = collector.hidden;
+        warnings.push(Notice::Flag(flag));
+    }
+    if image_pages > 0 {
+        let mut flag = Flag::new(FlagKind::TextAsImages, None);
+        flag.count = image_pages;
+        warnings.push(Notice::Flag(flag));
+    }
     Ok((text, warnings))
 }
+
+/// Whether page `number` draws images (a scan, or words as pictures).
+fn has_images(doc: &Document, number: u32) -> bool {
+    let Some(&id) = doc.get_pages().get(&number) else {
+        return false;
+    };
+    panic::catch_unwind(AssertUnwindSafe(|| doc.get_page_images(id).is_ok_and(|images| !images.is_empty())))
+        .unwrap_or(false)
+}
+
+/// Glyphs smaller than this (points) cannot be read: hidden text.
+const MIN_GLYPH_SIZE: f64 = 1.0;
 
 /// A page tree deeper than this is refused (real ones are a few levels deep).
 const MAX_PAGE_TREE_DEPTH: usize = 256;
@@ -130,6 +158,10 @@ struct Collector {
     glyphs: u64,
     max_text_bytes: u64,
     over: Option<Failure>,
+    /// The current page's media box: lower-left x, y, upper-right x, y.
+    media: (f64, f64, f64, f64),
+    /// Characters left out as out of sight: outside the page or too small to read.
+    hidden: u32,
 }
 
 impl Collector {
@@ -147,6 +179,7 @@ impl OutputDev for Collector {
         _art_box: Option<(f64, f64, f64, f64)>,
     ) -> Result<(), OutputError> {
         self.pages.push(Page { glyphs: Vec::new(), width: media_box.urx - media_box.llx, plain: None });
+        self.media = (media_box.llx, media_box.lly, media_box.urx, media_box.ury);
         Ok(())
     }
 
@@ -175,6 +208,15 @@ impl OutputDev for Collector {
         let size = font_size * scale;
         let (x, y) = (trm.m31, trm.m32);
         if !(x.is_finite() && y.is_finite() && size.is_finite()) {
+            return Ok(());
+        }
+        let (llx, lly, urx, ury) = self.media;
+        let outside = x > urx + size || x + width * size < llx - size || y > ury + size || y + size < lly - size;
+        let has_box = urx > llx && ury > lly;
+        if size < MIN_GLYPH_SIZE || (has_box && outside) {
+            if !text.trim().is_empty() {
+                self.hidden = self.hidden.saturating_add(text.chars().count() as u32);
+            }
             return Ok(());
         }
         let Some(page) = self.pages.last_mut() else {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{DocError, Notice, Role};
+use super::{DocError, Flag, Notice, Role};
 
 /// One document of a check.
 #[derive(Clone, Debug)]
@@ -27,6 +27,9 @@ pub struct DocumentEntry {
     pub error: Option<DocError>,
     /// Remarks that did not stop the check ("decoded as GBK", "no text found", …).
     pub warnings: Vec<Notice>,
+    /// What the document does to hide a copy (look-alike letters, hidden text, …); empty
+    /// for ordinary documents.
+    pub flags: Vec<Flag>,
     /// The extracted text; every offset in the report counts its characters.
     pub text: Arc<str>,
 }
@@ -45,6 +48,7 @@ impl DocumentEntry {
             sha256: None,
             error: None,
             warnings: Vec::new(),
+            flags: Vec::new(),
             text: Arc::from(""),
         }
     }

@@ -5,6 +5,7 @@
 //! module of the crate, and every stage may use it.
 
 mod document;
+mod flags;
 mod format;
 mod ingest_error;
 mod notice;
@@ -14,6 +15,7 @@ mod role;
 mod skipped;
 
 pub use document::DocumentEntry;
+pub use flags::{Flag, FlagKind, LookAlikeScript, MAX_SPANS};
 pub use format::Format;
 pub use ingest_error::IngestError;
 pub use notice::{DocError, Notice};

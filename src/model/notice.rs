@@ -31,6 +31,9 @@ pub enum Notice {
     PrefixCompared { compared: usize, chars: usize, max: usize },
     /// Pairs beyond the report's bound left out.
     PairsLeftOut { left_out: usize, max: usize, kept: usize },
+    /// What the file does to hide text (hidden runs, pages of images), found by ingest;
+    /// the check moves it to the document's flags.
+    Flag(super::Flag),
     /// Any other remark, as written.
     Other(String),
 }
@@ -66,6 +69,7 @@ impl std::fmt::Display for Notice {
                 "{left_out} more pairs with shared text were left out: a report keeps at most {max} pairs, the \
                  {kept} closest of each document"
             ),
+            Self::Flag(flag) => flag.fmt(f),
             Self::Other(text) => f.write_str(text),
         }
     }

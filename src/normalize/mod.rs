@@ -6,7 +6,10 @@
 //! A token is one Han/Kana/Hangul character or one run of letters/digits.
 
 mod classify;
+pub mod flags;
 mod fold;
+mod lookalike;
+mod mixed;
 
 pub use classify::{is_sentence_terminator, is_single_char_token};
 pub use fold::to_simplified;
@@ -76,11 +79,45 @@ impl CharStream {
     }
 }
 
-/// Calls `emit(char_offset, normalized_char)` for every character of `text` after NFKC,
-/// case folding and the Chinese fold. One input character may yield several (NFKC of a
+/// Calls `emit(char_offset, normalized_char)` for every character of `text` after the
+/// look-alike fold ([`mixed`]: invisible characters dropped, blanks as spaces, Cyrillic and
+/// Greek look-alikes inside Latin words as the Latin letters they imitate), NFKC, case
+/// folding and the Chinese fold. One input character may yield several (NFKC of a
 /// ligature) or keep its offset for all of them.
 #[inline]
 pub fn for_each_normalized_char(text: &str, options: NormalizeOptions, mut emit: impl FnMut(u32, char)) {
+    let mut folder = mixed::Folder::default();
+    for (offset, c) in (0u32..).zip(text.chars()) {
+        if c.is_ascii() && folder.idle() {
+            folder.ascii(c);
+            emit(offset, if options.case_fold { c.to_ascii_lowercase() } else { c });
+        } else if is_han(c) && folder.idle() {
+            folder.other();
+            emit(offset, if options.traditional_to_simplified { to_simplified(c) } else { c });
+        } else {
+            let class = if c.is_ascii() { ascii_class(c) } else { lookalike::classify(c) };
+            folder.push(offset, c, class, &mut |o, c| normalize_char(o, c, options, &mut emit), &mut mixed::Ignore);
+        }
+    }
+    folder.finish(&mut |o, c| normalize_char(o, c, options, &mut emit), &mut mixed::Ignore);
+}
+
+/// The class of an ASCII character for the look-alike fold.
+#[inline]
+fn ascii_class(c: char) -> lookalike::Class {
+    if c.is_ascii_alphabetic() {
+        lookalike::Class::Latin
+    } else if c.is_ascii_digit() {
+        lookalike::Class::Neutral
+    } else {
+        lookalike::Class::Boundary
+    }
+}
+
+/// NFKC, case folding and the Chinese fold of one character (radical-supplement forms,
+/// which NFKC leaves alone, first mapped to their ideographs).
+#[inline]
+fn normalize_char(offset: u32, c: char, options: NormalizeOptions, emit: &mut impl FnMut(u32, char)) {
     let after_case = |offset: u32, c: char, emit: &mut dyn FnMut(u32, char)| {
         if options.case_fold && !c.is_lowercase() && c.is_alphabetic() {
             for lower in c.to_lowercase() {
@@ -90,21 +127,27 @@ pub fn for_each_normalized_char(text: &str, options: NormalizeOptions, mut emit:
             emit(offset, c);
         }
     };
-    for (offset, c) in (0u32..).zip(text.chars()) {
-        if c.is_ascii() {
-            emit(offset, if options.case_fold { c.to_ascii_lowercase() } else { c });
-        } else if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
-            emit(offset, if options.traditional_to_simplified { to_simplified(c) } else { c });
-        } else if options.nfkc {
-            for n in std::iter::once(c).nfkc() {
-                let n = if options.traditional_to_simplified { to_simplified(n) } else { n };
-                after_case(offset, n, &mut emit);
-            }
-        } else {
-            let n = if options.traditional_to_simplified { to_simplified(c) } else { c };
-            after_case(offset, n, &mut emit);
+    if c.is_ascii() {
+        emit(offset, if options.case_fold { c.to_ascii_lowercase() } else { c });
+    } else if is_han(c) {
+        emit(offset, if options.traditional_to_simplified { to_simplified(c) } else { c });
+    } else if let Some(ideograph) = lookalike::radical_supplement(c) {
+        emit(offset, if options.traditional_to_simplified { to_simplified(ideograph) } else { ideograph });
+    } else if options.nfkc {
+        for n in std::iter::once(c).nfkc() {
+            let n = if options.traditional_to_simplified { to_simplified(n) } else { n };
+            after_case(offset, n, emit);
         }
+    } else {
+        let n = if options.traditional_to_simplified { to_simplified(c) } else { c };
+        after_case(offset, n, emit);
     }
+}
+
+/// The basic block of unified ideographs, the bulk of Chinese text.
+#[inline]
+fn is_han(c: char) -> bool {
+    ('\u{4E00}'..='\u{9FFF}').contains(&c)
 }
 
 /// Combining marks continue the word they follow instead of splitting it.

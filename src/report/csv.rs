@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::Report;
+use crate::model::Flag;
 
 /// Quotes a field when it holds a comma, quote or line break. A field a spreadsheet would
 /// take for a formula (starting with = + - @, a tab or a carriage return: a file named
@@ -13,16 +14,29 @@ fn field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s }
 }
 
+/// A document's flags in one cell: `kind:count` (look-alikes `look_alike_letters/script:count`)
+/// separated by spaces; empty for an ordinary document.
+pub fn flags_cell(flags: &[Flag]) -> String {
+    flags
+        .iter()
+        .map(|f| match f.script {
+            Some(script) => format!("{}/{}:{}", f.kind.name(), script.name(), f.count),
+            None => format!("{}:{}", f.kind.name(), f.count),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// One header line, then one line per pair in report order.
 pub fn to_csv(report: &Report) -> String {
     let mut out = String::from(
-        "suspect,reference,percent_of_suspect,percent_of_reference,simhash_distance,passages,longest_passage,shared_sentences,near_duplicate,tool\n",
+        "suspect,reference,percent_of_suspect,percent_of_reference,simhash_distance,passages,longest_passage,shared_sentences,near_duplicate,suspect_flags,tool\n",
     );
     for p in &report.pairs {
         let name = |id: usize| report.documents.get(id).map(|d| field(&d.path)).unwrap_or_default();
         let _ = writeln!(
             out,
-            "{},{},{:.1},{:.1},{},{},{},{},{},{}",
+            "{},{},{:.1},{:.1},{},{},{},{},{},{},{}",
             name(p.a),
             name(p.b),
             p.score * 100.0,
@@ -32,6 +46,7 @@ pub fn to_csv(report: &Report) -> String {
             p.longest,
             p.shared_sentences,
             p.near_duplicate,
+            report.documents.get(p.a).map(|d| field(&flags_cell(&d.flags))).unwrap_or_default(),
             super::TOOL
         );
     }
@@ -47,6 +62,17 @@ mod tests {
         assert_eq!(field("a,b"), "\"a,b\"");
         assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(field("plain.txt"), "plain.txt");
+    }
+
+    #[test]
+    fn flags_fit_in_one_cell() {
+        use crate::model::{FlagKind, LookAlikeScript};
+        let mut look = Flag::new(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic));
+        look.add(1, 2, 213);
+        let mut hidden = Flag::new(FlagKind::HiddenText, None);
+        hidden.add(5, 5, 40);
+        assert_eq!(flags_cell(&[look, hidden]), "look_alike_letters/cyrillic:213 hidden_text:40");
+        assert_eq!(flags_cell(&[]), "");
     }
 
     #[test]

@@ -70,6 +70,7 @@ fn escape_into(out: &mut String, s: &str) {
 }
 
 const STYLE: &str = "
+.flags{border:2px solid #c60;background:#fff6ec;padding:.2em 1em .6em;margin:1em 0}.flags h2{border:0;margin:.4em 0}mark.flag{background:#fc8;outline:1px solid #c60}u.flag{text-decoration:underline wavy #c60}
 body{font-family:system-ui,'Noto Sans CJK SC','Microsoft YaHei','PingFang SC',sans-serif;margin:1.5em;color:#222;background:#fff;max-width:1400px}
 h1{font-size:1.5em;margin:0 0 .3em}h2{font-size:1.2em;margin:1.6em 0 .4em;border-top:1px solid #ccc;padding-top:.8em}
 h3{font-size:1em;margin:1em 0 .3em}
@@ -168,6 +169,7 @@ pub fn render(report: &Report, options: &HtmlOptions<'_>) -> String {
         escape(words.title)
     );
     heading(&mut out, report, options, words);
+    flags_box(&mut out, report, &docs, options.lang);
     settings_table(&mut out, report, words);
     legend(&mut out, words);
     inputs(&mut out, report, &docs, words);
@@ -320,6 +322,64 @@ fn inputs(out: &mut String, report: &Report, docs: &[usize], w: &Words) {
         );
     }
     out.push_str("</table>\n");
+}
+
+/// Characters shown on each side of a flagged span in the flags box.
+const FLAG_CONTEXT_CHARS: u32 = 24;
+
+/// The box near the top: each flagged document, what it does, and where (the first
+/// spans, marked in a short excerpt).
+fn flags_box(out: &mut String, report: &Report, docs: &[usize], lang: ReportLang) {
+    let w = lang.words();
+    let flagged: Vec<&DocumentEntry> =
+        docs.iter().filter_map(|&id| report.documents.get(id)).filter(|d| !d.flags.is_empty()).collect();
+    if flagged.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "<div class=flags><h2>⚠ {}</h2><p class=muted>{}</p><ul>", w.flags, w.flags_help);
+    for d in flagged {
+        let _ = write!(out, "<li><b>{}</b><ul>", escape(&d.path));
+        for flag in &d.flags {
+            let said = if lang == ReportLang::Zh { flag.zh() } else { flag.to_string() };
+            let _ = write!(out, "<li>{}", escape(&said));
+            for span in &flag.spans {
+                out.push_str("<br><span class=excerpt>");
+                flag_excerpt(out, &d.text, span[0], span[1]);
+                out.push_str("</span>");
+            }
+            out.push_str("</li>");
+        }
+        out.push_str("</ul></li>\n");
+    }
+    out.push_str("</ul></div>\n");
+}
+
+/// A short excerpt around `[start, end)` with the span marked (an empty span, where hidden
+/// text was taken out, as a ▮).
+fn flag_excerpt(out: &mut String, text: &str, start: u32, end: u32) {
+    let from = start.saturating_sub(FLAG_CONTEXT_CHARS);
+    let to = end.saturating_add(FLAG_CONTEXT_CHARS);
+    let visible =
+        |s: &str| s.chars().map(|c| if c.is_whitespace() || c.is_control() { ' ' } else { c }).collect::<String>();
+    out.push('…');
+    escape_into(out, &visible(&text[super::byte_range(text, from, start)]));
+    out.push_str("<mark class=flag>");
+    let inside = &text[super::byte_range(text, start, end)];
+    if inside.is_empty() {
+        out.push('▮');
+    } else {
+        // Invisible characters are shown by their code points.
+        for c in inside.chars() {
+            if c.is_alphanumeric() {
+                escape_into(out, c.encode_utf8(&mut [0; 4]));
+            } else {
+                let _ = write!(out, "⟨U+{:04X}⟩", c as u32);
+            }
+        }
+    }
+    out.push_str("</mark>");
+    escape_into(out, &visible(&text[super::byte_range(text, end, to)]));
+    out.push('…');
 }
 
 fn problems(out: &mut String, report: &Report, docs: &[usize], lang: ReportLang) {
@@ -545,10 +605,18 @@ fn side(out: &mut String, pair_index: usize, doc: &DocumentEntry, pair: &Pair, f
     starts.push(text.len());
     let chars = (starts.len() - 1) as u32;
     let mut marked = vec![false; ranges.len()];
+    let mut flagged: Vec<(u32, u32)> = doc
+        .flags
+        .iter()
+        .flat_map(|f| &f.spans)
+        .filter(|s| s[0] < s[1] && s[1] <= chars)
+        .map(|s| (s[0], s[1]))
+        .collect();
+    flagged.sort_unstable();
+    let flagged_slice = |out: &mut String, from: u32, to: u32| escape_flagged(out, text, &starts, (from, to), &flagged);
     for run in runs(chars, &ranges) {
-        let slice = &text[starts[run.start as usize]..starts[run.end as usize]];
         match run.passage {
-            None => escape_into(out, slice),
+            None => flagged_slice(out, run.start, run.end),
             Some(i) => {
                 // The first run of a passage carries its id and number, so the twin can
                 // scroll to it and a reader can match it with the passage table.
@@ -565,12 +633,35 @@ fn side(out: &mut String, pair_index: usize, doc: &DocumentEntry, pair: &Pair, f
                     kind_css(kind, i),
                     i + 1
                 );
-                escape_into(out, slice);
+                flagged_slice(out, run.start, run.end);
                 out.push_str("</mark>");
             }
         }
     }
     out.push_str("</div></div>");
+}
+
+/// Characters `[range.0, range.1)` of `text` (`starts`: each character's byte offset and the
+/// end), escaped, with the `flagged` spans (sorted) underlined.
+fn escape_flagged(out: &mut String, text: &str, starts: &[usize], range: (u32, u32), flagged: &[(u32, u32)]) {
+    let slice = |from: u32, to: u32| &text[starts[from as usize]..starts[to as usize]];
+    let (from, to) = range;
+    let mut at = from;
+    for &(s, e) in flagged.iter().filter(|&&(s, e)| s < to && e > from) {
+        let (s, e) = (s.max(at), e.min(to));
+        if s > at {
+            escape_into(out, slice(at, s));
+        }
+        if e > s {
+            out.push_str("<u class=flag>");
+            escape_into(out, slice(s, e));
+            out.push_str("</u>");
+        }
+        at = at.max(e);
+    }
+    if at < to {
+        escape_into(out, slice(at, to));
+    }
 }
 
 fn excerpts(out: &mut String, a: &DocumentEntry, b: &DocumentEntry, pair: &Pair, side_a: &str, side_b: &str) {
@@ -670,5 +761,24 @@ mod tests {
         let html = render(&report, &HtmlOptions { marks: Some(&marks), ..options(Scope::Pair(0), ReportLang::En) });
         assert!(html.contains("<b>Review:</b> confirmed"));
         assert!(html.contains("talked &lt;to&gt; them"));
+    }
+
+    #[test]
+    fn flags_get_a_box_at_the_top_and_their_spans_are_marked_in_the_text() {
+        use crate::model::{Flag, FlagKind, LookAlikeScript};
+        let mut report = sample();
+        let plain = render(&report, &options(Scope::Run, ReportLang::En));
+        assert!(!plain.contains("class=flags") && !plain.contains("<u class=flag>"));
+        let mut flag = Flag::new(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic));
+        flag.add(3, 5, 2);
+        report.documents[0].flags = vec![flag];
+        let html = render(&report, &options(Scope::Run, ReportLang::En));
+        let top = html.find("class=flags").unwrap_or(usize::MAX);
+        assert!(top < html.find("<table").unwrap_or(0), "the box comes before the tables");
+        assert!(html.contains("Look-alike letters: 2 Cyrillic letters inside English words"));
+        assert!(html.contains("<mark class=flag>软件</mark>"), "the excerpt marks the span");
+        assert!(html.contains("<u class=flag>软件</u>"), "the text marks the span");
+        let zh = render(&report, &options(Scope::Run, ReportLang::Zh));
+        assert!(zh.contains("形近字替换：英文单词中有 2 个西里尔字母"));
     }
 }

@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use super::{Passage, Report};
-use crate::model::{Role, Skipped};
+use crate::model::{Flag, Role, Skipped};
 use crate::settings::Settings;
 
 #[derive(Serialize)]
@@ -39,6 +39,9 @@ struct JsonDocument<'a> {
     /// Things worth knowing that did not stop the reading ("decoded as GBK", "no text
     /// found", only a prefix compared, pairs left out, …).
     warnings: Vec<String>,
+    /// What the document does to hide a copy; absent for ordinary documents.
+    #[serde(skip_serializing_if = "<[Flag]>::is_empty")]
+    flags: &'a [Flag],
 }
 
 #[derive(Serialize)]
@@ -77,6 +80,7 @@ pub fn to_json(report: &Report) -> String {
                 overall: (d.role == Role::Suspect && d.error.is_none()).then(|| round(report.overall(d.id))),
                 error: d.error.as_ref().map(ToString::to_string),
                 warnings: d.warnings.iter().map(ToString::to_string).collect(),
+                flags: &d.flags,
             })
             .collect(),
         pairs: report

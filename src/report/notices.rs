@@ -78,6 +78,7 @@ fn notice_zh(notice: &Notice) -> String {
         Notice::DecodedAs { encoding } => format!("按 {encoding} 编码解码"),
         Notice::BytesReplaced { count, encoding } => format!("按 {encoding} 解码时替换了 {count} 处错误字节"),
         Notice::NoText => "未找到文字".to_string(),
+        Notice::Flag(flag) => flag.zh(),
         Notice::NoTextInPdf => "未找到文字（扫描版 PDF？Twinspot 不做文字识别）".to_string(),
         Notice::NoWords => "没有可比较的词（只有标点、符号或空白）".to_string(),
         Notice::NamedOtherwise { ext, format } => {

@@ -20,6 +20,7 @@ fn doc(id: usize, path: &str, text: &str, sha: char) -> DocumentEntry {
         sha256: Some(sha.to_string().repeat(64)),
         error: None,
         warnings: vec![],
+        flags: vec![],
         text: Arc::from(text),
     }
 }

@@ -610,6 +610,8 @@ impl TwinspotApp {
                 }
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let shown = self.state.persisted.lang;
+                ui.menu_button(super::about::menu_label(shown), |ui| super::about::contents(ui, shown));
                 let lang = &mut self.state.persisted.lang;
                 egui::ComboBox::from_id_salt("language")
                     .selected_text(lang.name())

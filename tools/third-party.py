@@ -68,7 +68,7 @@ def main():
     for p in packages:
         lines.append(f"| {p['name']} | {p['version']} | {p.get('license') or p.get('license_file') or 'see below'} |")
         for name, text in licence_files(p):
-            digest = hashlib.sha256(text.strip().encode()).hexdigest()
+            digest = hashlib.sha256(" ".join(text.split()).encode()).hexdigest()
             texts.setdefault(digest, (name, text.strip(), []))[2].append(f"{p['name']} {p['version']}")
     lines += ["", "## Licence texts", ""]
     for name, text, crates in sorted(texts.values(), key=lambda t: t[2][0]):

@@ -1,7 +1,6 @@
 //! `twinspot align`: aligns the candidate pairs an SQL engine found over a fingerprint
 //! folder and writes the usual reports.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use anyhow::Context;
 use twinspot::archive::{AddOptions, Archive, check_against};
 use twinspot::engine::{CheckRequest, InputSet, Skipped, display_path};
-use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, DocumentInput, Role, Settings};
 
 use super::compare::{read_by_the_run, report_lang, skipped_line, summary};

@@ -1,7 +1,6 @@
 //! `twinspot fingerprint --parquet OUT PATH...`: fingerprints documents for an external
 //! SQL engine, as one shard of a Parquet folder.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -40,6 +40,9 @@ pub fn isolation() -> Option<Isolation> {
 /// Parses the arguments and runs. Exit status 0 when the run finished, even with
 /// per-file errors; 2 on bad arguments; 1 when the run itself failed.
 pub fn main() -> ExitCode {
+    if std::env::args_os().nth(1).is_some_and(|a| a == HELPER_SUBCOMMAND) {
+        return finish(serve_helper());
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Compare(args)) => compare::run(*args),
@@ -52,7 +55,6 @@ pub fn main() -> ExitCode {
         Some(Command::Align(args)) => align::run(*args),
         #[cfg(feature = "distributed")]
         Some(Command::Merge(args)) => merge::run(args),
-        Some(Command::ExtractHelper) => serve_helper(),
         Some(Command::Keywords { files }) => keywords::run(&files),
         None => match cli.files.iter().find(|f| !f.exists()) {
             // `twinspot archive add …` on a build without that command, or a typo: say so
@@ -65,6 +67,11 @@ pub fn main() -> ExitCode {
             None => open_window(cli.files),
         },
     };
+    finish(result)
+}
+
+/// The exit status of a run; a failed run is said on standard error.
+fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {

@@ -68,11 +68,9 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Internal: serve extraction requests on standard input (the helper processes that
-    /// read documents under resource limits).
-    #[command(name = HELPER_SUBCOMMAND, hide = true)]
-    ExtractHelper,
 }
 
-/// The hidden subcommand that makes this executable an extraction helper.
+/// The first argument that makes this executable an extraction helper (serving requests
+/// on standard input, for the processes that read documents under resource limits). It is
+/// read before clap parses anything, so no help, man page or completion ever offers it.
 pub const HELPER_SUBCOMMAND: &str = "__extract-worker";

@@ -72,7 +72,7 @@ printf '%s\n' "The quick brown fox jumps over the lazy dog while the farmer slee
   > "$WORK/refs/source.txt"
 printf '%s\n' "Yesterday, the quick brown fox jumps over the lazy dog while the farmer sleeps under the old oak tree near the river, they say." \
   > "$WORK/subs/copy.txt"
-(cd "$WORK" && twinspot compare -r refs -s subs --json report.json -q) || fail "twinspot compare"
+(cd "$WORK" && twinspot compare -r refs -s subs --json report.json --no-cache -q) || fail "twinspot compare"
 python3 - "$WORK/report.json" "$version" <<'PY' || fail "compare's report"
 import json, sys
 report = json.load(open(sys.argv[1]))
@@ -85,7 +85,7 @@ man -w twinspot > /dev/null || fail "man -w twinspot"
 for page in twinspot-compare twinspot-archive twinspot-archive-add; do
   man -w "$page" > /dev/null || fail "man -w $page"
 done
-MANWIDTH=80 man -P cat twinspot 2>/dev/null | grep -q "twinspot-compare" || fail "the page twinspot(1) does not list compare"
+MANWIDTH=80 man -P cat twinspot 2>/dev/null | grep -q "compare(1)" || fail "the page twinspot(1) does not list compare"
 
 step "desktop entry and AppStream metainfo"
 desktop-file-validate "/usr/share/applications/$APP_ID.desktop" || fail "desktop-file-validate"
@@ -122,10 +122,10 @@ shoot() {
   shift
   mkdir -p "$WORK/home-$name" "$WORK/run-$name"
   chmod 700 "$WORK/run-$name"
-  (cd "$WORK" && exec env DISPLAY=":$display" HOME="$WORK/home-$name" XDG_RUNTIME_DIR="$WORK/run-$name" \
-    WAYLAND_DISPLAY= twinspot "$@" > "$WORK/$name.log" 2>&1) &
+  (cd "$WORK" && exec env -u WAYLAND_DISPLAY -u WAYLAND_SOCKET DISPLAY=":$display" HOME="$WORK/home-$name" \
+    XDG_RUNTIME_DIR="$WORK/run-$name" twinspot "$@" > "$WORK/$name.log" 2>&1) &
   APP_PID=$!
-  sleep "${TWINSPOT_WINDOW_WAIT:-8}"
+  sleep "${TWINSPOT_WINDOW_WAIT:-10}"
   kill -0 "$APP_PID" 2>/dev/null || { cat "$WORK/$name.log"; fail "the window ($name) exited"; }
   DISPLAY=":$display" import -window root "$OUT/$name.png" || fail "screenshot $name"
   kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true

@@ -4,7 +4,8 @@ dependencies with the default features, on Linux), with its licence and the lice
 it ships, each distinct text once. The Debian package installs it in
 /usr/share/doc/twinspot/. Run it again after a change of Cargo.lock:
 
-    python3 tools/third-party.py
+    python3 tools/third-party.py           (writes it)
+    python3 tools/third-party.py --check   (fails if it is not up to date; CI runs this)
 
 It reads `cargo metadata`; the crates' sources must have been fetched (any build does that).
 """
@@ -73,8 +74,16 @@ def main():
     lines += ["", "## Licence texts", ""]
     for name, text, crates in sorted(texts.values(), key=lambda t: t[2][0]):
         lines += [f"### {name}: " + ", ".join(crates), "", "```", text, "```", ""]
-    with open(os.path.join(ROOT, "assets", "THIRD-PARTY.md"), "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
+    text = "\n".join(lines)
+    path = os.path.join(ROOT, "assets", "THIRD-PARTY.md")
+    if "--check" in sys.argv[1:]:
+        with open(path, encoding="utf-8") as f:
+            if f.read() != text:
+                sys.exit("assets/THIRD-PARTY.md does not match Cargo.lock: run python3 tools/third-party.py")
+        print(f"assets/THIRD-PARTY.md is up to date ({len(packages)} crates)", file=sys.stderr)
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
     print(f"{len(packages)} crates, {len(texts)} distinct licence texts", file=sys.stderr)
 
 

@@ -9,7 +9,7 @@
 #   tools/package-test.sh [PACKAGE.deb]     (default: the newest target/debian/twinspot_*.deb)
 #
 # Needs a Debian machine, root (or sudo), and: desktop-file-utils appstream man-db
-# bash-completion xvfb xauth imagemagick (all installed by .ci/setup). Screenshots go to
+# bash-completion xvfb xauth imagemagick x11-utils (all installed by .ci/setup). Screenshots go to
 # target/package-test/. The package must not be installed already: it is removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +22,7 @@ mkdir -p "$OUT"
 WORK=$(mktemp -d)
 XVFB_PID=""
 APP_PID=""
+INSTALLED=""
 
 checks=0
 started=$(date +%s)
@@ -30,6 +31,8 @@ fail() { echo "package test FAILED: $*" >&2; exit 1; }
 cleanup() {
   [ -n "$APP_PID" ] && kill "$APP_PID" 2>/dev/null || true
   [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null || true
+  # After a failure, the package goes again (with its files) so the next run starts clean.
+  [ -n "$INSTALLED" ] && $SUDO dpkg -P twinspot > /dev/null 2>&1 || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -54,6 +57,7 @@ if grep -rqs '^path-exclude=/usr/share/man' /etc/dpkg/dpkg.cfg.d/; then
 fi
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${apt_options[@]}" "$deb" \
   > "$WORK/apt.log" 2>&1 || { cat "$WORK/apt.log"; fail "apt-get install"; }
+INSTALLED=yes
 dpkg-query -W -f='${Status}' twinspot | grep -q "install ok installed" || fail "not installed"
 missing_libs=$(ldd /usr/bin/twinspot | grep "not found" || true)
 [ -z "$missing_libs" ] || fail "libraries not found: $missing_libs"
@@ -85,7 +89,8 @@ man -w twinspot > /dev/null || fail "man -w twinspot"
 for page in twinspot-compare twinspot-archive twinspot-archive-add; do
   man -w "$page" > /dev/null || fail "man -w $page"
 done
-MANWIDTH=80 man -P cat twinspot 2>/dev/null | grep -q "compare(1)" || fail "the page twinspot(1) does not list compare"
+page=$(MANWIDTH=80 man -P cat twinspot 2>/dev/null)
+grep -q "compare(1)" <<< "$page" || fail "the page twinspot(1) does not list compare"
 
 step "desktop entry and AppStream metainfo"
 desktop-file-validate "/usr/share/applications/$APP_ID.desktop" || fail "desktop-file-validate"
@@ -127,6 +132,15 @@ shoot() {
   APP_PID=$!
   sleep "${TWINSPOT_WINDOW_WAIT:-10}"
   kill -0 "$APP_PID" 2>/dev/null || { cat "$WORK/$name.log"; fail "the window ($name) exited"; }
+  # The window's X11 class is the desktop entry's StartupWMClass, and it carries an icon
+  # (xprop shows "Icon (256 x 256)" when asked for only the first 8 bytes: its size).
+  local window
+  window=$(DISPLAY=":$display" xwininfo -root -tree | awk '/"Twinspot":/ {print $1; exit}')
+  [ -n "$window" ] || fail "no window named Twinspot ($name)"
+  local props
+  props=$(DISPLAY=":$display" xprop -id "$window" WM_CLASS; DISPLAY=":$display" xprop -id "$window" -len 8 _NET_WM_ICON)
+  grep -q "WM_CLASS.*\"$APP_ID\"" <<< "$props" || fail "the window's WM_CLASS is not $APP_ID"
+  grep -q "Icon (256 x 256)" <<< "$props" || fail "the window has no icon"
   DISPLAY=":$display" import -window root "$OUT/$name.png" || fail "screenshot $name"
   kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
   APP_PID=""
@@ -140,6 +154,7 @@ shoot pair "$WORK/subs/copy.txt" "$WORK/refs/source.txt"
 
 step "remove"
 $SUDO dpkg -r twinspot > /dev/null || fail "dpkg -r"
+INSTALLED=""
 left=$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done < "$WORK/files" || true)
 [ -z "$left" ] || fail "left after dpkg -r: $left"
 [ ! -e /usr/share/doc/twinspot ] || fail "/usr/share/doc/twinspot left after dpkg -r"

@@ -54,3 +54,14 @@ pub fn contents(ui: &mut egui::Ui, lang: Lang) {
     ui.label(licence);
     ui.label(font);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_icon_is_the_256_pixel_png() {
+        let icon = window_icon().expect("the icon decodes");
+        assert_eq!((icon.width, icon.height), (256, 256));
+    }
+}

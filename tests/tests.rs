@@ -23,6 +23,9 @@ mod hostile_cli;
 mod hostile_content;
 mod html_scope;
 mod ingest;
+#[cfg(feature = "gui")]
+mod launch;
+mod packaging;
 mod reference_cache;
 mod report_targets;
 mod report_pdf;

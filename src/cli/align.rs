@@ -1,79 +1,18 @@
 //! `twinspot align`: aligns the candidate pairs an SQL engine found over a fingerprint
 //! folder and writes the usual reports.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;
-use clap::Args;
 use twinspot::distributed::align::{AlignRequest, align_pairs};
 use twinspot::distributed::read::{read_fingerprints, read_pairs, read_spreads};
 use twinspot::{Progress, ProgressSink, Settings, Stage};
 
 use super::compare::read_stop_passages;
+use super::grammar::distributed::AlignArgs;
 use super::output::{ReportOutputs, summary_line};
 use super::progress_bar::TerminalProgress;
-
-/// Options of `twinspot align`.
-#[derive(Debug, Args)]
-pub struct AlignArgs {
-    /// Candidate pairs (a Parquet file or folder with columns `a` and `b`), from sql/candidate_pairs.sql.
-    #[arg(long, value_name = "PAIRS.parquet")]
-    pairs: PathBuf,
-    /// How the whole collection holds its frequent hashes (a Parquet file or folder with columns
-    /// `kind`, `hash`, `documents`, `postings`, `first_doc`, `second_doc`), from sql/kgram_spreads.sql and
-    /// sql/sentence_spreads.sql.
-    #[arg(long, value_name = "COMMON.parquet")]
-    common: PathBuf,
-    /// The fingerprint folder written by `twinspot fingerprint --parquet`.
-    #[arg(long, value_name = "DIR")]
-    documents: PathBuf,
-    /// Read relative document paths below this folder (when this machine mounts them elsewhere).
-    #[arg(long, value_name = "DIR")]
-    root: Option<PathBuf>,
-    /// Align only slice I of N of the pairs (0-based, split by the pairs' smaller id), for N
-    /// processes; join with `twinspot merge`.
-    #[arg(long, value_name = "I/N", value_parser = parse_slice)]
-    slice: Option<(usize, usize)>,
-    /// Write the result as JSON to OUT ('-' for standard output).
-    #[arg(long, value_name = "OUT")]
-    json: Option<PathBuf>,
-    /// Write one CSV row per pair to OUT ('-' for standard output).
-    #[arg(long, value_name = "OUT")]
-    csv: Option<PathBuf>,
-    /// Write a self-contained HTML report to OUT.
-    #[arg(long, value_name = "OUT")]
-    html: Option<PathBuf>,
-    /// Drop passages shorter than this many characters.
-    #[arg(long, default_value_t = Settings::default().min_chars)]
-    min_chars: usize,
-    /// Near duplicates: SimHash values at most this many bits apart (at most 3).
-    #[arg(long, default_value_t = Settings::default().simhash_threshold)]
-    simhash_threshold: u32,
-    /// Near duplicates: shared passages cover at least this share of both documents.
-    #[arg(long, default_value_t = Settings::default().near_duplicate_coverage)]
-    near_duplicate_coverage: f64,
-    /// A text file of passages to ignore, one a line, as `compare --stop-passages`.
-    #[arg(long, value_name = "FILE")]
-    stop_passages: Option<PathBuf>,
-    /// Count quoted passages in the scores, as `compare --count-quoted`.
-    #[arg(long)]
-    count_quoted: bool,
-    /// No progress bar and no summary.
-    #[arg(long, short = 'q')]
-    quiet: bool,
-}
-
-fn parse_slice(s: &str) -> Result<(usize, usize), String> {
-    let (i, n) = s.split_once('/').ok_or("expected I/N, e.g. 0/4")?;
-    let (i, n): (usize, usize) =
-        (i.parse().map_err(|_| "I is not a number")?, n.parse().map_err(|_| "N is not a number")?);
-    if n == 0 || i >= n {
-        return Err("need 0 ≤ I < N".into());
-    }
-    Ok((i, n))
-}
 
 pub fn run(args: AlignArgs) -> anyhow::Result<ExitCode> {
     let outputs =

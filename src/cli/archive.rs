@@ -5,118 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Args, Subcommand};
 use twinspot::archive::{AddOptions, Archive, WhenBusy, check_against};
 use twinspot::engine::{CheckRequest, InputSet, Skipped, display_path};
-use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, DocumentInput, Role, Settings};
 
-use super::args::whole_in;
-use super::compare::{parse_lang, read_by_the_run, skipped_line, summary};
+use super::compare::{read_by_the_run, report_lang, skipped_line, summary};
+use super::grammar::archive::{ArchiveCommand, CheckArgs, Shape};
 use super::output::ReportOutputs;
 use super::progress_bar::TerminalProgress;
-
-/// What to do with an archive.
-#[derive(Debug, Subcommand)]
-pub enum ArchiveCommand {
-    /// Add files and folders to ARCHIVE (created if needed). A file whose SHA-256 is
-    /// already archived is skipped; a changed file replaces its older version.
-    Add {
-        archive: PathBuf,
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Publication date of these documents (YYYY-MM-DD), used by `expire`.
-        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
-        date: Option<String>,
-        /// Single-pass clustering: each new document joins the group of its nearest
-        /// archived near duplicate only.
-        #[arg(long)]
-        cluster: bool,
-        #[command(flatten)]
-        shape: Shape,
-        /// No progress bar.
-        #[arg(long, short = 'q')]
-        quiet: bool,
-    },
-    /// Check suspects against ARCHIVE (one way: new against archived); the report has
-    /// the schema of `compare`, with archived documents as references.
-    Check(CheckArgs),
-    /// List every archived document: id, group, characters, date, path.
-    List { archive: PathBuf },
-    /// Sizes of the archive.
-    Stats { archive: PathBuf },
-    /// Remove documents: the files named (by any spelling of their path, or the path as
-    /// added) and the documents of each `--id` (the first column of `list`).
-    #[command(group = clap::ArgGroup::new("keys").required(true).multiple(true).args(["paths", "id"]))]
-    Remove {
-        archive: PathBuf,
-        /// Files to remove, as archived.
-        paths: Vec<PathBuf>,
-        /// The id of a document to remove (may be given more than once).
-        #[arg(long, value_name = "N")]
-        id: Vec<u32>,
-    },
-    /// Near-duplicate groups of more than one document (representative first).
-    Groups { archive: PathBuf },
-    /// Drop documents older than DATE (their publication date, else the day added).
-    Expire {
-        archive: PathBuf,
-        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
-        before: String,
-    },
-    /// Check the catalog, every segment and every stored text.
-    Verify { archive: PathBuf },
-    /// Merge the postings segments of each kind into one, so that a check looks up each
-    /// hash in one file (`add` merges in tiers and leaves a few). Checks may run meanwhile.
-    Compact { archive: PathBuf },
-}
-
-/// Fingerprint settings; an archive keeps the ones it was made with and refuses others.
-#[derive(Debug, Args)]
-pub struct Shape {
-    /// Tokens per k-gram (default: the archive's, or the engine's for a new archive).
-    #[arg(short = 'k', long)]
-    k: Option<usize>,
-    /// Winnowing window (default: the archive's, or the engine's for a new archive).
-    #[arg(short = 'w', long)]
-    w: Option<usize>,
-}
-
-/// Options of `twinspot archive check`.
-#[derive(Debug, Args)]
-pub struct CheckArgs {
-    archive: PathBuf,
-    /// Suspect files or folders.
-    #[arg(required = true)]
-    suspects: Vec<PathBuf>,
-    /// Write the result as JSON to OUT ('-' for standard output).
-    #[arg(long, value_name = "OUT")]
-    json: Option<PathBuf>,
-    /// Write one CSV row per pair to OUT ('-' for standard output).
-    #[arg(long, value_name = "OUT")]
-    csv: Option<PathBuf>,
-    /// Write a self-contained HTML report to OUT.
-    #[arg(long, value_name = "OUT")]
-    html: Option<PathBuf>,
-    /// Language of the HTML report: en or zh.
-    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
-    lang: ReportLang,
-    /// Drop passages shorter than this many characters (suspect side).
-    #[arg(long, default_value_t = Settings::default().min_chars as u64, value_parser = whole_in(1..=u64::MAX))]
-    min_chars: u64,
-    /// Near duplicates: SimHash values at most this many bits apart.
-    #[arg(long, default_value_t = Settings::default().simhash_threshold as u64, value_parser = whole_in(0..=32))]
-    simhash_threshold: u64,
-    #[command(flatten)]
-    shape: Shape,
-    /// No progress bar and no summary.
-    #[arg(long, short = 'q')]
-    quiet: bool,
-}
-
-fn parse_date(s: &str) -> Result<String, String> {
-    twinspot::archive::parse_date(s).map_err(|e| e.to_string())
-}
 
 /// The settings to open `dir` with: the archive's own, or the defaults for a new one,
 /// with `shape` on top (a differing value is then refused when the archive opens).
@@ -326,7 +222,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         json: args.json.clone(),
         csv: args.csv.clone(),
         html: args.html.clone(),
-        lang: args.lang,
+        lang: report_lang(args.lang),
         ..ReportOutputs::default()
     };
     if let Err(e) = outputs.check(read_by_the_run(&documents, None)) {

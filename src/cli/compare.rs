@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Args;
 use twinspot::DocumentInput;
 use twinspot::cache::{self, ReferenceCache};
 use twinspot::engine::run_check_cached;
@@ -14,123 +13,10 @@ use twinspot::report::html::Scope;
 use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, CheckRequest, Mode, Report, Role, Settings, run_check};
 
-use super::args::{number_in, whole_in};
+use super::grammar::compare::CompareArgs;
+use super::grammar::values::Lang;
 use super::output::ReportOutputs;
 use super::progress_bar::TerminalProgress;
-
-/// Options of `twinspot compare`. Files and folders may be mixed; folders are read
-/// recursively (.txt .md .docx .pdf .html .htm .odt).
-#[derive(Debug, Args)]
-#[command(after_long_help = GUARANTEE_HELP)]
-pub struct CompareArgs {
-    /// Documents (files or folders) that suspects may have copied from.
-    #[arg(long, short = 'r', num_args = 1.., value_name = "PATH")]
-    reference: Vec<PathBuf>,
-    /// Documents (files or folders) to check against the references.
-    #[arg(long, short = 's', num_args = 1.., value_name = "PATH")]
-    suspect: Vec<PathBuf>,
-    /// Template documents (an assignment sheet, a standard header): their text is removed
-    /// from every comparison and not counted in any score.
-    #[arg(long, short = 't', num_args = 1.., value_name = "PATH")]
-    template: Vec<PathBuf>,
-    /// Compare every document in DIR with every other (a class's submissions); no
-    /// reference set needed.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["reference", "suspect"])]
-    all: Option<PathBuf>,
-    /// Write the result as JSON (schema version 1) to OUT ('-' for standard output).
-    #[arg(long, value_name = "OUT")]
-    json: Option<PathBuf>,
-    /// Write one CSV row per pair to OUT ('-' for standard output).
-    #[arg(long, value_name = "OUT")]
-    csv: Option<PathBuf>,
-    /// Write a self-contained HTML report (both texts side by side, passages lit) to OUT.
-    #[arg(long, value_name = "OUT")]
-    html: Option<PathBuf>,
-    /// Narrow the HTML report to one suspect (named as the report names it, or by its path)
-    /// and its pairs.
-    #[arg(long, value_name = "SUSPECT", requires = "html", conflicts_with = "html_pair")]
-    html_suspect: Option<String>,
-    /// Narrow the HTML report to one pair: a suspect and a reference (or, with --all, two
-    /// documents), named as the report names them or by their paths.
-    #[arg(long, num_args = 2, value_names = ["SUSPECT", "REFERENCE"], requires = "html")]
-    html_pair: Vec<String>,
-    /// Language of the HTML report: en or zh.
-    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
-    lang: ReportLang,
-    /// Tokens per k-gram: nothing shorter than k tokens is ever reported.
-    #[arg(short = 'k', long, default_value_t = Settings::default().k as u64, value_parser = whole_in(1..=64))]
-    k: u64,
-    /// Winnowing window (in k-grams); every shared run of t = w + k − 1 tokens is found.
-    #[arg(short = 'w', long, default_value_t = Settings::default().w as u64, value_parser = whole_in(1..=256))]
-    w: u64,
-    /// Drop passages shorter than this many characters (suspect side).
-    #[arg(long, default_value_t = Settings::default().min_chars as u64, value_parser = whole_in(1..=1_000_000))]
-    min_chars: u64,
-    /// Near duplicates: SimHash values at most this many bits apart.
-    #[arg(long, default_value_t = u64::from(Settings::default().simhash_threshold), value_parser = whole_in(0..=32))]
-    simhash_threshold: u64,
-    /// Near duplicates: shared passages cover at least this share of both documents.
-    #[arg(long, default_value_t = Settings::default().near_duplicate_coverage, value_parser = number_in(0.01..=1.0))]
-    near_duplicate_coverage: f64,
-    /// Do not apply Unicode NFKC (full-width and half-width forms then differ).
-    #[arg(long)]
-    no_nfkc: bool,
-    /// Do not fold case.
-    #[arg(long)]
-    no_case_fold: bool,
-    /// Do not fold traditional Chinese to simplified.
-    #[arg(long)]
-    no_t2s: bool,
-    /// Keep punctuation as tokens instead of dropping it.
-    #[arg(long)]
-    keep_punctuation: bool,
-    /// Refuse files larger than this many megabytes.
-    #[arg(
-        long,
-        value_name = "MB",
-        default_value_t = Settings::default().ingest.max_file_bytes / (1024 * 1024),
-        value_parser = whole_in(1..=4096)
-    )]
-    max_file_mb: u64,
-    /// Abandon the extraction of one file after this many seconds.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        default_value_t = Settings::default().ingest.timeout_secs,
-        value_parser = number_in(0.1..=86_400.0)
-    )]
-    timeout: f64,
-    /// A text file of passages to ignore, one a line (a licence, a standard disclaimer,
-    /// stock phrases): suspect text holding one is shown as common, never counted.
-    #[arg(long, value_name = "FILE")]
-    stop_passages: Option<PathBuf>,
-    /// Count quoted passages (inside quotation marks with an attribution, or in a
-    /// bibliography) in the scores; by default they are shown but not counted.
-    #[arg(long)]
-    count_quoted: bool,
-    /// Read every reference file, without the reference cache (by default the texts of
-    /// references are kept in the user's cache folder, and unchanged files are not read
-    /// again; TWINSPOT_CACHE_DIR names another folder).
-    #[arg(long)]
-    no_cache: bool,
-    /// No progress bar and no summary.
-    #[arg(long, short = 'q')]
-    quiet: bool,
-}
-
-const GUARANTEE_HELP: &str = "\
-How matching works: text is normalized (NFKC, case, traditional→simplified Chinese, \
-punctuation dropped), split into tokens (one Han/Kana/Hangul character, or one run of \
-letters/digits), and every k consecutive tokens are hashed. Winnowing keeps the smallest \
-hash in every window of w hashes. Guarantee: any run of at least t = w + k − 1 identical \
-tokens shared by two documents yields a shared fingerprint (defaults k=5, w=4: t=8), and \
-nothing shorter than k tokens is ever reported. Around those hits the two texts are \
-aligned closely, so lightly edited and reordered passages come out whole.
-
-Exit status: 0 when the run finished, also when some files could not be read (each is \
-reported on standard error and in the JSON); 2 on bad arguments (checked before any work, \
-report targets included: a report is never written over an input); 1 when a report could \
-not be written (the others still are). Each report is written whole or not at all.";
 
 impl CompareArgs {
     fn settings(&self) -> anyhow::Result<Settings> {
@@ -208,7 +94,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         json: args.json.clone(),
         csv: args.csv.clone(),
         html: args.html.clone(),
-        lang: args.lang,
+        lang: report_lang(args.lang),
         ..Default::default()
     };
     if let Err(e) = outputs.check(read_by_the_run(&documents, args.stop_passages.as_deref())) {
@@ -362,8 +248,12 @@ pub(super) fn skipped_line(s: &Skipped) -> String {
     if s.path.is_empty() { s.reason.to_string() } else { format!("skipped {}: {}", s.path, s.reason) }
 }
 
-pub(super) fn parse_lang(s: &str) -> Result<ReportLang, String> {
-    ReportLang::parse(s).ok_or_else(|| format!("unknown language '{s}' (en or zh)"))
+/// The report language `--lang` names.
+pub(super) fn report_lang(lang: Lang) -> ReportLang {
+    match lang {
+        Lang::En => ReportLang::En,
+        Lang::Zh => ReportLang::Zh,
+    }
 }
 
 pub(super) fn summary(report: &Report) -> String {

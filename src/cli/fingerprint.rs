@@ -1,68 +1,16 @@
 //! `twinspot fingerprint --parquet OUT PATH...`: fingerprints documents for an external
 //! SQL engine, as one shard of a Parquet folder.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;
-use clap::Args;
 use twinspot::distributed::fingerprint::{ShardRequest, fingerprint_shard};
 use twinspot::engine::collect_inputs;
 use twinspot::{CancelFlag, Progress, ProgressSink, Role, Settings, Stage};
 
+use super::grammar::distributed::{FingerprintArgs, PrintFlags};
 use super::progress_bar::TerminalProgress;
-
-/// Options of `twinspot fingerprint`.
-#[derive(Debug, Args)]
-pub struct FingerprintArgs {
-    /// The fingerprint folder to write this shard into (documents/, postings/, sentences/).
-    #[arg(long, value_name = "OUT_DIR")]
-    parquet: PathBuf,
-    /// Documents (files or folders, read recursively).
-    #[arg(required = true, value_name = "PATH")]
-    paths: Vec<PathBuf>,
-    /// This machine's shard number: ids are shard × 2³² + index, unique across machines.
-    #[arg(long, default_value_t = 0)]
-    shard: u32,
-    /// Postings are partitioned into this many buckets by the low bits of the hash (a power of two).
-    #[arg(long, default_value_t = 16)]
-    buckets: u32,
-    #[command(flatten)]
-    prints: PrintFlags,
-    /// No progress bar and no summary.
-    #[arg(long, short = 'q')]
-    quiet: bool,
-}
-
-/// The settings that shape fingerprints, shared by every shard of a folder.
-#[derive(Debug, Args)]
-pub struct PrintFlags {
-    /// Tokens per k-gram.
-    #[arg(short = 'k', long, default_value_t = Settings::default().k)]
-    k: usize,
-    /// Winnowing window (in k-grams).
-    #[arg(short = 'w', long, default_value_t = Settings::default().w)]
-    w: usize,
-    /// Do not apply Unicode NFKC.
-    #[arg(long)]
-    no_nfkc: bool,
-    /// Do not fold case.
-    #[arg(long)]
-    no_case_fold: bool,
-    /// Do not fold traditional Chinese to simplified.
-    #[arg(long)]
-    no_t2s: bool,
-    /// Keep punctuation as tokens instead of dropping it.
-    #[arg(long)]
-    keep_punctuation: bool,
-    /// Refuse files larger than this many megabytes.
-    #[arg(long, value_name = "MB", default_value_t = Settings::default().ingest.max_file_bytes / (1024 * 1024))]
-    max_file_mb: u64,
-    /// Abandon the extraction of one file after this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = Settings::default().ingest.timeout_secs)]
-    timeout: f64,
-}
 
 impl PrintFlags {
     fn settings(&self) -> Settings {

@@ -5,27 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Args;
 use twinspot::distributed::merge::merge_reports;
 
+use super::grammar::distributed::MergeArgs;
 use super::output::{ReportOutputs, summary_line};
-
-/// Options of `twinspot merge`.
-#[derive(Debug, Args)]
-pub struct MergeArgs {
-    /// Partial JSON reports written by `twinspot align --slice I/N --json`.
-    #[arg(required = true, value_name = "REPORT.json")]
-    reports: Vec<PathBuf>,
-    /// Write the merged result as JSON to OUT ('-' for standard output).
-    #[arg(long, value_name = "OUT")]
-    json: Option<PathBuf>,
-    /// Write one CSV row per pair to OUT ('-' for standard output).
-    #[arg(long, value_name = "OUT")]
-    csv: Option<PathBuf>,
-    /// No summary.
-    #[arg(long, short = 'q')]
-    quiet: bool,
-}
 
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let outputs = ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), ..Default::default() };

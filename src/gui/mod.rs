@@ -3,6 +3,7 @@
 //! tests can build and drive it; `run` only sets the options and starts eframe.
 
 pub mod action;
+pub mod about;
 pub mod app;
 pub mod archive_jobs;
 pub mod archive_panel;
@@ -34,12 +35,18 @@ pub use fonts::install as install_fonts;
 /// Opens the window, with `files` as the first suspects; documents are read in helper
 /// processes started as `isolation` says (or in this process with `None`).
 pub fn run(files: Vec<PathBuf>, isolation: Option<Isolation>) -> eframe::Result<()> {
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Twinspot")
+        .with_app_id(about::APP_ID)
+        .with_inner_size([1280.0, 800.0])
+        .with_min_inner_size([800.0, 560.0])
+        .with_drag_and_drop(true);
+    if let Some(icon) = about::window_icon() {
+        viewport = viewport.with_icon(icon);
+    }
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Twinspot")
-            .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([800.0, 560.0])
-            .with_drag_and_drop(true),
+        viewport,
+        persistence_path: eframe::storage_dir(about::STORAGE_NAME).map(|d| d.join("app.ron")),
         ..Default::default()
     };
     eframe::run_native(

@@ -39,6 +39,8 @@ pub fn toolbar_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
             }
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let shown = state.persisted.lang;
+            ui.menu_button(super::about::menu_label(shown), |ui| super::about::contents(ui, shown));
             let mut lang = state.persisted.lang;
             egui::ComboBox::from_id_salt("language")
                 .selected_text(lang.name())

@@ -4,6 +4,7 @@
 //! and what collecting the inputs passed over ([`Skipped`]). A leaf: it imports no other
 //! module of the crate, and every stage may use it.
 
+mod date;
 mod document;
 mod flags;
 mod format;
@@ -14,6 +15,7 @@ mod passage;
 mod role;
 mod skipped;
 
+pub use date::is_calendar_date;
 pub use document::DocumentEntry;
 pub use flags::{Flag, FlagKind, LookAlikeScript, MAX_SPANS};
 pub use format::Format;

@@ -3,6 +3,23 @@
 
 use std::ops::RangeInclusive;
 
+use clap::ValueEnum;
+
+// The calendar check the archive makes, mounted here too: the build script reads this
+// grammar without the library.
+#[path = "../../model/date.rs"]
+mod calendar;
+
+/// The language of an HTML report (`--lang`, any case; `zh-cn` and `cn` mean `zh`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Lang {
+    /// English.
+    En,
+    /// Chinese (simplified).
+    #[value(alias = "zh-cn", alias = "cn")]
+    Zh,
+}
+
 /// A whole number within `range`.
 pub fn whole_in(range: RangeInclusive<u64>) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
     move |s: &str| {
@@ -27,6 +44,22 @@ pub fn number_in(range: RangeInclusive<f64>) -> impl Fn(&str) -> Result<f64, Str
             Err(format!("{s} is out of range; {}", accepted()))
         }
     }
+}
+
+/// A date written YYYY-MM-DD that the calendar has.
+pub fn parse_date(s: &str) -> Result<String, String> {
+    if calendar::is_calendar_date(s) { Ok(s.to_string()) } else { Err(format!("'{s}' is not a date YYYY-MM-DD")) }
+}
+
+/// A slice `I/N` of the work: 0 ≤ I < N.
+pub fn parse_slice(s: &str) -> Result<(usize, usize), String> {
+    let (i, n) = s.split_once('/').ok_or("expected I/N, e.g. 0/4")?;
+    let (i, n): (usize, usize) =
+        (i.parse().map_err(|_| "I is not a number")?, n.parse().map_err(|_| "N is not a number")?);
+    if n == 0 || i >= n {
+        return Err("need 0 ≤ I < N".into());
+    }
+    Ok((i, n))
 }
 
 fn show(range: &RangeInclusive<u64>) -> String {

@@ -13,6 +13,7 @@ use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::bridge::bridge_edited_gaps;
+use crate::matching::char_seeds::{self, ShortSuspect};
 use crate::matching::dense::{Ties, densify};
 use crate::matching::{
     Hit, LazyStream, MatchTuning, PairContext, Side, lone_hit_may_open_box, match_pair_counting, may_open_box, overlaps,
@@ -153,6 +154,8 @@ impl Matcher<'_> {
             });
         }
         candidates.extend_from_slice(&near);
+        let short = self.short_copies(doc);
+        candidates.extend(short.keys());
         candidates.sort_unstable();
         candidates.dedup();
 
@@ -202,6 +205,7 @@ impl Matcher<'_> {
             let ties = Ties { boxes, hits: hits_of(b), simhash_distance };
             let passages = densify(suspect, reference_side, passages, ties, &ctx);
             let passages = bridge_edited_gaps(passages, &ctx);
+            let passages = char_seeds::with_short_copies(passages, short.get(&b));
             let mut passages = fold_alternatives(passages, self.settings.min_chars);
             excluded.classify(&mut passages);
             let mut pair = Pair {
@@ -256,6 +260,17 @@ impl Matcher<'_> {
         simhash_distance.is_some_and(|d| d <= self.settings.simhash_threshold)
             || (hits.is_empty() && Ties { boxes: 0, hits, simhash_distance }.tied(&ctx))
             || may_open_box(&doc.prints.tokenized.tokens, &glance.token_keys, hits, &ctx)
+    }
+
+    /// The short edited copies of `doc` found from character grams, by reference.
+    fn short_copies(&self, doc: &SuspectDoc) -> FxHashMap<u32, Vec<Passage>> {
+        let suspect = ShortSuspect {
+            text: &doc.text[..doc.compared],
+            options: self.settings.normalize,
+            masked: doc.masked_chars,
+            min_chars: self.settings.min_chars,
+        };
+        char_seeds::by_reference(char_seeds::short_copies(self.index, &suspect, |b| (self.wanted)(doc.id, b as usize)))
     }
 
     /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.

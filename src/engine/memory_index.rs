@@ -9,6 +9,8 @@ use rayon::prelude::*;
 use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex, SimhashIndex};
+use crate::matching::char_seeds;
+use crate::normalize::NormalizeOptions;
 use crate::report::DocumentEntry;
 
 /// One document after reading: its entry for the report and its fingerprints.
@@ -33,6 +35,8 @@ pub(super) struct MemoryIndex<'a> {
     kgrams: InvertedIndex,
     sentences: InvertedIndex,
     simhashes: SimhashIndex,
+    /// The references' character grams (see [`crate::fingerprint::char_grams`]).
+    char_grams: InvertedIndex,
     is_reference: IsReference<'a>,
     references: usize,
 }
@@ -61,6 +65,7 @@ impl<'a> MemoryIndex<'a> {
         docs: &'a [Loaded],
         kgrams: InvertedIndex,
         simhash_threshold: u32,
+        normalize: NormalizeOptions,
         is_reference: IsReference<'a>,
     ) -> Self {
         let sentences: Vec<(u64, Posting)> = docs
@@ -77,7 +82,9 @@ impl<'a> MemoryIndex<'a> {
             }
         }
         let references = docs.iter().filter(|d| is_reference(d)).count();
-        Self { docs, kgrams, sentences: InvertedIndex::build(sentences), simhashes, is_reference, references }
+        let references_text = docs.iter().enumerate().filter(|(_, d)| is_reference(d)).map(|(id, d)| (id as u32, &d.entry.text[..d.compared]));
+        let char_grams = char_seeds::gram_index(references_text.collect(), normalize);
+        Self { docs, kgrams, sentences: InvertedIndex::build(sentences), simhashes, char_grams, is_reference, references }
     }
 }
 
@@ -88,6 +95,10 @@ impl ReferenceIndex for MemoryIndex<'_> {
 
     fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
         hashes.iter().map(|&h| Cow::Borrowed(self.sentences.get(h))).collect()
+    }
+
+    fn char_gram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        hashes.iter().map(|&h| Cow::Borrowed(self.char_grams.get(h))).collect()
     }
 
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {

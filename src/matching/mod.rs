@@ -14,6 +14,7 @@
 
 pub mod alternatives;
 pub mod bridge;
+pub mod char_seeds;
 pub mod cluster;
 pub mod dense;
 pub mod extend;

@@ -19,7 +19,7 @@ use super::extend::{MAX_EXTENSION, extend};
 use super::overlaps;
 use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram, winnowed_grams};
 use crate::index::{InvertedIndex, Posting, ReferenceIndex};
-use crate::normalize::{CharStream, NormalizeOptions, char_stream};
+use crate::normalize::{CharStream, NormalizeOptions, char_stream, is_single_char_token};
 use crate::report::Passage;
 
 /// A gram held by more reference positions than this says nothing (a common syllable).
@@ -29,10 +29,14 @@ const BAND: i64 = 4;
 /// Stream characters either side of a hit within which its company is counted.
 const REACH: i64 = 60;
 /// Hits (the anchor's own included) on separate stretches a passage needs.
-const MIN_SEEDS: usize = 3;
+const MIN_SEEDS: usize = 2;
 /// A passage's two sides may differ by at most this share of edits (edit distance over
 /// the longer side): a typo every ten characters is 0.1, light edits less.
 const MAX_EDIT_SHARE: f64 = 0.2;
+/// A short copy found this way needs this many times the minimum passage length: host
+/// text on the reference's subject shares commands and package lists of about the
+/// minimum length, a copied sentence is longer.
+const MIN_LENGTH_FACTOR: f64 = 1.2;
 /// How far the score of a growing end may fall below its best (see [`extend`]).
 const X_DROP: i32 = 6;
 
@@ -112,32 +116,47 @@ fn copies_in_reference(
     }
     let Some(reference) = index.reference(doc) else { return Vec::new() };
     let reference_stream = char_stream(&reference.text[..reference.compared], settings.options);
-    let mut passages: Vec<Passage> = Vec::new();
-    // Suspect stream ranges already taken by a passage.
-    let mut taken: Vec<(u32, u32)> = Vec::new();
+    // Each anchor outside the stretches found so far on its diagonal grows into one.
+    let mut grown: Vec<Candidate> = Vec::new();
     let mut by_suspect = anchors;
     by_suspect.sort_unstable_by_key(|&(d, i)| (i, d));
     for (diagonal, i) in by_suspect {
-        if taken.iter().any(|&(lo, hi)| i >= lo && i < hi) {
+        if grown.iter().any(|c| i >= c.a.0 && i < c.a.1 && (c.diagonal - diagonal).abs() <= BAND) {
             continue;
         }
-        let j = i as i64 - diagonal;
-        let Ok(j) = u32::try_from(j) else { continue };
+        let Ok(j) = u32::try_from(i as i64 - diagonal) else { continue };
         let Some((a, b)) = grow(suspect, &reference_stream, i, j) else { continue };
-        if !is_copy(suspect, &reference_stream, a, b, hits, diagonal) {
-            continue;
-        }
+        let Some(edits) = copy_edits(suspect, &reference_stream, a, b, hits, diagonal) else { continue };
         let passage = Passage::copied(span(suspect, a.0, a.1), span(&reference_stream, b.0, b.1));
-        let long_enough = passage.a_len() as usize >= settings.min_chars && passage.b_len() as usize >= settings.min_chars;
+        let shortest = (MIN_LENGTH_FACTOR * settings.min_chars as f64) as u32;
+        let long_enough = passage.a_len() >= shortest && passage.b_len() >= shortest;
         let masked = overlaps(settings.masked, (passage.a_start, passage.a_end))
             || overlaps(&reference.masked_chars, (passage.b_start, passage.b_end));
         if long_enough && !masked {
-            taken.push(a);
-            passages.push(passage);
+            let share = edits as f64 / (a.1 - a.0).max(b.1 - b.0).max(1) as f64;
+            grown.push(Candidate { passage, a, diagonal, share });
+        }
+    }
+    // Where the reference holds the text twice (or two similar sentences), the closest
+    // twin wins.
+    grown.sort_by(|x, y| x.share.total_cmp(&y.share).then((y.a.1 - y.a.0).cmp(&(x.a.1 - x.a.0))));
+    let mut passages: Vec<Passage> = Vec::new();
+    for candidate in grown {
+        if !passages.iter().any(|p| p.a_start < candidate.passage.a_end && candidate.passage.a_start < p.a_end) {
+            passages.push(candidate.passage);
         }
     }
     passages.sort_by_key(|p| (p.a_start, p.b_start));
     passages
+}
+
+/// A stretch grown from an anchor: its passage, suspect stream range, diagonal and
+/// share of edits.
+struct Candidate {
+    passage: Passage,
+    a: (u32, u32),
+    diagonal: i64,
+    share: f64,
 }
 
 /// Separate stretches of hits within [`BAND`] diagonals and [`REACH`] characters of
@@ -177,21 +196,32 @@ fn grow(a: &CharStream, b: &CharStream, i: u32, j: u32) -> Option<((u32, u32), (
     if i + q > a.chars.len() || j + q > b.chars.len() || a.chars[i..i + q] != b.chars[j..j + q] {
         return None;
     }
-    let (fa, fb) = extend(&a.chars[i + q..], &b.chars[j + q..], X_DROP);
-    let back = |s: &[char], at: usize| -> Vec<char> { s[at.saturating_sub(MAX_EXTENSION)..at].iter().rev().copied().collect() };
+    // Only Latin text grows: Han text has k-grams of its own characters.
+    let ahead = |s: &[char], at: usize| -> Vec<char> {
+        s[at..(at + MAX_EXTENSION).min(s.len())].iter().copied().take_while(|&c| !is_single_char_token(c)).collect()
+    };
+    let back = |s: &[char], at: usize| -> Vec<char> {
+        s[at.saturating_sub(MAX_EXTENSION)..at].iter().rev().copied().take_while(|&c| !is_single_char_token(c)).collect()
+    };
+    let (fa, fb) = extend(&ahead(&a.chars, i + q), &ahead(&b.chars, j + q), X_DROP);
     let (ba, bb) = extend(&back(&a.chars, i), &back(&b.chars, j), X_DROP);
     Some((((i - ba) as u32, (i + q + fa) as u32), ((j - bb) as u32, (j + q + fb) as u32)))
 }
 
-/// Whether the stretches `a` (suspect) and `b` (reference) are a copy: few enough edits
-/// apart, and held by [`MIN_SEEDS`] separate hits near `diagonal`.
-fn is_copy(sa: &CharStream, sb: &CharStream, a: (u32, u32), b: (u32, u32), hits: &[(i64, u32)], diagonal: i64) -> bool {
+/// The edits between the stretches `a` (suspect) and `b` (reference) when they are a
+/// copy: few enough edits apart, and held by [`MIN_SEEDS`] separate hits near `diagonal`.
+fn copy_edits(
+    sa: &CharStream,
+    sb: &CharStream,
+    a: (u32, u32),
+    b: (u32, u32),
+    hits: &[(i64, u32)],
+    diagonal: i64,
+) -> Option<usize> {
     let (x, y) = (&sa.chars[a.0 as usize..a.1 as usize], &sb.chars[b.0 as usize..b.1 as usize]);
     let longer = x.len().max(y.len());
     let allowed = (MAX_EDIT_SHARE * longer as f64) as usize;
-    if edit_distance_within(x, y, allowed).is_none() {
-        return false;
-    }
+    let edits = edit_distance_within(x, y, allowed)?;
     let mut inside: Vec<u32> = hits
         .iter()
         .filter(|&&(d, i)| (d - diagonal).abs() <= BAND + (longer as i64) / 10 && i >= a.0 && i + GRAM_CHARS as u32 <= a.1)
@@ -199,8 +229,7 @@ fn is_copy(sa: &CharStream, sb: &CharStream, a: (u32, u32), b: (u32, u32), hits:
         .collect();
     inside.sort_unstable();
     inside.dedup();
-    let seeds = stretches(inside.into_iter());
-    seeds >= MIN_SEEDS
+    (stretches(inside.into_iter()) >= MIN_SEEDS).then_some(edits)
 }
 
 /// The Levenshtein distance of `x` and `y` when it is at most `limit`, computed in a band

@@ -4,7 +4,7 @@
     make_set.py OUT_DIR SOURCE_FILE... [--seed N] [--references N] [--suspects N]
 
 SOURCE_FILEs are English prose (plain text, or gzip-compressed when their name ends in
-.gz), for instance documentation under /usr/share/doc. Their paragraphs are dealt out,
+.gz), for instance the documentation of a Debian system. Their paragraphs are dealt out,
 one source file to one document: the first files make the references, the rest the
 unrelated host text of the suspects. Each suspect gets host paragraphs and 1-4 copied
 passages of 50-150 characters from the references, each with one obfuscation:
@@ -46,10 +46,12 @@ def paragraphs(text: str) -> list[str]:
     """Prose paragraphs: blank-line separated blocks joined into one line, kept when
     they read like sentences (mostly letters, long enough)."""
     out = []
-    for block in re.split(r"\n\s*\n", text):
+    # A file without blank lines (the development sets) has one paragraph per line.
+    blocks = re.split(r"\n\s*\n", text) if re.search(r"\n\s*\n", text) else text.split("\n")
+    for block in blocks:
         line = " ".join(block.split())
         letters = sum(c.isalpha() for c in line)
-        if len(line) >= 120 and letters >= 0.7 * len(line) and line.count(" ") >= 15:
+        if len(line) >= 100 and letters >= 0.7 * len(line) and line.count(" ") >= 12:
             out.append(line)
     return out
 
@@ -96,7 +98,7 @@ def short_passage(rng: random.Random, text: str) -> tuple[int, int] | None:
 def build(sources: list[Path], out: Path, seed: int, n_references: int, n_suspects: int) -> dict:
     rng = random.Random(seed)
     docs = [(s, paragraphs(read(s))) for s in sources]
-    docs = [(s, p) for s, p in docs if len(p) >= 3]
+    docs = [(s, p) for s, p in docs if len(p) >= 2]
     rng.shuffle(docs)
     references = docs[:n_references]
     hosts = [p for _, ps in docs[n_references:] for p in ps]

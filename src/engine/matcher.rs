@@ -205,7 +205,7 @@ impl Matcher<'_> {
             let ties = Ties { boxes, hits: hits_of(b), simhash_distance };
             let passages = densify(suspect, reference_side, passages, ties, &ctx);
             let passages = bridge_edited_gaps(passages, &ctx);
-            let passages = char_seeds::with_short_copies(passages, short.get(&b));
+            let passages = char_seeds::with_short_copies(passages, short.get(&b), self.tuning.gap_chars);
             let mut passages = fold_alternatives(passages, self.settings.min_chars);
             excluded.classify(&mut passages);
             let mut pair = Pair {

@@ -270,8 +270,9 @@ fn span(s: &CharStream, from: u32, to: u32) -> (u32, u32) {
 }
 
 /// `passages` (one pair's, sorted by suspect offset) with those of `short` that overlap
-/// none of them on the suspect side.
-pub fn with_short_copies(mut passages: Vec<Passage>, short: Option<&Vec<Passage>>) -> Vec<Passage> {
+/// none of them on the suspect side; a short copy within `gap_chars` of another passage
+/// on both sides joins it (the rest of an edited passage the k-grams found in part).
+pub fn with_short_copies(mut passages: Vec<Passage>, short: Option<&Vec<Passage>>, gap_chars: u32) -> Vec<Passage> {
     let Some(short) = short else { return passages };
     let mut found: Vec<(u32, u32)> = passages.iter().map(|p| (p.a_start, p.a_end)).collect();
     found.sort_unstable();
@@ -280,8 +281,7 @@ pub fn with_short_copies(mut passages: Vec<Passage>, short: Option<&Vec<Passage>
         return passages;
     }
     passages.extend(added);
-    passages.sort_by_key(|p| (p.a_start, p.b_start));
-    passages
+    super::merge_passages(passages, gap_chars)
 }
 
 /// The short copies of one suspect by reference, for lookups while its pairs are built.

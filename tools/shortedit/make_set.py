@@ -56,6 +56,19 @@ def paragraphs(text: str) -> list[str]:
     return out
 
 
+def shingles(text: str, n: int = 6) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def drop_overlapping(hosts: list[str], references: list[str]) -> list[str]:
+    """The host paragraphs that share no run of six words with a reference: documents of
+    one package repeat each other (release notes, link lists), and such text in a host
+    would be a real copy that the truth does not list."""
+    held = set().union(*(shingles(r) for r in references)) if references else set()
+    return [h for h in hosts if not (shingles(h) & held)]
+
+
 def typo(rng: random.Random, text: str, every: int) -> str:
     """Puts a typo about every `every` characters: a letter replaced, dropped, doubled,
     or swapped with the next one."""
@@ -101,14 +114,12 @@ def build(sources: list[Path], out: Path, seed: int, n_references: int, n_suspec
     docs = [(s, p) for s, p in docs if len(p) >= 2]
     rng.shuffle(docs)
     references = docs[:n_references]
-    hosts = [p for _, ps in docs[n_references:] for p in ps]
+    ref_texts = ["\n".join(ps[:40]) + "\n" for _, ps in references]
+    hosts = drop_overlapping([p for _, ps in docs[n_references:] for p in ps], ref_texts)
     rng.shuffle(hosts)
     (out / "reference").mkdir(parents=True, exist_ok=True)
     (out / "suspect").mkdir(parents=True, exist_ok=True)
-    documents, ref_texts = [], []
-    for r, (_, ps) in enumerate(references):
-        text = "\n".join(ps[:40]) + "\n"
-        ref_texts.append(text)
+    documents = []
     pairs: dict[tuple[int, int], list] = {}
     counts = {name: 0 for name, _ in OBFUSCATIONS}
     for s in range(n_suspects):

@@ -13,7 +13,7 @@ use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
 use crate::matching::alternatives::{fold_across_pairs, fold_alternatives};
 use crate::matching::bridge::bridge_edited_gaps;
-use crate::matching::char_seeds::{self, ShortSuspect};
+use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
 use crate::matching::dense::{Ties, densify};
 use crate::matching::{
     Hit, LazyStream, MatchTuning, PairContext, Side, lone_hit_may_open_box, match_pair_counting, may_open_box, overlaps,
@@ -154,8 +154,8 @@ impl Matcher<'_> {
             });
         }
         candidates.extend_from_slice(&near);
-        let short = self.short_copies(doc);
-        candidates.extend(short.keys());
+        let short = self.short_search(doc);
+        candidates.extend(short.references());
         candidates.sort_unstable();
         candidates.dedup();
 
@@ -205,7 +205,7 @@ impl Matcher<'_> {
             let ties = Ties { boxes, hits: hits_of(b), simhash_distance };
             let passages = densify(suspect, reference_side, passages, ties, &ctx);
             let passages = bridge_edited_gaps(passages, &ctx);
-            let passages = char_seeds::with_short_copies(passages, short.get(&b), self.tuning.gap_chars);
+            let passages = short.add_to(passages, b, &reference, self.tuning.gap_chars);
             let mut passages = fold_alternatives(passages, self.settings.min_chars);
             excluded.classify(&mut passages);
             let mut pair = Pair {
@@ -262,15 +262,15 @@ impl Matcher<'_> {
             || may_open_box(&doc.prints.tokenized.tokens, &glance.token_keys, hits, &ctx)
     }
 
-    /// The short edited copies of `doc` found from character grams, by reference.
-    fn short_copies(&self, doc: &SuspectDoc) -> FxHashMap<u32, Vec<Passage>> {
+    /// The search for short edited copies of `doc` from character grams.
+    fn short_search<'d>(&self, doc: &'d SuspectDoc) -> ShortSearch<'d> {
         let suspect = ShortSuspect {
             text: &doc.text[..doc.compared],
             options: self.settings.normalize,
             masked: doc.masked_chars,
             min_chars: self.settings.min_chars,
         };
-        char_seeds::by_reference(char_seeds::short_copies(self.index, &suspect, |b| (self.wanted)(doc.id, b as usize)))
+        ShortSearch::new(self.index, suspect, |b| (self.wanted)(doc.id, b as usize))
     }
 
     /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.

@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 use super::extend::{MAX_EXTENSION, extend};
 use super::overlaps;
 use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram, winnowed_grams};
-use crate::index::{InvertedIndex, Posting, ReferenceIndex};
+use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex};
 use crate::normalize::{CharStream, NormalizeOptions, char_stream, is_single_char_token};
 use crate::report::Passage;
 
@@ -62,70 +62,101 @@ pub struct ShortSuspect<'a> {
     pub min_chars: usize,
 }
 
-/// The short copies of `suspect` in the references of `index` that `wanted` lets it be
-/// compared with: per reference (ascending), its passages sorted by suspect offset.
-pub fn short_copies(
-    index: &dyn ReferenceIndex,
-    suspect: &ShortSuspect,
-    wanted: impl Fn(u32) -> bool,
-) -> Vec<(u32, Vec<Passage>)> {
-    let stream = char_stream(suspect.text, suspect.options);
-    let hashes = gram_hashes(&stream.chars);
-    let (at, looked_up): (Vec<u32>, Vec<u64>) =
-        hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (i as u32, h)).unzip();
-    let lists = index.char_gram_postings(&looked_up);
-    let mut hits: Vec<(u32, i64, u32)> = Vec::new();
-    for (&i, list) in at.iter().zip(&lists) {
-        if list.is_empty() || list.len() > MAX_GRAM_POSTINGS {
-            continue;
-        }
-        if !suspect.masked.is_empty() && overlaps(suspect.masked, span(&stream, i, i + GRAM_CHARS as u32)) {
-            continue;
-        }
-        hits.extend(list.iter().filter(|p| wanted(p.doc)).map(|p| (p.doc, i as i64 - p.position as i64, i)));
-    }
-    drop(lists);
-    hits.sort_unstable();
-    let mut found = Vec::new();
-    let mut from = 0;
-    while from < hits.len() {
-        let doc = hits[from].0;
-        let to = from + hits[from..].partition_point(|h| h.0 == doc);
-        let on_doc: Vec<(i64, u32)> = hits[from..to].iter().map(|&(_, d, i)| (d, i)).collect();
-        from = to;
-        let passages = copies_in_reference(index, doc, &stream, &on_doc, suspect);
-        if !passages.is_empty() {
-            found.push((doc, passages));
-        }
-    }
-    found
+/// The short-copy search of one suspect: its gram hits on every reference, kept for the
+/// references where some hit has company ([`MIN_SEEDS`]); grown into passages pair by
+/// pair ([`ShortSearch::add_to`]) only where the pair's other passages leave room.
+pub struct ShortSearch<'a> {
+    suspect: ShortSuspect<'a>,
+    stream: CharStream,
+    /// Per reference: its hits (diagonal, suspect stream index), sorted, and the anchors
+    /// among them.
+    by_reference: FxHashMap<u32, (Vec<(i64, u32)>, Vec<(i64, u32)>)>,
 }
 
-/// The short copies held by reference `doc`, given the suspect's `hits` on it
-/// (diagonal, suspect stream index), sorted.
+impl<'a> ShortSearch<'a> {
+    /// Looks up the grams of `suspect` in `index`, among the references `wanted` lets it
+    /// be compared with.
+    pub fn new(index: &dyn ReferenceIndex, suspect: ShortSuspect<'a>, wanted: impl Fn(u32) -> bool) -> Self {
+        let stream = char_stream(suspect.text, suspect.options);
+        let hashes = gram_hashes(&stream.chars);
+        let (at, looked_up): (Vec<u32>, Vec<u64>) =
+            hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (i as u32, h)).unzip();
+        let lists = index.char_gram_postings(&looked_up);
+        let mut hits: Vec<(u32, i64, u32)> = Vec::new();
+        for (&i, list) in at.iter().zip(&lists) {
+            if list.is_empty() || list.len() > MAX_GRAM_POSTINGS {
+                continue;
+            }
+            if !suspect.masked.is_empty() && overlaps(suspect.masked, span(&stream, i, i + GRAM_CHARS as u32)) {
+                continue;
+            }
+            hits.extend(list.iter().filter(|p| wanted(p.doc)).map(|p| (p.doc, i as i64 - p.position as i64, i)));
+        }
+        drop(lists);
+        hits.sort_unstable();
+        let mut by_reference = FxHashMap::default();
+        let mut from = 0;
+        while from < hits.len() {
+            let doc = hits[from].0;
+            let to = from + hits[from..].partition_point(|h| h.0 == doc);
+            let on_doc: Vec<(i64, u32)> = hits[from..to].iter().map(|&(_, d, i)| (d, i)).collect();
+            from = to;
+            let anchors: Vec<(i64, u32)> =
+                on_doc.iter().copied().filter(|&hit| company(&on_doc, hit) >= MIN_SEEDS).collect();
+            if !anchors.is_empty() {
+                by_reference.insert(doc, (on_doc, anchors));
+            }
+        }
+        Self { suspect, stream, by_reference }
+    }
+
+    /// The references that may hold a short copy.
+    pub fn references(&self) -> impl Iterator<Item = u32> + '_ {
+        self.by_reference.keys().copied()
+    }
+
+    /// `passages` (the pair's with `reference`, sorted by suspect offset) with the short
+    /// copies found where none of them lies; one within `gap_chars` of another passage on
+    /// both sides joins it (the rest of an edited passage the k-grams found in part).
+    pub fn add_to(&self, passages: Vec<Passage>, doc: u32, reference: &ReferenceDoc, gap_chars: u32) -> Vec<Passage> {
+        let Some((hits, anchors)) = self.by_reference.get(&doc) else { return passages };
+        let mut found: Vec<(u32, u32)> = passages.iter().map(|p| (p.a_start, p.a_end)).collect();
+        found.sort_unstable();
+        let free: Vec<(i64, u32)> = anchors
+            .iter()
+            .copied()
+            .filter(|&(_, i)| !overlaps(&found, span(&self.stream, i, i + GRAM_CHARS as u32)))
+            .collect();
+        if free.is_empty() {
+            return passages;
+        }
+        let short = copies_in_reference(&self.stream, reference, hits, free, &self.suspect);
+        with_short_copies(passages, &short, gap_chars)
+    }
+}
+
+/// The short copies held by `reference`, grown from `anchors` among the suspect's `hits`
+/// on it (diagonal, suspect stream index), sorted.
 fn copies_in_reference(
-    index: &dyn ReferenceIndex,
-    doc: u32,
     suspect: &CharStream,
+    reference: &ReferenceDoc,
     hits: &[(i64, u32)],
+    anchors: Vec<(i64, u32)>,
     settings: &ShortSuspect,
 ) -> Vec<Passage> {
-    let anchors: Vec<(i64, u32)> = hits.iter().copied().filter(|&hit| company(hits, hit) >= MIN_SEEDS).collect();
-    if anchors.is_empty() {
-        return Vec::new();
-    }
-    let Some(reference) = index.reference(doc) else { return Vec::new() };
     let reference_stream = char_stream(&reference.text[..reference.compared], settings.options);
-    // Each anchor outside the stretches found so far on its diagonal grows into one.
+    // Each anchor outside the stretches grown so far on its diagonal grows into one.
     let mut grown: Vec<Candidate> = Vec::new();
+    let mut tried: Vec<((u32, u32), i64)> = Vec::new();
     let mut by_suspect = anchors;
     by_suspect.sort_unstable_by_key(|&(d, i)| (i, d));
     for (diagonal, i) in by_suspect {
-        if grown.iter().any(|c| i >= c.a.0 && i < c.a.1 && (c.diagonal - diagonal).abs() <= BAND) {
+        if tried.iter().rev().any(|&(a, d)| i >= a.0 && i < a.1 && (d - diagonal).abs() <= BAND) {
             continue;
         }
         let Ok(j) = u32::try_from(i as i64 - diagonal) else { continue };
         let Some((a, b)) = grow(suspect, &reference_stream, i, j) else { continue };
+        tried.push((a, diagonal));
         let Some(edits) = copy_edits(suspect, &reference_stream, a, b, hits, diagonal) else { continue };
         let passage = Passage::copied(span(suspect, a.0, a.1), span(&reference_stream, b.0, b.1));
         let shortest = (MIN_LENGTH_FACTOR * settings.min_chars as f64) as u32;
@@ -134,7 +165,7 @@ fn copies_in_reference(
             || overlaps(&reference.masked_chars, (passage.b_start, passage.b_end));
         if long_enough && !masked {
             let share = edits as f64 / (a.1 - a.0).max(b.1 - b.0).max(1) as f64;
-            grown.push(Candidate { passage, a, diagonal, share });
+            grown.push(Candidate { passage, a, share });
         }
     }
     // Where the reference holds the text twice (or two similar sentences), the closest
@@ -150,12 +181,10 @@ fn copies_in_reference(
     passages
 }
 
-/// A stretch grown from an anchor: its passage, suspect stream range, diagonal and
-/// share of edits.
+/// A stretch grown from an anchor: its passage, suspect stream range and share of edits.
 struct Candidate {
     passage: Passage,
     a: (u32, u32),
-    diagonal: i64,
     share: f64,
 }
 
@@ -270,10 +299,8 @@ fn span(s: &CharStream, from: u32, to: u32) -> (u32, u32) {
 }
 
 /// `passages` (one pair's, sorted by suspect offset) with those of `short` that overlap
-/// none of them on the suspect side; a short copy within `gap_chars` of another passage
-/// on both sides joins it (the rest of an edited passage the k-grams found in part).
-pub fn with_short_copies(mut passages: Vec<Passage>, short: Option<&Vec<Passage>>, gap_chars: u32) -> Vec<Passage> {
-    let Some(short) = short else { return passages };
+/// none of them on the suspect side, passages near each other on both sides joined.
+fn with_short_copies(mut passages: Vec<Passage>, short: &[Passage], gap_chars: u32) -> Vec<Passage> {
     let mut found: Vec<(u32, u32)> = passages.iter().map(|p| (p.a_start, p.a_end)).collect();
     found.sort_unstable();
     let added: Vec<Passage> = short.iter().filter(|p| !overlaps(&found, (p.a_start, p.a_end))).cloned().collect();
@@ -282,11 +309,6 @@ pub fn with_short_copies(mut passages: Vec<Passage>, short: Option<&Vec<Passage>
     }
     passages.extend(added);
     super::merge_passages(passages, gap_chars)
-}
-
-/// The short copies of one suspect by reference, for lookups while its pairs are built.
-pub fn by_reference(found: Vec<(u32, Vec<Passage>)>) -> FxHashMap<u32, Vec<Passage>> {
-    found.into_iter().collect()
 }
 
 #[cfg(test)]

@@ -165,7 +165,10 @@ fn no_copy_of_technical_text_is_taken_for_a_quotation() {
                 }
             }
         }
-        println!("{set}: {} of {copies} copies excluded as quoted; {quoted} of {total} characters quoted", excluded.len());
+        println!(
+            "{set}: {} of {copies} copies excluded as quoted; {quoted} of {total} characters quoted",
+            excluded.len()
+        );
         assert!(excluded.is_empty(), "{set}: copies taken for quotations: {excluded:?}");
     }
 }

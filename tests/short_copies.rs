@@ -59,7 +59,9 @@ fn short_edited_copies_stay_above_their_floors() {
     };
     let mut english: Vec<PathBuf> = entries
         .map(|e| e.unwrap().path())
-        .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| !t.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c))))
+        .filter(|p| {
+            std::fs::read_to_string(p).is_ok_and(|t| !t.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c)))
+        })
         .collect();
     english.sort();
     let out = tempfile::tempdir().unwrap();
@@ -72,7 +74,10 @@ fn short_edited_copies_stay_above_their_floors() {
         .expect("python3 runs the generator");
     assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
     let json = out.path().join("result.json");
-    success(&twinspot(out.path(), &["compare", "-r", "reference", "-s", "suspect", "--json", json.to_str().unwrap(), "-q"]));
+    success(&twinspot(
+        out.path(),
+        &["compare", "-r", "reference", "-s", "suspect", "--json", json.to_str().unwrap(), "-q"],
+    ));
     let scored = Command::new("python3")
         .arg(root.join("../shared/eval/score.py"))
         .arg(out.path().join("truth.json"))

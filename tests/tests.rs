@@ -19,8 +19,8 @@ mod hostile_content;
 mod html_scope;
 mod ingest;
 mod reference_cache;
-mod short_copies;
 mod report_pdf;
 #[cfg(feature = "gui")]
 mod review;
+mod short_copies;
 mod util;

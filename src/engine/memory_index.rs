@@ -82,9 +82,21 @@ impl<'a> MemoryIndex<'a> {
             }
         }
         let references = docs.iter().filter(|d| is_reference(d)).count();
-        let references_text = docs.iter().enumerate().filter(|(_, d)| is_reference(d)).map(|(id, d)| (id as u32, &d.entry.text[..d.compared]));
+        let references_text = docs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| is_reference(d))
+            .map(|(id, d)| (id as u32, &d.entry.text[..d.compared]));
         let char_grams = char_seeds::gram_index(references_text.collect(), normalize);
-        Self { docs, kgrams, sentences: InvertedIndex::build(sentences), simhashes, char_grams, is_reference, references }
+        Self {
+            docs,
+            kgrams,
+            sentences: InvertedIndex::build(sentences),
+            simhashes,
+            char_grams,
+            is_reference,
+            references,
+        }
     }
 }
 

@@ -139,7 +139,13 @@ fn run(
     let kgrams = take_kgrams(&mut docs, &is_reference);
     let source = match stored {
         Some(stored) => Source::Stored(stored),
-        None => Source::Memory(Box::new(MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, settings.normalize, &is_reference))),
+        None => Source::Memory(Box::new(MemoryIndex::build(
+            &docs,
+            kgrams,
+            settings.simhash_threshold,
+            settings.normalize,
+            &is_reference,
+        ))),
     };
     let index = source.index();
     counter.tick();

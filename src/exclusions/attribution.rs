@@ -51,9 +51,7 @@ pub fn attributed(chars: &[char], open: usize, close: usize) -> bool {
     let before = &chars[start..open];
     let after = &chars[(close + 1).min(end)..end];
     let before_window = before.len().saturating_sub(WINDOW);
-    has_word(before, |_, end| end > before_window)
-        || has_word(after, |start, _| start < WINDOW)
-        || signed(after)
+    has_word(before, |_, end| end > before_window) || has_word(after, |start, _| start < WINDOW) || signed(after)
 }
 
 /// Whether the line break at `i` is followed by a line holding only spaces (a blank

@@ -160,7 +160,9 @@ fn is_section_heading(line: &str, after_blank: bool) -> bool {
     let lower = trimmed.to_lowercase();
     let marked = trimmed.starts_with('#')
         || ["appendix", "index", "附录", "索引"].iter().any(|h| lower.starts_with(h))
-        || (!line.starts_with(char::is_whitespace) && trimmed.chars().all(|c| c == '=' || c == '-') && trimmed.len() >= 3);
+        || (!line.starts_with(char::is_whitespace)
+            && trimmed.chars().all(|c| c == '=' || c == '-')
+            && trimmed.len() >= 3);
     let bare = after_blank
         && trimmed.chars().count() <= 40
         && !trimmed.starts_with(['[', '(', '-', '*', '•'])

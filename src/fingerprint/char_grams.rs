@@ -79,7 +79,10 @@ mod tests {
         let kept = winnowed_grams(&text);
         let run = GRAM_WINDOW + GRAM_CHARS - 1;
         for start in 0..=text.len() - run {
-            assert!(kept.iter().any(|f| (f.position as usize) >= start && (f.position as usize) + GRAM_CHARS <= start + run));
+            assert!(
+                kept.iter()
+                    .any(|f| (f.position as usize) >= start && (f.position as usize) + GRAM_CHARS <= start + run)
+            );
         }
     }
 }

@@ -68,9 +68,15 @@ pub struct ShortSuspect<'a> {
 pub struct ShortSearch<'a> {
     suspect: ShortSuspect<'a>,
     stream: CharStream,
-    /// Per reference: its hits (diagonal, suspect stream index), sorted, and the anchors
-    /// among them.
-    by_reference: FxHashMap<u32, (Vec<(i64, u32)>, Vec<(i64, u32)>)>,
+    /// Per reference: its hits and the anchors among them.
+    by_reference: FxHashMap<u32, ReferenceHits>,
+}
+
+/// A suspect's gram hits on one reference, each (diagonal, suspect stream index), sorted,
+/// and the hits with company among them.
+struct ReferenceHits {
+    hits: Vec<(i64, u32)>,
+    anchors: Vec<(i64, u32)>,
 }
 
 impl<'a> ShortSearch<'a> {
@@ -104,7 +110,7 @@ impl<'a> ShortSearch<'a> {
             let anchors: Vec<(i64, u32)> =
                 on_doc.iter().copied().filter(|&hit| company(&on_doc, hit) >= MIN_SEEDS).collect();
             if !anchors.is_empty() {
-                by_reference.insert(doc, (on_doc, anchors));
+                by_reference.insert(doc, ReferenceHits { hits: on_doc, anchors });
             }
         }
         Self { suspect, stream, by_reference }
@@ -119,7 +125,7 @@ impl<'a> ShortSearch<'a> {
     /// copies found where none of them lies; one within `gap_chars` of another passage on
     /// both sides joins it (the rest of an edited passage the k-grams found in part).
     pub fn add_to(&self, passages: Vec<Passage>, doc: u32, reference: &ReferenceDoc, gap_chars: u32) -> Vec<Passage> {
-        let Some((hits, anchors)) = self.by_reference.get(&doc) else { return passages };
+        let Some(ReferenceHits { hits, anchors }) = self.by_reference.get(&doc) else { return passages };
         let mut found: Vec<(u32, u32)> = passages.iter().map(|p| (p.a_start, p.a_end)).collect();
         found.sort_unstable();
         let free: Vec<(i64, u32)> = anchors
@@ -230,7 +236,12 @@ fn grow(a: &CharStream, b: &CharStream, i: u32, j: u32) -> Option<((u32, u32), (
         s[at..(at + MAX_EXTENSION).min(s.len())].iter().copied().take_while(|&c| !is_single_char_token(c)).collect()
     };
     let back = |s: &[char], at: usize| -> Vec<char> {
-        s[at.saturating_sub(MAX_EXTENSION)..at].iter().rev().copied().take_while(|&c| !is_single_char_token(c)).collect()
+        s[at.saturating_sub(MAX_EXTENSION)..at]
+            .iter()
+            .rev()
+            .copied()
+            .take_while(|&c| !is_single_char_token(c))
+            .collect()
     };
     let (fa, fb) = extend(&ahead(&a.chars, i + q), &ahead(&b.chars, j + q), X_DROP);
     let (ba, bb) = extend(&back(&a.chars, i), &back(&b.chars, j), X_DROP);
@@ -253,7 +264,9 @@ fn copy_edits(
     let edits = edit_distance_within(x, y, allowed)?;
     let mut inside: Vec<u32> = hits
         .iter()
-        .filter(|&&(d, i)| (d - diagonal).abs() <= BAND + (longer as i64) / 10 && i >= a.0 && i + GRAM_CHARS as u32 <= a.1)
+        .filter(|&&(d, i)| {
+            (d - diagonal).abs() <= BAND + (longer as i64) / 10 && i >= a.0 && i + GRAM_CHARS as u32 <= a.1
+        })
         .map(|&(_, i)| i)
         .collect();
     inside.sort_unstable();

@@ -106,7 +106,7 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
     let is_reference = |d: &Loaded| d.prints.is_some() && !identical.is_copy(d.entry.id);
     let kgrams = take_kgrams(&mut docs, &is_reference);
     let index = PartIndex {
-        part: MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, settings.normalize, &is_reference),
+        part: MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, None, &is_reference),
         references,
         kgram_spreads: request.kgram_spreads,
         sentence_spreads: request.sentence_spreads,

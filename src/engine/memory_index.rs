@@ -60,12 +60,13 @@ pub(super) fn take_kgrams(docs: &mut [Loaded], is_reference: IsReference) -> Inv
 
 impl<'a> MemoryIndex<'a> {
     /// Indexes the references among `docs`, whose k-grams [`take_kgrams`] already moved
-    /// into `kgrams`.
+    /// into `kgrams`, and their character grams when `char_grams` gives the normalization
+    /// (see [`char_seeds`]).
     pub fn build(
         docs: &'a [Loaded],
         kgrams: InvertedIndex,
         simhash_threshold: u32,
-        normalize: NormalizeOptions,
+        char_grams: Option<NormalizeOptions>,
         is_reference: IsReference<'a>,
     ) -> Self {
         let sentences: Vec<(u64, Posting)> = docs
@@ -87,7 +88,10 @@ impl<'a> MemoryIndex<'a> {
             .enumerate()
             .filter(|(_, d)| is_reference(d))
             .map(|(id, d)| (id as u32, &d.entry.text[..d.compared]));
-        let char_grams = char_seeds::gram_index(references_text.collect(), normalize);
+        let char_grams = match char_grams {
+            Some(normalize) => char_seeds::gram_index(references_text.collect(), normalize),
+            None => InvertedIndex::default(),
+        };
         Self {
             docs,
             kgrams,
@@ -107,6 +111,10 @@ impl ReferenceIndex for MemoryIndex<'_> {
 
     fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
         hashes.iter().map(|&h| Cow::Borrowed(self.sentences.get(h))).collect()
+    }
+
+    fn holds_char_grams(&self) -> bool {
+        !self.char_grams.is_empty()
     }
 
     fn char_gram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {

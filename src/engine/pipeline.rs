@@ -143,7 +143,9 @@ fn run(
             &docs,
             kgrams,
             settings.simhash_threshold,
-            settings.normalize,
+            // All-vs-all must give what the distributed join and `align` give, whose
+            // candidate pairs come from word k-grams alone: no short-copy search there.
+            (request.mode != Mode::AllVsAll).then_some(settings.normalize),
             &is_reference,
         ))),
     };

@@ -83,6 +83,9 @@ impl<'a> ShortSearch<'a> {
     /// Looks up the grams of `suspect` in `index`, among the references `wanted` lets it
     /// be compared with.
     pub fn new(index: &dyn ReferenceIndex, suspect: ShortSuspect<'a>, wanted: impl Fn(u32) -> bool) -> Self {
+        if !index.holds_char_grams() {
+            return Self { suspect, stream: CharStream::default(), by_reference: FxHashMap::default() };
+        }
         let stream = char_stream(suspect.text, suspect.options);
         let hashes = gram_hashes(&stream.chars);
         let (at, looked_up): (Vec<u32>, Vec<u64>) =

@@ -108,6 +108,10 @@ pub struct CompareArgs {
     /// bibliography) in the scores; by default they are shown but not counted.
     #[arg(long)]
     count_quoted: bool,
+    /// Do not look for short edited copies with character grams (what an archive check
+    /// finds, which holds none).
+    #[arg(long)]
+    no_short_copies: bool,
     /// Read every reference file, without the reference cache (by default the texts of
     /// references are kept in the user's cache folder, and unchanged files are not read
     /// again; TWINSPOT_CACHE_DIR names another folder).
@@ -150,6 +154,7 @@ impl CompareArgs {
         s.ingest.max_file_bytes = self.max_file_mb.saturating_mul(1024 * 1024);
         s.ingest.timeout_secs = self.timeout;
         s.count_quoted = self.count_quoted;
+        s.short_copies = !self.no_short_copies;
         if let Some(path) = &self.stop_passages {
             s.stop_passages = read_stop_passages(path)?;
         }

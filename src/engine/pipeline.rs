@@ -145,7 +145,7 @@ fn run(
             settings.simhash_threshold,
             // All-vs-all must give what the distributed join and `align` give, whose
             // candidate pairs come from word k-grams alone: no short-copy search there.
-            (request.mode != Mode::AllVsAll).then_some(settings.normalize),
+            (settings.short_copies && request.mode != Mode::AllVsAll).then_some(settings.normalize),
             &is_reference,
         ))),
     };

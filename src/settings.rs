@@ -33,6 +33,11 @@ pub struct Settings {
     /// Count quoted passages (inside quotation marks with an attribution, or in a
     /// bibliography) in the scores; by default they are shown but not counted.
     pub count_quoted: bool,
+    /// Look for short edited copies with character grams (English passages of 50-150
+    /// characters with a typo every few words). A check of suspects against references
+    /// only: archives hold no character grams, and an all-vs-all check gives what the
+    /// distributed join gives.
+    pub short_copies: bool,
 }
 
 impl Default for Settings {
@@ -48,6 +53,7 @@ impl Default for Settings {
             ingest: IngestLimits::default(),
             stop_passages: Vec::new(),
             count_quoted: false,
+            short_copies: true,
         }
     }
 }

@@ -129,3 +129,86 @@ fn keywords_prints_a_key_and_the_top_keywords_per_file() {
     assert!(lines[0].contains("kw.txt  debugger breakpoint "), "{out}");
     assert!(lines[1].contains("reference/r7.txt"), "{out}");
 }
+
+/// How often the quoted-text rule would exclude a copy of the development sets, whose
+/// copies and host text are technical documentation that quotes nothing (commands,
+/// options, strings in code, Chinese terms in quotes): the copies excluded (a passage
+/// takes the kind of an exclusion covering half of it) and the share of all text taken
+/// for quotations. No copy may be excluded.
+#[test]
+fn no_copy_of_technical_text_is_taken_for_a_quotation() {
+    use twinspot::exclusions::quoted::quoted_spans;
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    for set in ["devset", "devset-reword"] {
+        let dir = shared.join(set);
+        let Ok(truth) = std::fs::read_to_string(dir.join("truth.json")) else {
+            assert!(std::env::var_os("CI").is_none(), "CI must have ../shared/{set}");
+            continue;
+        };
+        let truth: serde_json::Value = serde_json::from_str(&truth).unwrap();
+        let documents = truth["documents"].as_array().unwrap();
+        let spans: Vec<Vec<(u32, u32)>> = documents
+            .iter()
+            .map(|d| quoted_spans(&std::fs::read_to_string(dir.join(d["path"].as_str().unwrap())).unwrap()))
+            .collect();
+        let total: u64 = documents.iter().map(|d| d["chars"].as_u64().unwrap()).sum();
+        let quoted: u64 = spans.iter().flatten().map(|&(s, e)| u64::from(e - s)).sum();
+        let (mut copies, mut excluded) = (0, Vec::new());
+        for pair in truth["pairs"].as_array().unwrap() {
+            let a = pair["a"].as_u64().unwrap() as usize;
+            for p in pair["passages"].as_array().unwrap() {
+                let (start, end) = (p["a_start"].as_u64().unwrap() as u32, p["a_end"].as_u64().unwrap() as u32);
+                let inside: u32 = spans[a].iter().map(|&(s, e)| e.min(end).saturating_sub(s.max(start))).sum();
+                copies += 1;
+                if 2 * inside >= end - start {
+                    excluded.push((documents[a]["path"].clone(), start, end));
+                }
+            }
+        }
+        println!(
+            "{set}: {} of {copies} copies excluded as quoted; {quoted} of {total} characters quoted",
+            excluded.len()
+        );
+        assert!(excluded.is_empty(), "{set}: copies taken for quotations: {excluded:?}");
+    }
+}
+
+/// The quoted share of every 120-character stretch of `text` (starting at each line):
+/// how many such would-be copies the rule would exclude, of how many.
+fn excluded_stretches(text: &str) -> (usize, usize) {
+    let spans = twinspot::exclusions::quoted::quoted_spans(text);
+    let chars: Vec<char> = text.chars().collect();
+    let mut starts = vec![0u32];
+    starts.extend(chars.iter().enumerate().filter(|(_, c)| **c == '\n').map(|(i, _)| i as u32 + 1));
+    let mut excluded = 0;
+    let mut total = 0;
+    for start in starts.into_iter().filter(|&s| (s as usize) < chars.len()) {
+        let end = (start + 120).min(chars.len() as u32);
+        let inside: u32 = spans.iter().map(|&(s, e)| e.min(end).saturating_sub(s.max(start))).sum();
+        total += 1;
+        if 2 * inside >= end - start {
+            excluded += 1;
+        }
+    }
+    (excluded, total)
+}
+
+/// Command lines with straight quotes, option dashes, strings in code, Chinese terms in
+/// quotes next to 数据, 名称, 简称 or 根据: nothing here is a quotation, so no stretch of it
+/// copied is excluded. Set TWINSPOT_QUOTE_TEXT to a folder of text files to measure
+/// the same on other text.
+#[test]
+fn technical_text_that_quotes_nothing_loses_no_copy_to_the_quoted_rule() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/technical-quotes.txt");
+    let (excluded, total) = excluded_stretches(&std::fs::read_to_string(fixture).unwrap());
+    assert_eq!(excluded, 0, "{excluded} of {total} stretches excluded");
+    let Some(dir) = std::env::var_os("TWINSPOT_QUOTE_TEXT") else { return };
+    let (mut excluded, mut total) = (0, 0);
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let Ok(text) = std::fs::read_to_string(entry.unwrap().path()) else { continue };
+        let (e, t) = excluded_stretches(&text);
+        excluded += e;
+        total += t;
+    }
+    println!("{excluded} of {total} stretches excluded as quoted");
+}

@@ -31,4 +31,5 @@ mod report_targets;
 mod report_pdf;
 #[cfg(feature = "gui")]
 mod review;
+mod short_copies;
 mod util;

@@ -18,7 +18,7 @@ use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::hamming;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::index::{Glance, Posting, ReferenceDoc, ReferenceIndex, StoredReferences};
-use crate::report::DocumentEntry;
+use crate::model::DocumentEntry;
 
 /// Documents glanced at per query.
 const GLANCE_CHUNK: usize = 4096;

@@ -36,6 +36,7 @@ impl CompareArgs {
         s.ingest.max_file_bytes = self.max_file_mb.saturating_mul(1024 * 1024);
         s.ingest.timeout_secs = self.timeout;
         s.count_quoted = self.count_quoted;
+        s.short_copies = !self.no_short_copies;
         if let Some(path) = &self.stop_passages {
             s.stop_passages = read_stop_passages(path)?;
         }

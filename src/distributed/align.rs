@@ -14,7 +14,7 @@ use super::layout::{MAX_SIMHASH_THRESHOLD, describe_id};
 use super::read::{DocumentRecord, Fingerprints, HashKind, HashSpread};
 use crate::engine::{CandidateDocument, CandidateRequest, align_candidates};
 use crate::index::Spread;
-use crate::report::Report;
+use crate::engine::Report;
 use crate::settings::Settings;
 
 /// What to align.

@@ -11,7 +11,8 @@ use serde::Deserialize;
 use super::DistributedError;
 use crate::engine::assemble;
 use crate::model::{Mode, Role};
-use crate::report::{DocumentEntry, Pair, Passage, Report};
+use crate::engine::Report;
+use crate::model::{DocumentEntry, Pair, Passage};
 use crate::settings::Settings;
 
 #[derive(Deserialize)]

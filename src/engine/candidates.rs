@@ -113,7 +113,7 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
     let is_reference = |d: &Loaded| policy.is_reference(d);
     let kgrams = take_kgrams(&mut docs, &is_reference);
     let index = PartIndex {
-        part: MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, &is_reference),
+        part: MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, None, &is_reference),
         references,
         kgram_spreads: request.kgram_spreads,
         sentence_spreads: request.sentence_spreads,

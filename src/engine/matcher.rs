@@ -13,6 +13,7 @@ use crate::fingerprint::keywords::{KeywordPrint, may_reach, similarity};
 use crate::fingerprint::{DocumentFingerprints, simhash};
 use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
 use crate::matching::alternatives::fold_across_pairs;
+use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
 use crate::matching::dense::Ties;
 use crate::matching::{
     Hit, LazyStream, MatchTuning, PairContext, Side, align, lone_hit_may_open_box, may_open_box, overlaps,
@@ -82,7 +83,8 @@ impl Matcher<'_> {
     /// `Pair::b` is the reference's id in the index.
     pub fn pairs_of(&self, doc: &SuspectDoc) -> Vec<Pair> {
         let hits = self.hits(doc);
-        let candidates = self.candidates(doc, &hits);
+        let short = self.short_search(doc);
+        let candidates = self.candidates(doc, &hits, &short);
         if candidates.is_empty() {
             return Vec::new();
         }
@@ -97,7 +99,7 @@ impl Matcher<'_> {
             let Some(reference) = self.index.reference(b) else {
                 continue;
             };
-            let mut pair = self.align(doc, &suspect_stream, &reference, b, hits.of(b));
+            let mut pair = self.align(doc, &suspect_stream, &reference, b, hits.of(b), &short);
             excluded.classify(&mut pair.passages);
             pair.shared_sentences = shared_sentences.get(&b).copied().unwrap_or(0);
             self.score(&mut pair, doc, &reference);
@@ -176,7 +178,7 @@ impl Matcher<'_> {
     /// for a lone hit that cannot grow into a box, and its closest near duplicates by
     /// SimHash whatever their hits; of these, those a glance proves would come to nothing
     /// are left out.
-    fn candidates(&self, doc: &SuspectDoc, hits: &SuspectHits) -> Vec<u32> {
+    fn candidates(&self, doc: &SuspectDoc, hits: &SuspectHits, short: &ShortSearch) -> Vec<u32> {
         // One entry per reference (`hits.docs` is sorted: one entry per hit).
         let mut candidates = hits.docs.clone();
         candidates.dedup();
@@ -193,6 +195,7 @@ impl Matcher<'_> {
             });
         }
         candidates.extend_from_slice(&near);
+        candidates.extend(short.references());
         candidates.sort_unstable();
         candidates.dedup();
         if candidates.is_empty() {
@@ -241,6 +244,7 @@ impl Matcher<'_> {
         reference: &ReferenceDoc,
         b: u32,
         hits: &[Hit],
+        short: &ShortSearch,
     ) -> Pair {
         let ctx = PairContext {
             k: self.settings.k.max(1),
@@ -256,7 +260,9 @@ impl Matcher<'_> {
             (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
             _ => None,
         };
-        let passages = align(suspect, reference_side, hits, simhash_distance, &ctx);
+        let gap_chars = self.tuning.gap_chars;
+        let more = |found| short.add_to(found, b, reference, gap_chars);
+        let passages = align(suspect, reference_side, hits, simhash_distance, &ctx, more);
         Pair {
             a: doc.id,
             b: b as usize,
@@ -292,6 +298,17 @@ impl Matcher<'_> {
         simhash_distance.is_some_and(|d| d <= self.settings.simhash_threshold)
             || (hits.is_empty() && Ties { boxes: 0, hits, simhash_distance }.tied(&ctx))
             || may_open_box(&doc.prints.tokenized.tokens, &glance.token_keys, hits, &ctx)
+    }
+
+    /// The search for short edited copies of `doc` from character grams.
+    fn short_search<'d>(&self, doc: &'d SuspectDoc) -> ShortSearch<'d> {
+        let suspect = ShortSuspect {
+            text: &doc.text[..doc.compared],
+            options: self.settings.normalize,
+            masked: doc.masked_chars,
+            min_chars: self.settings.min_chars,
+        };
+        ShortSearch::new(self.index, suspect, |b| self.policy.wanted(doc.id, b as usize))
     }
 
     /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.

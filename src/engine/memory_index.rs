@@ -9,7 +9,9 @@ use rayon::prelude::*;
 use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex, SimhashIndex};
+use crate::matching::char_seeds;
 use crate::model::DocumentEntry;
+use crate::normalize::NormalizeOptions;
 
 /// One document after reading: its entry for the report and its fingerprints.
 pub(super) struct Loaded {
@@ -33,6 +35,8 @@ pub(super) struct MemoryIndex<'a> {
     kgrams: InvertedIndex,
     sentences: InvertedIndex,
     simhashes: SimhashIndex,
+    /// The references' character grams (see [`crate::fingerprint::char_grams`]).
+    char_grams: InvertedIndex,
     is_reference: IsReference<'a>,
     references: usize,
 }
@@ -56,11 +60,13 @@ pub(super) fn take_kgrams(docs: &mut [Loaded], is_reference: IsReference) -> Inv
 
 impl<'a> MemoryIndex<'a> {
     /// Indexes the references among `docs`, whose k-grams [`take_kgrams`] already moved
-    /// into `kgrams`.
+    /// into `kgrams`, and their character grams when `char_grams` gives the normalization
+    /// (see [`char_seeds`]).
     pub fn build(
         docs: &'a [Loaded],
         kgrams: InvertedIndex,
         simhash_threshold: u32,
+        char_grams: Option<NormalizeOptions>,
         is_reference: IsReference<'a>,
     ) -> Self {
         let sentences: Vec<(u64, Posting)> = docs
@@ -77,7 +83,24 @@ impl<'a> MemoryIndex<'a> {
             }
         }
         let references = docs.iter().filter(|d| is_reference(d)).count();
-        Self { docs, kgrams, sentences: InvertedIndex::build(sentences), simhashes, is_reference, references }
+        let references_text = docs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| is_reference(d))
+            .map(|(id, d)| (id as u32, &d.entry.text[..d.compared]));
+        let char_grams = match char_grams {
+            Some(normalize) => char_seeds::gram_index(references_text.collect(), normalize),
+            None => InvertedIndex::default(),
+        };
+        Self {
+            docs,
+            kgrams,
+            sentences: InvertedIndex::build(sentences),
+            simhashes,
+            char_grams,
+            is_reference,
+            references,
+        }
     }
 }
 
@@ -88,6 +111,14 @@ impl ReferenceIndex for MemoryIndex<'_> {
 
     fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
         hashes.iter().map(|&h| Cow::Borrowed(self.sentences.get(h))).collect()
+    }
+
+    fn holds_char_grams(&self) -> bool {
+        !self.char_grams.is_empty()
+    }
+
+    fn char_gram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        hashes.iter().map(|&h| Cow::Borrowed(self.char_grams.get(h))).collect()
     }
 
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {

@@ -175,7 +175,15 @@ fn match_all(
     let docs: &[Loaded] = docs;
     let source = match stored {
         Some(stored) => Source::Stored(stored),
-        None => Source::Memory(Box::new(MemoryIndex::build(docs, kgrams, settings.simhash_threshold, &is_reference))),
+        None => Source::Memory(Box::new(MemoryIndex::build(
+            docs,
+            kgrams,
+            settings.simhash_threshold,
+            // All-vs-all must give what the distributed join and `align` give, whose
+            // candidate pairs come from word k-grams alone: no short-copy search there.
+            (settings.short_copies && policy.short_copies()).then_some(settings.normalize),
+            &is_reference,
+        ))),
     };
     let index = source.index();
     counter.tick();

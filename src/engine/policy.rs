@@ -69,6 +69,13 @@ impl PairPolicy<'_> {
         }
     }
 
+    /// Whether short edited copies are searched with character grams: in a check of
+    /// suspects against references only. All against all must give what the distributed
+    /// join and `align` give, whose candidate pairs come from word k-grams alone.
+    pub fn short_copies(&self) -> bool {
+        matches!(self.pairing, Pairing::SuspectsVsReferences)
+    }
+
     /// SimHash candidates are taken only among ids after the suspect's own: each
     /// unordered pair is compared from its smaller id.
     pub fn simhash_after_suspect(&self) -> bool {

@@ -12,6 +12,7 @@
 //! side; common and template passages never count in a score, quoted ones only when the
 //! check counts quotations (`Settings::count_quoted`).
 
+mod attribution;
 pub mod common;
 pub mod quoted;
 

@@ -1,43 +1,26 @@
-//! Quoted text: a quotation marked as such — inside quotation marks (“…” ‘…’ 「…」 『…』
-//! "…") with an attribution nearby (a verb of saying, a dash, a citation) — or a
-//! bibliography (the text after a heading such as References, Bibliography or 参考文献).
-//! Quoting with credit is not plagiarism: such passages are shown in their own style and
-//! counted only when the user asks for it.
+//! Quoted text: a passage that is plainly a quotation — between quotation marks (“…”
+//! ‘…’ 「…」 『…』 "…") that open and close within one paragraph, of the length a
+//! quotation has, attributed ([`super::attribution`]) — or a bibliography (the text
+//! after a heading such as References, Bibliography or 参考文献). Quoting with credit is
+//! not plagiarism: such passages are shown in their own style and counted only when the
+//! user asks for it.
+//!
+//! Straight double quotes are also the string delimiters of code and command lines, where
+//! an odd one would pair with the next across whole paragraphs: a straight pair opens
+//! only where a quotation can open (not after a letter or digit), closes only where one
+//! can close, and stays on one line.
+
+use super::attribution::{attributed, blank_line_at};
 
 /// Opening and closing marks of a quotation.
 const PAIRS: [(char, char); 5] = [('“', '”'), ('‘', '’'), ('「', '」'), ('『', '』'), ('"', '"')];
 /// A quotation shorter than this many characters is a term in quotes, not a quotation.
 const MIN_QUOTE_CHARS: usize = 20;
-/// A quotation longer than this many characters is taken for a stray mark.
-const MAX_QUOTE_CHARS: usize = 3000;
-/// An attribution is looked for this many characters before the opening mark and after
-/// the closing one.
-const ATTRIBUTION_WINDOW: usize = 60;
+/// A quotation longer than this many characters is taken for stray marks.
+const MAX_QUOTE_CHARS: usize = 1000;
+/// The same for straight double quotes, which code and command lines are full of.
+const MAX_STRAIGHT_QUOTE_CHARS: usize = 400;
 
-/// Words that attribute a quotation, matched as whole words, case-insensitively.
-const ATTRIBUTION_WORDS: &[&str] = &[
-    "said",
-    "says",
-    "wrote",
-    "writes",
-    "stated",
-    "according",
-    "argued",
-    "argues",
-    "observed",
-    "remarked",
-    "claimed",
-    "quoted",
-    "replied",
-    "declared",
-    "insisted",
-    "cited",
-];
-/// Marks and phrases that attribute a quotation in Chinese text, or by punctuation.
-const ATTRIBUTION_MARKS: &[&str] = &[
-    "说", "写道", "指出", "认为", "表示", "称", "提到", "曰", "云", "所言", "据", "引用", "引自", "强调", "——", "—",
-    "―", "--", "语出", "出自",
-];
 /// Headings that open a bibliography; the rest of the document is quoted.
 const BIBLIOGRAPHY_HEADINGS: &[&str] = &[
     "references",
@@ -57,8 +40,10 @@ pub fn quoted_spans(text: &str) -> Vec<(u32, u32)> {
     let chars: Vec<char> = text.chars().collect();
     let mut spans = quotations(&chars);
     if let Some(start) = bibliography_start(&chars) {
-        spans.retain(|s| s.1 <= start);
-        spans.push((start, chars.len() as u32));
+        let end = bibliography_end(&chars, start as usize);
+        spans.retain(|s| s.1 <= start || s.0 >= end);
+        spans.push((start, end));
+        spans.sort_unstable();
     }
     spans
 }
@@ -68,23 +53,56 @@ fn quotations(chars: &[char]) -> Vec<(u32, u32)> {
     let mut spans = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        let Some(&(_, close)) = PAIRS.iter().find(|(open, _)| *open == chars[i]) else {
+        let Some(end) = closing_mark(chars, i) else {
             i += 1;
             continue;
         };
-        let limit = (i + 1 + MAX_QUOTE_CHARS).min(chars.len());
-        let Some(length) = chars[i + 1..limit].iter().position(|&c| c == close) else {
-            i += 1;
-            continue;
-        };
-        let end = i + 1 + length;
-        let paragraph_break = chars[i + 1..end].windows(2).any(|w| w[0] == '\n' && w[1] == '\n');
-        if length >= MIN_QUOTE_CHARS && is_phrase(&chars[i + 1..end]) && !paragraph_break && attributed(chars, i, end) {
+        let inner = &chars[i + 1..end];
+        if inner.len() >= MIN_QUOTE_CHARS && is_phrase(inner) && attributed(chars, i, end) {
             spans.push((i as u32, end as u32 + 1));
         }
         i = end + 1;
     }
     spans
+}
+
+/// Where the quotation opened by the mark at `open`, if it is one, closes: the first
+/// matching closing mark in the same paragraph (the same line for straight quotes) and
+/// within the longest length a quotation has.
+fn closing_mark(chars: &[char], open: usize) -> Option<usize> {
+    let &(_, close) = PAIRS.iter().find(|(mark, _)| *mark == chars[open])?;
+    let straight = close == chars[open];
+    if straight && !straight_opens(chars, open) {
+        return None;
+    }
+    let longest = if straight { MAX_STRAIGHT_QUOTE_CHARS } else { MAX_QUOTE_CHARS };
+    let limit = (open + 2 + longest).min(chars.len());
+    for at in open + 1..limit {
+        let c = chars[at];
+        if c == '\n' && (straight || blank_line_at(chars, at)) {
+            return None;
+        }
+        if c == close && (!straight || straight_closes(chars, at)) {
+            return Some(at);
+        }
+    }
+    None
+}
+
+/// Whether the straight quote at `at` may open a quotation: not after a Latin letter, a digit
+/// or a closing bracket, and not before a space.
+fn straight_opens(chars: &[char], at: usize) -> bool {
+    let before_ok = at == 0 || !(chars[at - 1].is_ascii_alphanumeric() || ")]}\"'`\\".contains(chars[at - 1]));
+    let after_ok = chars.get(at + 1).is_some_and(|c| !c.is_whitespace());
+    before_ok && after_ok
+}
+
+/// Whether the straight quote at `at` may close a quotation: not after a space, and not
+/// before a Latin letter or a digit.
+fn straight_closes(chars: &[char], at: usize) -> bool {
+    let before_ok = at > 0 && !chars[at - 1].is_whitespace();
+    let after_ok = chars.get(at + 1).is_none_or(|c| !c.is_ascii_alphanumeric() && *c != '"');
+    before_ok && after_ok
 }
 
 /// A quotation is a phrase — at least three words, or eight Han characters — not a term
@@ -93,41 +111,6 @@ fn is_phrase(inner: &[char]) -> bool {
     let han = inner.iter().filter(|&&c| crate::normalize::is_single_char_token(c)).count();
     let words = inner.split(|c| c.is_whitespace()).filter(|w| w.iter().any(|c| c.is_alphanumeric())).count();
     han >= 8 || words >= 3
-}
-
-/// Whether an attribution stands within [`ATTRIBUTION_WINDOW`] characters before the
-/// opening mark at `open` or after the closing mark at `close`.
-fn attributed(chars: &[char], open: usize, close: usize) -> bool {
-    let before: String = chars[open.saturating_sub(ATTRIBUTION_WINDOW)..open].iter().collect();
-    let after: String =
-        chars[(close + 1).min(chars.len())..(close + 1 + ATTRIBUTION_WINDOW).min(chars.len())].iter().collect();
-    [before, after].iter().any(|window| {
-        let lower = window.to_lowercase();
-        ATTRIBUTION_MARKS.iter().any(|m| lower.contains(m))
-            || lower.split(|c: char| !c.is_alphanumeric()).any(|w| ATTRIBUTION_WORDS.contains(&w))
-            || has_citation(&lower)
-    })
-}
-
-/// A citation such as "(Smith, 2003)", "[12]" or "（2003）".
-fn has_citation(window: &str) -> bool {
-    let chars: Vec<char> = window.chars().collect();
-    chars.iter().enumerate().any(|(i, &c)| {
-        let close = match c {
-            '(' => ')',
-            '[' => ']',
-            '（' => '）',
-            '【' => '】',
-            _ => return false,
-        };
-        let inner: String = chars[i + 1..].iter().take_while(|&&x| x != close).take(40).collect();
-        let digits = inner.chars().filter(char::is_ascii_digit).count();
-        let is_year = inner
-            .split(|c: char| !c.is_ascii_digit())
-            .any(|run| run.len() == 4 && (run.starts_with("1") || run.starts_with("2")));
-        (close == ']' && digits > 0 && digits == inner.chars().filter(|c| !c.is_whitespace() && *c != ',').count())
-            || is_year
-    })
 }
 
 /// Where the bibliography starts: the first character of a line that is only a
@@ -146,6 +129,45 @@ fn bibliography_start(chars: &[char]) -> Option<u32> {
         line_start = i + 1;
     }
     None
+}
+
+/// Where the bibliography starting at `start` ends: at the next section heading (an
+/// appendix, an index, a Markdown heading, or a short line standing alone after a blank
+/// line, with no digit or sentence punctuation, as entries have), or at the end.
+fn bibliography_end(chars: &[char], start: usize) -> u32 {
+    let mut line_start = start;
+    let mut previous_blank = false;
+    let mut first = true;
+    for (i, &c) in chars.iter().enumerate().skip(start).chain(std::iter::once((chars.len(), &'\n'))) {
+        if c != '\n' {
+            continue;
+        }
+        let line: String = chars[line_start..i].iter().collect();
+        let blank = line.trim().is_empty();
+        if !first && !blank && is_section_heading(&line, previous_blank) {
+            return line_start as u32;
+        }
+        first = false;
+        previous_blank = blank;
+        line_start = i + 1;
+    }
+    chars.len() as u32
+}
+
+/// Whether `line` (after a blank line when `after_blank`) heads a new section.
+fn is_section_heading(line: &str, after_blank: bool) -> bool {
+    let trimmed = line.trim();
+    let lower = trimmed.to_lowercase();
+    let marked = trimmed.starts_with('#')
+        || ["appendix", "index", "附录", "索引"].iter().any(|h| lower.starts_with(h))
+        || (!line.starts_with(char::is_whitespace)
+            && trimmed.chars().all(|c| c == '=' || c == '-')
+            && trimmed.len() >= 3);
+    let bare = after_blank
+        && trimmed.chars().count() <= 40
+        && !trimmed.starts_with(['[', '(', '-', '*', '•'])
+        && !trimmed.chars().any(|c| c.is_ascii_digit() || ".,;:。，；：".contains(c));
+    marked || bare
 }
 
 fn is_bibliography_heading(line: &str) -> bool {
@@ -179,6 +201,67 @@ mod tests {
     #[test]
     fn an_unattributed_quotation_is_not_quoted() {
         assert!(quoted("Then the manual goes on: \"the cpuset has exclusive use of its CPUs and memory\".").is_empty());
+    }
+
+    #[test]
+    fn the_bibliography_ends_at_the_next_section() {
+        let body = "The body of the document is here and it goes on.\n".repeat(5);
+        let text = format!(
+            "{body}\nBibliography\n\n[1] Gettys, Jim. The X Window System. 1990.\n\n\
+             Appendix A. Error codes\n\nEvery request may fail with one of these errors.\n"
+        );
+        let spans = quoted(&text);
+        assert_eq!(spans.len(), 1, "{spans:?}");
+        assert!(spans[0].starts_with("Bibliography") && spans[0].contains("1990.") && !spans[0].contains("Appendix"));
+        let text = format!("{body}References\n\nSmith, J. A book. 2003.\n\nPer-machine\n\nOnly some machines.\n");
+        assert!(!quoted(&text)[0].contains("Per-machine"));
+    }
+
+    #[test]
+    fn signed_and_cited_quotations_are_quoted() {
+        let text = "\"Premature optimization is the root of all evil\" — Donald Knuth.\n\
+                    “其实地上本没有路，走的人多了，也便成了路。”——鲁迅\n\
+                    The report found \"no evidence of harm in the treated group\" (Smith, 2003).";
+        assert_eq!(quoted(text).len(), 3, "{:?}", quoted(text));
+    }
+
+    #[test]
+    fn straight_quotes_in_code_do_not_pair_across_lines() {
+        // An odd quote in a command line would pair with the next one lines below, and
+        // the option dash after it looked like an attribution dash.
+        let text = "$ grep -c \" /etc/passwd\n\
+                    The maintainer then checks the output of the command and runs the test suite again\n\
+                    before the upload, as the policy manual requires for every package.\n\
+                    $ dpkg-buildpackage \"-us -uc\" -- the build starts";
+        assert!(quoted(text).is_empty(), "{:?}", quoted(text));
+    }
+
+    #[test]
+    fn straight_quotes_do_not_pair_across_a_long_line() {
+        let middle = "the package is built and installed and tested again ".repeat(10);
+        let text = format!("The tool says \"{middle}\" and stops.");
+        assert!(quoted(&text).is_empty());
+        let short = format!("The tool says \"{}\" and stops.", &middle[..100]);
+        assert_eq!(quoted(&short).len(), 1);
+    }
+
+    #[test]
+    fn option_dashes_are_not_attribution_dashes() {
+        let text = "Use \"the process is terminated without any cleanup at all\" --kill to force it.";
+        assert!(quoted(text).is_empty(), "{:?}", quoted(text));
+    }
+
+    #[test]
+    fn attribution_marks_inside_chinese_words_attribute_nothing() {
+        // 数据 holds 据, 名称 and 简称 hold 称: none of them says who spoke.
+        for text in [
+            "“软件包管理系统可以帮助用户安装升级和删除软件包”，这些数据来自软件包数据库。",
+            "这个工具的名称是“高级软件包管理工具的命令行前端程序”。",
+            "“高级软件包管理工具的命令行前端程序”简称为APT，是常用的工具。",
+        ] {
+            assert!(quoted(text).is_empty(), "{text}: {:?}", quoted(text));
+        }
+        assert_eq!(quoted("他在文章中称：“软件包管理系统可以帮助用户安装升级和删除软件包”。").len(), 1);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! ([`keywords`]) and the token keys an archive keeps ([`token_keys`]). Built from the
 //! tokens of [`crate::normalize`].
 
+pub mod char_grams;
 pub mod keywords;
 pub mod sentence;
 pub mod simhash;

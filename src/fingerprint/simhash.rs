@@ -66,6 +66,12 @@ impl Dictionary {
     pub fn unload() {
         *LOADED.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
+
+    /// The words of `text` as jieba cuts it (dictionary words only, no HMM), each with
+    /// its first and one-past-last character offset in `text`.
+    pub fn words<'t>(&self, text: &'t str) -> Vec<(&'t str, usize, usize)> {
+        self.0.jieba.cut(text, false).into_iter().map(|t| (t.word, t.start, t.end)).collect()
+    }
 }
 
 /// The weighted words of a normalized text (see [`crate::normalize::folded_text`]).

@@ -51,6 +51,19 @@ pub trait ReferenceIndex: Sync {
     /// The postings of each sentence hash of `hashes`, as [`Self::kgram_postings`].
     fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>>;
 
+    /// Whether this index holds character grams (this default: no).
+    fn holds_char_grams(&self) -> bool {
+        false
+    }
+
+    /// The postings of each character gram hash of `hashes`
+    /// ([`crate::fingerprint::char_grams`]), as [`Self::kgram_postings`], each position a
+    /// stream index; an empty list for every hash where the index keeps no such grams
+    /// (this default).
+    fn char_gram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        vec![Cow::Borrowed(&[][..]); hashes.len()]
+    }
+
     /// How the whole collection holds each k-gram hash of `hashes`, where this index holds
     /// only part of it (the documents of some candidate pairs) and its postings would
     /// say less: `None` where they tell it all. An index over every reference keeps this

@@ -10,14 +10,16 @@ use crate::model::Passage;
 
 /// The passages that `suspect` and `reference` share, ranges into both texts, each
 /// suspect span once (other twins as its alternatives). `hits` are their shared k-grams;
-/// `simhash_distance` ties a pair without hits. Not yet classified (common, quoted) or
-/// scored.
+/// `simhash_distance` ties a pair without hits; `more` adds what other seeds found (the
+/// short edited copies of [`super::char_seeds`]) to the passages the k-grams gave, before
+/// twins are folded. Not yet classified (common, quoted) or scored.
 pub fn align(
     suspect: Side,
     reference: Side,
     hits: &[Hit],
     simhash_distance: Option<u32>,
     ctx: &PairContext,
+    more: impl FnOnce(Vec<Passage>) -> Vec<Passage>,
 ) -> Vec<Passage> {
     // Identical texts (a document against its copy, however repetitive) in one pass.
     let (passages, boxes) = match identical_text(suspect, reference, ctx) {
@@ -27,7 +29,7 @@ pub fn align(
     let ties = Ties { boxes, hits, simhash_distance };
     let passages = densify(suspect, reference, passages, ties, ctx);
     let passages = bridge_edited_gaps(passages, ctx);
-    fold_alternatives(passages, ctx.min_chars)
+    fold_alternatives(more(passages), ctx.min_chars)
 }
 
 /// One passage over the whole of two documents whose compared tokens are the same, in

@@ -16,6 +16,7 @@ mod align;
 mod prefilter;
 pub mod alternatives;
 pub mod bridge;
+pub mod char_seeds;
 pub mod cluster;
 pub mod dense;
 pub mod extend;

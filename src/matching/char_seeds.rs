@@ -1,0 +1,353 @@
+//! Short edited copies: English passages of 50–150 characters with a typo every ten
+//! characters or so keep no run of five intact words, so no word k-gram reaches the
+//! index. They keep runs of six intact letters: character grams
+//! ([`crate::fingerprint::char_grams`]), which the check's index holds for its references.
+//!
+//! A suspect looks up every gram of its Latin text. A hit with company on its diagonal
+//! (other hits close by, allowing a few characters inserted or deleted) is an anchor: the
+//! alignment grows from it both ways over text that still aligns ([`super::extend`]), and
+//! the stretch becomes a passage when it is long enough, few enough edits apart, and held
+//! by enough separate hits. Chance grams are many but scattered; a copy's line up.
+//!
+//! These passages only add to what the word k-grams find: a pair keeps the short copies
+//! that none of its other passages overlaps.
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use super::extend::{MAX_EXTENSION, extend};
+use super::overlaps;
+use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram, winnowed_grams};
+use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex};
+use crate::normalize::{CharStream, NormalizeOptions, char_stream, is_single_char_token};
+use crate::model::Passage;
+
+/// A gram held by more reference positions than this says nothing (a common syllable).
+const MAX_GRAM_POSTINGS: usize = 24;
+/// Diagonals a hit's company may stand off its own (characters inserted or deleted).
+const BAND: i64 = 4;
+/// Stream characters either side of a hit within which its company is counted.
+const REACH: i64 = 60;
+/// Hits (the anchor's own included) on separate stretches a passage needs.
+const MIN_SEEDS: usize = 2;
+/// A passage's two sides may differ by at most this share of edits (edit distance over
+/// the longer side): a typo every ten characters is 0.1, light edits less.
+const MAX_EDIT_SHARE: f64 = 0.2;
+/// A short copy found this way needs this many times the minimum passage length: host
+/// text on the reference's subject shares commands and package lists of about the
+/// minimum length, a copied sentence is longer.
+const MIN_LENGTH_FACTOR: f64 = 1.2;
+/// How far the score of a growing end may fall below its best (see [`extend`]).
+const X_DROP: i32 = 6;
+
+/// The character gram index of the references `(id, compared text)` of a check.
+pub fn gram_index(references: Vec<(u32, &str)>, options: NormalizeOptions) -> InvertedIndex {
+    let entries: Vec<(u64, Posting)> = references
+        .into_par_iter()
+        .flat_map_iter(|(doc, text)| {
+            let stream = char_stream(text, options);
+            winnowed_grams(&stream.chars).into_iter().map(move |f| (f.hash, Posting { doc, position: f.position }))
+        })
+        .collect();
+    InvertedIndex::build(entries)
+}
+
+/// One suspect as the short-copy search reads it.
+pub struct ShortSuspect<'a> {
+    /// Its compared text.
+    pub text: &'a str,
+    pub options: NormalizeOptions,
+    /// Template text, never matched (sorted).
+    pub masked: &'a [(u32, u32)],
+    pub min_chars: usize,
+}
+
+/// The short-copy search of one suspect: its gram hits on every reference, kept for the
+/// references where some hit has company ([`MIN_SEEDS`]); grown into passages pair by
+/// pair ([`ShortSearch::add_to`]) only where the pair's other passages leave room.
+pub struct ShortSearch<'a> {
+    suspect: ShortSuspect<'a>,
+    stream: CharStream,
+    /// Per reference: its hits and the anchors among them.
+    by_reference: FxHashMap<u32, ReferenceHits>,
+}
+
+/// A suspect's gram hits on one reference, each (diagonal, suspect stream index), sorted,
+/// and the hits with company among them.
+struct ReferenceHits {
+    hits: Vec<(i64, u32)>,
+    anchors: Vec<(i64, u32)>,
+}
+
+impl<'a> ShortSearch<'a> {
+    /// Looks up the grams of `suspect` in `index`, among the references `wanted` lets it
+    /// be compared with.
+    pub fn new(index: &dyn ReferenceIndex, suspect: ShortSuspect<'a>, wanted: impl Fn(u32) -> bool) -> Self {
+        if !index.holds_char_grams() {
+            return Self { suspect, stream: CharStream::default(), by_reference: FxHashMap::default() };
+        }
+        let stream = char_stream(suspect.text, suspect.options);
+        let hashes = gram_hashes(&stream.chars);
+        let (at, looked_up): (Vec<u32>, Vec<u64>) =
+            hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (i as u32, h)).unzip();
+        let lists = index.char_gram_postings(&looked_up);
+        let mut hits: Vec<(u32, i64, u32)> = Vec::new();
+        for (&i, list) in at.iter().zip(&lists) {
+            if list.is_empty() || list.len() > MAX_GRAM_POSTINGS {
+                continue;
+            }
+            if !suspect.masked.is_empty() && overlaps(suspect.masked, span(&stream, i, i + GRAM_CHARS as u32)) {
+                continue;
+            }
+            hits.extend(list.iter().filter(|p| wanted(p.doc)).map(|p| (p.doc, i as i64 - p.position as i64, i)));
+        }
+        drop(lists);
+        hits.sort_unstable();
+        let mut by_reference = FxHashMap::default();
+        let mut from = 0;
+        while from < hits.len() {
+            let doc = hits[from].0;
+            let to = from + hits[from..].partition_point(|h| h.0 == doc);
+            let on_doc: Vec<(i64, u32)> = hits[from..to].iter().map(|&(_, d, i)| (d, i)).collect();
+            from = to;
+            let anchors: Vec<(i64, u32)> =
+                on_doc.iter().copied().filter(|&hit| company(&on_doc, hit) >= MIN_SEEDS).collect();
+            if !anchors.is_empty() {
+                by_reference.insert(doc, ReferenceHits { hits: on_doc, anchors });
+            }
+        }
+        Self { suspect, stream, by_reference }
+    }
+
+    /// The references that may hold a short copy.
+    pub fn references(&self) -> impl Iterator<Item = u32> + '_ {
+        self.by_reference.keys().copied()
+    }
+
+    /// `passages` (the pair's with `reference`, sorted by suspect offset) with the short
+    /// copies found where none of them lies; one within `gap_chars` of another passage on
+    /// both sides joins it (the rest of an edited passage the k-grams found in part).
+    pub fn add_to(&self, passages: Vec<Passage>, doc: u32, reference: &ReferenceDoc, gap_chars: u32) -> Vec<Passage> {
+        let Some(ReferenceHits { hits, anchors }) = self.by_reference.get(&doc) else { return passages };
+        let mut found: Vec<(u32, u32)> = passages.iter().map(|p| (p.a_start, p.a_end)).collect();
+        found.sort_unstable();
+        let free: Vec<(i64, u32)> = anchors
+            .iter()
+            .copied()
+            .filter(|&(_, i)| !overlaps(&found, span(&self.stream, i, i + GRAM_CHARS as u32)))
+            .collect();
+        if free.is_empty() {
+            return passages;
+        }
+        let short = copies_in_reference(&self.stream, reference, hits, free, &self.suspect);
+        with_short_copies(passages, &short, gap_chars)
+    }
+}
+
+/// The short copies held by `reference`, grown from `anchors` among the suspect's `hits`
+/// on it (diagonal, suspect stream index), sorted.
+fn copies_in_reference(
+    suspect: &CharStream,
+    reference: &ReferenceDoc,
+    hits: &[(i64, u32)],
+    anchors: Vec<(i64, u32)>,
+    settings: &ShortSuspect,
+) -> Vec<Passage> {
+    let reference_stream = char_stream(&reference.text[..reference.compared], settings.options);
+    // Each anchor outside the stretches grown so far on its diagonal grows into one.
+    let mut grown: Vec<Candidate> = Vec::new();
+    let mut tried: Vec<((u32, u32), i64)> = Vec::new();
+    let mut by_suspect = anchors;
+    by_suspect.sort_unstable_by_key(|&(d, i)| (i, d));
+    for (diagonal, i) in by_suspect {
+        if tried.iter().rev().any(|&(a, d)| i >= a.0 && i < a.1 && (d - diagonal).abs() <= BAND) {
+            continue;
+        }
+        let Ok(j) = u32::try_from(i as i64 - diagonal) else { continue };
+        let Some((a, b)) = grow(suspect, &reference_stream, i, j) else { continue };
+        tried.push((a, diagonal));
+        let Some(edits) = copy_edits(suspect, &reference_stream, a, b, hits, diagonal) else { continue };
+        let passage = Passage::copied(span(suspect, a.0, a.1), span(&reference_stream, b.0, b.1));
+        let shortest = (MIN_LENGTH_FACTOR * settings.min_chars as f64) as u32;
+        let long_enough = passage.a_len() >= shortest && passage.b_len() >= shortest;
+        let masked = overlaps(settings.masked, (passage.a_start, passage.a_end))
+            || overlaps(&reference.masked_chars, (passage.b_start, passage.b_end));
+        if long_enough && !masked {
+            let share = edits as f64 / (a.1 - a.0).max(b.1 - b.0).max(1) as f64;
+            grown.push(Candidate { passage, a, share });
+        }
+    }
+    // Where the reference holds the text twice (or two similar sentences), the closest
+    // twin wins.
+    grown.sort_by(|x, y| x.share.total_cmp(&y.share).then((y.a.1 - y.a.0).cmp(&(x.a.1 - x.a.0))));
+    let mut passages: Vec<Passage> = Vec::new();
+    for candidate in grown {
+        if !passages.iter().any(|p| p.a_start < candidate.passage.a_end && candidate.passage.a_start < p.a_end) {
+            passages.push(candidate.passage);
+        }
+    }
+    passages.sort_by_key(|p| (p.a_start, p.b_start));
+    passages
+}
+
+/// A stretch grown from an anchor: its passage, suspect stream range and share of edits.
+struct Candidate {
+    passage: Passage,
+    a: (u32, u32),
+    share: f64,
+}
+
+/// Separate stretches of hits within [`BAND`] diagonals and [`REACH`] characters of
+/// `hit` (its own included); `hits` sorted by diagonal, then suspect index.
+fn company(hits: &[(i64, u32)], (diagonal, i): (i64, u32)) -> usize {
+    let (i, reach) = (i as i64, REACH);
+    (diagonal - BAND..=diagonal + BAND)
+        .map(|d| {
+            let lo = hits.partition_point(|&(hd, hi)| (hd, hi as i64) < (d, i - reach));
+            let hi = hits.partition_point(|&(hd, hi)| (hd, hi as i64) <= (d, i + reach));
+            stretches(hits[lo..hi].iter().map(|&(_, at)| at))
+        })
+        .sum()
+}
+
+/// Separate stretches among hits at ascending suspect indices: hits of one exact run
+/// are at most a window of grams apart (the reference keeps one gram in every
+/// [`crate::fingerprint::char_grams::GRAM_WINDOW`]); grams on either side of a typo
+/// cannot overlap.
+fn stretches(at: impl Iterator<Item = u32>) -> usize {
+    let mut count = 0;
+    let mut previous: Option<u32> = None;
+    for i in at {
+        if previous.is_none_or(|p| i > p + GRAM_CHARS as u32) {
+            count += 1;
+        }
+        previous = Some(i);
+    }
+    count
+}
+
+/// The stretch around the gram hit at suspect index `i`, reference index `j`, grown
+/// both ways while the texts still align: half-open stream ranges on each side.
+fn grow(a: &CharStream, b: &CharStream, i: u32, j: u32) -> Option<((u32, u32), (u32, u32))> {
+    let (i, j) = (i as usize, j as usize);
+    let q = GRAM_CHARS;
+    if i + q > a.chars.len() || j + q > b.chars.len() || a.chars[i..i + q] != b.chars[j..j + q] {
+        return None;
+    }
+    // Only Latin text grows: Han text has k-grams of its own characters.
+    let ahead = |s: &[char], at: usize| -> Vec<char> {
+        s[at..(at + MAX_EXTENSION).min(s.len())].iter().copied().take_while(|&c| !is_single_char_token(c)).collect()
+    };
+    let back = |s: &[char], at: usize| -> Vec<char> {
+        s[at.saturating_sub(MAX_EXTENSION)..at]
+            .iter()
+            .rev()
+            .copied()
+            .take_while(|&c| !is_single_char_token(c))
+            .collect()
+    };
+    let (fa, fb) = extend(&ahead(&a.chars, i + q), &ahead(&b.chars, j + q), X_DROP);
+    let (ba, bb) = extend(&back(&a.chars, i), &back(&b.chars, j), X_DROP);
+    Some((((i - ba) as u32, (i + q + fa) as u32), ((j - bb) as u32, (j + q + fb) as u32)))
+}
+
+/// The edits between the stretches `a` (suspect) and `b` (reference) when they are a
+/// copy: few enough edits apart, and held by [`MIN_SEEDS`] separate hits near `diagonal`.
+fn copy_edits(
+    sa: &CharStream,
+    sb: &CharStream,
+    a: (u32, u32),
+    b: (u32, u32),
+    hits: &[(i64, u32)],
+    diagonal: i64,
+) -> Option<usize> {
+    let (x, y) = (&sa.chars[a.0 as usize..a.1 as usize], &sb.chars[b.0 as usize..b.1 as usize]);
+    let longer = x.len().max(y.len());
+    let allowed = (MAX_EDIT_SHARE * longer as f64) as usize;
+    let edits = edit_distance_within(x, y, allowed)?;
+    let mut inside: Vec<u32> = hits
+        .iter()
+        .filter(|&&(d, i)| {
+            (d - diagonal).abs() <= BAND + (longer as i64) / 10 && i >= a.0 && i + GRAM_CHARS as u32 <= a.1
+        })
+        .map(|&(_, i)| i)
+        .collect();
+    inside.sort_unstable();
+    inside.dedup();
+    (stretches(inside.into_iter()) >= MIN_SEEDS).then_some(edits)
+}
+
+/// The Levenshtein distance of `x` and `y` when it is at most `limit`, computed in a band
+/// of `limit` diagonals; `None` beyond.
+fn edit_distance_within(x: &[char], y: &[char], limit: usize) -> Option<usize> {
+    if x.len().abs_diff(y.len()) > limit {
+        return None;
+    }
+    const FAR: usize = usize::MAX / 2;
+    let mut previous: Vec<usize> = (0..=y.len()).map(|j| if j <= limit { j } else { FAR }).collect();
+    let mut row = vec![FAR; y.len() + 1];
+    for i in 1..=x.len() {
+        let lo = i.saturating_sub(limit);
+        let hi = (i + limit).min(y.len());
+        row.iter_mut().for_each(|c| *c = FAR);
+        if lo == 0 {
+            row[0] = i;
+        }
+        let mut best = row[0];
+        for j in lo.max(1)..=hi {
+            let substitute = previous[j - 1] + usize::from(x[i - 1] != y[j - 1]);
+            let cell = substitute.min(previous[j] + 1).min(row[j - 1] + 1);
+            row[j] = cell;
+            best = best.min(cell);
+        }
+        if best > limit {
+            return None;
+        }
+        std::mem::swap(&mut previous, &mut row);
+    }
+    Some(previous[y.len()]).filter(|&d| d <= limit)
+}
+
+/// The character span of stream indices `[from, to)`.
+fn span(s: &CharStream, from: u32, to: u32) -> (u32, u32) {
+    let last = (to.max(from + 1) as usize).min(s.offsets.len()) - 1;
+    (s.offsets[from as usize], s.offsets[last] + 1)
+}
+
+/// `passages` (one pair's, sorted by suspect offset) with those of `short` that overlap
+/// none of them on the suspect side, passages near each other on both sides joined.
+fn with_short_copies(mut passages: Vec<Passage>, short: &[Passage], gap_chars: u32) -> Vec<Passage> {
+    let mut found: Vec<(u32, u32)> = passages.iter().map(|p| (p.a_start, p.a_end)).collect();
+    found.sort_unstable();
+    let added: Vec<Passage> = short.iter().filter(|p| !overlaps(&found, (p.a_start, p.a_end))).cloned().collect();
+    if added.is_empty() {
+        return passages;
+    }
+    passages.extend(added);
+    super::merge_passages(passages, gap_chars)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chars(s: &str) -> Vec<char> {
+        s.chars().collect()
+    }
+
+    #[test]
+    fn edit_distance_is_exact_within_its_limit() {
+        assert_eq!(edit_distance_within(&chars("kitten"), &chars("sitting"), 3), Some(3));
+        assert_eq!(edit_distance_within(&chars("kitten"), &chars("sitting"), 2), None);
+        assert_eq!(edit_distance_within(&chars(""), &chars("ab"), 2), Some(2));
+        assert_eq!(edit_distance_within(&chars("abcdefgh"), &chars("abcdefgh"), 0), Some(0));
+    }
+
+    #[test]
+    fn company_counts_hits_near_the_diagonal_once_each_stretch() {
+        let mut hits = vec![(0, 10), (0, 13), (0, 30), (2, 50), (9, 40), (0, 200)];
+        hits.sort_unstable();
+        assert_eq!(company(&hits, (0, 10)), 3);
+        assert_eq!(company(&hits, (0, 200)), 1);
+    }
+}

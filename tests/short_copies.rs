@@ -1,0 +1,104 @@
+//! Short edited copies: English passages of 50-150 characters with a typo every ten
+//! characters or so, which keep no five-word k-gram, found through character grams; and
+//! text that shares only a few words with a reference still shares no passage.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::{compare_json, success, twinspot};
+
+const REFERENCE: &str = "Debian packages are built from source packages, which hold the upstream \
+    sources and the packaging in a debian directory. The maintainer keeps the packaging in line \
+    with the policy manual and uploads new versions to the archive, where the build daemons \
+    compile them for every architecture. Users install the binary packages with the package \
+    manager, which resolves their dependencies and runs their maintainer scripts.\n";
+/// A sentence of the reference with a typo about every ten characters (107 characters).
+const EDITED: &str = "The maintainr keeps the packagng in line with the polcy manual and uplods new \
+    versons to the arcive, where";
+/// Host text on the same subject that copies nothing.
+const HOST: &str = "Our group wrote a small tool for the course. It reads a configuration file, \
+    checks that every entry names a known service, and prints a summary for the operator. We \
+    tested it on three machines and wrote down what broke along the way.\n";
+
+fn write(dir: &Path, path: &str, text: &str) {
+    let path = dir.join(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_short_copy_with_a_typo_every_ten_characters_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "reference/r.txt", REFERENCE);
+    let suspect = format!("{HOST}{EDITED} {HOST}");
+    write(dir.path(), "suspect/s.txt", &suspect);
+    write(dir.path(), "suspect/clean.txt", &format!("{HOST}{HOST}"));
+    let report = compare_json(dir.path(), &["-r", "reference", "-s", "suspect"]);
+    let pairs = report["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 1, "{report:#}");
+    let passages = pairs[0]["passages"].as_array().unwrap();
+    assert_eq!(passages.len(), 1, "{report:#}");
+    let start = HOST.chars().count() as u64;
+    let (a_start, a_end) = (passages[0]["a_start"].as_u64().unwrap(), passages[0]["a_end"].as_u64().unwrap());
+    let edited = EDITED.chars().count() as u64;
+    // Most of the copy, and at most a few letters of the host text around it.
+    assert!(a_start + 4 >= start && a_end <= start + edited + 4, "{a_start}..{a_end}");
+    assert!(a_end - a_start >= edited * 8 / 10, "{a_start}..{a_end} of {edited}");
+}
+
+/// A seeded set of short copies (`tools/shortedit/make_set.py`) made from the English
+/// references of `../shared/devset`, checked and scored: copies with a typo every ten
+/// characters (`short-edit`) and every twenty-five (`short-light`) are found.
+#[test]
+fn short_edited_copies_stay_above_their_floors() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let devset = root.join("../shared/devset/reference");
+    let Ok(entries) = std::fs::read_dir(&devset) else {
+        assert!(std::env::var_os("CI").is_none(), "CI must have ../shared/devset");
+        return;
+    };
+    let mut english: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            std::fs::read_to_string(p).is_ok_and(|t| !t.chars().any(|c| ('\u{4E00}'..='\u{9FFF}').contains(&c)))
+        })
+        .collect();
+    english.sort();
+    let out = tempfile::tempdir().unwrap();
+    let made = Command::new("python3")
+        .arg(root.join("tools/shortedit/make_set.py"))
+        .arg(out.path())
+        .args(&english)
+        .args(["--seed", "1", "--references", "12", "--suspects", "30"])
+        .output()
+        .expect("python3 runs the generator");
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let json = out.path().join("result.json");
+    success(&twinspot(
+        out.path(),
+        &["compare", "-r", "reference", "-s", "suspect", "--json", json.to_str().unwrap(), "-q"],
+    ));
+    let scored = Command::new("python3")
+        .arg(root.join("../shared/eval/score.py"))
+        .arg(out.path().join("truth.json"))
+        .arg(&json)
+        .output()
+        .expect("python3 runs the scorer");
+    let table = String::from_utf8_lossy(&scored.stdout).into_owned();
+    println!("{table}");
+    let plagdet = |kind: &str| -> f64 {
+        let line = table.lines().find(|l| l.starts_with(kind)).unwrap_or_else(|| panic!("no {kind} in {table}"));
+        line.split_whitespace().nth(3).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+    };
+    assert!(plagdet("short-edit") >= 0.85, "{table}");
+    assert!(plagdet("short-light") >= 0.85, "{table}");
+    let overall = table.lines().last().unwrap_or_default();
+    let precision: f64 = overall
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix("precision="))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    // What precision loses here is text the reference holds twice, shown against the
+    // other twin than the one copied.
+    assert!(precision >= 0.92, "{table}");
+}

@@ -81,6 +81,40 @@ impl Folder {
         self.before = Side::Other;
     }
 
+    /// Notes a stretch of ASCII and Chinese characters (4E00–9FFF) that passed unchanged
+    /// while nothing waited, as [`Folder::ascii`] and [`Folder::other`] would have one by
+    /// one: only its last word and its last letter matter, read from the end.
+    pub(crate) fn catch_up(&mut self, stretch: &str) {
+        let Some(last) = stretch.chars().next_back() else {
+            return;
+        };
+        let word_char = |c: char| c.is_ascii_alphanumeric() || !c.is_ascii();
+        if let Some(letter) = stretch.chars().rev().find(|c| c.is_ascii_alphabetic() || !c.is_ascii()) {
+            self.before = if letter.is_ascii() { Side::Latin } else { Side::Other };
+        }
+        if !word_char(last) {
+            self.end_word();
+            return;
+        }
+        let (mut latin, mut other, mut whole) = (false, false, true);
+        for c in stretch.chars().rev() {
+            if !word_char(c) {
+                whole = false;
+                break;
+            }
+            latin |= c.is_ascii_alphabetic();
+            other |= !c.is_ascii();
+        }
+        if whole && self.in_word {
+            self.word_latin |= latin;
+            self.word_other |= other;
+        } else {
+            self.in_word = true;
+            self.word_latin = latin;
+            self.word_other = other;
+        }
+    }
+
     #[inline]
     fn end_word(&mut self) {
         self.in_word = false;

@@ -82,36 +82,43 @@ impl Folder {
     }
 
     /// Notes a stretch of ASCII and Chinese characters (4E00–9FFF) that passed unchanged
-    /// while nothing waited, as [`Folder::ascii`] and [`Folder::other`] would have one by
-    /// one: only its last word and its last letter matter, read from the end.
+    /// while nothing waited, as [`Folder::ascii`] and [`Folder::other`] would have (a
+    /// Chinese character counting as a word of its own): only the stretch's last word and
+    /// last letter matter, read backwards over bytes (any non-ASCII byte is Chinese).
     pub(crate) fn catch_up(&mut self, stretch: &str) {
-        let Some(last) = stretch.chars().next_back() else {
+        let bytes = stretch.as_bytes();
+        let Some(&last) = bytes.last() else {
             return;
         };
-        let word_char = |c: char| c.is_ascii_alphanumeric() || !c.is_ascii();
-        if let Some(letter) = stretch.chars().rev().find(|c| c.is_ascii_alphabetic() || !c.is_ascii()) {
+        if !last.is_ascii() {
+            self.before = Side::Other;
+            self.in_word = true;
+            self.word_latin = false;
+            self.word_other = true;
+            return;
+        }
+        if let Some(&letter) = bytes.iter().rev().find(|b| b.is_ascii_alphabetic() || !b.is_ascii()) {
             self.before = if letter.is_ascii() { Side::Latin } else { Side::Other };
         }
-        if !word_char(last) {
+        if !last.is_ascii_alphanumeric() {
             self.end_word();
             return;
         }
-        let (mut latin, mut other, mut whole) = (false, false, true);
-        for c in stretch.chars().rev() {
-            if !word_char(c) {
-                whole = false;
-                break;
+        let word = bytes.iter().rev().take_while(|b| b.is_ascii_alphanumeric()).count();
+        let latin = bytes[bytes.len() - word..].iter().any(u8::is_ascii_alphabetic);
+        match bytes.len().checked_sub(word + 1).map(|i| bytes[i]) {
+            None if self.in_word => self.word_latin |= latin,
+            // Glued to a Chinese character.
+            Some(before) if !before.is_ascii() => {
+                self.in_word = true;
+                self.word_latin = latin;
+                self.word_other = true;
             }
-            latin |= c.is_ascii_alphabetic();
-            other |= !c.is_ascii();
-        }
-        if whole && self.in_word {
-            self.word_latin |= latin;
-            self.word_other |= other;
-        } else {
-            self.in_word = true;
-            self.word_latin = latin;
-            self.word_other = other;
+            _ => {
+                self.in_word = true;
+                self.word_latin = latin;
+                self.word_other = false;
+            }
         }
     }
 

@@ -31,6 +31,15 @@ pub fn text_flags(text: &str) -> Vec<Flag> {
     let mut full_width = FullWidth::default();
     let mut prev = '\0';
     for (offset, c) in (0u32..).zip(text.chars()) {
+        // Chinese characters, the bulk of Chinese text, decide what waits and pass.
+        if is_han(c) && folder.idle() && full_width.run.is_empty() {
+            folder.other();
+            for (at, waiting_c, before) in waiting.drain(..) {
+                found.decide(at, waiting_c, before, c);
+            }
+            prev = c;
+            continue;
+        }
         if c.is_ascii() && folder.idle() {
             folder.ascii(c);
         } else {

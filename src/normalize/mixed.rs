@@ -81,6 +81,47 @@ impl Folder {
         self.before = Side::Other;
     }
 
+    /// Notes a stretch of ASCII and Chinese characters (4E00–9FFF) that passed unchanged
+    /// while nothing waited, as [`Folder::ascii`] and [`Folder::other`] would have (a
+    /// Chinese character counting as a word of its own): only the stretch's last word and
+    /// last letter matter, read backwards over bytes (any non-ASCII byte is Chinese).
+    pub(crate) fn catch_up(&mut self, stretch: &str) {
+        let bytes = stretch.as_bytes();
+        let Some(&last) = bytes.last() else {
+            return;
+        };
+        if !last.is_ascii() {
+            self.before = Side::Other;
+            self.in_word = true;
+            self.word_latin = false;
+            self.word_other = true;
+            return;
+        }
+        if let Some(&letter) = bytes.iter().rev().find(|b| b.is_ascii_alphabetic() || !b.is_ascii()) {
+            self.before = if letter.is_ascii() { Side::Latin } else { Side::Other };
+        }
+        if !last.is_ascii_alphanumeric() {
+            self.end_word();
+            return;
+        }
+        let word = bytes.iter().rev().take_while(|b| b.is_ascii_alphanumeric()).count();
+        let latin = bytes[bytes.len() - word..].iter().any(u8::is_ascii_alphabetic);
+        match bytes.len().checked_sub(word + 1).map(|i| bytes[i]) {
+            None if self.in_word => self.word_latin |= latin,
+            // Glued to a Chinese character.
+            Some(before) if !before.is_ascii() => {
+                self.in_word = true;
+                self.word_latin = latin;
+                self.word_other = true;
+            }
+            _ => {
+                self.in_word = true;
+                self.word_latin = latin;
+                self.word_other = false;
+            }
+        }
+    }
+
     #[inline]
     fn end_word(&mut self) {
         self.in_word = false;

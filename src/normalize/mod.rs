@@ -87,17 +87,24 @@ impl CharStream {
 #[inline]
 pub fn for_each_normalized_char(text: &str, options: NormalizeOptions, mut emit: impl FnMut(u32, char)) {
     let mut folder = mixed::Folder::default();
-    for (offset, c) in (0u32..).zip(text.chars()) {
-        if c.is_ascii() && folder.idle() {
-            folder.ascii(c);
-            emit(offset, if options.case_fold { c.to_ascii_lowercase() } else { c });
-        } else if is_han(c) && folder.idle() {
-            folder.other();
-            emit(offset, if options.traditional_to_simplified { to_simplified(c) } else { c });
-        } else {
-            let class = if c.is_ascii() { ascii_class(c) } else { lookalike::classify(c) };
-            folder.push(offset, c, class, &mut |o, c| normalize_char(o, c, options, &mut emit), &mut mixed::Ignore);
+    // Where the stretch of ASCII and Chinese characters the fold has not seen starts: the
+    // hot loop only emits them, the fold catches up at the next other character.
+    let mut unseen = 0usize;
+    for (offset, (at, c)) in (0u32..).zip(text.char_indices()) {
+        if folder.idle() {
+            if c.is_ascii() {
+                emit(offset, if options.case_fold { c.to_ascii_lowercase() } else { c });
+                continue;
+            }
+            if is_han(c) {
+                emit(offset, if options.traditional_to_simplified { to_simplified(c) } else { c });
+                continue;
+            }
         }
+        folder.catch_up(text.get(unseen..at).unwrap_or_default());
+        unseen = at + c.len_utf8();
+        let class = if c.is_ascii() { ascii_class(c) } else { lookalike::classify(c) };
+        folder.push(offset, c, class, &mut |o, c| normalize_char(o, c, options, &mut emit), &mut mixed::Ignore);
     }
     folder.finish(&mut |o, c| normalize_char(o, c, options, &mut emit), &mut mixed::Ignore);
 }
@@ -429,6 +436,16 @@ mod tests {
         assert_eq!(expanding[..cut].chars().count(), 10);
         let han = "字".repeat(1000);
         assert_eq!(han[..prefix_within(&han, options, 300)].chars().count(), 300);
+    }
+
+    #[test]
+    fn look_alikes_and_invisible_characters_fold_away_with_offsets_kept() {
+        let h = |s: &str| words(s, NormalizeOptions::default()).iter().map(|t| t.0).collect::<Vec<_>>();
+        assert_eq!(h("Thе quiсk brоwn fox, 1с2 the сор is а friend"), h("The quick brown fox, 1c2 the cop is a friend"));
+        assert_eq!(h("wo\u{200B}rd so\u{00AD}ft 软\u{200D}件 ⻓期"), h("word soft 软件 长期"));
+        assert_eq!(h("Мы используем Python с удовольствием"), h("мы используем python с удовольствием"));
+        assert_ne!(h("Мы используем Python с удовольствием"), h("мы используем python c удовольствием"));
+        assert_eq!(spans("Thе wo\u{200B}rd"), vec!["Thе", "wo\u{200B}rd"]);
     }
 
     #[test]

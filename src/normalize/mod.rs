@@ -102,6 +102,13 @@ pub fn for_each_normalized_char(text: &str, options: NormalizeOptions, mut emit:
                 emit(offset, if options.traditional_to_simplified { to_simplified(c) } else { c });
                 continue;
             }
+            if is_chinese_punctuation(c) {
+                folder.catch_up(text.get(unseen..at).unwrap_or_default());
+                folder.boundary();
+                unseen = at + c.len_utf8();
+                normalize_char(offset, c, options, &mut emit);
+                continue;
+            }
         }
         folder.catch_up(text.get(unseen..at).unwrap_or_default());
         unseen = at + c.len_utf8();
@@ -110,6 +117,12 @@ pub fn for_each_normalized_char(text: &str, options: NormalizeOptions, mut emit:
         idle = folder.idle();
     }
     folder.finish(&mut |o, c| normalize_char(o, c, options, &mut emit), &mut mixed::Ignore);
+}
+
+/// The punctuation of Chinese text: it ends a word and imitates nothing.
+#[inline]
+fn is_chinese_punctuation(c: char) -> bool {
+    matches!(c, '，' | '。' | '、' | '；' | '：' | '？' | '！' | '（' | '）' | '“' | '”' | '《' | '》' | '「' | '」')
 }
 
 /// The class of an ASCII character for the look-alike fold.

@@ -602,7 +602,10 @@ fn pdf_text_off_the_page_or_too_small_is_hidden_and_image_pages_are_said() {
     let scan = s.file("scan.pdf", &pdf_of("q 612 0 0 792 0 0 cm /Im1 Do Q", true));
     assert_eq!(file_flags(&scan), vec![(FlagKind::TextAsImages, 1)]);
     // A scan with a text layer (OCR) is neither.
-    let ocr = s.file("ocr.pdf", &pdf_of("q 612 0 0 792 0 0 cm /Im1 Do Q BT 3 Tr /F1 12 Tf 72 720 Td (Read by OCR) Tj ET", true));
+    let ocr = s.file(
+        "ocr.pdf",
+        &pdf_of("q 612 0 0 792 0 0 cm /Im1 Do Q BT 3 Tr /F1 12 Tf 72 720 Td (Read by OCR) Tj ET", true),
+    );
     assert_eq!(file_flags(&ocr), vec![]);
     assert!(text_of(&ocr).contains("Read by OCR"));
 }

@@ -122,6 +122,12 @@ impl Folder {
         }
     }
 
+    /// Notes a character that ends a word and passes unchanged (only when idle).
+    #[inline]
+    pub(crate) fn boundary(&mut self) {
+        self.end_word();
+    }
+
     #[inline]
     fn end_word(&mut self) {
         self.in_word = false;

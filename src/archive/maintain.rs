@@ -4,25 +4,12 @@ use std::path::PathBuf;
 
 use super::codec::decompress;
 use super::groups::{self, Group};
-use super::rows;
+use super::rows::{self, Stats};
 use super::segment::Segment;
 use super::{Archive, ArchiveError};
 use crate::engine::compared_prefix;
 use crate::fingerprint::TokenKeys;
 use crate::normalize::tokenize;
-
-/// Sizes of an archive.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    pub documents: u64,
-    pub chars: u64,
-    pub groups: u64,
-    pub kgram_segments: u64,
-    pub sentence_segments: u64,
-    pub postings: u64,
-    /// Bytes on disk: catalog (with its WAL) and segments.
-    pub bytes: u64,
-}
 
 /// What `verify` found; empty `problems` means the archive is sound.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -66,16 +53,7 @@ impl Archive {
 
     /// Sizes of the archive.
     pub fn stats(&self) -> Result<Stats, ArchiveError> {
-        let counts = rows::counts(&self.lock()).map_err(|e| self.sql(e))?;
-        let mut stats = Stats {
-            documents: counts.documents,
-            chars: counts.chars,
-            groups: counts.groups,
-            kgram_segments: counts.kgram_segments,
-            sentence_segments: counts.sentence_segments,
-            postings: counts.postings,
-            bytes: 0,
-        };
+        let mut stats = rows::counts(&self.lock()).map_err(|e| self.sql(e))?;
         for entry in std::fs::read_dir(&self.dir).map_err(|e| ArchiveError::io(&self.dir, e))? {
             let entry = entry.map_err(|e| ArchiveError::io(&self.dir, e))?;
             stats.bytes += entry.metadata().map(|m| m.len()).unwrap_or(0);

@@ -33,7 +33,8 @@ pub use error::ArchiveError;
 pub use groups::Group;
 pub use location::{redacted, refuse_unsupported};
 pub use lock::{LOCK_FILE, WhenBusy};
-pub use maintain::{RemoveSummary, Stats, VerifyReport};
+pub use maintain::{RemoveSummary, VerifyReport};
+pub use rows::Stats;
 pub use reader::ArchiveIndex;
 pub use rows::DocumentInfo;
 

@@ -117,14 +117,17 @@ pub(super) struct StoredRow {
 /// Called with (id, token keys, SimHash) of each document glanced at; false stops.
 pub(super) type GlanceFn<'a> = dyn FnMut(u32, &[u8], Option<u64>) -> bool + 'a;
 
-/// Counts of the catalog, for `stats`.
-pub(super) struct Counts {
+/// Sizes of an archive.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
     pub documents: u64,
     pub chars: u64,
     pub groups: u64,
     pub kgram_segments: u64,
     pub sentence_segments: u64,
     pub postings: u64,
+    /// Bytes on disk: catalog (with its WAL) and segments.
+    pub bytes: u64,
 }
 
 // ---- documents ----
@@ -236,16 +239,17 @@ pub(super) fn documents(conn: &Connection) -> Result<Vec<DocumentInfo>, rusqlite
     .collect()
 }
 
-/// Counts for `stats`.
-pub(super) fn counts(conn: &Connection) -> Result<Counts, rusqlite::Error> {
+/// The catalog's counts for `stats`; the bytes on disk are the folder's to add.
+pub(super) fn counts(conn: &Connection) -> Result<Stats, rusqlite::Error> {
     let one = |q: &str| conn.query_row(q, [], |r| unsigned_at(r, 0));
-    Ok(Counts {
+    Ok(Stats {
         documents: one("SELECT count(*) FROM documents")?,
         chars: one("SELECT coalesce(sum(chars), 0) FROM documents")?,
         groups: one("SELECT count(*) FROM (SELECT group_id FROM documents GROUP BY group_id HAVING count(*) > 1)")?,
         kgram_segments: one("SELECT count(*) FROM segments WHERE kind = 0")?,
         sentence_segments: one("SELECT count(*) FROM segments WHERE kind = 1")?,
         postings: one("SELECT coalesce(sum(postings), 0) FROM segments")?,
+        bytes: 0,
     })
 }
 

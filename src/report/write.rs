@@ -102,14 +102,25 @@ pub fn check_outputs<'a>(outputs: &[Output], inputs: impl IntoIterator<Item = &'
             Target::File(path) => path,
         };
         let keys: HashSet<FileKey> = keys_of(path).into_iter().collect();
-        if keys.iter().any(|k| input_keys.contains(k)) {
-            return Err(WriteError::IsInput { format: output.format, path: path.clone() });
-        }
+        not_an_input(output.format, path, &keys, &input_keys)?;
         if let Some((first, _)) = seen.iter().find(|(_, other)| !other.is_disjoint(&keys)) {
             return Err(WriteError::SameTarget { first, second: output.format, path: path.clone() });
         }
         destination(output.format, path)?;
         seen.push((output.format, keys));
+    }
+    Ok(())
+}
+
+/// Refuses a target `path` (whose identities are `keys`) that is one of the inputs.
+fn not_an_input(
+    format: &'static str,
+    path: &Path,
+    keys: &HashSet<FileKey>,
+    input_keys: &HashSet<FileKey>,
+) -> Result<(), WriteError> {
+    if keys.iter().any(|k| input_keys.contains(k)) {
+        return Err(WriteError::IsInput { format, path: path.to_path_buf() });
     }
     Ok(())
 }
@@ -257,7 +268,10 @@ pub fn write_atomic<'a>(
     content: &[u8],
     inputs: impl IntoIterator<Item = &'a Path>,
 ) -> Result<(), WriteError> {
-    check_outputs(&[Output { format, target: Target::File(path.to_path_buf()) }], inputs)?;
+    let input_keys: HashSet<FileKey> = inputs.into_iter().flat_map(keys_of).collect();
+    let keys: HashSet<FileKey> = keys_of(path).into_iter().collect();
+    not_an_input(format, path, &keys, &input_keys)?;
+    // Decided once: what stands at `path` is probed here, not again.
     match destination(format, path)? {
         Destination::Replace(real) => replace_file(format, &real, content),
         Destination::InPlace(real) => write_in_place(format, &real, content),

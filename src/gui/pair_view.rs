@@ -494,3 +494,33 @@ fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLay
         });
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{FlagKind, LookAlikeScript, Passage};
+
+    #[test]
+    fn flagged_spans_are_underlined_in_the_flag_colour() {
+        let mut doc = DocumentEntry::unread(0, "s.txt".into(), "s.txt".into(), crate::model::Role::Suspect);
+        doc.text = std::sync::Arc::from("Intro. The cоmmittee reviewed every submission.");
+        let mut flag = Flag::new(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic));
+        flag.add(12, 13, 1);
+        doc.flags = vec![flag];
+        let pair = Pair {
+            a: 0,
+            b: 1,
+            score: 1.0,
+            score_b: 1.0,
+            simhash_distance: None,
+            passages: vec![Passage::copied((7, 47), (0, 40))],
+            longest: 40,
+            shared_sentences: 0,
+            near_duplicate: false,
+        };
+        let job = layout_job(&doc, &pair, true, &[false], 400.0, Color32::WHITE);
+        let underlined: Vec<_> = job.sections.iter().filter(|s| s.format.underline.color == FLAG_COLOUR).collect();
+        assert_eq!(underlined.len(), 1, "{:?}", job.sections);
+        assert_eq!(&job.text[underlined[0].byte_range.start.0..underlined[0].byte_range.end.0], "о");
+    }
+}

@@ -128,7 +128,7 @@ fn layout_job(
 }
 
 /// `sections` with the flagged spans of the document (look-alike letters, odd spaces, …)
-/// cut out as sections of their own, underlined in the flag colour.
+/// cut out as sections of their own, written and underlined in the flag colour.
 fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag]) -> Vec<LayoutSection> {
     let byte = |c: u32| starts.get(c as usize).copied().unwrap_or_else(|| starts.last().copied().unwrap_or(0));
     let mut spans: Vec<(usize, usize)> =
@@ -144,7 +144,10 @@ fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag
         let piece = |from: usize, to: usize, flagged: bool| {
             let mut format = section.format.clone();
             if flagged {
+                // Coloured as well as underlined: inside a lit passage, the background of
+                // the next line covers an underline.
                 format.underline = Stroke::new(2.0, FLAG_COLOUR);
+                format.color = FLAG_COLOUR;
             }
             LayoutSection {
                 leading_space: 0.0,
@@ -501,7 +504,7 @@ mod tests {
     use crate::model::{FlagKind, LookAlikeScript, Passage};
 
     #[test]
-    fn flagged_spans_are_underlined_in_the_flag_colour() {
+    fn flagged_spans_are_written_and_underlined_in_the_flag_colour() {
         let mut doc = DocumentEntry::unread(0, "s.txt".into(), "s.txt".into(), crate::model::Role::Suspect);
         doc.text = std::sync::Arc::from("Intro. The cоmmittee reviewed every submission.");
         let mut flag = Flag::new(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic));
@@ -521,6 +524,7 @@ mod tests {
         let job = layout_job(&doc, &pair, true, &[false], 400.0, Color32::WHITE);
         let underlined: Vec<_> = job.sections.iter().filter(|s| s.format.underline.color == FLAG_COLOUR).collect();
         assert_eq!(underlined.len(), 1, "{:?}", job.sections);
+        assert_eq!(underlined[0].format.color, FLAG_COLOUR);
         assert_eq!(&job.text[underlined[0].byte_range.start.0..underlined[0].byte_range.end.0], "о");
     }
 }

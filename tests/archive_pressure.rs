@@ -264,10 +264,16 @@ fn read_only(path: &Path, on: bool) {
 #[cfg(unix)]
 fn as_reader(dir: &Path, args: &[&str]) -> Limited {
     use std::os::unix::process::CommandExt;
-    let mut command = command();
-    command.current_dir(dir).args(args).env("TWINSPOT_CACHE_DIR", dir.join("no-cache"));
     // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    let as_nobody = unsafe { libc::geteuid() } == 0;
+    // `nobody` may not be able to enter the build folder: it runs a copy of the binary.
+    let copy = as_nobody.then(crate::util::binary_for_other_users);
+    let mut command = match &copy {
+        Some((_, binary)) => Command::new(binary),
+        None => command(),
+    };
+    command.current_dir(dir).args(args).env("TWINSPOT_CACHE_DIR", dir.join("no-cache"));
+    if as_nobody {
         // SAFETY: the closure runs in the forked child before exec and only calls
         // setgroups, setgid and setuid, which are async-signal-safe.
         unsafe {

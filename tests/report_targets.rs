@@ -157,7 +157,16 @@ fn a_read_only_report_is_refused_and_kept() {
         }
         let cache = tempfile::tempdir().unwrap();
         std::fs::set_permissions(cache.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
-        command.env("TWINSPOT_CACHE_DIR", cache.path()).env("HOME", dir.path()).uid(65534).gid(65534);
+        let (_folder, binary) = crate::util::binary_for_other_users();
+        let mut command = std::process::Command::new(binary);
+        command
+            .current_dir(dir.path())
+            .args(["compare", "-q", "-r", "ref", "-s", "sus", "--json", "keep.json"])
+            .stdin(Stdio::null())
+            .env("TWINSPOT_CACHE_DIR", cache.path())
+            .env("HOME", dir.path())
+            .uid(65534)
+            .gid(65534);
         let output = command.output().unwrap();
         check_refused(&keep, &output);
     } else {

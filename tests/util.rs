@@ -20,6 +20,21 @@ pub fn command() -> Command {
     command
 }
 
+/// A copy of the `twinspot` binary that another user (`nobody`, for tests run as root)
+/// can run, in a folder of its own that anyone may enter: the build folder may lie
+/// inside one only its owner can enter (a checkout in a private temporary folder). Keep
+/// the folder as long as the binary is used.
+#[cfg(unix)]
+pub fn binary_for_other_users() -> (tempfile::TempDir, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let folder = tempfile::tempdir().expect("a folder for the binary");
+    std::fs::set_permissions(folder.path(), std::fs::Permissions::from_mode(0o755)).expect("open the folder");
+    let binary = folder.path().join("twinspot");
+    std::fs::copy(env!("CARGO_BIN_EXE_twinspot"), &binary).expect("copy the binary");
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).expect("make it runnable");
+    (folder, binary)
+}
+
 /// Runs `twinspot args…` in `dir`.
 pub fn twinspot(dir: &Path, args: &[&str]) -> Output {
     command().current_dir(dir).args(args).output().expect("run twinspot")

@@ -15,6 +15,7 @@ mod read_cache;
 mod template;
 
 pub use assemble::Report;
+#[cfg(feature = "distributed")]
 pub(crate) use assemble::assemble;
 pub use candidates::{CandidateDocument, CandidateRequest, align_candidates};
 pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, collect_inputs, display_path};

@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use twinspot::fingerprint::simhash::Dictionary;
+
 use crate::util::{compare_json, success, twinspot};
 
 /// Deterministic filler: `n` made-up words that no other call of another `seed` shares.
@@ -147,9 +149,10 @@ fn no_copy_of_technical_text_is_taken_for_a_quotation() {
         };
         let truth: serde_json::Value = serde_json::from_str(&truth).unwrap();
         let documents = truth["documents"].as_array().unwrap();
+        let dictionary = Dictionary::new();
         let spans: Vec<Vec<(u32, u32)>> = documents
             .iter()
-            .map(|d| quoted_spans(&std::fs::read_to_string(dir.join(d["path"].as_str().unwrap())).unwrap()))
+            .map(|d| quoted_spans(&std::fs::read_to_string(dir.join(d["path"].as_str().unwrap())).unwrap(), &dictionary))
             .collect();
         let total: u64 = documents.iter().map(|d| d["chars"].as_u64().unwrap()).sum();
         let quoted: u64 = spans.iter().flatten().map(|&(s, e)| u64::from(e - s)).sum();
@@ -176,7 +179,7 @@ fn no_copy_of_technical_text_is_taken_for_a_quotation() {
 /// The quoted share of every 120-character stretch of `text` (starting at each line):
 /// how many such would-be copies the rule would exclude, of how many.
 fn excluded_stretches(text: &str) -> (usize, usize) {
-    let spans = twinspot::exclusions::quoted::quoted_spans(text);
+    let spans = twinspot::exclusions::quoted::quoted_spans(text, &Dictionary::new());
     let chars: Vec<char> = text.chars().collect();
     let mut starts = vec![0u32];
     starts.extend(chars.iter().enumerate().filter(|(_, c)| **c == '\n').map(|(i, _)| i as u32 + 1));

@@ -12,6 +12,7 @@ use super::groups::assign_group;
 use super::rows::{self, NewDocument};
 use super::segment::{self, Kind};
 use super::{Archive, ArchiveError, now};
+use crate::fingerprint::simhash::Dictionary;
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage, fingerprint_document};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
@@ -111,6 +112,8 @@ impl Archive {
         sink.progress(Progress { stage: Stage::Reading, done, total });
         // Its helper processes (if any) read every file of this add and end with it.
         let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
+        // Built on the first Chinese document, let go with the add.
+        let dictionary = Dictionary::new();
         // A batch read and not yet committed.
         let mut pending: Option<Vec<Prepared>> = None;
         for batch in inputs.chunks(BATCH) {
@@ -123,7 +126,7 @@ impl Archive {
                 let read: Vec<Result<Prepared, (String, String)>> = batch
                     .par_iter()
                     .map(|input| {
-                        let prepared = self.prepare(input, &extractor);
+                        let prepared = self.prepare(input, (&extractor, &dictionary));
                         let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         sink.progress(Progress { stage: Stage::Reading, done: n, total });
                         prepared
@@ -175,8 +178,12 @@ impl Archive {
     }
 
     /// Reads and fingerprints `input` exactly as a check reads a reference.
-    fn prepare(&self, input: &DocumentInput, extractor: &ingest::Extractor) -> Result<Prepared, (String, String)> {
-        let read = fingerprint_document(input, &self.settings, extractor).map_err(|e| (input.display.clone(), e))?;
+    fn prepare(
+        &self,
+        input: &DocumentInput,
+        readers: (&ingest::Extractor, &Dictionary),
+    ) -> Result<Prepared, (String, String)> {
+        let read = fingerprint_document(input, &self.settings, readers).map_err(|e| (input.display.clone(), e))?;
         let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
         let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
         Ok(Prepared {

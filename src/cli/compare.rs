@@ -113,7 +113,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         }
     };
     // One check and the process ends: the dictionary can go as soon as SimHash is done.
-    let request = CheckRequest { documents, mode, settings, keep_dictionary: false, skipped };
+    let request = CheckRequest { documents, mode, settings, skipped, ..CheckRequest::default() };
     let progress = TerminalProgress::new(args.quiet);
     let cache = if args.no_cache { None } else { reference_cache(&args.reference, &request) };
     let report = match &cache {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use rayon::prelude::*;
 use twinspot::Settings;
 use twinspot::engine::display_path;
-use twinspot::fingerprint::simhash::text_simhash;
+use twinspot::fingerprint::simhash::Dictionary;
 use twinspot::ingest::{self, IngestLimits};
 
 use super::output::{WriteFailure, print_stdout};
@@ -16,11 +16,12 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let settings = Settings::default();
     let limits = IngestLimits { isolation: super::isolation(), ..IngestLimits::default() };
     let extractor = ingest::Extractor::new(limits.isolation.as_ref());
+    let dictionary = Dictionary::new();
     let lines: Vec<Result<String, String>> = files
         .par_iter()
         .map(|file| {
             let extracted = extractor.extract(file, &limits).map_err(|e| format!("{e:#}"))?;
-            let hash = text_simhash(&extracted.text, settings.normalize);
+            let hash = dictionary.text_simhash(&extracted.text, settings.normalize);
             Ok(format!("{hash:016x}  {}\n", display_path(file)))
         })
         .collect();

@@ -16,6 +16,7 @@ use super::layout::{
 };
 use super::table::{ColumnSpec, Kind, TableWriter, Values};
 use super::{DistributedError, read};
+use crate::fingerprint::simhash::Dictionary;
 use crate::engine::{CancelFlag, DocumentInput, fingerprint_document};
 use crate::hash::kgram_hashes;
 use crate::ingest;
@@ -155,6 +156,8 @@ pub fn fingerprint_shard(
 
     // Its helper processes (if any) serve every file of this shard and end with it.
     let extractor = ingest::Extractor::new(settings.ingest.isolation.as_ref());
+    // Built on the first Chinese document, let go with the shard.
+    let dictionary = Dictionary::new();
     for (batch_index, batch) in inputs.chunks(BATCH).enumerate() {
         if cancel.is_cancelled() {
             return Err(DistributedError::invalid(request.out, "cancelled"));
@@ -165,7 +168,12 @@ pub fn fingerprint_shard(
             .enumerate()
             .map(|(i, input)| {
                 let rows =
-                    fingerprint_one(document_id(request.shard, (first + i) as u32), input, &settings, &extractor);
+                    fingerprint_one(
+                    document_id(request.shard, (first + i) as u32),
+                    input,
+                    &settings,
+                    (&extractor, &dictionary),
+                );
                 tick();
                 rows
             })
@@ -278,7 +286,12 @@ fn write_documents(mut writer: TableWriter, documents: &[DocumentRow], shard: u3
     writer.finish()
 }
 
-fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings, extractor: &ingest::Extractor) -> Rows {
+fn fingerprint_one(
+    id: i64,
+    input: &DocumentInput,
+    settings: &Settings,
+    readers: (&ingest::Extractor, &Dictionary),
+) -> Rows {
     let mut document = DocumentRow {
         id,
         path: input.display.clone(),
@@ -292,7 +305,7 @@ fn fingerprint_one(id: i64, input: &DocumentInput, settings: &Settings, extracto
     };
     // Read exactly as a check reads it: the same compared prefix, the same SimHash (none
     // without words), so that `align` finds what `compare` finds.
-    let read = match fingerprint_document(input, settings, extractor) {
+    let read = match fingerprint_document(input, settings, readers) {
         Ok(read) => read,
         Err(error) => {
             document.error = Some(error);

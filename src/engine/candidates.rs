@@ -19,7 +19,7 @@ use super::pipeline::{fingerprint_document, suspect_doc};
 use super::policy::{PairPolicy, Pairing};
 use super::{DocumentInput, Mode, Role};
 use crate::exclusions::Exclusions;
-use crate::fingerprint::simhash;
+use crate::fingerprint::simhash::{self, Dictionary};
 use crate::index::{Posting, ReferenceDoc, ReferenceIndex, Spread};
 use crate::ingest;
 use crate::matching::MatchTuning;
@@ -92,10 +92,12 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
 
     let mut docs: Vec<Loaded> = records.iter().enumerate().map(|(id, d)| unread(id, d)).collect();
     let extractor = ingest::Extractor::new(settings.ingest.isolation.as_ref());
+    let dictionary = Dictionary::new();
     let loaded: Vec<(usize, Result<Loaded, String>)> =
-        needed.par_iter().map(|&id| (id, load(id, &records[id], &settings, &extractor))).collect();
+        needed.par_iter().map(|&id| (id, load(id, &records[id], &settings, (&extractor, &dictionary)))).collect();
     drop(extractor);
-    simhash::Dictionary::unload();
+    // Released before the index is built, lowering the peak memory.
+    dictionary.release();
     for (id, result) in loaded {
         match result {
             Ok(doc) => docs[id] = doc,
@@ -119,7 +121,7 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
         sentence_spreads: request.sentence_spreads,
     };
     let tuning = MatchTuning::default();
-    let exclusions = Exclusions::new(references, &settings.stop_passages, settings.normalize, settings.k);
+    let exclusions = Exclusions::new(references, &settings.stop_passages, settings.normalize, settings.k, &dictionary);
     let matcher = Matcher { index: &index, settings: &settings, tuning: &tuning, exclusions: &exclusions, policy: &policy };
     let mut pairs: Vec<Pair> = suspects
         .par_iter()
@@ -181,7 +183,7 @@ fn load(
     id: usize,
     d: &CandidateDocument,
     settings: &Settings,
-    extractor: &ingest::Extractor,
+    readers: (&ingest::Extractor, &Dictionary),
 ) -> Result<Loaded, String> {
     if let Some(error) = &d.error {
         return Err(error.clone());
@@ -192,7 +194,7 @@ fn load(
         role: Role::Suspect,
         also_reference: false,
     };
-    let read = fingerprint_document(&input, settings, extractor)?;
+    let read = fingerprint_document(&input, settings, readers)?;
     if read.entry.sha256 != d.sha256 {
         return Err(format!("changed since it was fingerprinted (SHA-256 differs): {}", d.source.display()));
     }

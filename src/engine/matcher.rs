@@ -91,7 +91,7 @@ impl Matcher<'_> {
         let shared_sentences = self.shared_sentences(doc);
         let tokens = &doc.prints.tokenized.tokens;
         let excluded =
-            SuspectExclusions { common: token_ranges(tokens, &hits.judged.flagged), quoted: quoted_spans(doc.text) };
+            SuspectExclusions { common: token_ranges(tokens, &hits.judged.flagged), quoted: quoted_spans(doc.text, &self.exclusions.dictionary) };
         let suspect_stream = LazyStream::new(&doc.text[..doc.compared], self.settings.normalize);
         let mut pairs = Vec::new();
         let mut references = Vec::new();

@@ -27,6 +27,7 @@ pub use crate::model::{Mode, Role, SkipReason, Skipped};
 
 use std::path::PathBuf;
 
+use crate::fingerprint::simhash::Dictionary;
 use crate::settings::Settings;
 
 /// One input file.
@@ -58,9 +59,12 @@ pub struct CheckRequest {
     pub documents: Vec<DocumentInput>,
     pub mode: Mode,
     pub settings: Settings,
-    /// Keep the jieba dictionary (about 70 MB) loaded after the check's SimHash pass: for
-    /// the window, which runs check after check. A one-shot command leaves it false, and
-    /// the dictionary is unloaded before the index is built, lowering the peak memory.
+    /// The jieba dictionary Chinese text is segmented with, built when first needed.
+    /// The window keeps one across its checks; a one-shot command makes a new one.
+    pub dictionary: Dictionary,
+    /// Keep `dictionary` (about 70 MB) built after the check's SimHash pass: for the
+    /// window, which runs check after check. A one-shot command leaves it false, and the
+    /// dictionary is released before the index is built, lowering the peak memory.
     pub keep_dictionary: bool,
     /// What collecting the inputs passed over and why ([`InputSet::finish`]); the report
     /// carries it on.

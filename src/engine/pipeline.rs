@@ -17,7 +17,8 @@ use super::policy::{PairPolicy, Pairing};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
-use crate::fingerprint::{DocumentFingerprints, simhash};
+use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::simhash::{self, Dictionary};
 use crate::index::{ReferenceIndex, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
@@ -107,7 +108,7 @@ fn run(
     };
     let also_reference = docs.iter().map(|d| d.also_reference).collect();
     let policy = PairPolicy { pairing, identical: &identical, also_reference };
-    let mut per_suspect = match_all(&mut docs, &policy, stored, &settings, sink, cancel)?;
+    let mut per_suspect = match_all(&mut docs, &policy, stored, (&settings, &request.dictionary), sink, cancel)?;
     if let Some(stored) = stored {
         let whole = twins.iter().map(|(&a, &b)| {
             let d = &docs[a];
@@ -136,17 +137,20 @@ fn read_and_sign(
     cancel: &CancelFlag,
 ) -> Result<Vec<Loaded>, Cancelled> {
     // The jieba dictionary takes a moment to build: start it while files are read.
-    let dictionary = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(simhash::Dictionary::load);
+    let preparing = request.dictionary.clone();
+    let dictionary = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(move || preparing.prepare());
     // Each document is counted twice: once read and fingerprinted, once SimHashed.
     let counter = Counter::start(sink, Stage::Reading, request.documents.len() * 2);
     let mut docs = read_all(&request.documents, settings, cache, &counter, cancel)?;
     // Joined (and so built) before any SimHash; if the thread could not start or died,
     // the dictionary is simply built on first use.
-    let dictionary = dictionary.ok().and_then(|handle| handle.join().ok());
-    add_simhashes(&mut docs, settings, &counter, cancel)?;
-    drop(dictionary);
+    if let Ok(handle) = dictionary {
+        // A thread that died leaves the dictionary to be built on first use.
+        let _built = handle.join();
+    }
+    add_simhashes(&mut docs, (settings, &request.dictionary), &counter, cancel)?;
     if !request.keep_dictionary {
-        simhash::Dictionary::unload();
+        request.dictionary.release();
     }
     Ok(docs)
 }
@@ -165,7 +169,7 @@ fn match_all(
     docs: &mut [Loaded],
     policy: &PairPolicy,
     stored: Option<&dyn StoredReferences>,
-    settings: &Settings,
+    (settings, dictionary): (&Settings, &Dictionary),
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<Vec<Vec<Pair>>, Cancelled> {
@@ -193,7 +197,7 @@ fn match_all(
         (0..docs.len()).filter(|&i| policy.is_suspect(&docs[i]) && docs[i].prints.is_some()).collect();
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
-    let exclusions = Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k);
+    let exclusions = Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k, dictionary);
     let matcher = Matcher { index, settings, tuning: &tuning, exclusions: &exclusions, policy };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
         .par_iter()
@@ -272,7 +276,7 @@ fn read_all(
 /// jieba dictionary, which is built meanwhile on its own thread.
 fn add_simhashes(
     docs: &mut [Loaded],
-    settings: &Settings,
+    (settings, dictionary): (&Settings, &Dictionary),
     counter: &Counter,
     cancel: &CancelFlag,
 ) -> Result<(), Cancelled> {
@@ -286,7 +290,7 @@ fn add_simhashes(
         }
         // A document without words has no SimHash: two empty scans are not near duplicates.
         if d.entry.role != Role::Template && words.is_some_and(|n| n > 0) {
-            let (simhash, keywords) = signatures(&d.entry.text[..d.compared], settings);
+            let (simhash, keywords) = signatures(&d.entry.text[..d.compared], settings, dictionary);
             d.entry.simhash = Some(simhash);
             d.keywords = Some(keywords);
         }
@@ -444,7 +448,7 @@ pub(crate) struct Fingerprinted {
 pub(crate) fn fingerprint_document(
     input: &DocumentInput,
     settings: &Settings,
-    extractor: &ingest::Extractor,
+    (extractor, dictionary): (&ingest::Extractor, &Dictionary),
 ) -> Result<Fingerprinted, String> {
     let mut loaded = load(0, input, settings, extractor, None);
     let prints = match (loaded.prints.take(), loaded.entry.error.take()) {
@@ -453,7 +457,7 @@ pub(crate) fn fingerprint_document(
     };
     let mut keywords = None;
     if !prints.tokenized.tokens.is_empty() {
-        let (simhash, print) = signatures(&loaded.entry.text[..loaded.compared], settings);
+        let (simhash, print) = signatures(&loaded.entry.text[..loaded.compared], settings, dictionary);
         loaded.entry.simhash = Some(simhash);
         keywords = Some(print);
     }
@@ -461,8 +465,8 @@ pub(crate) fn fingerprint_document(
 }
 
 /// The SimHash and the keyword fingerprint of a compared text.
-fn signatures(compared: &str, settings: &Settings) -> (u64, KeywordPrint) {
-    let words = simhash::weighted_words(&folded_text(compared, settings.normalize));
+fn signatures(compared: &str, settings: &Settings, dictionary: &Dictionary) -> (u64, KeywordPrint) {
+    let words = dictionary.weighted_words(&folded_text(compared, settings.normalize));
     (simhash::simhash_of_words(&words), keyword_print(&words, TOP_KEYWORDS))
 }
 

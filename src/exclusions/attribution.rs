@@ -41,7 +41,7 @@ const CHINESE_WORDS: &[&str] = &[
 ];
 
 /// Whether the quotation between the marks at `open` and `close` is attributed.
-pub fn attributed(chars: &[char], open: usize, close: usize) -> bool {
+pub fn attributed(chars: &[char], open: usize, close: usize, dictionary: &Dictionary) -> bool {
     let reach = WINDOW + CONTEXT;
     // Nothing is looked for beyond a blank line.
     let first = open.saturating_sub(reach);
@@ -51,7 +51,9 @@ pub fn attributed(chars: &[char], open: usize, close: usize) -> bool {
     let before = &chars[start..open];
     let after = &chars[(close + 1).min(end)..end];
     let before_window = before.len().saturating_sub(WINDOW);
-    has_word(before, |_, end| end > before_window) || has_word(after, |start, _| start < WINDOW) || signed(after)
+    has_word(before, dictionary, |_, end| end > before_window)
+        || has_word(after, dictionary, |start, _| start < WINDOW)
+        || signed(after)
 }
 
 /// Whether the line break at `i` is followed by a line holding only spaces (a blank
@@ -61,7 +63,7 @@ pub fn blank_line_at(chars: &[char], i: usize) -> bool {
 }
 
 /// Whether `text` holds an attribution word whose character range passes `inside`.
-fn has_word(text: &[char], inside: impl Fn(usize, usize) -> bool) -> bool {
+fn has_word(text: &[char], dictionary: &Dictionary, inside: impl Fn(usize, usize) -> bool) -> bool {
     let string: String = text.iter().collect();
     let lower = string.to_lowercase();
     let mut start = 0;
@@ -75,7 +77,7 @@ fn has_word(text: &[char], inside: impl Fn(usize, usize) -> bool) -> bool {
     if !CHINESE_WORDS.iter().any(|w| string.contains(w)) {
         return false;
     }
-    Dictionary::load()
+    dictionary
         .words(&string)
         .into_iter()
         .any(|(word, start, end)| CHINESE_WORDS.contains(&word) && inside(start, end))

@@ -18,6 +18,7 @@ pub mod quoted;
 
 use rustc_hash::FxHashSet;
 
+use crate::fingerprint::simhash::Dictionary;
 use crate::hash::kgram_hashes;
 use crate::index::{Posting, Spread};
 use crate::normalize::{NormalizeOptions, Token, tokenize};
@@ -32,12 +33,21 @@ pub struct Exclusions {
     pub common: CommonRule,
     /// k-gram hashes of the user's stop passages.
     pub stop: FxHashSet<u64>,
+    /// The segmenter Chinese attributions of quotations are looked for with.
+    pub dictionary: Dictionary,
 }
 
 impl Exclusions {
     /// The exclusions of a check over `references` reference documents, with the user's
-    /// `stop_passages` normalized as documents are.
-    pub fn new(references: usize, stop_passages: &[String], options: NormalizeOptions, k: usize) -> Self {
+    /// `stop_passages` normalized as documents are; Chinese attributions are looked for
+    /// with `dictionary`.
+    pub fn new(
+        references: usize,
+        stop_passages: &[String],
+        options: NormalizeOptions,
+        k: usize,
+        dictionary: &Dictionary,
+    ) -> Self {
         let stop = stop_passages
             .iter()
             .flat_map(|passage| {
@@ -45,7 +55,7 @@ impl Exclusions {
                 kgram_hashes(tokens.iter().map(|t| t.hash), k.max(1))
             })
             .collect();
-        Self { common: CommonRule::for_collection(references), stop }
+        Self { common: CommonRule::for_collection(references), stop, dictionary: dictionary.clone() }
     }
 }
 
@@ -201,7 +211,7 @@ mod tests {
         // 1,000 references: common from 50 documents. One k-gram is held by 30 documents,
         // 3 positions each (90 postings, over the cap of 50): frequent. One by 60
         // documents: common. One by 4 documents: free.
-        let ex = Exclusions::new(1_000, &[], NormalizeOptions::default(), 2);
+        let ex = Exclusions::new(1_000, &[], NormalizeOptions::default(), 2, &Dictionary::new());
         let held = |docs: std::ops::Range<u32>, each: u32| -> Vec<Posting> {
             docs.flat_map(|doc| (0..each).map(move |position| Posting { doc, position })).collect()
         };
@@ -218,7 +228,7 @@ mod tests {
 
     #[test]
     fn stop_passages_become_kgrams_and_flagged_tokens_become_ranges() {
-        let ex = Exclusions::new(10, &["软件包管理系统可以帮助用户".to_string()], NormalizeOptions::default(), 5);
+        let ex = Exclusions::new(10, &["软件包管理系统可以帮助用户".to_string()], NormalizeOptions::default(), 5, &Dictionary::new());
         assert_eq!(ex.stop.len(), 9);
         let tokens = tokenize("ab cd, ef gh", NormalizeOptions::default()).tokens;
         assert_eq!(token_ranges(&tokens, &[true, true, false, true]), vec![(0, 5), (10, 12)]);

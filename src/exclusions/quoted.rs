@@ -11,6 +11,7 @@
 //! can close, and stays on one line.
 
 use super::attribution::{attributed, blank_line_at};
+use crate::fingerprint::simhash::Dictionary;
 
 /// Opening and closing marks of a quotation.
 const PAIRS: [(char, char); 5] = [('“', '”'), ('‘', '’'), ('「', '」'), ('『', '』'), ('"', '"')];
@@ -35,10 +36,10 @@ const BIBLIOGRAPHY_HEADINGS: &[&str] = &[
 ];
 
 /// The quoted character ranges of `text`: attributed quotations and the bibliography,
-/// sorted and disjoint.
-pub fn quoted_spans(text: &str) -> Vec<(u32, u32)> {
+/// sorted and disjoint. Chinese attributions are looked for in `dictionary`'s words.
+pub fn quoted_spans(text: &str, dictionary: &Dictionary) -> Vec<(u32, u32)> {
     let chars: Vec<char> = text.chars().collect();
-    let mut spans = quotations(&chars);
+    let mut spans = quotations(&chars, dictionary);
     if let Some(start) = bibliography_start(&chars) {
         let end = bibliography_end(&chars, start as usize);
         spans.retain(|s| s.1 <= start || s.0 >= end);
@@ -49,7 +50,7 @@ pub fn quoted_spans(text: &str) -> Vec<(u32, u32)> {
 }
 
 /// Attributed quotations, in text order.
-fn quotations(chars: &[char]) -> Vec<(u32, u32)> {
+fn quotations(chars: &[char], dictionary: &Dictionary) -> Vec<(u32, u32)> {
     let mut spans = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -58,7 +59,7 @@ fn quotations(chars: &[char]) -> Vec<(u32, u32)> {
             continue;
         };
         let inner = &chars[i + 1..end];
-        if inner.len() >= MIN_QUOTE_CHARS && is_phrase(inner) && attributed(chars, i, end) {
+        if inner.len() >= MIN_QUOTE_CHARS && is_phrase(inner) && attributed(chars, i, end, dictionary) {
             spans.push((i as u32, end as u32 + 1));
         }
         i = end + 1;
@@ -185,7 +186,7 @@ mod tests {
 
     fn quoted(text: &str) -> Vec<String> {
         let chars: Vec<char> = text.chars().collect();
-        quoted_spans(text).iter().map(|&(s, e)| chars[s as usize..e as usize].iter().collect()).collect()
+        quoted_spans(text, &Dictionary::new()).iter().map(|&(s, e)| chars[s as usize..e as usize].iter().collect()).collect()
     }
 
     #[test]

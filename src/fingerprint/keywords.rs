@@ -51,7 +51,7 @@ fn probes(hash: u64) -> impl Iterator<Item = usize> {
 }
 
 /// The keyword fingerprint from a document's weighted words
-/// ([`super::simhash::weighted_words`]): the `n` heaviest, folded, each representative
+/// ([`super::simhash::Dictionary::weighted_words`]): the `n` heaviest, folded, each representative
 /// once.
 pub fn keyword_print(words: &[(String, f64)], n: usize) -> KeywordPrint {
     let mut heaviest: Vec<&(String, f64)> = words.iter().filter(|(w, _)| is_keyword(w)).collect();

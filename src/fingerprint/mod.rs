@@ -33,7 +33,7 @@ pub struct DocumentFingerprints {
 
 impl DocumentFingerprints {
     /// Tokenizes, winnows and hashes sentences. The SimHash is apart
-    /// ([`simhash::text_simhash`]): it costs word segmentation, and a check takes it in a
+    /// ([`simhash::Dictionary::text_simhash`]): it costs word segmentation, and a check takes it in a
     /// pass of its own, after the jieba dictionary is built.
     pub fn compute(text: &str, settings: &Settings) -> Self {
         let mut prints = Self::without_kgrams(text, settings);

@@ -3,8 +3,9 @@
 //!
 //! Chinese text is segmented with jieba-rs and weighted with jieba's IDF table; text
 //! without Han characters is split into words and weighted by term frequency. The jieba
-//! dictionary is built once, lazily, the first time Chinese text needs it, and kept until
-//! [`Dictionary::unload`].
+//! dictionary is a value ([`Dictionary`]) its owner builds once and shares, as jieba-rs
+//! itself shares its model: built lazily, the first time Chinese text needs it, and let
+//! go when its owner says so or drops it.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -45,50 +46,79 @@ impl Segmenter {
     }
 }
 
-/// The loaded dictionary, if any.
-static LOADED: Mutex<Option<Arc<Segmenter>>> = Mutex::new(None);
-
 /// The jieba dictionary and IDF table (about 70 MB, a few hundred milliseconds to
-/// build). Loaded once, on first use, and kept: every SimHash uses the same one until
-/// [`Dictionary::unload`]. A handle keeps it alive for its holder even then.
-#[derive(Clone)]
-pub struct Dictionary(Arc<Segmenter>);
+/// build), as a value: clones share one dictionary. Nothing is built until Chinese text
+/// needs it (or [`Dictionary::prepare`]); [`Dictionary::release`] lets it go, and the next
+/// use builds it again. A check owns one, the window keeps one across checks.
+#[derive(Clone, Default)]
+pub struct Dictionary(Arc<Mutex<Option<Arc<Segmenter>>>>);
+
+impl std::fmt::Debug for Dictionary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let built = self.0.lock().unwrap_or_else(PoisonError::into_inner).is_some();
+        f.debug_struct("Dictionary").field("built", &built).finish()
+    }
+}
 
 impl Dictionary {
-    /// The loaded dictionary, or a new one built now (other callers wait for it).
-    pub fn load() -> Self {
-        let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
-        Self(loaded.get_or_insert_with(|| Arc::new(Segmenter::build())).clone())
+    /// A dictionary not built yet.
+    pub fn new() -> Self {
+        Self::default()
     }
 
-    /// Lets the dictionary go: its memory goes back once no handle holds it, and the
-    /// next SimHash loads it again. A one-shot check does this after its SimHash pass.
-    pub fn unload() {
-        *LOADED.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    /// The built segmenter, built now if it is not (other users wait for it).
+    fn segmenter(&self) -> Arc<Segmenter> {
+        let mut built = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        built.get_or_insert_with(|| Arc::new(Segmenter::build())).clone()
+    }
+
+    /// Builds the dictionary now, so that its first user does not wait.
+    pub fn prepare(&self) {
+        self.segmenter();
+    }
+
+    /// Lets the built dictionary go: its memory goes back once no running use holds it,
+    /// and the next use builds it again. A one-shot check does this after its SimHash pass.
+    pub fn release(&self) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
     /// The words of `text` as jieba cuts it (dictionary words only, no HMM), each with
     /// its first and one-past-last character offset in `text`.
     pub fn words<'t>(&self, text: &'t str) -> Vec<(&'t str, usize, usize)> {
-        self.0.jieba.cut(text, false).into_iter().map(|t| (t.word, t.start, t.end)).collect()
+        self.segmenter().jieba.cut(text, false).into_iter().map(|t| (t.word, t.start, t.end)).collect()
+    }
+
+    /// The weighted words of a normalized text (see [`crate::normalize::folded_text`]).
+    pub fn weighted_words(&self, folded: &str) -> Vec<(String, f64)> {
+        if folded.chars().any(is_single_char_token) {
+            let segmenter = self.segmenter();
+            // The whole document at once: term frequencies over the document, times IDF.
+            let mut words: Vec<(String, f64)> = segmenter
+                .tfidf
+                .extract_keywords(&segmenter.jieba, folded, usize::MAX, Vec::new())
+                .into_iter()
+                .map(|kw| (kw.keyword, kw.weight))
+                .collect();
+            words.sort_by(|a, b| a.0.cmp(&b.0));
+            return words;
+        }
+        latin_weighted_words(folded)
+    }
+
+    /// SimHash of a normalized text.
+    pub fn simhash(&self, folded: &str) -> u64 {
+        simhash_of_words(&self.weighted_words(folded))
+    }
+
+    /// SimHash of extracted text: normalized with `options`, then segmented and weighted.
+    pub fn text_simhash(&self, text: &str, options: crate::normalize::NormalizeOptions) -> u64 {
+        self.simhash(&crate::normalize::folded_text(text, options))
     }
 }
 
-/// The weighted words of a normalized text (see [`crate::normalize::folded_text`]).
-pub fn weighted_words(folded: &str) -> Vec<(String, f64)> {
-    if folded.chars().any(is_single_char_token) {
-        let dictionary = Dictionary::load();
-        let segmenter = &*dictionary.0;
-        // The whole document at once: term frequencies over the document, times IDF.
-        let mut words: Vec<(String, f64)> = segmenter
-            .tfidf
-            .extract_keywords(&segmenter.jieba, folded, usize::MAX, Vec::new())
-            .into_iter()
-            .map(|kw| (kw.keyword, kw.weight))
-            .collect();
-        words.sort_by(|a, b| a.0.cmp(&b.0));
-        return words;
-    }
+/// The words of a text without Han characters, weighted by term frequency.
+fn latin_weighted_words(folded: &str) -> Vec<(String, f64)> {
     let mut counts: HashMap<&str, f64> = HashMap::new();
     for word in folded.split_whitespace() {
         if word.chars().count() >= 2 && !ENGLISH_STOP_WORDS.contains(&word) {
@@ -116,16 +146,6 @@ pub fn simhash_of_words(words: &[(String, f64)]) -> u64 {
     votes.iter().enumerate().filter(|(_, v)| **v > 0.0).fold(0u64, |acc, (bit, _)| acc | 1 << bit)
 }
 
-/// SimHash of a normalized text.
-pub fn simhash(folded: &str) -> u64 {
-    simhash_of_words(&weighted_words(folded))
-}
-
-/// SimHash of extracted text: normalized with `options`, then segmented and weighted.
-pub fn text_simhash(text: &str, options: crate::normalize::NormalizeOptions) -> u64 {
-    simhash(&crate::normalize::folded_text(text, options))
-}
-
 /// Number of differing bits.
 #[inline]
 pub fn hamming(a: u64, b: u64) -> u32 {
@@ -138,7 +158,7 @@ mod tests {
     use crate::normalize::NormalizeOptions;
 
     fn sh(text: &str) -> u64 {
-        text_simhash(text, NormalizeOptions::default())
+        Dictionary::new().text_simhash(text, NormalizeOptions::default())
     }
 
     const ZH: &str = "Debian 是一个自由的操作系统，它使用 Linux 内核和大量的自由软件工具。\
@@ -161,13 +181,16 @@ mod tests {
     }
 
     #[test]
-    fn the_dictionary_is_loaded_once_until_unloaded() {
-        let first = Dictionary::load();
-        assert!(Arc::ptr_eq(&first.0, &Dictionary::load().0));
-        Dictionary::unload();
-        // The handle still works; the next load builds a new dictionary.
-        assert!(!Arc::ptr_eq(&first.0, &Dictionary::load().0));
-        assert_eq!(weighted_words("软件包 管理").len(), weighted_words("软件包 管理").len());
+    fn the_dictionary_is_built_once_until_released() {
+        let dictionary = Dictionary::new();
+        let shared = dictionary.clone();
+        let first = dictionary.segmenter();
+        assert!(Arc::ptr_eq(&first, &shared.segmenter()), "clones share one dictionary");
+        assert!(!Arc::ptr_eq(&first, &Dictionary::new().segmenter()), "another value builds its own");
+        shared.release();
+        // A segmenter in use stays valid; the next use builds a new one.
+        assert!(!Arc::ptr_eq(&first, &dictionary.segmenter()));
+        assert_eq!(dictionary.weighted_words("软件包 管理").len(), shared.weighted_words("软件包 管理").len());
     }
 
     #[test]

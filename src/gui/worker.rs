@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::archive_jobs::{self, AddOutcome, ArchiveInfo};
 use crate::engine::InputSet;
+use crate::fingerprint::simhash::Dictionary;
 use crate::{CancelFlag, CheckRequest, Mode, Progress, Report, Role, Settings, Stage, run_check};
 
 /// Identifies one check; events of any other job than the current one are stale.
@@ -128,9 +129,11 @@ impl Drop for Worker {
 }
 
 fn serve(commands: &Receiver<Command>, events: &Sender<Event>, waker: &Waker) {
+    // The window runs check after check: the jieba dictionary is built once and kept.
+    let dictionary = Dictionary::new();
     while let Ok(command) = commands.recv() {
         let event = match command {
-            Command::Check { job, plan, cancel } => run_one(job, plan, &cancel, events, waker),
+            Command::Check { job, plan, cancel } => run_one(job, plan, (&cancel, &dictionary), events, waker),
             Command::OpenArchive { job, archive, create, settings } => {
                 match archive_jobs::open(&archive, create, &settings) {
                     Ok(info) => Event::ArchiveReady { job, info },
@@ -171,7 +174,13 @@ fn throttled<'a>(job: JobId, events: &'a Sender<Event>, waker: &'a Waker) -> imp
     }
 }
 
-fn run_one(job: JobId, plan: CheckPlan, cancel: &CancelFlag, events: &Sender<Event>, waker: &Waker) -> Event {
+fn run_one(
+    job: JobId,
+    plan: CheckPlan,
+    (cancel, dictionary): (&CancelFlag, &Dictionary),
+    events: &Sender<Event>,
+    waker: &Waker,
+) -> Event {
     let started = Instant::now();
     // One set for every role: a file or folder in two lists is read once, never compared
     // with itself, and what is passed over is reported with the results.
@@ -192,11 +201,11 @@ fn run_one(job: JobId, plan: CheckPlan, cancel: &CancelFlag, events: &Sender<Eve
     }
     let _ = events.send(Event::Listed { job, documents: documents.len() });
     waker();
-    // The window runs check after check: the jieba dictionary is built once and kept.
     let request = CheckRequest {
         documents,
         mode: plan.mode,
         settings: plan.settings.sanitized(),
+        dictionary: dictionary.clone(),
         keep_dictionary: true,
         skipped,
     };

@@ -105,7 +105,8 @@ fn bench_fingerprint(c: &mut Criterion) {
 }
 
 fn bench_simhash(c: &mut Criterion) {
-    simhash::Dictionary::load();
+    let dictionary = simhash::Dictionary::new();
+    dictionary.prepare();
     let options = Settings::default().normalize;
     let mut group = c.benchmark_group("simhash");
     group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
@@ -115,7 +116,7 @@ fn bench_simhash(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 for d in &docs {
-                    black_box(simhash::simhash(&folded_text(black_box(d), options)));
+                    black_box(dictionary.simhash(&folded_text(black_box(d), options)));
                 }
             })
         });
@@ -126,7 +127,8 @@ fn bench_simhash(c: &mut Criterion) {
 /// The sub-steps, on the same texts: tokenizing alone, folding alone, and segmentation +
 /// hashing of already folded text.
 fn bench_parts(c: &mut Criterion) {
-    simhash::Dictionary::load();
+    let dictionary = simhash::Dictionary::new();
+    dictionary.prepare();
     let options = Settings::default().normalize;
     let mut group = c.benchmark_group("parts");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
@@ -153,7 +155,7 @@ fn bench_parts(c: &mut Criterion) {
         group.bench_function(format!("simhash_of_folded/{name}"), |b| {
             b.iter(|| {
                 for f in &folded {
-                    black_box(simhash::simhash(black_box(f)));
+                    black_box(dictionary.simhash(black_box(f)));
                 }
             })
         });
@@ -222,10 +224,12 @@ fn bench_check(c: &mut Criterion) {
         })
     });
     let fingerprints = start.elapsed();
+    let dictionary = simhash::Dictionary::new();
+    dictionary.prepare();
     let start = std::time::Instant::now();
     pool.install(|| {
         texts.par_iter().for_each(|t| {
-            black_box(simhash::simhash(&folded_text(t, settings.normalize)));
+            black_box(dictionary.simhash(&folded_text(t, settings.normalize)));
         })
     });
     let simhashes = start.elapsed();

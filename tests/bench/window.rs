@@ -63,8 +63,7 @@ fn main() {
         documents: collect_inputs(&folder, Role::Suspect),
         mode: Mode::AllVsAll,
         settings: Settings::default(),
-        keep_dictionary: false,
-        skipped: Vec::new(),
+        ..CheckRequest::default()
     };
     let report = run_check(&request, &NoProgress, &CancelFlag::new()).expect("the check runs");
     let cli = started.elapsed();

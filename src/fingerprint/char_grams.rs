@@ -17,10 +17,6 @@ pub const GRAM_CHARS: usize = 6;
 pub const GRAM_WINDOW: usize = 3;
 /// A gram hash that is never kept: its gram is not Latin text.
 const NO_GRAM: u64 = u64::MAX;
-/// Bits a character takes in a packed gram.
-const CHAR_BITS: u32 = 21;
-/// The bits of a packed gram.
-const GRAM_MASK: u128 = (1u128 << (CHAR_BITS as usize * GRAM_CHARS)) - 1;
 
 /// The hash of the gram starting at every index of `chars` ([`NO_GRAM`] where the gram
 /// holds a character of another script); one entry per gram, `chars.len() - GRAM_CHARS + 1`.
@@ -30,21 +26,17 @@ pub fn gram_hashes(chars: &[char]) -> Vec<u64> {
     }
     // Index of the last character (so far) that no gram may hold.
     let mut blocked: Option<usize> = None;
-    // The last GRAM_CHARS characters, 21 bits each (every scalar value fits): the gram
-    // itself, hashed once.
-    let mut packed: u128 = 0;
     let mut out = Vec::with_capacity(chars.len() + 1 - GRAM_CHARS);
     for (end, &c) in chars.iter().enumerate() {
         if is_single_char_token(c) {
             blocked = Some(end);
         }
-        packed = ((packed << CHAR_BITS) | c as u128) & GRAM_MASK;
         let Some(start) = (end + 1).checked_sub(GRAM_CHARS) else { continue };
         if blocked.is_some_and(|b| b >= start) {
             out.push(NO_GRAM);
             continue;
         }
-        let h = fmix64(packed as u64 ^ fmix64((packed >> 64) as u64 ^ 0x6368_6172_6772_616d));
+        let h = chars[start..=end].iter().fold(0x6368_6172_6772_616du64, |h, &c| fmix64(h ^ c as u64));
         out.push(if h == NO_GRAM { NO_GRAM - 1 } else { h });
     }
     out

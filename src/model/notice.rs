@@ -50,7 +50,8 @@ impl std::fmt::Display for Notice {
             Self::NoText => f.write_str("no text found"),
             Self::NoTextInPdf => f.write_str("no text found (a scanned PDF? Twinspot does no OCR)"),
             Self::ScannedPdf { pages } => {
-                write!(f, "{pages} scanned pages with a text layer (OCR): the text layer is compared")
+                let s = if *pages == 1 { "" } else { "s" };
+                write!(f, "{pages} scanned page{s} with a text layer (OCR): the text layer is compared")
             }
             Self::NoWords => f.write_str("no words to compare (only punctuation, symbols or spaces)"),
             Self::NamedOtherwise { ext, format } => {

@@ -608,4 +608,26 @@ fn pdf_text_off_the_page_or_too_small_is_hidden_and_image_pages_are_said() {
     );
     assert_eq!(file_flags(&ocr), vec![]);
     assert!(text_of(&ocr).contains("Read by OCR"));
+    let said = run(&ocr, &IngestLimits::default()).expect("readable").warnings;
+    assert!(said.contains(&twinspot::model::Notice::ScannedPdf { pages: 1 }), "{said:?}");
+}
+
+#[test]
+fn pdf_invisible_and_white_text_is_hidden_text_not_matched() {
+    use twinspot::model::FlagKind;
+    let s = Scratch::new();
+    // Render mode 3 (invisible), white in grey, RGB and CMYK, and invisible text in a saved
+    // state that a later Q ends: only "Seen", "words" and "again" show.
+    let stream = "BT /F1 12 Tf 72 720 Td (Seen) Tj 3 Tr (junkone) Tj 0 Tr ( words) Tj ET \
+                  BT /F1 12 Tf 72 700 Td 1 g (junktwo) Tj 1 1 1 rg (junk3) Tj 0 0 0 0 k (junk4) Tj 0 g (again) Tj ET \
+                  q BT 7 Tr /F1 12 Tf 72 680 Td (junk5) Tj ET Q";
+    let hidden = s.file("invisible.pdf", &pdf_of(stream, false));
+    let text = text_of(&hidden);
+    assert!(text.contains("Seen") && text.contains("words") && text.contains("again"), "{text:?}");
+    assert!(!text.contains("junk"), "{text:?}");
+    assert_eq!(file_flags(&hidden), vec![(FlagKind::HiddenText, 29)]);
+    // White text on a dark box is seen, and so is the text after the hidden text.
+    let boxed = s.file("boxed.pdf", &pdf_of("0 0 0.5 rg 60 690 300 50 re f BT /F1 12 Tf 72 700 Td 1 g (White on blue) Tj ET", false));
+    assert!(text_of(&boxed).contains("White on blue"));
+    assert_eq!(file_flags(&boxed), vec![]);
 }

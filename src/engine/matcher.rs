@@ -83,7 +83,8 @@ impl Matcher<'_> {
     /// `Pair::b` is the reference's id in the index.
     pub fn pairs_of(&self, doc: &SuspectDoc) -> Vec<Pair> {
         let hits = self.hits(doc);
-        let short = self.short_search(doc);
+        let suspect_stream = LazyStream::new(&doc.text[..doc.compared], self.settings.normalize);
+        let short = self.short_search(doc, &suspect_stream);
         let candidates = self.candidates(doc, &hits, &short);
         if candidates.is_empty() {
             return Vec::new();
@@ -92,7 +93,6 @@ impl Matcher<'_> {
         let tokens = &doc.prints.tokenized.tokens;
         let excluded =
             SuspectExclusions { common: token_ranges(tokens, &hits.judged.flagged), quoted: quoted_spans(doc.text, &self.exclusions.dictionary) };
-        let suspect_stream = LazyStream::new(&doc.text[..doc.compared], self.settings.normalize);
         let mut pairs = Vec::new();
         let mut references = Vec::new();
         for b in candidates {
@@ -261,7 +261,7 @@ impl Matcher<'_> {
             _ => None,
         };
         let gap_chars = self.tuning.gap_chars;
-        let more = |found| short.add_to(found, b, reference, gap_chars);
+        let more = |found| short.add_to(found, b, reference, &reference_stream, gap_chars);
         let passages = align(suspect, reference_side, hits, simhash_distance, &ctx, more);
         Pair {
             a: doc.id,
@@ -301,10 +301,9 @@ impl Matcher<'_> {
     }
 
     /// The search for short edited copies of `doc` from character grams.
-    fn short_search<'d>(&self, doc: &'d SuspectDoc) -> ShortSearch<'d> {
+    fn short_search<'d>(&self, doc: &'d SuspectDoc, stream: &'d LazyStream<'d>) -> ShortSearch<'d> {
         let suspect = ShortSuspect {
-            text: &doc.text[..doc.compared],
-            options: self.settings.normalize,
+            stream,
             masked: doc.masked_chars,
             min_chars: self.settings.min_chars,
         };

@@ -16,6 +16,7 @@ mod layout;
 mod limits;
 mod odt;
 mod pdf;
+mod pdf_hidden;
 mod sniff;
 mod text;
 mod xml;

@@ -1,6 +1,8 @@
 //! .pdf: glyphs with their positions from pdf-extract, page by page, then laid out
 //! into lines and paragraphs by [`super::layout`]. A page the extractor fails on falls
-//! back to lopdf's simpler text extraction.
+//! back to lopdf's simpler text extraction. Text the page does not show (invisible,
+//! white, off the page, too small) is left out and flagged as hidden text
+//! ([`super::pdf_hidden`]).
 
 use std::panic::{self, AssertUnwindSafe};
 
@@ -9,6 +11,7 @@ use pdf_extract::{Document, MediaBox, OutputDev, OutputError, Transform};
 use super::contain::Budget;
 use super::error::Failure;
 use super::layout::{self, Glyph, Page};
+use super::pdf_hidden::{RAISED_BEYOND, raise_unseen_text};
 use super::{Format, IngestLimits};
 use crate::model::{Flag, FlagKind, Notice};
 
@@ -36,9 +39,16 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
         hidden: 0,
     };
     let mut image_pages: u32 = 0;
+    let mut scanned_pages: u32 = 0;
+    let page_ids = doc.get_pages();
     for &number in &numbers {
         if budget.exhausted() {
             return Err(Failure::TimedOut);
+        }
+        let draws_images = has_images(&doc, number);
+        if let Some(&id) = page_ids.get(&number) {
+            let found = panic::catch_unwind(AssertUnwindSafe(|| raise_unseen_text(&mut doc, id, draws_images)));
+            scanned_pages += u32::from(found.is_ok_and(|f| f.scan_with_text_layer));
         }
         let outcome =
             panic::catch_unwind(AssertUnwindSafe(|| pdf_extract::output_doc_page(&doc, &mut collector, number)));
@@ -46,7 +56,7 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
             return Err(over);
         }
         let page = collector.pages.pop().unwrap_or_default();
-        if matches!(outcome, Ok(Ok(()))) && page.glyphs.is_empty() && has_images(&doc, number) {
+        if matches!(outcome, Ok(Ok(()))) && page.glyphs.is_empty() && draws_images {
             image_pages += 1;
         }
         match outcome {
@@ -71,6 +81,9 @@ pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> R
         let mut flag = Flag::new(FlagKind::HiddenText, None);
         flag.count = collector.hidden;
         warnings.push(Notice::Flag(flag));
+    }
+    if scanned_pages > 0 {
+        warnings.push(Notice::ScannedPdf { pages: scanned_pages });
     }
     if image_pages > 0 {
         let mut flag = Flag::new(FlagKind::TextAsImages, None);
@@ -160,7 +173,8 @@ struct Collector {
     over: Option<Failure>,
     /// The current page's media box: lower-left x, y, upper-right x, y.
     media: (f64, f64, f64, f64),
-    /// Characters left out as out of sight: outside the page or too small to read.
+    /// Characters left out as out of sight: invisible, white, outside the page or too
+    /// small to read.
     hidden: u32,
 }
 
@@ -213,7 +227,9 @@ impl OutputDev for Collector {
         let (llx, lly, urx, ury) = self.media;
         let outside = x > urx + size || x + width * size < llx - size || y > ury + size || y + size < lly - size;
         let has_box = urx > llx && ury > lly;
-        if size < MIN_GLYPH_SIZE || (has_box && outside) {
+        // Text the page does not show was raised out of sight before extraction.
+        let raised = y.abs() > RAISED_BEYOND;
+        if size < MIN_GLYPH_SIZE || raised || (has_box && outside) {
             if !text.trim().is_empty() {
                 self.hidden = self.hidden.saturating_add(text.chars().count() as u32);
             }

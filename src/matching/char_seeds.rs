@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::extend::{MAX_EXTENSION, extend};
-use super::overlaps;
+use super::{LazyStream, overlaps};
 use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram, winnowed_grams};
 use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex};
 use crate::normalize::{CharStream, NormalizeOptions, char_stream, is_single_char_token};
@@ -54,9 +54,8 @@ pub fn gram_index(references: Vec<(u32, &str)>, options: NormalizeOptions) -> In
 
 /// One suspect as the short-copy search reads it.
 pub struct ShortSuspect<'a> {
-    /// Its compared text.
-    pub text: &'a str,
-    pub options: NormalizeOptions,
+    /// The character stream of its compared text (shared with its alignments).
+    pub stream: &'a LazyStream<'a>,
     /// Template text, never matched (sorted).
     pub masked: &'a [(u32, u32)],
     pub min_chars: usize,
@@ -67,13 +66,12 @@ pub struct ShortSuspect<'a> {
 /// pair ([`ShortSearch::add_to`]) only where the pair's other passages leave room.
 pub struct ShortSearch<'a> {
     suspect: ShortSuspect<'a>,
-    stream: CharStream,
     /// Per reference: its hits and the anchors among them.
     by_reference: FxHashMap<u32, ReferenceHits>,
 }
 
-/// A suspect's gram hits on one reference, each (diagonal, suspect stream index), sorted,
-/// and the hits with company among them.
+/// A suspect's gram hits on one reference, each (diagonal, suspect stream index), in
+/// suspect order, and the hits with company among them.
 struct ReferenceHits {
     hits: Vec<(i64, u32)>,
     anchors: Vec<(i64, u32)>,
@@ -84,39 +82,33 @@ impl<'a> ShortSearch<'a> {
     /// be compared with.
     pub fn new(index: &dyn ReferenceIndex, suspect: ShortSuspect<'a>, wanted: impl Fn(u32) -> bool) -> Self {
         if !index.holds_char_grams() {
-            return Self { suspect, stream: CharStream::default(), by_reference: FxHashMap::default() };
+            return Self { suspect, by_reference: FxHashMap::default() };
         }
-        let stream = char_stream(suspect.text, suspect.options);
+        let stream = suspect.stream.get();
         let hashes = gram_hashes(&stream.chars);
         let (at, looked_up): (Vec<u32>, Vec<u64>) =
             hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (i as u32, h)).unzip();
         let lists = index.char_gram_postings(&looked_up);
-        let mut hits: Vec<(u32, i64, u32)> = Vec::new();
+        // (reference, suspect index, diagonal), in suspect order.
+        let mut hits: Vec<(u32, u32, i64)> = Vec::new();
         for (&i, list) in at.iter().zip(&lists) {
             if list.is_empty() || list.len() > MAX_GRAM_POSTINGS {
                 continue;
             }
-            if !suspect.masked.is_empty() && overlaps(suspect.masked, span(&stream, i, i + GRAM_CHARS as u32)) {
+            if !suspect.masked.is_empty() && overlaps(suspect.masked, span(stream, i, i + GRAM_CHARS as u32)) {
                 continue;
             }
-            hits.extend(list.iter().filter(|p| wanted(p.doc)).map(|p| (p.doc, i as i64 - p.position as i64, i)));
+            hits.extend(list.iter().filter(|p| wanted(p.doc)).map(|p| (p.doc, i, i as i64 - p.position as i64)));
         }
         drop(lists);
-        hits.sort_unstable();
         let mut by_reference = FxHashMap::default();
-        let mut from = 0;
-        while from < hits.len() {
-            let doc = hits[from].0;
-            let to = from + hits[from..].partition_point(|h| h.0 == doc);
-            let on_doc: Vec<(i64, u32)> = hits[from..to].iter().map(|&(_, d, i)| (d, i)).collect();
-            from = to;
-            let anchors: Vec<(i64, u32)> =
-                on_doc.iter().copied().filter(|&hit| company(&on_doc, hit) >= MIN_SEEDS).collect();
+        for on_doc in by_document(hits) {
+            let anchors = anchors(&on_doc.1);
             if !anchors.is_empty() {
-                by_reference.insert(doc, ReferenceHits { hits: on_doc, anchors });
+                by_reference.insert(on_doc.0, ReferenceHits { hits: on_doc.1, anchors });
             }
         }
-        Self { suspect, stream, by_reference }
+        Self { suspect, by_reference }
     }
 
     /// The references that may hold a short copy.
@@ -127,33 +119,116 @@ impl<'a> ShortSearch<'a> {
     /// `passages` (the pair's with `reference`, sorted by suspect offset) with the short
     /// copies found where none of them lies; one within `gap_chars` of another passage on
     /// both sides joins it (the rest of an edited passage the k-grams found in part).
-    pub fn add_to(&self, passages: Vec<Passage>, doc: u32, reference: &ReferenceDoc, gap_chars: u32) -> Vec<Passage> {
+    /// `reference_stream` is the reference's character stream.
+    pub fn add_to(
+        &self,
+        passages: Vec<Passage>,
+        doc: u32,
+        reference: &ReferenceDoc,
+        reference_stream: &LazyStream,
+        gap_chars: u32,
+    ) -> Vec<Passage> {
         let Some(ReferenceHits { hits, anchors }) = self.by_reference.get(&doc) else { return passages };
+        let stream = self.suspect.stream.get();
         let mut found: Vec<(u32, u32)> = passages.iter().map(|p| (p.a_start, p.a_end)).collect();
         found.sort_unstable();
         let free: Vec<(i64, u32)> = anchors
             .iter()
             .copied()
-            .filter(|&(_, i)| !overlaps(&found, span(&self.stream, i, i + GRAM_CHARS as u32)))
+            .filter(|&(_, i)| !overlaps(&found, span(stream, i, i + GRAM_CHARS as u32)))
             .collect();
         if free.is_empty() {
             return passages;
         }
-        let short = copies_in_reference(&self.stream, reference, hits, free, &self.suspect);
+        let sides = (stream, reference_stream.get());
+        let short = copies_in_reference(sides, reference, hits, free, &self.suspect);
         with_short_copies(passages, &short, gap_chars)
     }
+}
+
+/// `hits` (reference, suspect index, diagonal), in suspect order, grouped by reference:
+/// each group (diagonal, suspect index) still in suspect order. A counting sort: the
+/// hits are many, the references few.
+fn by_document(hits: Vec<(u32, u32, i64)>) -> Vec<(u32, Vec<(i64, u32)>)> {
+    let Some(last) = hits.iter().map(|h| h.0 as usize).max() else { return Vec::new() };
+    let mut counts = vec![0u32; last + 1];
+    for h in &hits {
+        counts[h.0 as usize] += 1;
+    }
+    let mut groups: Vec<(u32, Vec<(i64, u32)>)> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n >= MIN_SEEDS as u32)
+        .map(|(doc, &n)| (doc as u32, Vec::with_capacity(n as usize)))
+        .collect();
+    // Group of each reference holding enough hits to have company.
+    let mut slot = vec![u32::MAX; last + 1];
+    for (g, (doc, _)) in groups.iter().enumerate() {
+        slot[*doc as usize] = g as u32;
+    }
+    for (doc, i, diagonal) in hits {
+        if let Some(group) = groups.get_mut(slot[doc as usize] as usize) {
+            group.1.push((diagonal, i));
+        }
+    }
+    groups
+}
+
+/// The hits with company ([`MIN_SEEDS`] separate stretches of hits within [`BAND`]
+/// diagonals and [`REACH`] characters, their own included) among `hits` (diagonal, suspect
+/// index) in suspect order, found in one sweep of a window along the suspect.
+fn anchors(hits: &[(i64, u32)]) -> Vec<(i64, u32)> {
+    let mut anchors = Vec::new();
+    let (mut lo, mut hi) = (0, 0);
+    for &(diagonal, i) in hits {
+        let i = i as i64;
+        while (hits[lo].1 as i64) < i - REACH {
+            lo += 1;
+        }
+        while hi < hits.len() && hits[hi].1 as i64 <= i + REACH {
+            hi += 1;
+        }
+        if has_company(&hits[lo..hi], diagonal) {
+            anchors.push((diagonal, i as u32));
+        }
+    }
+    anchors
+}
+
+/// Whether the hits of `window` (in suspect order) within [`BAND`] of `diagonal` make
+/// [`MIN_SEEDS`] separate stretches: one on another diagonal is a stretch besides the
+/// hit's own; on its own diagonal, hits more than a gram apart are.
+fn has_company(window: &[(i64, u32)], diagonal: i64) -> bool {
+    const _: () = assert!(MIN_SEEDS == 2, "has_company counts to two");
+    let mut previous: Option<u32> = None;
+    let mut stretches = 0;
+    for &(d, i) in window {
+        if (d - diagonal).abs() > BAND {
+            continue;
+        }
+        if d != diagonal {
+            return true;
+        }
+        if previous.is_none_or(|p| i > p + GRAM_CHARS as u32) {
+            stretches += 1;
+            if stretches >= MIN_SEEDS {
+                return true;
+            }
+        }
+        previous = Some(i);
+    }
+    false
 }
 
 /// The short copies held by `reference`, grown from `anchors` among the suspect's `hits`
 /// on it (diagonal, suspect stream index), sorted.
 fn copies_in_reference(
-    suspect: &CharStream,
+    (suspect, reference_stream): (&CharStream, &CharStream),
     reference: &ReferenceDoc,
     hits: &[(i64, u32)],
     anchors: Vec<(i64, u32)>,
     settings: &ShortSuspect,
 ) -> Vec<Passage> {
-    let reference_stream = char_stream(&reference.text[..reference.compared], settings.options);
     // Each anchor outside the stretches grown so far on its diagonal grows into one.
     let mut grown: Vec<Candidate> = Vec::new();
     let mut tried: Vec<((u32, u32), i64)> = Vec::new();
@@ -164,10 +239,10 @@ fn copies_in_reference(
             continue;
         }
         let Ok(j) = u32::try_from(i as i64 - diagonal) else { continue };
-        let Some((a, b)) = grow(suspect, &reference_stream, i, j) else { continue };
+        let Some((a, b)) = grow(suspect, reference_stream, i, j) else { continue };
         tried.push((a, diagonal));
-        let Some(edits) = copy_edits(suspect, &reference_stream, a, b, hits, diagonal) else { continue };
-        let passage = Passage::copied(span(suspect, a.0, a.1), span(&reference_stream, b.0, b.1));
+        let Some(edits) = copy_edits(suspect, reference_stream, a, b, hits, diagonal) else { continue };
+        let passage = Passage::copied(span(suspect, a.0, a.1), span(reference_stream, b.0, b.1));
         let shortest = (MIN_LENGTH_FACTOR * settings.min_chars as f64) as u32;
         let long_enough = passage.a_len() >= shortest && passage.b_len() >= shortest;
         let masked = overlaps(settings.masked, (passage.a_start, passage.a_end))
@@ -195,19 +270,6 @@ struct Candidate {
     passage: Passage,
     a: (u32, u32),
     share: f64,
-}
-
-/// Separate stretches of hits within [`BAND`] diagonals and [`REACH`] characters of
-/// `hit` (its own included); `hits` sorted by diagonal, then suspect index.
-fn company(hits: &[(i64, u32)], (diagonal, i): (i64, u32)) -> usize {
-    let (i, reach) = (i as i64, REACH);
-    (diagonal - BAND..=diagonal + BAND)
-        .map(|d| {
-            let lo = hits.partition_point(|&(hd, hi)| (hd, hi as i64) < (d, i - reach));
-            let hi = hits.partition_point(|&(hd, hi)| (hd, hi as i64) <= (d, i + reach));
-            stretches(hits[lo..hi].iter().map(|&(_, at)| at))
-        })
-        .sum()
 }
 
 /// Separate stretches among hits at ascending suspect indices: hits of one exact run
@@ -343,11 +405,47 @@ mod tests {
         assert_eq!(edit_distance_within(&chars("abcdefgh"), &chars("abcdefgh"), 0), Some(0));
     }
 
+    /// Separate stretches of hits within [`BAND`] diagonals and [`REACH`] characters of
+    /// `hit` (its own included); `hits` sorted by diagonal, then suspect index.
+    fn company(hits: &[(i64, u32)], (diagonal, i): (i64, u32)) -> usize {
+        let (i, reach) = (i as i64, REACH);
+        (diagonal - BAND..=diagonal + BAND)
+            .map(|d| {
+                let lo = hits.partition_point(|&(hd, hi)| (hd, hi as i64) < (d, i - reach));
+                let hi = hits.partition_point(|&(hd, hi)| (hd, hi as i64) <= (d, i + reach));
+                stretches(hits[lo..hi].iter().map(|&(_, at)| at))
+            })
+            .sum()
+    }
+
     #[test]
     fn company_counts_hits_near_the_diagonal_once_each_stretch() {
         let mut hits = vec![(0, 10), (0, 13), (0, 30), (2, 50), (9, 40), (0, 200)];
         hits.sort_unstable();
         assert_eq!(company(&hits, (0, 10)), 3);
         assert_eq!(company(&hits, (0, 200)), 1);
+    }
+
+    #[test]
+    fn the_sweep_finds_the_hits_with_company_the_count_finds() {
+        // Hits of a few references' worth, scattered and in runs, on nearby diagonals.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            state = crate::hash::fmix64(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
+            state % n
+        };
+        for _ in 0..50 {
+            let mut by_suspect: Vec<(i64, u32)> = (0..200).map(|_| (next(12) as i64 - 6, next(600) as u32)).collect();
+            by_suspect.sort_unstable_by_key(|&(d, i)| (i, d));
+            by_suspect.dedup();
+            let mut by_diagonal = by_suspect.clone();
+            by_diagonal.sort_unstable();
+            let mut want: Vec<(i64, u32)> =
+                by_diagonal.iter().copied().filter(|&h| company(&by_diagonal, h) >= MIN_SEEDS).collect();
+            let mut got = anchors(&by_suspect);
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want);
+        }
     }
 }

@@ -17,6 +17,8 @@ pub enum Notice {
     NoText,
     /// A PDF without a text layer.
     NoTextInPdf,
+    /// PDF pages that are scans with an invisible text layer (OCR): their text is compared.
+    ScannedPdf { pages: u32 },
     /// Text without words: only punctuation, symbols or spaces.
     NoWords,
     /// The extension names another format than the content.
@@ -47,6 +49,10 @@ impl std::fmt::Display for Notice {
             }
             Self::NoText => f.write_str("no text found"),
             Self::NoTextInPdf => f.write_str("no text found (a scanned PDF? Twinspot does no OCR)"),
+            Self::ScannedPdf { pages } => {
+                let s = if *pages == 1 { "" } else { "s" };
+                write!(f, "{pages} scanned page{s} with a text layer (OCR): the text layer is compared")
+            }
             Self::NoWords => f.write_str("no words to compare (only punctuation, symbols or spaces)"),
             Self::NamedOtherwise { ext, format } => {
                 write!(f, "named .{ext} but the content is {format}; read as {format}")

@@ -80,6 +80,7 @@ fn notice_zh(notice: &Notice) -> String {
         Notice::NoText => "未找到文字".to_string(),
         Notice::Flag(flag) => flag.zh(),
         Notice::NoTextInPdf => "未找到文字（扫描版 PDF？Twinspot 不做文字识别）".to_string(),
+        Notice::ScannedPdf { pages } => format!("{pages} 页是带文字层（OCR）的扫描件：比对的是文字层"),
         Notice::NoWords => "没有可比较的词（只有标点、符号或空白）".to_string(),
         Notice::NamedOtherwise { ext, format } => {
             let format = format_zh(*format);

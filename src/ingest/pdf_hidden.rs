@@ -1,0 +1,171 @@
+//! Text a PDF page draws but does not show: invisible text (render mode 3 or 7) and white
+//! text on a page that has painted nothing yet that it could stand on. Before extraction,
+//! each such text-showing operator in the page's content is raised far off the page (text
+//! rise, `Ts`, put back right after it), where the collector leaves its glyphs out and
+//! counts them as hidden text; the glyphs still advance the line as before.
+//!
+//! A page that draws an image and invisible text is a scan with a text layer (OCR): its
+//! invisible text is what the page shows, so it stays, and the page counts as a scan.
+
+use pdf_extract::Document;
+use lopdf::content::{Content, Operation};
+use lopdf::{Object, ObjectId};
+
+/// The text rise given to text the page does not show: far beyond any page.
+pub(crate) const HIDDEN_RISE: f64 = 1.0e9;
+/// A glyph this far from the page's origin was raised by [`HIDDEN_RISE`].
+pub(crate) const RAISED_BEYOND: f64 = 1.0e6;
+
+/// What the rewrite of one page found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PageText {
+    /// Text-showing operators raised out of sight.
+    pub hidden_operators: usize,
+    /// The page draws an image under invisible text: a scan with a text layer.
+    pub scan_with_text_layer: bool,
+}
+
+/// Raises the text page `page` does not show out of sight (see the module's text);
+/// `draws_images` says whether the page draws an image. A page whose content cannot be
+/// decoded is left as it is.
+pub(crate) fn raise_unseen_text(doc: &mut Document, page: ObjectId, draws_images: bool) -> PageText {
+    let Ok(bytes) = doc.get_page_content(page) else {
+        return PageText::default();
+    };
+    let Ok(content) = Content::decode(&bytes) else {
+        return PageText::default();
+    };
+    let invisible = content.operations.iter().any(|op| op.operator == "Tr" && number(op, 0).is_some_and(invisible_mode));
+    if invisible && draws_images {
+        return PageText { hidden_operators: 0, scan_with_text_layer: true };
+    }
+    let (operations, hidden_operators) = rewrite(content.operations);
+    if hidden_operators == 0 {
+        return PageText::default();
+    }
+    let changed = Content { operations }.encode().ok().and_then(|bytes| doc.change_page_content(page, bytes).ok());
+    PageText { hidden_operators: if changed.is_some() { hidden_operators } else { 0 }, scan_with_text_layer: false }
+}
+
+/// Render modes that neither fill nor stroke the glyphs.
+fn invisible_mode(mode: f64) -> bool {
+    mode == 3.0 || mode == 7.0
+}
+
+/// The graphics state the rewrite follows.
+#[derive(Clone, Copy, Debug)]
+struct State {
+    /// Text render mode (`Tr`).
+    mode: f64,
+    /// Text rise (`Ts`).
+    rise: f64,
+    fill_white: bool,
+    stroke_white: bool,
+}
+
+impl State {
+    /// Whether text shown now cannot be seen; `painted` says whether the page has painted
+    /// anything (an image, a filled shape that is not white) that text could stand on.
+    fn unseen(&self, painted: bool) -> bool {
+        if invisible_mode(self.mode) {
+            return true;
+        }
+        if painted {
+            return false;
+        }
+        match self.mode as i64 % 4 {
+            0 => self.fill_white,
+            1 => self.stroke_white,
+            _ => self.fill_white && self.stroke_white,
+        }
+    }
+}
+
+/// `operations` with every text-showing operator the page does not show wrapped in a
+/// raised text rise, and how many were.
+fn rewrite(operations: Vec<Operation>) -> (Vec<Operation>, usize) {
+    let mut state = State { mode: 0.0, rise: 0.0, fill_white: false, stroke_white: false };
+    let mut saved: Vec<State> = Vec::new();
+    let mut painted = false;
+    let mut hidden = 0;
+    let mut out = Vec::with_capacity(operations.len());
+    for op in operations {
+        match op.operator.as_str() {
+            "q" => saved.push(state),
+            "Q" => state = saved.pop().unwrap_or(state),
+            "Tr" => state.mode = number(&op, 0).unwrap_or(0.0),
+            "Ts" => state.rise = number(&op, 0).unwrap_or(0.0),
+            "g" | "rg" | "k" | "sc" | "scn" => state.fill_white = is_white(&op),
+            "G" | "RG" | "K" | "SC" | "SCN" => state.stroke_white = is_white(&op),
+            // A new colour space starts in its initial colour: black.
+            "cs" => state.fill_white = false,
+            "CS" => state.stroke_white = false,
+            "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" if !state.fill_white => painted = true,
+            "Do" | "BI" | "sh" => painted = true,
+            "Tj" | "TJ" | "'" | "\"" if state.unseen(painted) => {
+                hidden += 1;
+                out.push(Operation::new("Ts", vec![Object::Real(HIDDEN_RISE as f32)]));
+                out.push(op);
+                out.push(Operation::new("Ts", vec![Object::Real(state.rise as f32)]));
+                continue;
+            }
+            _ => {}
+        }
+        out.push(op);
+    }
+    (out, hidden)
+}
+
+/// Operand `at` of `op` as a number.
+fn number(op: &Operation, at: usize) -> Option<f64> {
+    match op.operands.get(at)? {
+        Object::Integer(i) => Some(*i as f64),
+        Object::Real(r) => Some(f64::from(*r)),
+        _ => None,
+    }
+}
+
+/// Whether a colour operator sets white: one component (grey) at 1, three (RGB) at 1,
+/// four (CMYK) at 0. A pattern or a named colour is not white.
+fn is_white(op: &Operation) -> bool {
+    let values: Option<Vec<f64>> = (0..op.operands.len()).map(|i| number(op, i)).collect();
+    match values.as_deref() {
+        Some([grey]) => *grey >= 0.99,
+        Some([r, g, b]) => [r, g, b].iter().all(|v| **v >= 0.99),
+        Some([c, m, y, k]) => [c, m, y, k].iter().all(|v| **v <= 0.01),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ops(content: &str) -> Vec<Operation> {
+        Content::decode(content.as_bytes()).map(|c| c.operations).unwrap_or_default()
+    }
+
+    fn raised(content: &str) -> usize {
+        rewrite(ops(content)).1
+    }
+
+    #[test]
+    fn invisible_and_white_text_is_raised_and_the_rise_put_back() {
+        assert_eq!(raised("BT /F1 12 Tf (seen) Tj 3 Tr (unseen) Tj 0 Tr (seen) Tj ET"), 1);
+        assert_eq!(raised("BT 1 1 1 rg (white) Tj 0 g (black) Tj 1 g (white) Tj ET"), 2);
+        assert_eq!(raised("0 0 0 0 k BT (white) Tj ET"), 1);
+        assert_eq!(raised("q 3 Tr Q BT (seen again) Tj ET"), 0);
+        let (out, _) = rewrite(ops("BT 2 Ts 7 Tr [(a) 5 (b)] TJ ET"));
+        let names: Vec<&str> = out.iter().map(|o| o.operator.as_str()).collect();
+        assert_eq!(names, ["BT", "Ts", "Tr", "Ts", "TJ", "Ts", "ET"]);
+        assert_eq!(number(&out[5], 0), Some(2.0));
+    }
+
+    #[test]
+    fn white_text_on_something_painted_is_seen() {
+        assert_eq!(raised("0 0 1 rg 0 0 100 100 re f 1 g BT (on blue) Tj ET"), 0);
+        assert_eq!(raised("q /Im1 Do Q 1 1 1 rg BT (on a picture) Tj ET"), 0);
+        // A white rectangle is no background for white text.
+        assert_eq!(raised("1 g 0 0 100 100 re f BT (white on white) Tj ET"), 1);
+    }
+}

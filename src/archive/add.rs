@@ -11,6 +11,7 @@ use super::files::{segment_name, sync_dir};
 use super::groups::assign_group;
 use super::rows::{self, NewDocument};
 use super::segment::{self, Kind};
+use super::unchanged::{FileStamp, Known, Verdict, file_digest};
 use super::{Archive, ArchiveError, now};
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage, fingerprint_document};
 use crate::fingerprint::keywords::KeywordPrint;
@@ -29,6 +30,9 @@ pub struct AddOptions {
     /// Single-pass clustering: each new document joins the group of its nearest archived
     /// near duplicate only, instead of joining every group it is near.
     pub cluster: bool,
+    /// Folders kept in step with the archive: once everything is added, archived documents
+    /// whose file lay under one of them and is gone are removed (`add --sync`).
+    pub sync: Vec<std::path::PathBuf>,
 }
 
 /// What an add did.
@@ -37,6 +41,13 @@ pub struct AddSummary {
     pub added: usize,
     pub replaced: usize,
     pub unchanged: usize,
+    /// Of the unchanged files, those whose bytes were read to be sure (their size or
+    /// times differed from those recorded, or none were): every other unchanged file was
+    /// known by its size and times alone, and not read.
+    pub hashed: usize,
+    /// Archived documents removed because their file is gone from a folder kept in step
+    /// (`AddOptions::sync`).
+    pub dropped: usize,
     /// (path, error) of each file that could not be read.
     pub failed: Vec<(String, String)>,
     /// (path, note) of each file archived with a warning, as a check gives it (a text
@@ -55,6 +66,8 @@ impl AddSummary {
         self.added += other.added;
         self.replaced += other.replaced;
         self.unchanged += other.unchanged;
+        self.hashed += other.hashed;
+        self.dropped += other.dropped;
         self.failed.extend(other.failed);
         self.warnings.extend(other.warnings);
         self.inside_archive.extend(other.inside_archive);
@@ -76,6 +89,8 @@ struct Prepared {
     warnings: Vec<String>,
     sha256: String,
     size: u64,
+    /// The file's stamp as seen before it was read (none when it had not settled).
+    stamp: Option<FileStamp>,
     /// The text, compressed as stored (in the parallel part of an add).
     compressed: Vec<u8>,
     chars: usize,
@@ -83,6 +98,17 @@ struct Prepared {
     /// `None` for a text without words: it is nobody's near duplicate.
     simhash: Option<u64>,
     keywords: Option<KeywordPrint>,
+}
+
+/// What became of one file of an add before the catalog is written.
+enum Seen {
+    /// Its size and times are those of its archived version: not read.
+    Same,
+    /// Its bytes are those of these archived versions of it, which get its stamp, or of
+    /// another archived file (no ids: a copy, not archived again).
+    SameBytes { ids: Vec<u32>, source: String, stamp: Option<FileStamp> },
+    /// New or changed: read and fingerprinted.
+    Read(Box<Prepared>),
 }
 
 impl Archive {
@@ -111,8 +137,9 @@ impl Archive {
         sink.progress(Progress { stage: Stage::Reading, done, total });
         // Its helper processes (if any) read every file of this add and end with it.
         let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
+        let known = Known::read(&self.lock()).map_err(|e| self.sql(e))?;
         // A batch read and not yet committed.
-        let mut pending: Option<Vec<Prepared>> = None;
+        let mut pending: Option<Vec<Seen>> = None;
         for batch in inputs.chunks(BATCH) {
             if cancel.is_cancelled() {
                 break;
@@ -120,10 +147,10 @@ impl Archive {
             let (read, committed) = std::thread::scope(|scope| {
                 let commit = pending.take().map(|docs| scope.spawn(|| self.commit_and_merge(docs, options)));
                 let ticks = std::sync::atomic::AtomicUsize::new(done);
-                let read: Vec<Result<Prepared, (String, String)>> = batch
+                let read: Vec<Result<Seen, (String, String)>> = batch
                     .par_iter()
                     .map(|input| {
-                        let prepared = self.prepare(input, &extractor);
+                        let prepared = self.see(input, &extractor, &known);
                         let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         sink.progress(Progress { stage: Stage::Reading, done: n, total });
                         prepared
@@ -151,12 +178,15 @@ impl Archive {
         if let Some(docs) = pending {
             summary.absorb(self.commit_and_merge(docs, options)?);
         }
+        if !options.sync.is_empty() && !cancel.is_cancelled() {
+            summary.dropped = self.drop_gone(&options.sync)?;
+        }
         sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
         Ok(summary)
     }
 
     /// Commits one batch, then merges segments if a tier is full; what it added.
-    fn commit_and_merge(&self, docs: Vec<Prepared>, options: &AddOptions) -> Result<AddSummary, ArchiveError> {
+    fn commit_and_merge(&self, docs: Vec<Seen>, options: &AddOptions) -> Result<AddSummary, ArchiveError> {
         let mut summary = AddSummary::default();
         self.commit_batch(docs, options, &mut summary)?;
         summary.damaged_segments = self.merge_if_needed()?;
@@ -174,14 +204,45 @@ impl Archive {
         (outside.into_iter().cloned().collect(), inside.into_iter().map(|i| i.display.clone()).collect())
     }
 
+    /// Decides whether `input` changed, reading as little as it can: nothing when its
+    /// size and times are those recorded with its archived version, its bytes (hashed)
+    /// when they are not, and only a file with new bytes is read and fingerprinted.
+    fn see(
+        &self,
+        input: &DocumentInput,
+        extractor: &ingest::Extractor,
+        known: &Known,
+    ) -> Result<Seen, (String, String)> {
+        // Seen before anything is read: a change made while it is read shows next time.
+        let stamp = FileStamp::of(&input.path);
+        let source = source_of(&input.path);
+        if known.same_stamp(&source, &input.display, stamp) {
+            return Ok(Seen::Same);
+        }
+        // A file that cannot be hashed is read as a check reads it, which says why not.
+        if let Ok(digest) = file_digest(&input.path)
+            && let Verdict::SameBytes(ids) = known.by_digest(&source, &input.display, &digest)
+        {
+            return Ok(Seen::SameBytes { ids, source, stamp });
+        }
+        self.prepare(input, extractor, source, stamp).map(|p| Seen::Read(Box::new(p)))
+    }
+
     /// Reads and fingerprints `input` exactly as a check reads a reference.
-    fn prepare(&self, input: &DocumentInput, extractor: &ingest::Extractor) -> Result<Prepared, (String, String)> {
+    fn prepare(
+        &self,
+        input: &DocumentInput,
+        extractor: &ingest::Extractor,
+        source: String,
+        stamp: Option<FileStamp>,
+    ) -> Result<Prepared, (String, String)> {
         let read = fingerprint_document(input, &self.settings, extractor).map_err(|e| (input.display.clone(), e))?;
         let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
         let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
         Ok(Prepared {
             path: input.display.clone(),
-            source: source_of(&input.path),
+            source,
+            stamp,
             warnings: read.entry.warnings.iter().map(ToString::to_string).collect(),
             sha256: read.entry.sha256.unwrap_or_default(),
             size,
@@ -196,7 +257,7 @@ impl Archive {
     /// One transaction: documents in, old versions out, segments written and listed.
     fn commit_batch(
         &self,
-        docs: Vec<Prepared>,
+        docs: Vec<Seen>,
         options: &AddOptions,
         summary: &mut AddSummary,
     ) -> Result<(), ArchiveError> {
@@ -207,7 +268,22 @@ impl Archive {
         let mut kgrams: Vec<(u64, Posting)> = Vec::new();
         let mut sentences: Vec<(u64, Posting)> = Vec::new();
         let mut first_id = None;
-        for doc in docs {
+        for seen in docs {
+            let doc = match seen {
+                Seen::Same => {
+                    summary.unchanged += 1;
+                    continue;
+                }
+                Seen::SameBytes { ids, source, stamp } => {
+                    for id in ids {
+                        rows::record_stamp(&tx, id, &source, stamp).map_err(sql)?;
+                    }
+                    summary.unchanged += 1;
+                    summary.hashed += 1;
+                    continue;
+                }
+                Seen::Read(doc) => doc,
+            };
             let Some(old) = archived_versions(&tx, &doc).map_err(sql)? else {
                 summary.unchanged += 1;
                 continue;
@@ -233,6 +309,7 @@ impl Archive {
                     keywords: doc.keywords.as_ref().map(|k| k.keywords.join("\n")),
                     text: &doc.compressed,
                     keys: keys.as_bytes(),
+                    stamp: doc.stamp,
                 },
             )
             .map_err(sql)?;

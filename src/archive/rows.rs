@@ -11,6 +11,8 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use rustc_hash::FxHashSet;
 
+use super::unchanged::FileStamp;
+
 /// An archived document's id as postings hold it, or a typed error past `u32::MAX`.
 pub(super) fn doc_id(id: i64) -> Result<u32, rusqlite::Error> {
     u32::try_from(id).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, id))
@@ -69,6 +71,8 @@ pub(super) struct NewDocument<'a> {
     pub text: &'a [u8],
     /// The token keys, as stored.
     pub keys: &'a [u8],
+    /// The file's stamp as seen before it was read, when it had settled.
+    pub stamp: Option<FileStamp>,
 }
 
 /// A listed segment file.
@@ -135,11 +139,15 @@ pub struct Stats {
 /// Inserts `doc` (documents, texts, token keys) in group 0; returns its id.
 pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Result<u32, rusqlite::Error> {
     let band = |i: usize| doc.bands.map(|b| b[i]);
-    let size = i64::try_from(doc.size).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(2, i64::MAX))?;
+    // With a stamp, the size seen with it (the stamp is compared as a whole).
+    let size = match doc.stamp {
+        Some(stamp) => stamp.size,
+        None => i64::try_from(doc.size).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(2, i64::MAX))?,
+    };
     let chars = i64::try_from(doc.chars).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(5, i64::MAX))?;
     conn.prepare_cached(
-        "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id, source)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14)",
+        "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id, source, mtime_ns, ctime_ns)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14, ?15, ?16)",
     )?
     .execute(params![
         doc.path,
@@ -155,7 +163,9 @@ pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Resul
         band(3),
         doc.nshash.map(stored_hash),
         doc.keywords,
-        doc.source
+        doc.source,
+        doc.stamp.map(|s| s.mtime_ns),
+        doc.stamp.map(|s| s.ctime_ns)
     ])?;
     let id = conn.last_insert_rowid();
     conn.prepare_cached("INSERT INTO texts(id, text) VALUES (?1, ?2)")?.execute(params![id, doc.text])?;
@@ -169,6 +179,27 @@ pub(super) fn versions_of(conn: &Connection, source: &str, path: &str) -> Result
     let mut stmt =
         conn.prepare_cached("SELECT id, sha256 FROM documents WHERE source = ?1 OR (source IS NULL AND path = ?2)")?;
     stmt.query_map([source, path], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
+}
+
+/// Records that the file resolving to `source` still holds document `id`'s bytes, as
+/// seen with `stamp` (none: it had not settled, and the next add hashes it again).
+pub(super) fn record_stamp(
+    conn: &Connection,
+    id: u32,
+    source: &str,
+    stamp: Option<FileStamp>,
+) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached(
+        "UPDATE documents SET source = ?2, size = coalesce(?3, size), mtime_ns = ?4, ctime_ns = ?5 WHERE id = ?1",
+    )?
+    .execute(params![id, source, stamp.map(|s| s.size), stamp.map(|s| s.mtime_ns), stamp.map(|s| s.ctime_ns)])?;
+    Ok(())
+}
+
+/// (id, resolved path) of every document archived with one.
+pub(super) fn sources(conn: &Connection) -> Result<Vec<(u32, String)>, rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT id, source FROM documents WHERE source IS NOT NULL ORDER BY id")?;
+    stmt.query_map([], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
 }
 
 /// The first archived document with these bytes (by SHA-256), if any.

@@ -220,7 +220,8 @@ impl Archive {
             return Ok(Seen::Same);
         }
         // A file that cannot be hashed is read as a check reads it, which says why not.
-        if let Ok(digest) = file_digest(&input.path)
+        if !known.is_empty()
+            && let Ok(digest) = file_digest(&input.path)
             && let Verdict::SameBytes(ids) = known.by_digest(&source, &input.display, &digest)
         {
             return Ok(Seen::SameBytes { ids, source, stamp });

@@ -93,6 +93,12 @@ impl Known {
         Ok(known)
     }
 
+    /// Whether the archive held no document: then every file is new and none is hashed
+    /// before it is read (its SHA-256 comes with its reading).
+    pub fn is_empty(&self) -> bool {
+        self.digests.is_empty()
+    }
+
     /// The archived versions of the file resolving to `source`, given as `path`.
     fn versions<'a>(&'a self, source: &str, path: &str) -> impl Iterator<Item = &'a Version> {
         self.by_source.get(source).into_iter().chain(self.by_path.get(path)).flatten()

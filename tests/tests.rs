@@ -8,6 +8,7 @@
 mod archive;
 #[cfg(unix)]
 mod archive_daily;
+mod archive_groups;
 #[cfg(unix)]
 mod archive_pressure;
 mod cli;

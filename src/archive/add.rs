@@ -8,10 +8,10 @@ use rusqlite::Connection;
 
 use super::codec::{bands, compress};
 use super::files::{segment_name, sync_dir};
-use super::groups::assign_group;
+use super::groups::{Fresh, assign_group, sketch};
 use super::rows::{self, NewDocument};
 use super::segment::{self, Kind};
-use super::unchanged::{FileStamp, Known, Verdict, file_digest};
+use super::unchanged::{FileStamp, Known, Verdict, file_digest, stamp_of};
 use super::{Archive, ArchiveError, now};
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage, fingerprint_document};
 use crate::fingerprint::keywords::KeywordPrint;
@@ -58,6 +58,9 @@ pub struct AddSummary {
     pub inside_archive: Vec<String>,
     /// Damaged segments a merge found and left as they were (see `archive verify`).
     pub damaged_segments: Vec<String>,
+    /// New documents checked against the archive for near duplicates other than by
+    /// SimHash (their groups follow the check's rule).
+    pub checked_for_groups: usize,
 }
 
 impl AddSummary {
@@ -68,6 +71,7 @@ impl AddSummary {
         self.unchanged += other.unchanged;
         self.hashed += other.hashed;
         self.dropped += other.dropped;
+        self.checked_for_groups += other.checked_for_groups;
         self.failed.extend(other.failed);
         self.warnings.extend(other.warnings);
         self.inside_archive.extend(other.inside_archive);
@@ -140,6 +144,8 @@ impl Archive {
         let known = Known::read(&self.lock()).map_err(|e| self.sql(e))?;
         // A batch read and not yet committed.
         let mut pending: Option<Vec<Seen>> = None;
+        // The documents added, for their check by the groups' rule once all are in.
+        let mut fresh: Vec<Fresh> = Vec::new();
         for batch in inputs.chunks(BATCH) {
             if cancel.is_cancelled() {
                 break;
@@ -160,7 +166,9 @@ impl Archive {
             });
             if let Some(committed) = committed {
                 // A panic while committing is a bug: it goes on as if the commit had run here.
-                summary.absorb(committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
+                let (done, added) = committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                summary.absorb(done);
+                fresh.extend(added);
             }
             if cancel.is_cancelled() {
                 break;
@@ -176,7 +184,15 @@ impl Archive {
             done += batch.len();
         }
         if let Some(docs) = pending {
-            summary.absorb(self.commit_and_merge(docs, options)?);
+            let (done, added) = self.commit_and_merge(docs, options)?;
+            summary.absorb(done);
+            fresh.extend(added);
+        }
+        // Every document is committed by now: a check that fails here (a damaged segment,
+        // said above) leaves groups by SimHash alone, and says so.
+        match self.regroup(&fresh, options.cluster, cancel) {
+            Ok(checked) => summary.checked_for_groups = checked,
+            Err(e) => summary.warnings.push((self.dir.display().to_string(), format!("groups by SimHash alone ({e})"))),
         }
         if !options.sync.is_empty() && !cancel.is_cancelled() {
             summary.dropped = self.drop_gone(&options.sync)?;
@@ -186,11 +202,11 @@ impl Archive {
     }
 
     /// Commits one batch, then merges segments if a tier is full; what it added.
-    fn commit_and_merge(&self, docs: Vec<Seen>, options: &AddOptions) -> Result<AddSummary, ArchiveError> {
+    fn commit_and_merge(&self, docs: Vec<Seen>, options: &AddOptions) -> Result<(AddSummary, Vec<Fresh>), ArchiveError> {
         let mut summary = AddSummary::default();
-        self.commit_batch(docs, options, &mut summary)?;
+        let fresh = self.commit_batch(docs, options, &mut summary)?;
         summary.damaged_segments = self.merge_if_needed()?;
-        Ok(summary)
+        Ok((summary, fresh))
     }
 
     /// The inputs that are not files of the archive folder itself, and the names of those
@@ -214,7 +230,7 @@ impl Archive {
         known: &Known,
     ) -> Result<Seen, (String, String)> {
         // Seen before anything is read: a change made while it is read shows next time.
-        let stamp = FileStamp::of(&input.path);
+        let stamp = stamp_of(&input.path);
         let source = source_of(&input.path);
         if known.same_stamp(&source, &input.display, stamp) {
             return Ok(Seen::Same);
@@ -255,13 +271,14 @@ impl Archive {
         })
     }
 
-    /// One transaction: documents in, old versions out, segments written and listed.
+    /// One transaction: documents in, old versions out, segments written and listed. The
+    /// documents added, for their check by the groups' rule.
     fn commit_batch(
         &self,
         docs: Vec<Seen>,
         options: &AddOptions,
         summary: &mut AddSummary,
-    ) -> Result<(), ArchiveError> {
+    ) -> Result<Vec<Fresh>, ArchiveError> {
         let mut conn = self.lock();
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
@@ -269,6 +286,7 @@ impl Archive {
         let mut kgrams: Vec<(u64, Posting)> = Vec::new();
         let mut sentences: Vec<(u64, Posting)> = Vec::new();
         let mut first_id = None;
+        let mut fresh = Vec::new();
         for seen in docs {
             let doc = match seen {
                 Seen::Same => {
@@ -315,7 +333,7 @@ impl Archive {
             )
             .map_err(sql)?;
             first_id.get_or_insert(id);
-            assign_group(
+            let nshash_neighbour = assign_group(
                 &tx,
                 id,
                 doc.simhash.unwrap_or(0),
@@ -324,6 +342,12 @@ impl Archive {
                 options.cluster,
             )
             .map_err(sql)?;
+            fresh.push(Fresh {
+                id,
+                file: std::path::PathBuf::from(&doc.source),
+                sketch: sketch(doc.prints.kgrams.iter().map(|f| f.hash)),
+                nshash_neighbour,
+            });
             kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: id, position: f.position })));
             sentences.extend(doc.prints.sentences.iter().map(|s| (s.hash, Posting { doc: id, position: s.start })));
             if old.is_empty() { summary.added += 1 } else { summary.replaced += 1 }
@@ -336,7 +360,8 @@ impl Archive {
             }
             sync_dir(&self.dir)?;
         }
-        tx.commit().map_err(sql)
+        tx.commit().map_err(sql)?;
+        Ok(fresh)
     }
 }
 

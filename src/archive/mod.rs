@@ -22,6 +22,7 @@ mod maintain;
 mod merge;
 mod names;
 mod reader;
+mod regroup;
 mod rows;
 pub mod segment;
 mod store;

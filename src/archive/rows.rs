@@ -11,8 +11,6 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use rustc_hash::FxHashSet;
 
-use super::unchanged::FileStamp;
-
 /// An archived document's id as postings hold it, or a typed error past `u32::MAX`.
 pub(super) fn doc_id(id: i64) -> Result<u32, rusqlite::Error> {
     u32::try_from(id).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, id))
@@ -52,6 +50,26 @@ pub struct DocumentInfo {
     pub simhash: Option<u64>,
     pub nshash: Option<u64>,
     pub group: u32,
+}
+
+/// What is recorded of a file as seen before it was read (see `unchanged.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct FileStamp {
+    pub size: i64,
+    pub mtime_ns: i64,
+    /// The status-change time (Unix), which no tool can set back: a file rewritten with
+    /// its old size and modification time restored still differs here. 0 elsewhere.
+    pub ctime_ns: i64,
+}
+
+/// An archived version of a file, as an add's snapshot reads it.
+pub(super) struct VersionRow {
+    pub id: u32,
+    /// The path the file resolved to; `None` for documents archived before it was kept.
+    pub source: Option<String>,
+    pub path: String,
+    pub sha256: String,
+    pub stamp: Option<FileStamp>,
 }
 
 /// A document to insert (its group is set after, by [`set_group`]).
@@ -193,6 +211,20 @@ pub(super) fn record_stamp(
         "UPDATE documents SET source = ?2, size = coalesce(?3, size), mtime_ns = ?4, ctime_ns = ?5 WHERE id = ?1",
     )?
     .execute(params![id, source, stamp.map(|s| s.size), stamp.map(|s| s.mtime_ns), stamp.map(|s| s.ctime_ns)])?;
+    Ok(())
+}
+
+/// Calls `each` with every archived version of a file.
+pub(super) fn for_each_version(conn: &Connection, each: &mut dyn FnMut(VersionRow)) -> Result<(), rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT id, source, path, sha256, size, mtime_ns, ctime_ns FROM documents")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        let stamp = match (row.get::<_, Option<i64>>(5)?, row.get::<_, Option<i64>>(6)?) {
+            (Some(mtime_ns), Some(ctime_ns)) => Some(FileStamp { size: row.get(4)?, mtime_ns, ctime_ns }),
+            _ => None,
+        };
+        each(VersionRow { id: id_at(row, 0)?, source: row.get(1)?, path: row.get(2)?, sha256: row.get(3)?, stamp });
+    }
     Ok(())
 }
 
@@ -413,6 +445,17 @@ pub(super) fn near_rows(
         Ok(NearRow { id: id_at(r, 0)?, simhash: hash_at(r, 1)?, group: id_at(r, 2)?, nshash: hash_at(r, 3)? })
     })?
     .collect()
+}
+
+/// The group of document `id`, if it is archived.
+pub(super) fn group_of(conn: &Connection, id: u32) -> Result<Option<u32>, rusqlite::Error> {
+    conn.prepare_cached("SELECT group_id FROM documents WHERE id = ?1")?.query_row([id], |r| id_at(r, 0)).optional()
+}
+
+/// The documents archived as `path` (as added) with these bytes.
+pub(super) fn ids_by_path_and_sha256(conn: &Connection, path: &str, sha256: &str) -> Result<Vec<u32>, rusqlite::Error> {
+    let mut stmt = conn.prepare_cached("SELECT id FROM documents WHERE path = ?1 AND sha256 = ?2")?;
+    stmt.query_map([path, sha256], |r| id_at(r, 0))?.collect()
 }
 
 /// Moves every member of group `from` into group `into`.

@@ -16,31 +16,22 @@ use std::time::{Duration, SystemTime};
 
 use rusqlite::Connection;
 
+pub(super) use super::rows::FileStamp;
+use super::rows;
+
 /// A file modified this recently gets no stamp (it is hashed again by the next add).
 pub(super) const SETTLED: Duration = Duration::from_secs(2);
 
-/// What is recorded of a file as seen before it was read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct FileStamp {
-    pub size: i64,
-    pub mtime_ns: i64,
-    /// The status-change time (Unix), which no tool can set back: a file rewritten with
-    /// its old size and modification time restored still differs here. 0 elsewhere.
-    pub ctime_ns: i64,
-}
-
-impl FileStamp {
-    /// The stamp of the file at `path`, if it can be had and the file has settled.
-    pub fn of(path: &Path) -> Option<Self> {
-        let meta = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
-        let modified = meta.modified().ok()?;
-        let settled = SystemTime::now().duration_since(modified).is_ok_and(|age| age >= SETTLED);
-        settled.then(|| Self {
-            size: i64::try_from(meta.len()).unwrap_or(i64::MAX),
-            mtime_ns: nanos_since_epoch(modified),
-            ctime_ns: status_changed_ns(&meta),
-        })
-    }
+/// The stamp of the file at `path`, if it can be had and the file has settled.
+pub(super) fn stamp_of(path: &Path) -> Option<FileStamp> {
+    let meta = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
+    let modified = meta.modified().ok()?;
+    let settled = SystemTime::now().duration_since(modified).is_ok_and(|age| age >= SETTLED);
+    settled.then(|| FileStamp {
+        size: i64::try_from(meta.len()).unwrap_or(i64::MAX),
+        mtime_ns: nanos_since_epoch(modified),
+        ctime_ns: status_changed_ns(&meta),
+    })
 }
 
 /// An archived version of a file, as the add's snapshot holds it.
@@ -75,21 +66,16 @@ impl Known {
     /// Reads the snapshot from the catalog.
     pub fn read(conn: &Connection) -> Result<Self, rusqlite::Error> {
         let mut known = Self::default();
-        let mut stmt = conn.prepare("SELECT id, source, path, sha256, size, mtime_ns, ctime_ns FROM documents")?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let Some(sha256) = digest_of_hex(row.get_ref(3)?.as_str()?) else { continue };
-            let stamp = match (row.get::<_, Option<i64>>(5)?, row.get::<_, Option<i64>>(6)?) {
-                (Some(mtime_ns), Some(ctime_ns)) => Some(FileStamp { size: row.get(4)?, mtime_ns, ctime_ns }),
-                _ => None,
-            };
-            let version = Version { id: super::rows::doc_id(row.get(0)?)?, sha256, stamp };
+        rows::for_each_version(conn, &mut |row| {
+            // A SHA-256 that is not one (a damaged row) never matches: the file is read.
+            let Some(sha256) = digest_of_hex(&row.sha256) else { return };
+            let version = Version { id: row.id, sha256, stamp: row.stamp };
             known.digests.insert(sha256);
-            match row.get::<_, Option<String>>(1)? {
+            match row.source {
                 Some(source) => known.by_source.entry(source).or_default().push(version),
-                None => known.by_path.entry(row.get(2)?).or_default().push(version),
+                None => known.by_path.entry(row.path).or_default().push(version),
             }
-        }
+        })?;
         Ok(known)
     }
 
@@ -188,11 +174,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("f.txt");
         std::fs::write(&file, b"text").unwrap();
-        assert_eq!(FileStamp::of(&file), None);
+        assert_eq!(stamp_of(&file), None);
         let past = SystemTime::now() - Duration::from_secs(60);
         std::fs::File::options().write(true).open(&file).unwrap().set_modified(past).unwrap();
-        let stamp = FileStamp::of(&file).unwrap();
+        let stamp = stamp_of(&file).unwrap();
         assert_eq!(stamp.size, 4);
-        assert_eq!(FileStamp::of(dir.path()), None);
+        assert_eq!(stamp_of(dir.path()), None);
     }
 }

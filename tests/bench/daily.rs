@@ -4,7 +4,7 @@
 //! edited. Each round runs the three in turn (first add, unchanged, 1,000 changed,
 //! unchanged), so that a noisy machine spreads over all of them, and the medians of the
 //! rounds are printed. Run by the archive benchmark when `TWINSPOT_ARCHIVE_DAILY` is set
-//! (its value: the number of rounds).
+//! (its value: the number of rounds); `TWINSPOT_BIN` names the `twinspot` to time.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,10 +15,16 @@ use super::corpus::{Rng, TextGen};
 /// Files edited between two adds.
 const CHANGED: usize = 1_000;
 
+/// The `twinspot` to time: `TWINSPOT_BIN` when set (a release build of the command line
+/// alone, built without the window), else the one built with this benchmark.
+fn twinspot() -> PathBuf {
+    std::env::var_os("TWINSPOT_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_twinspot")), PathBuf::from)
+}
+
 /// Runs `twinspot archive add ARCHIVE DOCS -q` and returns its wall time and what it said.
 fn timed_add(archive: &Path, docs: &Path) -> (f64, String) {
     let start = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_twinspot"))
+    let output = Command::new(twinspot())
         .arg("archive")
         .arg("add")
         .arg(archive)

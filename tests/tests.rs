@@ -7,6 +7,9 @@
 
 mod archive;
 #[cfg(unix)]
+mod archive_daily;
+mod archive_groups;
+#[cfg(unix)]
 mod archive_pressure;
 mod cli;
 mod devset;
@@ -27,8 +30,8 @@ mod ingest;
 mod launch;
 mod packaging;
 mod reference_cache;
-mod report_targets;
 mod report_pdf;
+mod report_targets;
 #[cfg(feature = "gui")]
 mod review;
 mod short_copies;

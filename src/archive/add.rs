@@ -8,9 +8,10 @@ use rusqlite::Connection;
 
 use super::codec::{bands, compress};
 use super::files::{segment_name, sync_dir};
-use super::groups::assign_group;
+use super::groups::{Fresh, assign_group, sketch};
 use super::rows::{self, NewDocument};
 use super::segment::{self, Kind};
+use super::unchanged::{FileStamp, Known, Verdict, file_digest, stamp_of};
 use super::{Archive, ArchiveError, now};
 use crate::fingerprint::simhash::Dictionary;
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage, fingerprint_document};
@@ -30,6 +31,9 @@ pub struct AddOptions {
     /// Single-pass clustering: each new document joins the group of its nearest archived
     /// near duplicate only, instead of joining every group it is near.
     pub cluster: bool,
+    /// Folders kept in step with the archive: once everything is added, archived documents
+    /// whose file lay under one of them and is gone are removed (`add --sync`).
+    pub sync: Vec<std::path::PathBuf>,
 }
 
 /// What an add did.
@@ -38,6 +42,13 @@ pub struct AddSummary {
     pub added: usize,
     pub replaced: usize,
     pub unchanged: usize,
+    /// Of the unchanged files, those whose bytes were read to be sure (their size or
+    /// times differed from those recorded, or none were): every other unchanged file was
+    /// known by its size and times alone, and not read.
+    pub hashed: usize,
+    /// Archived documents removed because their file is gone from a folder kept in step
+    /// (`AddOptions::sync`).
+    pub dropped: usize,
     /// (path, error) of each file that could not be read.
     pub failed: Vec<(String, String)>,
     /// (path, note) of each file archived with a warning, as a check gives it (a text
@@ -48,6 +59,9 @@ pub struct AddSummary {
     pub inside_archive: Vec<String>,
     /// Damaged segments a merge found and left as they were (see `archive verify`).
     pub damaged_segments: Vec<String>,
+    /// New documents checked against the archive for near duplicates other than by
+    /// SimHash (their groups follow the check's rule).
+    pub checked_for_groups: usize,
 }
 
 impl AddSummary {
@@ -56,6 +70,9 @@ impl AddSummary {
         self.added += other.added;
         self.replaced += other.replaced;
         self.unchanged += other.unchanged;
+        self.hashed += other.hashed;
+        self.dropped += other.dropped;
+        self.checked_for_groups += other.checked_for_groups;
         self.failed.extend(other.failed);
         self.warnings.extend(other.warnings);
         self.inside_archive.extend(other.inside_archive);
@@ -77,6 +94,8 @@ struct Prepared {
     warnings: Vec<String>,
     sha256: String,
     size: u64,
+    /// The file's stamp as seen before it was read (none when it had not settled).
+    stamp: Option<FileStamp>,
     /// The text, compressed as stored (in the parallel part of an add).
     compressed: Vec<u8>,
     chars: usize,
@@ -84,6 +103,17 @@ struct Prepared {
     /// `None` for a text without words: it is nobody's near duplicate.
     simhash: Option<u64>,
     keywords: Option<KeywordPrint>,
+}
+
+/// What became of one file of an add before the catalog is written.
+enum Seen {
+    /// Its size and times are those of its archived version: not read.
+    Same,
+    /// Its bytes are those of these archived versions of it, which get its stamp, or of
+    /// another archived file (no ids: a copy, not archived again).
+    SameBytes { ids: Vec<u32>, source: String, stamp: Option<FileStamp> },
+    /// New or changed: read and fingerprinted.
+    Read(Box<Prepared>),
 }
 
 impl Archive {
@@ -114,8 +144,11 @@ impl Archive {
         let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
         // Built on the first Chinese document, let go with the add.
         let dictionary = Dictionary::new();
+        let known = Known::read(&self.lock()).map_err(|e| self.sql(e))?;
         // A batch read and not yet committed.
-        let mut pending: Option<Vec<Prepared>> = None;
+        let mut pending: Option<Vec<Seen>> = None;
+        // The documents added, for their check by the groups' rule once all are in.
+        let mut fresh: Vec<Fresh> = Vec::new();
         for batch in inputs.chunks(BATCH) {
             if cancel.is_cancelled() {
                 break;
@@ -123,10 +156,10 @@ impl Archive {
             let (read, committed) = std::thread::scope(|scope| {
                 let commit = pending.take().map(|docs| scope.spawn(|| self.commit_and_merge(docs, options)));
                 let ticks = std::sync::atomic::AtomicUsize::new(done);
-                let read: Vec<Result<Prepared, (String, String)>> = batch
+                let read: Vec<Result<Seen, (String, String)>> = batch
                     .par_iter()
                     .map(|input| {
-                        let prepared = self.prepare(input, (&extractor, &dictionary));
+                        let prepared = self.see(input, (&extractor, &dictionary), &known);
                         let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         sink.progress(Progress { stage: Stage::Reading, done: n, total });
                         prepared
@@ -136,7 +169,9 @@ impl Archive {
             });
             if let Some(committed) = committed {
                 // A panic while committing is a bug: it goes on as if the commit had run here.
-                summary.absorb(committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
+                let (done, added) = committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                summary.absorb(done);
+                fresh.extend(added);
             }
             if cancel.is_cancelled() {
                 break;
@@ -152,18 +187,29 @@ impl Archive {
             done += batch.len();
         }
         if let Some(docs) = pending {
-            summary.absorb(self.commit_and_merge(docs, options)?);
+            let (done, added) = self.commit_and_merge(docs, options)?;
+            summary.absorb(done);
+            fresh.extend(added);
+        }
+        // Every document is committed by now: a check that fails here (a damaged segment,
+        // said above) leaves groups by SimHash alone, and says so.
+        match self.regroup(&fresh, options.cluster, cancel) {
+            Ok(checked) => summary.checked_for_groups = checked,
+            Err(e) => summary.warnings.push((self.dir.display().to_string(), format!("groups by SimHash alone ({e})"))),
+        }
+        if !options.sync.is_empty() && !cancel.is_cancelled() {
+            summary.dropped = self.drop_gone(&options.sync)?;
         }
         sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
         Ok(summary)
     }
 
     /// Commits one batch, then merges segments if a tier is full; what it added.
-    fn commit_and_merge(&self, docs: Vec<Prepared>, options: &AddOptions) -> Result<AddSummary, ArchiveError> {
+    fn commit_and_merge(&self, docs: Vec<Seen>, options: &AddOptions) -> Result<(AddSummary, Vec<Fresh>), ArchiveError> {
         let mut summary = AddSummary::default();
-        self.commit_batch(docs, options, &mut summary)?;
+        let fresh = self.commit_batch(docs, options, &mut summary)?;
         summary.damaged_segments = self.merge_if_needed()?;
-        Ok(summary)
+        Ok((summary, fresh))
     }
 
     /// The inputs that are not files of the archive folder itself, and the names of those
@@ -177,18 +223,46 @@ impl Archive {
         (outside.into_iter().cloned().collect(), inside.into_iter().map(|i| i.display.clone()).collect())
     }
 
+    /// Decides whether `input` changed, reading as little as it can: nothing when its
+    /// size and times are those recorded with its archived version, its bytes (hashed)
+    /// when they are not, and only a file with new bytes is read and fingerprinted.
+    fn see(
+        &self,
+        input: &DocumentInput,
+        readers: (&ingest::Extractor, &Dictionary),
+        known: &Known,
+    ) -> Result<Seen, (String, String)> {
+        // Seen before anything is read: a change made while it is read shows next time.
+        let stamp = stamp_of(&input.path);
+        let source = source_of(&input.path);
+        if known.same_stamp(&source, &input.display, stamp) {
+            return Ok(Seen::Same);
+        }
+        // A file that cannot be hashed is read as a check reads it, which says why not.
+        if !known.is_empty()
+            && let Ok(digest) = file_digest(&input.path)
+            && let Verdict::SameBytes(ids) = known.by_digest(&source, &input.display, &digest)
+        {
+            return Ok(Seen::SameBytes { ids, source, stamp });
+        }
+        self.prepare(input, readers, source, stamp).map(|p| Seen::Read(Box::new(p)))
+    }
+
     /// Reads and fingerprints `input` exactly as a check reads a reference.
     fn prepare(
         &self,
         input: &DocumentInput,
         readers: (&ingest::Extractor, &Dictionary),
+        source: String,
+        stamp: Option<FileStamp>,
     ) -> Result<Prepared, (String, String)> {
         let read = fingerprint_document(input, &self.settings, readers).map_err(|e| (input.display.clone(), e))?;
         let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
         let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
         Ok(Prepared {
             path: input.display.clone(),
-            source: source_of(&input.path),
+            source,
+            stamp,
             warnings: read.entry.warnings.iter().map(ToString::to_string).collect(),
             sha256: read.entry.sha256.unwrap_or_default(),
             size,
@@ -200,13 +274,14 @@ impl Archive {
         })
     }
 
-    /// One transaction: documents in, old versions out, segments written and listed.
+    /// One transaction: documents in, old versions out, segments written and listed. The
+    /// documents added, for their check by the groups' rule.
     fn commit_batch(
         &self,
-        docs: Vec<Prepared>,
+        docs: Vec<Seen>,
         options: &AddOptions,
         summary: &mut AddSummary,
-    ) -> Result<(), ArchiveError> {
+    ) -> Result<Vec<Fresh>, ArchiveError> {
         let mut conn = self.lock();
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
@@ -214,7 +289,23 @@ impl Archive {
         let mut kgrams: Vec<(u64, Posting)> = Vec::new();
         let mut sentences: Vec<(u64, Posting)> = Vec::new();
         let mut first_id = None;
-        for doc in docs {
+        let mut fresh = Vec::new();
+        for seen in docs {
+            let doc = match seen {
+                Seen::Same => {
+                    summary.unchanged += 1;
+                    continue;
+                }
+                Seen::SameBytes { ids, source, stamp } => {
+                    for id in ids {
+                        rows::record_stamp(&tx, id, &source, stamp).map_err(sql)?;
+                    }
+                    summary.unchanged += 1;
+                    summary.hashed += 1;
+                    continue;
+                }
+                Seen::Read(doc) => doc,
+            };
             let Some(old) = archived_versions(&tx, &doc).map_err(sql)? else {
                 summary.unchanged += 1;
                 continue;
@@ -240,11 +331,12 @@ impl Archive {
                     keywords: doc.keywords.as_ref().map(|k| k.keywords.join("\n")),
                     text: &doc.compressed,
                     keys: keys.as_bytes(),
+                    stamp: doc.stamp,
                 },
             )
             .map_err(sql)?;
             first_id.get_or_insert(id);
-            assign_group(
+            let nshash_neighbour = assign_group(
                 &tx,
                 id,
                 doc.simhash.unwrap_or(0),
@@ -253,6 +345,12 @@ impl Archive {
                 options.cluster,
             )
             .map_err(sql)?;
+            fresh.push(Fresh {
+                id,
+                file: std::path::PathBuf::from(&doc.source),
+                sketch: sketch(doc.prints.kgrams.iter().map(|f| f.hash)),
+                nshash_neighbour,
+            });
             kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: id, position: f.position })));
             sentences.extend(doc.prints.sentences.iter().map(|s| (s.hash, Posting { doc: id, position: s.start })));
             if old.is_empty() { summary.added += 1 } else { summary.replaced += 1 }
@@ -265,7 +363,8 @@ impl Archive {
             }
             sync_dir(&self.dir)?;
         }
-        tx.commit().map_err(sql)
+        tx.commit().map_err(sql)?;
+        Ok(fresh)
     }
 }
 

@@ -24,7 +24,9 @@ CREATE TABLE documents(
     nshash INTEGER,
     keywords TEXT,
     group_id INTEGER NOT NULL,
-    source TEXT
+    source TEXT,
+    mtime_ns INTEGER,
+    ctime_ns INTEGER
 );
 CREATE INDEX documents_path ON documents(path);
 CREATE INDEX documents_sha256 ON documents(sha256);
@@ -45,7 +47,6 @@ CREATE TABLE segments(
 );
 CREATE TABLE removed(id INTEGER PRIMARY KEY);
 ";
-
 
 /// Opens the catalog of the archive at `dir`; `write` opens it for changes. Nothing is
 /// written here: a writer switches to WAL with [`prepare_for_writing`] once the catalog is
@@ -117,20 +118,31 @@ pub fn prepare_for_writing(conn: &Connection, dir: &Path) -> Result<(), ArchiveE
     conn.pragma_update(None, "synchronous", "FULL").map_err(sql)?;
     // Written by this build: the path each document's file resolves to (catalogs made
     // before have none and are matched by the path as added).
-    let has_source: bool = conn
-        .query_row("SELECT count(*) FROM pragma_table_info('documents') WHERE name = 'source'", [], |r| {
-            r.get::<_, i64>(0)
-        })
-        .map(|n| n > 0)
-        .map_err(sql)?;
-    if !has_source {
+    if !has_column(conn, "source").map_err(sql)? {
         conn.execute_batch(
             "ALTER TABLE documents ADD COLUMN source TEXT;
              CREATE INDEX IF NOT EXISTS documents_source ON documents(source);",
         )
         .map_err(sql)?;
     }
+    // The file's times as seen before it was read (see `unchanged.rs`): documents archived
+    // without them are hashed once by the next add, which records them.
+    if !has_column(conn, "mtime_ns").map_err(sql)? {
+        conn.execute_batch(
+            "ALTER TABLE documents ADD COLUMN mtime_ns INTEGER;
+             ALTER TABLE documents ADD COLUMN ctime_ns INTEGER;",
+        )
+        .map_err(sql)?;
+    }
     Ok(())
+}
+
+/// Whether the documents table has `column`.
+fn has_column(conn: &Connection, column: &str) -> Result<bool, rusqlite::Error> {
+    conn.query_row("SELECT count(*) FROM pragma_table_info('documents') WHERE name = ?1", [column], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map(|n| n > 0)
 }
 
 /// Refuses a database that is not a twinspot catalog: it must have the tables of one and

@@ -1,13 +1,53 @@
 //! Near-duplicate groups of the archive, kept as a parent forest flattened to depth one:
 //! every document points at its group's representative (the earliest document, the
 //! smallest id), so joining two groups is one update inside the adding transaction.
-//! Near duplicates are found through the SimHash pigeonhole columns and the nshash key.
+//!
+//! Documents are near duplicates when a check would call them so
+//! ([`crate::score::near_duplicate_rule`]): SimHash, coverage or keywords. SimHash
+//! neighbours are found through the pigeonhole columns while a batch is committed; the
+//! other two signals need the pair aligned, which the check does: a new document whose
+//! sketch (its smallest k-gram hashes) is held by another document, or whose nshash key
+//! another shares, is checked against the archive once its add is committed
+//! (`regroup.rs`), and joins the groups of the near duplicates that check reports.
+
+use std::path::PathBuf;
 
 use rusqlite::Connection;
 
 use super::codec::bands;
 use super::rows;
 use crate::fingerprint::simhash::hamming;
+use crate::score::{PairScores, near_duplicate_rule};
+
+/// Hashes in a new document's sketch: its smallest distinct k-gram hashes.
+pub(super) const SKETCH: usize = 32;
+
+/// A new document whose sketch shares this many hashes with another document is checked
+/// for near duplicates. Passages covering a quarter of it (what the keyword signal needs
+/// at the least) hold about a quarter of its k-grams, 8 of 32 expected: fewer than 3
+/// happens about twice in a hundred such pairs, and almost never at half.
+pub(super) const SKETCH_HITS: usize = 3;
+
+/// A document added by this add, kept for its check after the add is committed.
+#[derive(Clone, Debug)]
+pub(super) struct Fresh {
+    pub id: u32,
+    /// The file it was read from (its resolved path).
+    pub file: PathBuf,
+    pub sketch: Vec<u64>,
+    /// Another document shares its nshash key without being a SimHash neighbour: to be
+    /// checked whatever its sketch says.
+    pub nshash_neighbour: bool,
+}
+
+/// The smallest `SKETCH` distinct values of `hashes`.
+pub(super) fn sketch(hashes: impl Iterator<Item = u64>) -> Vec<u64> {
+    let mut all: Vec<u64> = hashes.collect();
+    all.sort_unstable();
+    all.dedup();
+    all.truncate(SKETCH);
+    all
+}
 
 /// One near-duplicate group: its representative and every member (ascending ids).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,9 +56,11 @@ pub struct Group {
     pub members: Vec<u32>,
 }
 
-/// Puts the freshly inserted document `id` into a group: with `cluster`, the group of its
-/// nearest near duplicate (single-pass clustering); otherwise every group it is near is
-/// joined into the earliest one. A document near nothing starts its own group.
+/// Puts the freshly inserted document `id` into a group by SimHash: with `cluster`, the
+/// group of its nearest near duplicate (single-pass clustering); otherwise every group it
+/// is near is joined into the earliest one. A document near nothing starts its own group.
+/// True when another document shares its nshash key without being its near duplicate by
+/// SimHash: the check decides (see the module).
 pub(super) fn assign_group(
     conn: &Connection,
     id: u32,
@@ -26,19 +68,22 @@ pub(super) fn assign_group(
     nshash: Option<u64>,
     threshold: u32,
     cluster: bool,
-) -> Result<(), rusqlite::Error> {
-    // (distance, id, group); a shared nshash counts as distance 0.
+) -> Result<bool, rusqlite::Error> {
+    // (distance, id, group)
     let mut near: Vec<(u32, u32, u32)> = Vec::new();
+    let mut nshash_neighbour = false;
     for other in rows::near_rows(conn, id, bands(simhash), nshash)? {
         // A SimHash of 0 means the text had no weighted words: it says nothing.
         let distance = match other.simhash {
-            Some(h) if simhash != 0 && h != 0 => hamming(simhash, h),
-            _ => u32::MAX,
+            Some(h) if simhash != 0 && h != 0 => Some(hamming(simhash, h)),
+            _ => None,
         };
-        if distance <= threshold {
-            near.push((distance, other.id, other.group));
+        // Nothing aligned yet: the rule can only say yes by SimHash here.
+        let unaligned = PairScores { score: 0.0, score_b: 0.0, longest: 0 };
+        if distance.is_some() && near_duplicate_rule(&unaligned, distance, || 0.0, threshold, 1.0) {
+            near.push((distance.unwrap_or(0), other.id, other.group));
         } else if nshash.is_some() && other.nshash == nshash {
-            near.push((0, other.id, other.group));
+            nshash_neighbour = true;
         }
     }
     near.sort_unstable();
@@ -47,16 +92,23 @@ pub(super) fn assign_group(
     } else if cluster {
         near[0].2
     } else {
-        let mut groups: Vec<u32> = near.iter().map(|n| n.2).collect();
-        groups.sort_unstable();
-        groups.dedup();
-        let target = groups[0];
-        for &other in &groups[1..] {
-            rows::join_groups(conn, target, other)?;
-        }
-        target
+        join_all(conn, near.iter().map(|n| n.2).collect())?
     };
-    rows::set_group(conn, id, group)
+    rows::set_group(conn, id, group)?;
+    Ok(nshash_neighbour)
+}
+
+/// Joins `groups` into the earliest of them; returns it.
+pub(super) fn join_all(conn: &Connection, mut groups: Vec<u32>) -> Result<u32, rusqlite::Error> {
+    groups.sort_unstable();
+    groups.dedup();
+    let Some(&target) = groups.first() else {
+        return Err(rusqlite::Error::QueryReturnedNoRows);
+    };
+    for &other in &groups[1..] {
+        rows::join_groups(conn, target, other)?;
+    }
+    Ok(target)
 }
 
 /// Every group of more than one document, largest first, then by representative.

@@ -31,6 +31,15 @@ pub struct RemoveSummary {
     pub not_found: Vec<String>,
 }
 
+/// Whether no file is left at `path`: nothing there, or a folder. A file that cannot be
+/// looked at (a folder above it not readable, a share gone away) is not gone.
+fn is_gone(path: &std::path::Path) -> bool {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta.is_dir(),
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    }
+}
+
 /// The archived documents a damaged segment holds postings of (as far as its entries
 /// can still be read), said after its problem: their matches may be missed.
 fn concerned_documents(segment: &Segment, archived: &[rows::DocumentInfo]) -> String {
@@ -100,6 +109,35 @@ impl Archive {
         tx.commit().map_err(sql)?;
         summary.removed = gone.len();
         Ok(summary)
+    }
+
+    /// Removes the archived documents whose file lay under one of `folders` and is gone
+    /// (`add --sync`): the path it resolved to when it was archived no longer names a
+    /// file. Documents of files elsewhere, and of files still there but not added this
+    /// time (unreadable, passed over), are kept. How many went.
+    pub fn drop_gone(&self, folders: &[PathBuf]) -> Result<usize, ArchiveError> {
+        self.require_writable()?;
+        let roots: Vec<PathBuf> = folders.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
+        if roots.is_empty() {
+            return Ok(0);
+        }
+        let mut conn = self.lock();
+        let dir = self.dir.clone();
+        let sql = |e| ArchiveError::sql(&dir, e);
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
+        let mut gone = Vec::new();
+        for (id, source) in rows::sources(&tx).map_err(sql)? {
+            let file = std::path::Path::new(&source);
+            if roots.iter().any(|root| file.starts_with(root)) && is_gone(file) {
+                gone.push(id);
+            }
+        }
+        for &id in &gone {
+            rows::delete_rows(&tx, id).map_err(sql)?;
+        }
+        rows::repair_representatives(&tx).map_err(sql)?;
+        tx.commit().map_err(sql)?;
+        Ok(gone.len())
     }
 
     /// Drops every document older than `before` (YYYY-MM-DD): its publication date when

@@ -22,9 +22,11 @@ mod maintain;
 mod merge;
 mod names;
 mod reader;
+mod regroup;
 mod rows;
 pub mod segment;
 mod store;
+mod unchanged;
 
 pub use add::{AddOptions, AddSummary};
 pub use check::check_against;
@@ -34,9 +36,9 @@ pub use groups::Group;
 pub use location::{redacted, refuse_unsupported};
 pub use lock::{LOCK_FILE, WhenBusy};
 pub use maintain::{RemoveSummary, VerifyReport};
-pub use rows::Stats;
 pub use reader::ArchiveIndex;
 pub use rows::DocumentInfo;
+pub use rows::Stats;
 
 use std::path::{Path, PathBuf};
 

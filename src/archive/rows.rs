@@ -52,6 +52,26 @@ pub struct DocumentInfo {
     pub group: u32,
 }
 
+/// What is recorded of a file as seen before it was read (see `unchanged.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct FileStamp {
+    pub size: i64,
+    pub mtime_ns: i64,
+    /// The status-change time (Unix), which no tool can set back: a file rewritten with
+    /// its old size and modification time restored still differs here. 0 elsewhere.
+    pub ctime_ns: i64,
+}
+
+/// An archived version of a file, as an add's snapshot reads it.
+pub(super) struct VersionRow {
+    pub id: u32,
+    /// The path the file resolved to; `None` for documents archived before it was kept.
+    pub source: Option<String>,
+    pub path: String,
+    pub sha256: String,
+    pub stamp: Option<FileStamp>,
+}
+
 /// A document to insert (its group is set after, by [`set_group`]).
 pub(super) struct NewDocument<'a> {
     pub path: &'a str,
@@ -69,6 +89,8 @@ pub(super) struct NewDocument<'a> {
     pub text: &'a [u8],
     /// The token keys, as stored.
     pub keys: &'a [u8],
+    /// The file's stamp as seen before it was read, when it had settled.
+    pub stamp: Option<FileStamp>,
 }
 
 /// A listed segment file.
@@ -135,11 +157,15 @@ pub struct Stats {
 /// Inserts `doc` (documents, texts, token keys) in group 0; returns its id.
 pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Result<u32, rusqlite::Error> {
     let band = |i: usize| doc.bands.map(|b| b[i]);
-    let size = i64::try_from(doc.size).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(2, i64::MAX))?;
+    // With a stamp, the size seen with it (the stamp is compared as a whole).
+    let size = match doc.stamp {
+        Some(stamp) => stamp.size,
+        None => i64::try_from(doc.size).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(2, i64::MAX))?,
+    };
     let chars = i64::try_from(doc.chars).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(5, i64::MAX))?;
     conn.prepare_cached(
-        "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id, source)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14)",
+        "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id, source, mtime_ns, ctime_ns)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14, ?15, ?16)",
     )?
     .execute(params![
         doc.path,
@@ -155,7 +181,9 @@ pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Resul
         band(3),
         doc.nshash.map(stored_hash),
         doc.keywords,
-        doc.source
+        doc.source,
+        doc.stamp.map(|s| s.mtime_ns),
+        doc.stamp.map(|s| s.ctime_ns)
     ])?;
     let id = conn.last_insert_rowid();
     conn.prepare_cached("INSERT INTO texts(id, text) VALUES (?1, ?2)")?.execute(params![id, doc.text])?;
@@ -169,6 +197,41 @@ pub(super) fn versions_of(conn: &Connection, source: &str, path: &str) -> Result
     let mut stmt =
         conn.prepare_cached("SELECT id, sha256 FROM documents WHERE source = ?1 OR (source IS NULL AND path = ?2)")?;
     stmt.query_map([source, path], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
+}
+
+/// Records that the file resolving to `source` still holds document `id`'s bytes, as
+/// seen with `stamp` (none: it had not settled, and the next add hashes it again).
+pub(super) fn record_stamp(
+    conn: &Connection,
+    id: u32,
+    source: &str,
+    stamp: Option<FileStamp>,
+) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached(
+        "UPDATE documents SET source = ?2, size = coalesce(?3, size), mtime_ns = ?4, ctime_ns = ?5 WHERE id = ?1",
+    )?
+    .execute(params![id, source, stamp.map(|s| s.size), stamp.map(|s| s.mtime_ns), stamp.map(|s| s.ctime_ns)])?;
+    Ok(())
+}
+
+/// Calls `each` with every archived version of a file.
+pub(super) fn for_each_version(conn: &Connection, each: &mut dyn FnMut(VersionRow)) -> Result<(), rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT id, source, path, sha256, size, mtime_ns, ctime_ns FROM documents")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        let stamp = match (row.get::<_, Option<i64>>(5)?, row.get::<_, Option<i64>>(6)?) {
+            (Some(mtime_ns), Some(ctime_ns)) => Some(FileStamp { size: row.get(4)?, mtime_ns, ctime_ns }),
+            _ => None,
+        };
+        each(VersionRow { id: id_at(row, 0)?, source: row.get(1)?, path: row.get(2)?, sha256: row.get(3)?, stamp });
+    }
+    Ok(())
+}
+
+/// (id, resolved path) of every document archived with one.
+pub(super) fn sources(conn: &Connection) -> Result<Vec<(u32, String)>, rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT id, source FROM documents WHERE source IS NOT NULL ORDER BY id")?;
+    stmt.query_map([], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
 }
 
 /// The first archived document with these bytes (by SHA-256), if any.
@@ -382,6 +445,17 @@ pub(super) fn near_rows(
         Ok(NearRow { id: id_at(r, 0)?, simhash: hash_at(r, 1)?, group: id_at(r, 2)?, nshash: hash_at(r, 3)? })
     })?
     .collect()
+}
+
+/// The group of document `id`, if it is archived.
+pub(super) fn group_of(conn: &Connection, id: u32) -> Result<Option<u32>, rusqlite::Error> {
+    conn.prepare_cached("SELECT group_id FROM documents WHERE id = ?1")?.query_row([id], |r| id_at(r, 0)).optional()
+}
+
+/// The documents archived as `path` (as added) with these bytes.
+pub(super) fn ids_by_path_and_sha256(conn: &Connection, path: &str, sha256: &str) -> Result<Vec<u32>, rusqlite::Error> {
+    let mut stmt = conn.prepare_cached("SELECT id FROM documents WHERE path = ?1 AND sha256 = ?2")?;
+    stmt.query_map([path, sha256], |r| id_at(r, 0))?.collect()
 }
 
 /// Moves every member of group `from` into group `into`.

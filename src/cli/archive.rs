@@ -65,8 +65,9 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
     // An archive named by a URL is refused before anything is read, made or echoed.
     twinspot::archive::refuse_unsupported(archive_of(&command))?;
     match command {
-        ArchiveCommand::Add { archive, paths, date, cluster, shape, quiet } => {
-            return add(&archive, &paths, AddOptions { published: date, cluster }, &shape, quiet);
+        ArchiveCommand::Add { archive, paths, date, cluster, sync, shape, quiet } => {
+            let sync = if sync { paths.iter().filter(|p| p.is_dir()).cloned().collect() } else { Vec::new() };
+            return add(&archive, &paths, AddOptions { published: date, cluster, sync }, &shape, quiet);
         }
         ArchiveCommand::Check(args) => return check(args),
         ArchiveCommand::List { archive } => {
@@ -160,6 +161,7 @@ fn add(archive: &Path, paths: &[PathBuf], options: AddOptions, shape: &Shape, qu
     };
     let store = Archive::open_for_changes(archive, &settings, true, WhenBusy::Wait(&say_waiting))?;
     let progress = TerminalProgress::new(quiet);
+    let synced = !options.sync.is_empty();
     let summary = store.add(&inputs, &options, &progress, &CancelFlag::new())?;
     progress.finish();
     for (path, error) in &summary.failed {
@@ -180,14 +182,25 @@ fn add(archive: &Path, paths: &[PathBuf], options: AddOptions, shape: &Shape, qu
             "twinspot: segment {file} is damaged and was not merged; run `twinspot archive verify` and restore the archive from a copy"
         );
     }
+    let sync = sync_said(&summary, synced);
+    let hashed = match summary.hashed {
+        0 => String::new(),
+        1 => "; 1 unchanged file read to compare its bytes".to_string(),
+        n => format!("; {n} unchanged files read to compare their bytes"),
+    };
     println!(
-        "{} added, {} replaced, {} unchanged, {} failed",
+        "{} added, {} replaced, {} unchanged, {} failed{sync}{hashed}",
         summary.added,
         summary.replaced,
         summary.unchanged,
         summary.failed.len()
     );
     Ok(if summary.damaged_segments.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// What `add --sync` says: how many archived documents went with their files.
+fn sync_said(summary: &twinspot::archive::AddSummary, synced: bool) -> String {
+    if synced { format!(", {} removed (their files are gone)", summary.dropped) } else { String::new() }
 }
 
 /// The documents under `paths`, each real file once, and what was passed over (said on

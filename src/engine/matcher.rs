@@ -19,7 +19,7 @@ use crate::matching::{
     Hit, LazyStream, MatchTuning, PairContext, Side, align, lone_hit_may_open_box, may_open_box, overlaps,
 };
 use crate::model::{Pair, Passage};
-use crate::score::{KEYWORD_SIMILARITY, is_near_duplicate, keywords_agree, pair_scores};
+use crate::score::{KEYWORD_SIMILARITY, near_duplicate_rule, pair_scores};
 use crate::settings::Settings;
 
 /// A k-gram held by more reference positions than this (at most 8 in one document), in
@@ -320,16 +320,17 @@ impl Matcher<'_> {
         pair.longest = scores.longest;
         // The keyword signal needs some coverage too: most pairs stop at that test, before
         // their keywords are compared.
-        let coverage = self.settings.near_duplicate_coverage;
-        let keyword_similarity = match (a.keywords, b.keywords.as_deref()) {
-            (Some(x), Some(y)) if keywords_agree(1.0, &scores, coverage) && may_reach(x, y, KEYWORD_SIMILARITY) => {
-                similarity(x, y)
-            }
+        let keyword_similarity = || match (a.keywords, b.keywords.as_deref()) {
+            (Some(x), Some(y)) if may_reach(x, y, KEYWORD_SIMILARITY) => similarity(x, y),
             _ => 0.0,
         };
-        pair.near_duplicate =
-            is_near_duplicate(&scores, pair.simhash_distance, self.settings.simhash_threshold, coverage)
-                || keywords_agree(keyword_similarity, &scores, coverage);
+        pair.near_duplicate = near_duplicate_rule(
+            &scores,
+            pair.simhash_distance,
+            keyword_similarity,
+            self.settings.simhash_threshold,
+            self.settings.near_duplicate_coverage,
+        );
     }
 
     /// How many of the suspect's sentences each reference holds.

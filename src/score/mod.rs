@@ -76,6 +76,22 @@ pub fn is_near_duplicate(
     simhash_distance.is_some_and(|d| d <= simhash_threshold) || (scores.score >= coverage && scores.score_b >= coverage)
 }
 
+/// The one meaning of "near duplicate", for a check's pairs and the archive's groups
+/// alike: SimHash values at most `simhash_threshold` bits apart, passages covering
+/// `coverage` of both documents ([`is_near_duplicate`]), or keywords that agree with half
+/// that coverage ([`keywords_agree`]). `keyword_similarity` is asked for only when the
+/// coverage leaves the keyword signal a chance.
+pub fn near_duplicate_rule(
+    scores: &PairScores,
+    simhash_distance: Option<u32>,
+    keyword_similarity: impl FnOnce() -> f64,
+    simhash_threshold: u32,
+    coverage: f64,
+) -> bool {
+    is_near_duplicate(scores, simhash_distance, simhash_threshold, coverage)
+        || (keywords_agree(1.0, scores, coverage) && keywords_agree(keyword_similarity(), scores, coverage))
+}
+
 /// Keyword fingerprints ([`crate::fingerprint::keywords`]) at least this similar are the
 /// third near-duplicate signal. On the development sets every listed repost reaches 0.92
 /// or 0.54–0.58 (reworded), every other pair at most 0.54: reworded reposts are found by

@@ -11,6 +11,7 @@
 //!   own peak resident memory (printed).
 //!
 //! N is 5,000 by default; `TWINSPOT_ARCHIVE_DOCS=100000` runs the full size of the issue.
+//! With `TWINSPOT_ARCHIVE_DAILY=ROUNDS`, the daily add is measured instead (`daily.rs`).
 //! The archives are left in `TWINSPOT_ARCHIVE_DIR` when it is set, else in a temporary
 //! folder; a kept archive that already holds its documents is reused, not added again.
 //!
@@ -23,6 +24,8 @@
 #[path = "corpus.rs"]
 #[allow(dead_code)]
 mod corpus;
+#[path = "daily.rs"]
+mod daily;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -138,6 +141,12 @@ fn main() {
     let root = keep.clone().unwrap_or_else(|| tmp.path().to_path_buf());
     let textgen = TextGen::new(&mut Rng::new(7));
     let settings = Settings::default();
+    if let Some(rounds) = std::env::var("TWINSPOT_ARCHIVE_DAILY").ok().and_then(|v| v.parse().ok()) {
+        let docs = root.join("daily-docs");
+        let paths = write_docs(&docs, &textgen, 0, total);
+        daily::run(&root, &docs, &paths, &textgen, rounds);
+        return;
+    }
 
     // The suspect: fresh Chinese text around a passage of an archived document.
     let docs_dir = root.join("docs");

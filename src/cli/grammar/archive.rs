@@ -10,8 +10,9 @@ use super::values::{Lang, parse_date, whole_in};
 /// What to do with an archive.
 #[derive(Debug, Subcommand)]
 pub enum ArchiveCommand {
-    /// Add files and folders to ARCHIVE (created if needed). A file whose SHA-256 is
-    /// already archived is skipped; a changed file replaces its older version.
+    /// Add files and folders to ARCHIVE (created if needed). A file whose size and times
+    /// are those it was archived with is skipped unread, one whose SHA-256 is already
+    /// archived is skipped; a changed file replaces its older version.
     Add {
         archive: PathBuf,
         #[arg(required = true)]
@@ -23,6 +24,10 @@ pub enum ArchiveCommand {
         /// archived near duplicate only.
         #[arg(long)]
         cluster: bool,
+        /// Keep the archive in step with the folders given: afterwards, remove archived
+        /// documents whose file lay under one of them and is gone (said how many).
+        #[arg(long)]
+        sync: bool,
         #[command(flatten)]
         shape: Shape,
         /// No progress bar.

@@ -1,0 +1,113 @@
+//! Groups by the check's rule once an add is committed: each new document that may have
+//! a near duplicate other than by SimHash (its sketch held by another document, or its
+//! nshash key shared) is checked against the archive as `archive check` checks a suspect,
+//! and joins the groups of the near duplicates that check reports. SimHash neighbours were
+//! grouped while the add committed (`groups.rs`); both follow
+//! [`crate::score::near_duplicate_rule`].
+
+use rustc_hash::FxHashMap;
+
+use super::check::check_against;
+use super::groups::{Fresh, SKETCH_HITS, join_all};
+use super::reader::ArchiveIndex;
+use super::rows;
+use super::{Archive, ArchiveError};
+use crate::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
+use crate::engine::MAX_POSTINGS;
+use crate::index::ReferenceIndex;
+
+impl Archive {
+    /// Checks the new documents of `fresh` that may have near duplicates the SimHash did
+    /// not show, and joins their groups (with `cluster`, a document already in a group
+    /// of more than itself keeps it). How many were checked.
+    pub(super) fn regroup(&self, fresh: &[Fresh], cluster: bool, cancel: &CancelFlag) -> Result<usize, ArchiveError> {
+        if fresh.is_empty() {
+            return Ok(0);
+        }
+        let suspects = self.worth_checking(fresh)?;
+        for doc in &suspects {
+            if cancel.is_cancelled() {
+                break;
+            }
+            let near = self.near_duplicates_by_check(doc)?;
+            if near.is_empty() {
+                continue;
+            }
+            let mut conn = self.lock();
+            let dir = self.dir.clone();
+            let sql = |e| ArchiveError::sql(&dir, e);
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
+            let mut groups = Vec::new();
+            for id in std::iter::once(doc.id).chain(near) {
+                groups.extend(rows::group_of(&tx, id).map_err(sql)?);
+            }
+            let own = rows::group_of(&tx, doc.id).map_err(sql)?;
+            if !(cluster && own.is_some_and(|g| g != doc.id)) {
+                join_all(&tx, groups).map_err(sql)?;
+            }
+            tx.commit().map_err(sql)?;
+        }
+        Ok(suspects.len())
+    }
+
+    /// The documents of `fresh` whose sketch shares [`SKETCH_HITS`] hashes with another
+    /// document not already in its group (hashes held by more than [`MAX_POSTINGS`]
+    /// postings say nothing, as in a check), or that share an nshash key.
+    fn worth_checking<'f>(&self, fresh: &'f [Fresh]) -> Result<Vec<&'f Fresh>, ArchiveError> {
+        let mut sharing: Vec<(&Fresh, Vec<u32>)> = Vec::new();
+        {
+            let index = ArchiveIndex::open(self)?;
+            for doc in fresh {
+                let mut counts: FxHashMap<u32, usize> = FxHashMap::default();
+                for postings in index.kgram_postings(&doc.sketch) {
+                    if postings.len() > MAX_POSTINGS {
+                        continue;
+                    }
+                    let mut docs: Vec<u32> = postings.iter().map(|p| p.doc).filter(|&d| d != doc.id).collect();
+                    docs.dedup();
+                    for d in docs {
+                        *counts.entry(d).or_default() += 1;
+                    }
+                }
+                let others: Vec<u32> = counts.into_iter().filter(|&(_, n)| n >= SKETCH_HITS).map(|(d, _)| d).collect();
+                if doc.nshash_neighbour || !others.is_empty() {
+                    sharing.push((doc, others));
+                }
+            }
+        }
+        let conn = self.lock();
+        let mut out = Vec::new();
+        for (doc, others) in sharing {
+            let own = rows::group_of(&conn, doc.id).map_err(|e| self.sql(e))?;
+            let mut apart = doc.nshash_neighbour;
+            for other in others {
+                apart |= rows::group_of(&conn, other).map_err(|e| self.sql(e))? != own;
+            }
+            if apart {
+                out.push(doc);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The archived documents the check of `doc`'s file calls its near duplicates.
+    fn near_duplicates_by_check(&self, doc: &Fresh) -> Result<Vec<u32>, ArchiveError> {
+        let request = CheckRequest {
+            documents: vec![DocumentInput::new(doc.file.clone(), Role::Suspect)],
+            settings: self.settings.clone(),
+            keep_dictionary: true,
+            ..CheckRequest::default()
+        };
+        let report = check_against(self, &request, &NoProgress, &CancelFlag::new())?;
+        let conn = self.lock();
+        let mut near = Vec::new();
+        for &[a, b] in &report.near_duplicates {
+            let other = if a == 0 { b } else { a };
+            let Some(entry) = report.documents.get(other).filter(|_| a == 0 || b == 0) else { continue };
+            let Some(sha256) = entry.sha256.as_deref() else { continue };
+            let ids = rows::ids_by_path_and_sha256(&conn, &entry.path, sha256).map_err(|e| self.sql(e))?;
+            near.extend(ids.into_iter().filter(|&id| id != doc.id));
+        }
+        Ok(near)
+    }
+}

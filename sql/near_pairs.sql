@@ -1,11 +1,13 @@
 -- Near-duplicate candidate pairs from SimHash: one row (a, b, distance), a < b, per
 -- pair of documents whose 64-bit SimHash values agree on one of four 16-bit blocks
 -- (pigeonhole: values at most 3 bits apart always agree on one) and then differ in at
--- most 3 bits, the Hamming distance computed with portable bit operators. It reads the
+-- most rule.simhash_threshold (3) bits, the Hamming distance computed with portable bit
+-- operators. It reads the
 -- documents table alone, so it runs once, not per bucket of the postings.
 -- Tables, as a runner registers them over a folder written by
 -- `twinspot fingerprint --parquet DIR` (any number of shards):
 --   documents  DIR/documents
+--   rule       DIR/rule: the numbers of the candidate rule (one row per shard)
 -- Plain SQL: the same text runs on DataFusion, Spark SQL and Ballista.
 WITH
 band_pairs AS (
@@ -51,4 +53,6 @@ near AS (
     + CASE WHEN (x3 & 4096) = 0 THEN 0 ELSE 1 END + CASE WHEN (x3 & 8192) = 0 THEN 0 ELSE 1 END + CASE WHEN (x3 & 16384) = 0 THEN 0 ELSE 1 END + CASE WHEN (x3 & 32768) = 0 THEN 0 ELSE 1 END AS distance
   FROM xors
 )
-SELECT a, b, distance FROM near WHERE distance <= 3
+SELECT n.a, n.b, n.distance
+FROM near n CROSS JOIN (SELECT MIN(simhash_threshold) AS simhash_threshold FROM rule) r
+WHERE n.distance <= r.simhash_threshold

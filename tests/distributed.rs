@@ -1,7 +1,7 @@
 //! Beyond one machine: fingerprint → the SQL files on DataFusion (and on Spark in local
 //! mode) → align gives what `compare --all` gives; partial reports merge; shards with
 //! missing files, mixed settings and unknown ids are refused clearly. The SQL engines run
-//! through `tests/sql/run_sql.py`: their Python packages must be installed (.ci/setup).
+//! through `sql/run.py`: their Python packages must be installed (.ci/setup).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use twinspot::distributed::align::write_pairs;
-use twinspot::distributed::read::{read_pairs, read_spreads};
+use twinspot::distributed::read::{read_fingerprints, read_pairs, read_spreads};
 
 use crate::util::{fixtures, success, twinspot};
 
@@ -45,7 +45,7 @@ fn run_sql(engine: &str, prints: &Path, out: &Path) {
 
 fn run_sql_with(engine: &str, prints: &Path, out: &Path, options: &[&str]) {
     let output = Command::new(sql_python())
-        .arg(repo().join("tests/sql/run_sql.py"))
+        .arg(repo().join("sql/run.py"))
         .arg(engine)
         .arg(prints)
         .arg(out)
@@ -286,6 +286,63 @@ fn made_up_text(seed: u64, count: usize) -> String {
         .collect()
 }
 
+/// `count` made-up English words (512 of them, three syllables each).
+fn made_up_words(seed: u64, count: usize) -> Vec<String> {
+    const SYLLABLES: [&str; 8] = ["ka", "lo", "mi", "ne", "ru", "ta", "vo", "shi"];
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..count)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let n = (state % 512) as usize;
+            format!("{}{}{}", SYLLABLES[n % 8], SYLLABLES[n / 8 % 8], SYLLABLES[n / 64])
+        })
+        .collect()
+}
+
+#[test]
+fn a_lone_chance_hit_of_chinese_makes_no_candidate_pair_but_a_lone_english_one_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let docs = tmp.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    for i in 0..10u64 {
+        // One run of five characters in common: one k-gram, a hit wherever the second
+        // document's winnowing kept it, which can never grow into a passage.
+        let a = made_up_text(100 + 2 * i, 400);
+        let b = made_up_text(101 + 2 * i, 400);
+        let run: String = a.chars().skip(200).take(5).collect();
+        let b: String = b.chars().take(200).chain(run.chars()).chain(b.chars().skip(200)).collect();
+        std::fs::write(docs.join(format!("c{i}a.txt")), a).unwrap();
+        std::fs::write(docs.join(format!("c{i}b.txt")), b).unwrap();
+        // One run of five words in common: eleven words around it may open a passage.
+        let a = made_up_words(300 + 2 * i, 80);
+        let mut b = made_up_words(301 + 2 * i, 80);
+        b.splice(40..40, a[30..35].iter().cloned());
+        std::fs::write(docs.join(format!("e{i}a.txt")), a.join(" ")).unwrap();
+        std::fs::write(docs.join(format!("e{i}b.txt")), b.join(" ")).unwrap();
+    }
+    let prints = tmp.path().join("prints");
+    success(&twinspot(tmp.path(), &["fingerprint", "--parquet", &prints.to_string_lossy(), "docs", "-q"]));
+    run_sql("datafusion", &prints, &tmp.path().join("sql"));
+    let names: BTreeMap<i64, String> =
+        read_fingerprints(&prints).unwrap().documents.into_iter().map(|d| (d.id, d.path)).collect();
+    let language = |(a, b): &(i64, i64)| {
+        let (x, y) = (Path::new(&names[a]), Path::new(&names[b]));
+        let first = |p: &Path| p.file_name().unwrap().to_string_lossy().chars().next().unwrap();
+        assert_eq!(first(x), first(y), "a chance pair across languages: {x:?} {y:?}");
+        first(x)
+    };
+    // Pairs with any k-gram hit (the step before the rule), and the candidates.
+    let hit = read_pairs(&tmp.path().join("sql/kgram_pairs")).unwrap();
+    let candidates = read_pairs(&tmp.path().join("sql/pairs.parquet")).unwrap();
+    let chinese: Vec<_> = hit.iter().filter(|p| language(p) == 'c').collect();
+    let english: Vec<_> = hit.iter().filter(|p| language(p) == 'e').collect();
+    assert!(!chinese.is_empty() && !english.is_empty(), "the case has lone hits of both: {hit:?}");
+    assert!(chinese.iter().all(|p| !candidates.contains(p)), "{chinese:?} in {candidates:?}");
+    assert!(english.iter().all(|p| candidates.contains(p)), "{english:?} not all in {candidates:?}");
+}
+
 #[test]
 fn align_gives_compare_all_s_answer_with_common_text_identical_files_and_shared_copies() {
     let tmp = tempfile::tempdir().unwrap();
@@ -337,6 +394,10 @@ fn align_gives_compare_all_s_answer_with_common_text_identical_files_and_shared_
     assert_eq!(paths(&aligned), paths(&compared));
     assert_eq!(aligned["pairs"], compared["pairs"], "every field of every pair");
     assert_eq!(aligned["near_duplicates"], compared["near_duplicates"]);
+    // Documents read a few suspects at a time (each group dropped after): the same answer.
+    let grouped = align(&["--group-chars".into(), "2000".into()], "grouped.json");
+    assert_eq!(grouped["pairs"], compared["pairs"], "aligned group by group");
+    assert_eq!(grouped["near_duplicates"], compared["near_duplicates"]);
 
     // Three slices, split by suspect, merged: the same pairs.
     for i in 0..3 {

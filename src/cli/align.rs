@@ -47,6 +47,7 @@ pub fn run(args: AlignArgs) -> anyhow::Result<ExitCode> {
         settings: &settings,
         root: args.root.as_deref(),
         slice: args.slice.unwrap_or((0, 1)),
+        group_chars: args.group_chars,
     };
     let progress = TerminalProgress::new(args.quiet);
     let done = AtomicUsize::new(0);

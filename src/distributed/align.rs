@@ -35,6 +35,8 @@ pub struct AlignRequest<'a> {
     pub root: Option<&'a Path>,
     /// Only the suspects (smaller ids of the pairs) whose ordinal is `index` modulo `count`.
     pub slice: (usize, usize),
+    /// Characters of the documents read at once (see [`CandidateRequest::group_chars`]).
+    pub group_chars: usize,
 }
 
 /// Aligns the pairs of `request` (in parallel) into a report over every document of
@@ -49,6 +51,17 @@ pub fn align_pairs(request: &AlignRequest, tick: &(dyn Fn() + Sync)) -> Result<R
             format!(
                 "a SimHash threshold of {} needs more SimHash blocks than the fingerprints hold (at most {MAX_SIMHASH_THRESHOLD})",
                 settings.simhash_threshold
+            ),
+        ));
+    }
+    if let Some(rule) = request.fingerprints.settings.join_rule
+        && !rule.serves(settings.min_chars)
+    {
+        return Err(DistributedError::invalid(
+            request.pairs_path,
+            format!(
+                "the candidate pairs were chosen for passages of at least {} characters (the fingerprints' rule): align with --min-chars {} or more",
+                rule.min_chars, rule.min_chars
             ),
         ));
     }
@@ -87,6 +100,7 @@ pub fn align_pairs(request: &AlignRequest, tick: &(dyn Fn() + Sync)) -> Result<R
         sentence_spreads: &sentence_spreads,
         settings: &settings,
         slice: request.slice,
+        group_chars: request.group_chars,
     };
     Ok(align_candidates(&candidates, tick))
 }

@@ -3,7 +3,9 @@
 //!
 //! Postings hold every k-gram of a document, flagged `winnowed` when winnowing kept it:
 //! the candidate join mirrors the in-memory check, which looks up every k-gram of one
-//! document among the winnowed k-grams of the other.
+//! document among the winnowed k-grams of the other. Each posting carries its lone reach
+//! (column `reach`, [`lone_hit_reach`]): how many characters a run that shares only this
+//! k-gram can cover, which the join compares with the `rule` table, as `compare` does.
 
 use std::path::Path;
 
@@ -11,8 +13,8 @@ use parquet::file::metadata::KeyValue;
 use rayon::prelude::*;
 
 use super::layout::{
-    self, DOCUMENTS, FingerprintSettings, KEY_BUCKETS, KEY_SETTINGS, KEY_SHARD, KEY_TOOL, SENTENCES, bucket_dir,
-    bucket_of, document_id, shard_file,
+    self, DOCUMENTS, FingerprintSettings, JoinRule, KEY_BUCKETS, KEY_SETTINGS, KEY_SHARD, KEY_TOOL, RULE, SENTENCES,
+    bucket_dir, bucket_of, document_id, shard_file,
 };
 use super::table::{ColumnSpec, Kind, TableWriter, Values};
 use super::{DistributedError, read};
@@ -20,6 +22,7 @@ use crate::fingerprint::simhash::Dictionary;
 use crate::engine::{CancelFlag, DocumentInput, fingerprint_document};
 use crate::hash::kgram_hashes;
 use crate::ingest;
+use crate::matching::lone_hit_reach;
 use crate::settings::Settings;
 
 /// Columns of the `documents` table.
@@ -48,6 +51,7 @@ pub const POSTING_COLUMNS: &[ColumnSpec] = &[
     ColumnSpec::delta("char_start"),
     ColumnSpec::delta("char_end"),
     ColumnSpec::required("winnowed", Kind::Bool),
+    ColumnSpec::required("reach", Kind::Int),
 ];
 
 /// Columns of the `sentences` table.
@@ -58,6 +62,18 @@ pub const SENTENCE_COLUMNS: &[ColumnSpec] = &[
     ColumnSpec::delta("token_end"),
     ColumnSpec::delta("char_start"),
     ColumnSpec::delta("char_end"),
+];
+
+/// Columns of the `rule` table, in the order of [`JoinRule`]'s fields.
+const RULE_COLUMNS: &[ColumnSpec] = &[
+    ColumnSpec::required("min_hits", Kind::Long),
+    ColumnSpec::required("min_reach", Kind::Long),
+    ColumnSpec::required("min_chars", Kind::Long),
+    ColumnSpec::required("common_floor", Kind::Long),
+    ColumnSpec::required("common_one_in", Kind::Long),
+    ColumnSpec::required("max_postings", Kind::Long),
+    ColumnSpec::required("max_positions", Kind::Long),
+    ColumnSpec::required("simhash_threshold", Kind::Long),
 ];
 
 /// Documents read and written per row group: bounds the memory of a large shard.
@@ -95,6 +111,8 @@ struct PostingRow {
     position: u32,
     chars: (u32, u32),
     winnowed: bool,
+    /// [`lone_hit_reach`] at this position.
+    reach: u32,
 }
 
 /// A sentence hash with its token and character ranges.
@@ -186,6 +204,9 @@ pub fn fingerprint_shard(
         writer.finish()?;
     }
     sentences.finish()?;
+    if let Some(rule) = &prints_settings.join_rule {
+        write_rule(request.out.join(RULE).join(&name), rule, metadata.clone())?;
+    }
     summary.documents = documents.len();
     summary.unreadable = documents.iter().filter(|d| d.error.is_some()).count();
     write_documents(TableWriter::create(documents_path, "documents", DOCUMENT_COLUMNS, metadata)?, &documents, request.shard)?;
@@ -244,9 +265,27 @@ fn write_postings(
             Values::Int(rows.iter().map(|p| Some(p.chars.0 as i32)).collect()),
             Values::Int(rows.iter().map(|p| Some(p.chars.1 as i32)).collect()),
             Values::Bool(rows.iter().map(|p| p.winnowed).collect()),
+            Values::Int(rows.iter().map(|p| Some(p.reach as i32)).collect()),
         ])?;
     }
     Ok(())
+}
+
+/// Writes a shard's row of the `rule` table.
+fn write_rule(path: std::path::PathBuf, rule: &JoinRule, metadata: Vec<KeyValue>) -> Result<(), DistributedError> {
+    let mut writer = TableWriter::create(path, "rule", RULE_COLUMNS, metadata)?;
+    let values = [
+        rule.min_hits,
+        rule.min_reach,
+        rule.min_chars,
+        rule.common_floor,
+        rule.common_one_in,
+        rule.max_postings,
+        rule.max_positions,
+        rule.simhash_threshold,
+    ];
+    writer.append(values.iter().map(|&v| Values::Long(vec![Some(i64::from(v))])).collect())?;
+    writer.finish()
 }
 
 /// Appends one batch's sentence hashes.
@@ -314,7 +353,7 @@ fn fingerprint_one(
     };
     let prints = &read.prints;
     let tokens = &prints.tokenized.tokens;
-    let k = settings.k.max(1);
+    let (k, w) = (settings.k.max(1), settings.w.max(1));
     let mut winnowed = prints.kgrams.iter().map(|f| f.position as usize).peekable();
     let postings = kgram_hashes(tokens.iter().map(|t| t.hash), k)
         .into_iter()
@@ -325,6 +364,7 @@ fn fingerprint_one(
             position: position as u32,
             chars: (tokens[position].start, tokens[position + k - 1].end),
             winnowed: winnowed.next_if_eq(&position).is_some(),
+            reach: lone_hit_reach(tokens, position as u32, k, w),
         })
         .collect();
     let sentences = prints

@@ -5,10 +5,12 @@
 //! OUT/documents/shard-00003.parquet
 //! OUT/postings/bucket=0/shard-00003.parquet … bucket=15/…   (low bits of the hash → bucket)
 //! OUT/sentences/shard-00003.parquet
+//! OUT/rule/shard-00003.parquet                              (the candidate rule's numbers)
 //! ```
 
 use std::path::{Path, PathBuf};
 
+pub use super::rule::{JoinRule, MAX_SIMHASH_THRESHOLD, SIMHASH_BLOCKS};
 use crate::settings::{FingerprintShape, Settings};
 
 /// Folder of the documents table.
@@ -17,6 +19,8 @@ pub const DOCUMENTS: &str = "documents";
 pub const POSTINGS: &str = "postings";
 /// Folder of the sentences table.
 pub const SENTENCES: &str = "sentences";
+/// Folder of the rule table: the candidate rule's numbers, one row per shard.
+pub const RULE: &str = "rule";
 
 /// Key-value metadata keys.
 pub const KEY_SETTINGS: &str = "twinspot.settings";
@@ -24,11 +28,6 @@ pub const KEY_SHARD: &str = "twinspot.shard";
 pub const KEY_BUCKETS: &str = "twinspot.buckets";
 pub const KEY_TOOL: &str = "twinspot.tool";
 
-/// SimHash blocks written per document: 4 blocks of 16 bits, the pigeonhole for a
-/// Hamming distance of at most 3 (the default near-duplicate threshold).
-pub const SIMHASH_BLOCKS: u32 = 4;
-/// The largest SimHash threshold the `simhash_b*` columns can serve.
-pub const MAX_SIMHASH_THRESHOLD: u32 = SIMHASH_BLOCKS - 1;
 
 /// Largest shard number: ids are `shard << 32 | index` and stay positive in an `INT64`.
 pub const MAX_SHARD: u32 = (1 << 31) - 1;
@@ -82,6 +81,10 @@ pub struct FingerprintSettings {
     /// [`BUCKET_RULE`]; files written before it was recorded used rule 1.
     #[serde(default = "first_bucket_rule")]
     pub bucket_rule: u32,
+    /// The candidate rule the SQL join reads from the `rule` table; files written before
+    /// it existed have none (and no `rule` table).
+    #[serde(default)]
+    pub join_rule: Option<JoinRule>,
 }
 
 fn first_bucket_rule() -> u32 {
@@ -91,8 +94,10 @@ fn first_bucket_rule() -> u32 {
 impl FingerprintSettings {
     /// The fingerprint-shaping part of `settings`.
     pub fn of(settings: &Settings) -> Self {
-        let shape = settings.clone().sanitized().shape();
-        Self { shape, simhash_blocks: SIMHASH_BLOCKS, bucket_rule: BUCKET_RULE }
+        let settings = settings.clone().sanitized();
+        let shape = settings.shape();
+        let join_rule = Some(JoinRule::for_min_chars(settings.min_chars));
+        Self { shape, simhash_blocks: SIMHASH_BLOCKS, bucket_rule: BUCKET_RULE, join_rule }
     }
 
     /// `settings` with these fingerprint settings in place.

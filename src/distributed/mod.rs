@@ -11,6 +11,7 @@ pub mod fingerprint;
 pub mod layout;
 pub mod merge;
 pub mod read;
+pub mod rule;
 mod table;
 
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! Reading a fingerprint folder back, with its checks: every shard whole (its postings,
-//! sentences and documents files all there), one set of settings across all files; and
+//! sentences, rule and documents files all there), one set of settings across all files; and
 //! reading the pair and common-hash files an SQL engine wrote.
 
 use std::collections::BTreeSet;
@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::DistributedError;
 use super::layout::{
-    self, DOCUMENTS, FingerprintSettings, KEY_BUCKETS, KEY_SETTINGS, POSTINGS, SENTENCES, bucket_dir, parse_shard_file,
-    shard_file,
+    self, DOCUMENTS, FingerprintSettings, KEY_BUCKETS, KEY_SETTINGS, POSTINGS, RULE, SENTENCES, bucket_dir,
+    parse_shard_file, shard_file,
 };
 use super::table::{self, TableReader, int, required_int, text};
 
@@ -115,6 +115,7 @@ pub fn read_fingerprints(root: &Path) -> Result<Fingerprints, DistributedError> 
     // A postings or sentences file of a shard without a documents file: that shard's
     // fingerprinting did not finish.
     let mut others = shards_in(&root.join(SENTENCES))?;
+    others.extend(shards_in(&root.join(RULE))?);
     if root.join(POSTINGS).exists() {
         for entry in std::fs::read_dir(root.join(POSTINGS)).map_err(|e| DistributedError::io(root.join(POSTINGS), e))? {
             let entry = entry.map_err(|e| DistributedError::io(root.join(POSTINGS), e))?;
@@ -157,6 +158,7 @@ pub fn read_fingerprints(root: &Path) -> Result<Fingerprints, DistributedError> 
         }
         let mut parts: Vec<PathBuf> = (0..buckets).map(|b| bucket_dir(root, b).join(&name)).collect();
         parts.push(root.join(SENTENCES).join(&name));
+        parts.push(root.join(RULE).join(&name));
         for part in parts {
             if !part.is_file() {
                 return Err(DistributedError::MissingFile { shard, missing: part });

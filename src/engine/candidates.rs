@@ -7,7 +7,9 @@
 //! together. Identical files are stated whole, as a check states them.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -20,6 +22,8 @@ use super::policy::{PairPolicy, Pairing};
 use super::{DocumentInput, Mode, Role};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::simhash::{self, Dictionary};
+use crate::fingerprint::winnow;
+use crate::hash::kgram_hashes;
 use crate::index::{Posting, ReferenceDoc, ReferenceIndex, Spread};
 use crate::ingest;
 use crate::matching::MatchTuning;
@@ -62,11 +66,24 @@ pub struct CandidateRequest<'a> {
     /// Only the suspects whose ordinal is `index` modulo `count` (and the identical pairs
     /// whose ordinal is): slices that together give the whole answer.
     pub slice: (usize, usize),
+    /// The characters of the documents one group of suspects may need at once (the
+    /// suspects and their candidates, read and fingerprinted together): bounds memory at
+    /// about 45 bytes a character, [`DEFAULT_GROUP_CHARS`] by default.
+    pub group_chars: usize,
 }
+
+/// Characters read at once by default: about 1 GB of fingerprints in memory.
+pub const DEFAULT_GROUP_CHARS: usize = 20_000_000;
 
 /// Aligns the pairs of `request`'s slice into a report over every document, ids as given.
 /// A document that can no longer be read, or whose bytes changed, gets an error and its
 /// pairs are dropped. `tick` is called once per suspect.
+///
+/// The suspects are aligned group by group ([`groups`]): the documents a group needs are
+/// read, indexed and matched, then dropped (but for the text of documents in a pair
+/// found, which the report shows), so memory holds one group's documents, not the
+/// collection's. The answer does not depend on the grouping: a suspect's pairs are
+/// aligned together, and what the part index cannot know comes from the spreads.
 pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) -> Report {
     let settings = request.settings.clone().sanitized();
     let (slice, slices) = (request.slice.0, request.slice.1.max(1));
@@ -83,55 +100,34 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
     let identical = IdenticalFiles::find(&members);
     // Every document but later identical copies is a reference, as in a check.
     let references = (0..records.len()).filter(|&i| !identical.is_copy(i)).count();
-
     let suspects = suspects_of(request.pairs, records.len(), &identical, (slice, slices));
-    let mut needed: Vec<usize> =
-        suspects.iter().flat_map(|(a, bs)| std::iter::once(*a).chain(bs.iter().copied())).collect();
-    needed.sort_unstable();
-    needed.dedup();
 
     let mut docs: Vec<Loaded> = records.iter().enumerate().map(|(id, d)| unread(id, d)).collect();
+    let mut in_pairs = vec![false; docs.len()];
     let extractor = ingest::Extractor::new(settings.ingest.isolation.as_ref());
+    // Built on the first Chinese document, kept for every group, let go at the end.
     let dictionary = Dictionary::new();
-    let loaded: Vec<(usize, Result<Loaded, String>)> =
-        needed.par_iter().map(|&id| (id, load(id, &records[id], &settings, (&extractor, &dictionary)))).collect();
-    drop(extractor);
-    // Released before the index is built, lowering the peak memory.
-    dictionary.release();
-    for (id, result) in loaded {
-        match result {
-            Ok(doc) => docs[id] = doc,
-            Err(error) => docs[id].entry.error = Some(error.into()),
-        }
-    }
-    note_identical(&mut docs, &identical);
-
-    let candidates: FxHashMap<usize, &[usize]> = suspects.iter().map(|(a, bs)| (*a, bs.as_slice())).collect();
-    let policy = PairPolicy {
-        pairing: Pairing::CandidateList { candidates: &candidates },
+    let part = Part {
+        request,
+        settings: &settings,
         identical: &identical,
-        also_reference: vec![false; docs.len()],
-    };
-    let is_reference = |d: &Loaded| policy.is_reference(d);
-    let kgrams = take_kgrams(&mut docs, &is_reference);
-    let index = PartIndex {
-        part: MemoryIndex::build(&docs, kgrams, settings.simhash_threshold, None, &is_reference),
         references,
-        kgram_spreads: request.kgram_spreads,
-        sentence_spreads: request.sentence_spreads,
+        extractor: &extractor,
+        dictionary: &dictionary,
     };
-    let tuning = MatchTuning::default();
-    let exclusions = Exclusions::new(references, &settings.stop_passages, settings.normalize, settings.k, &dictionary);
-    let matcher = Matcher { index: &index, settings: &settings, tuning: &tuning, exclusions: &exclusions, policy: &policy };
-    let mut pairs: Vec<Pair> = suspects
-        .par_iter()
-        .flat_map_iter(|(a, _)| {
-            let pairs = suspect_doc(*a, &docs[*a]).map(|doc| matcher.pairs_of(&doc)).unwrap_or_default();
-            tick();
-            pairs
-        })
-        .collect();
-    drop(index);
+    let mut pairs: Vec<Pair> = Vec::new();
+    for group in groups(&suspects, records, request.group_chars) {
+        let found = part.align_group(&suspects[group], &mut docs, &in_pairs, tick);
+        for pair in &found {
+            in_pairs[pair.a] = true;
+            in_pairs[pair.b] = true;
+        }
+        pairs.extend(found);
+    }
+    unload(&mut docs, &[], &in_pairs);
+    drop(extractor);
+    dictionary.release();
+    note_identical(&mut docs, &identical);
     for (n, &(first, later)) in identical.pairs.iter().enumerate() {
         if n % slices == slice {
             let (x, y) = (&docs[first].entry, &docs[later].entry);
@@ -141,6 +137,124 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
     }
     let documents = docs.into_iter().map(|d| d.entry).collect();
     assemble(settings, Mode::AllVsAll, documents, pairs, Vec::new())
+}
+
+/// What every group of one request shares.
+struct Part<'a> {
+    request: &'a CandidateRequest<'a>,
+    settings: &'a Settings,
+    identical: &'a IdenticalFiles,
+    /// References in the whole collection.
+    references: usize,
+    extractor: &'a ingest::Extractor,
+    dictionary: &'a Dictionary,
+}
+
+impl Part<'_> {
+    /// Reads the documents `group` needs (keeping those already read, dropping the
+    /// others'), indexes them and aligns each suspect of the group with its candidates.
+    fn align_group(
+        &self,
+        group: &[(usize, Vec<usize>)],
+        docs: &mut [Loaded],
+        in_pairs: &[bool],
+        tick: &(dyn Fn() + Sync),
+    ) -> Vec<Pair> {
+        let mut needed: Vec<usize> =
+            group.iter().flat_map(|(a, bs)| std::iter::once(*a).chain(bs.iter().copied())).collect();
+        needed.sort_unstable();
+        needed.dedup();
+        unload(docs, &needed, in_pairs);
+        let (records, settings) = (self.request.documents, self.settings);
+        let to_read: Vec<usize> =
+            needed.iter().copied().filter(|&id| docs[id].prints.is_none() && docs[id].entry.error.is_none()).collect();
+        let loaded: Vec<(usize, Result<Loaded, String>)> =
+            to_read.par_iter().map(|&id| (id, load(id, &records[id], settings, (self.extractor, self.dictionary)))).collect();
+        for (id, result) in loaded {
+            match result {
+                Ok(doc) => docs[id] = doc,
+                Err(error) => docs[id].entry.error = Some(error.into()),
+            }
+        }
+        // Documents kept from the previous group gave their k-grams to its index: winnowed
+        // again from their tokens (far cheaper than reading them again).
+        let (k, w) = (settings.k.max(1), settings.w.max(1));
+        docs.par_iter_mut().filter_map(|d| d.prints.as_mut()).filter(|p| p.kgrams.is_empty()).for_each(|p| {
+            p.kgrams = winnow(&kgram_hashes(p.tokenized.tokens.iter().map(|t| t.hash), k), w);
+        });
+        let candidates: FxHashMap<usize, &[usize]> = group.iter().map(|(a, bs)| (*a, bs.as_slice())).collect();
+        let policy = PairPolicy {
+            pairing: Pairing::CandidateList { candidates: &candidates },
+            identical: self.identical,
+            also_reference: vec![false; docs.len()],
+        };
+        let is_reference = |d: &Loaded| policy.is_reference(d);
+        // The k-grams move into the index: a document read for this group keeps none after it.
+        let kgrams = take_kgrams(docs, &is_reference);
+        let docs: &[Loaded] = docs;
+        let index = PartIndex {
+            part: MemoryIndex::build(docs, kgrams, settings.simhash_threshold, None, &is_reference),
+            references: self.references,
+            kgram_spreads: self.request.kgram_spreads,
+            sentence_spreads: self.request.sentence_spreads,
+        };
+        let tuning = MatchTuning::default();
+        let exclusions = Exclusions::new(self.references, &settings.stop_passages, settings.normalize, settings.k, self.dictionary);
+        let matcher = Matcher { index: &index, settings, tuning: &tuning, exclusions: &exclusions, policy: &policy };
+        group
+            .par_iter()
+            .flat_map_iter(|(a, _)| {
+                let pairs = suspect_doc(*a, &docs[*a]).map(|doc| matcher.pairs_of(&doc)).unwrap_or_default();
+                tick();
+                pairs
+            })
+            .collect()
+    }
+}
+
+/// Drops what was read of every document not in `keep` (sorted): its fingerprints, and
+/// its text unless `in_pairs` says a pair found holds it (the report shows that text).
+fn unload(docs: &mut [Loaded], keep: &[usize], in_pairs: &[bool]) {
+    for (id, d) in docs.iter_mut().enumerate() {
+        if d.prints.is_none() || keep.binary_search(&id).is_ok() {
+            continue;
+        }
+        d.prints = None;
+        d.keywords = None;
+        d.masked_chars = Vec::new();
+        if !in_pairs[id] {
+            d.entry.text = Arc::from("");
+            d.compared = 0;
+        }
+    }
+}
+
+/// The suspects in groups (ranges, in order) whose documents — the suspects and their
+/// candidates — hold at most `budget` characters together, or a single suspect when its
+/// own exceed it.
+fn groups(suspects: &[(usize, Vec<usize>)], records: &[CandidateDocument], budget: usize) -> Vec<Range<usize>> {
+    let mut groups = Vec::new();
+    // The group a document was last counted in (+1: 0 is none).
+    let mut counted = vec![0usize; records.len()];
+    let (mut start, mut chars) = (0, 0usize);
+    for (n, (a, bs)) in suspects.iter().enumerate() {
+        // `a` and its candidates (all greater, without repeats): distinct documents.
+        let ids = || std::iter::once(*a).chain(bs.iter().copied());
+        let mut group = groups.len() + 1;
+        let mut new: usize = ids().filter(|&id| counted[id] != group).map(|id| records[id].chars.max(1)).sum();
+        if n > start && chars + new > budget {
+            groups.push(start..n);
+            (start, chars) = (n, 0);
+            group += 1;
+            new = ids().map(|id| records[id].chars.max(1)).sum();
+        }
+        chars += new;
+        ids().for_each(|id| counted[id] = group);
+    }
+    if start < suspects.len() {
+        groups.push(start..suspects.len());
+    }
+    groups
 }
 
 /// The suspects of one slice with their candidates (sorted), pairs with an identical copy
@@ -276,5 +390,14 @@ mod tests {
         let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (3, 9)];
         assert_eq!(suspects_of(&pairs, 4, &identical, (0, 1)), vec![(0, vec![1, 3]), (1, vec![3])]);
         assert_eq!(suspects_of(&pairs, 4, &identical, (1, 2)), vec![(1, vec![3])]);
+    }
+
+    #[test]
+    fn groups_of_suspects_need_at_most_the_budget_of_characters() {
+        let records: Vec<CandidateDocument> = (0..6).map(|_| CandidateDocument { chars: 100, ..Default::default() }).collect();
+        let suspects = vec![(0, vec![1, 2]), (1, vec![2]), (3, vec![4, 5]), (4, vec![5])];
+        assert_eq!(groups(&suspects, &records, 300), vec![0..2, 2..4], "documents shared in a group count once");
+        assert_eq!(groups(&suspects, &records, 100), vec![0..1, 1..2, 2..3, 3..4], "one suspect over the budget");
+        assert_eq!(groups(&suspects, &records, 10_000), vec![0..4]);
     }
 }

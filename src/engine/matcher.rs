@@ -16,7 +16,8 @@ use crate::matching::alternatives::fold_across_pairs;
 use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
 use crate::matching::dense::Ties;
 use crate::matching::{
-    Hit, LazyStream, MatchTuning, PairContext, Side, align, lone_hit_may_open_box, may_open_box, overlaps,
+    Hit, LazyStream, MIN_HITS, MatchTuning, PairContext, Side, align, lone_hit_may_open_box, may_open_box,
+    overlaps,
 };
 use crate::model::{Pair, Passage};
 use crate::score::{KEYWORD_SIMILARITY, near_duplicate_rule, pair_scores};
@@ -189,9 +190,9 @@ impl Matcher<'_> {
             let min_exact = self.tuning.min_exact(self.settings.min_chars);
             let (k, w) = (self.settings.k.max(1), self.settings.w.max(1));
             let tokens = &doc.prints.tokenized.tokens;
-            candidates.retain(|&b| match hits.of(b) {
-                [lone] => lone_hit_may_open_box(tokens, lone.a, k, w, min_exact),
-                _ => true,
+            candidates.retain(|&b| {
+                let of_b = hits.of(b);
+                of_b.len() >= MIN_HITS || of_b.iter().any(|hit| lone_hit_may_open_box(tokens, hit.a, k, w, min_exact))
             });
         }
         candidates.extend_from_slice(&near);

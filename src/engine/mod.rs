@@ -17,7 +17,8 @@ mod template;
 pub use assemble::Report;
 #[cfg(feature = "distributed")]
 pub(crate) use assemble::assemble;
-pub use candidates::{CandidateDocument, CandidateRequest, align_candidates};
+pub use matcher::MAX_POSTINGS;
+pub use candidates::{CandidateDocument, CandidateRequest, DEFAULT_GROUP_CHARS, align_candidates};
 pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, collect_inputs, display_path};
 pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
 pub use pipeline::{run_check, run_check_cached};

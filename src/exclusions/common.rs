@@ -1,12 +1,13 @@
 //! Common text: a k-gram that many reference documents hold (a stock phrase, a licence,
 //! a man page's NAME line) says nothing about who copied from whom. The threshold grows
-//! with the collection — one reference in [`COMMON_SHARE`] — and never drops below
+//! with the collection — one reference in [`COMMON_ONE_IN`] — and never drops below
 //! [`COMMON_FLOOR`] documents, so that a small collection has no common text by chance.
 
 use crate::index::{Posting, Spread};
 
-/// Share of the references that must hold a k-gram for it to be common.
-pub const COMMON_SHARE: f64 = 0.05;
+/// A k-gram held by one reference in this many (rounded up) is common: 5 % of them. An
+/// integer, so that the SQL join's test (`documents * 20 >= n`) is exact on every engine.
+pub const COMMON_ONE_IN: usize = 20;
 /// No k-gram held by fewer references than this is common.
 pub const COMMON_FLOOR: usize = 5;
 /// A common k-gram is matched against this many of the references holding it (the
@@ -31,7 +32,7 @@ impl Default for CommonRule {
 impl CommonRule {
     /// The rule for a collection of `references` documents.
     pub fn for_collection(references: usize) -> Self {
-        Self { min_documents: ((references as f64 * COMMON_SHARE).ceil() as usize).max(COMMON_FLOOR) }
+        Self { min_documents: references.div_ceil(COMMON_ONE_IN).max(COMMON_FLOOR) }
     }
 
     /// Whether the k-gram whose postings (sorted by document) are `postings` is common.

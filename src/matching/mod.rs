@@ -23,7 +23,7 @@ pub mod extend;
 mod runs;
 
 pub use align::align;
-pub use prefilter::{lone_hit_may_open_box, may_open_box};
+pub use prefilter::{MIN_HITS, lone_hit_may_open_box, lone_hit_reach, may_open_box};
 
 use std::cell::OnceCell;
 

@@ -25,8 +25,20 @@ pub fn may_open_box(suspect: &[Token], reference: &TokenKeys<'_>, hits: &[Hit], 
         .any(|group| group_opens_box(group, suspect, b_len, same, ctx))
 }
 
+/// A pair tied by this many k-gram hits or more is worth aligning whatever their
+/// places; with fewer (one), only where [`lone_hit_may_open_box`]. The candidate rule of
+/// the SQL join reads the same number (`min_hits` of its `rule` table).
+pub const MIN_HITS: usize = 2;
+
 /// Whether the only hit of a pair, the k-gram at suspect token `at`, may grow into exact
-/// runs covering `min_exact` characters, as a box needs (see [`group_opens_box`]).
+/// runs covering `min_exact` characters, as a box needs (see [`group_opens_box`]): whether
+/// its [`lone_hit_reach`] reaches `min_exact`.
+pub fn lone_hit_may_open_box(suspect: &[Token], at: u32, k: usize, w: usize, min_exact: f64) -> bool {
+    f64::from(lone_hit_reach(suspect, at, k, w)) >= min_exact
+}
+
+/// The most characters a run of exactly matching text that brings the suspect a single
+/// hit, the k-gram at token `at`, can cover (0 when `at` is past the end).
 ///
 /// A run of L tokens matching exactly holds L − k + 1 shared k-grams, and the reference
 /// kept at least one of every `w` consecutive k-grams of its text (winnowing): each one
@@ -36,14 +48,20 @@ pub fn may_open_box(suspect: &[Token], reference: &TokenKeys<'_>, hits: &[Hit], 
 /// w = 4 that is 11 tokens: 11 Han characters, never a box, while a lone English hit
 /// (11 words) may be one. The bound leaves out only k-grams the index holds back (a
 /// phrase the reference repeats, common text): runs made of them are no evidence.
-pub fn lone_hit_may_open_box(suspect: &[Token], at: u32, k: usize, w: usize, min_exact: f64) -> bool {
+/// `twinspot fingerprint --parquet` writes it with every posting (column `reach`), so
+/// that the SQL join applies the same test.
+pub fn lone_hit_reach(suspect: &[Token], at: u32, k: usize, w: usize) -> u32 {
+    let (k, w) = (k.max(1), w.max(1));
     let longest = k + 2 * w - 2;
     let at = at as usize;
     if at >= suspect.len() {
-        return false;
+        return 0;
     }
-    (at.saturating_sub(longest - k)..=at).any(|first| {
-        let last = (first + longest).min(suspect.len()) - 1;
-        f64::from(suspect[last].end - suspect[first].start) >= min_exact
-    })
+    (at.saturating_sub(longest - k)..=at)
+        .map(|first| {
+            let last = (first + longest).min(suspect.len()) - 1;
+            suspect[last].end.saturating_sub(suspect[first].start)
+        })
+        .max()
+        .unwrap_or(0)
 }

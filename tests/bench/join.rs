@@ -4,7 +4,7 @@
 //! edited copy of an earlier one) go through
 //!
 //! 1. `twinspot fingerprint --parquet` (every core),
-//! 2. the project's SQL on DataFusion (`tests/sql/run_sql.py`, one bucket of the postings
+//! 2. the project's SQL on DataFusion (`sql/run.py`, one bucket of the postings
 //!    at a time), and
 //! 3. `twinspot align` of the candidate pairs,
 //!
@@ -150,7 +150,7 @@ fn main() {
         bytes as f64 / chars as f64,
     );
 
-    let runner = s(&repo.join("tests/sql/run_sql.py"));
+    let runner = s(&repo.join("sql/run.py"));
     let (seconds, peak) = timed(&sql_python(&repo), &[&runner, "datafusion", &s(&prints), &s(&sql)]);
     let pairs = twinspot::distributed::read::read_pairs(&sql.join("pairs.parquet")).expect("pairs.parquet");
     println!(

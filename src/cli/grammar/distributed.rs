@@ -80,6 +80,10 @@ pub struct AlignArgs {
     /// processes; join with `twinspot merge`.
     #[arg(long, value_name = "I/N", value_parser = parse_slice)]
     pub slice: Option<(usize, usize)>,
+    /// Read the documents of at most this many characters at once: suspects are aligned group
+    /// by group, and memory holds about 45 bytes a character of one group.
+    #[arg(long, value_name = "CHARS", default_value_t = defaults::GROUP_CHARS)]
+    pub group_chars: usize,
     /// Write the result as JSON to OUT ('-' for standard output).
     #[arg(long, value_name = "OUT")]
     pub json: Option<PathBuf>,

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Runs the project's SQL files (sql/*.sql) over a fingerprint folder written by
-`twinspot fingerprint --parquet`, on DataFusion or on Spark in local mode, and writes
+"""Runs Twinspot's SQL files (the *.sql beside this program) over a fingerprint folder
+written by `twinspot fingerprint --parquet`, on DataFusion or on Spark, and writes
 OUT/common.parquet (the spreads) and OUT/pairs.parquet (the candidate pairs) for
 `twinspot align`. The SQL text is read as it is: nothing is rewritten per engine.
 
-    python3 tests/sql/run_sql.py datafusion FINGERPRINTS OUT [--whole]
-    python3 tests/sql/run_sql.py spark FINGERPRINTS OUT
+    python3 sql/run.py datafusion FINGERPRINTS OUT [--whole]
+    python3 sql/run.py spark FINGERPRINTS OUT          (or spark-submit sql/run.py spark ...)
+
+The tables registered for every step: documents, postings, sentences and rule (the
+candidate rule's numbers, written by `twinspot fingerprint --parquet` from the constants
+`twinspot compare` decides by), and each earlier step's result.
 
 The steps, each one SQL file whose result is registered as a table for the next:
 
@@ -24,15 +28,19 @@ bucket's join at a time. `--whole` runs them over all postings at once instead. 
 Spark (a cluster's engine) they run over all postings at once and Spark partitions the
 join itself. Each step prints its time and the process's peak memory so far.
 
-Exits 3 with a clear message when the engine's Python package is missing.
+Exits 3 with a clear message when the engine's Python package is missing, 2 when the
+arguments or the fingerprint folder are wrong.
 """
+import argparse
 import os
 import resource
 import shutil
 import sys
 import time
 
-SQL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sql")
+SQL_DIR = os.path.dirname(os.path.abspath(__file__))
+# The tables of a fingerprint folder, each a folder of Parquet files.
+TABLES = ("documents", "sentences", "rule")
 
 
 def read_sql(name):
@@ -41,8 +49,8 @@ def read_sql(name):
 
 
 def missing(package, hint):
-    print(f"run_sql.py: the Python package `{package}` is missing ({hint}); .ci/setup installs it "
-          "in .venv-sql (run tests/sql/run_sql.py with .venv-sql/bin/python3)", file=sys.stderr)
+    print(f"sql/run.py: the Python package `{package}` is missing ({hint}); .ci/setup installs it "
+          "in .venv-sql (run sql/run.py with .venv-sql/bin/python3)", file=sys.stderr)
     sys.exit(3)
 
 
@@ -77,8 +85,8 @@ class DataFusion:
     def fresh(self):
         """A new context with every table registered so far (a table cannot be replaced)."""
         self.ctx = self.datafusion.SessionContext()
-        self.ctx.register_parquet("documents", os.path.join(self.prints, "documents"))
-        self.ctx.register_parquet("sentences", os.path.join(self.prints, "sentences"))
+        for name in TABLES:
+            self.ctx.register_parquet(name, os.path.join(self.prints, name))
         for name, path in self.tables.items():
             self.ctx.register_parquet(name, path)
 
@@ -116,7 +124,7 @@ class Spark:
                       .config("spark.driver.memory", "1g")
                       .getOrCreate())
         self.spark.sparkContext.setLogLevel("ERROR")
-        for name in ("documents", "postings", "sentences"):
+        for name in ("postings",) + TABLES:
             self.spark.read.parquet(os.path.join(prints, name)).createOrReplaceTempView(name)
 
     def run(self, sql_file, target, postings=None):
@@ -136,13 +144,38 @@ class Spark:
         self.spark.stop()
 
 
+def arguments():
+    parser = argparse.ArgumentParser(
+        prog="sql/run.py",
+        description="Finds the candidate pairs of a fingerprint folder with Twinspot's SQL files, for "
+                    "`twinspot align`.",
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("engine", choices=("datafusion", "spark"),
+                        help="DataFusion on this machine, or Spark (local mode, or the cluster of spark-submit)")
+    parser.add_argument("prints", metavar="FINGERPRINTS",
+                        help="the folder `twinspot fingerprint --parquet` wrote (every shard)")
+    parser.add_argument("out", metavar="OUT", help="where the steps' results go (common.parquet, pairs.parquet, ...)")
+    parser.add_argument("--whole", action="store_true",
+                        help="DataFusion: run the k-gram steps over all postings at once, not bucket by bucket")
+    return parser.parse_args()
+
+
+def check_prints(prints):
+    """Refuses a folder that is not a whole fingerprint folder of this version."""
+    for name in ("postings",) + TABLES:
+        if not os.path.isdir(os.path.join(prints, name)):
+            hint = ("fingerprinted by an earlier version: fingerprint it again" if name == "rule"
+                    else "not a folder written by `twinspot fingerprint --parquet`")
+            print(f"sql/run.py: {prints} has no {name}/ folder ({hint})", file=sys.stderr)
+            sys.exit(2)
+
+
 def main():
-    args = [a for a in sys.argv[1:] if a != "--whole"]
-    whole = "--whole" in sys.argv[1:]
-    if len(args) != 3 or args[0] not in ("datafusion", "spark"):
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    engine_name, prints, out = args
+    args = arguments()
+    engine_name, prints, out, whole = args.engine, args.prints, args.out, args.whole
+    if "://" not in prints:
+        check_prints(prints)
     for stale in ("copies.parquet", "common.parquet", "kgram_pairs", "near_pairs.parquet", "pairs.parquet"):
         path = os.path.join(out, stale)
         if os.path.isdir(path):

@@ -98,4 +98,6 @@ pub enum Action {
     SelectText(bool),
     /// The note of the open pair as typed (kept on [`Action::SetNote`]).
     EditNote(String),
+    /// Folds the sidebar away, or brings it back (Ctrl+B).
+    ToggleSidebar,
 }

@@ -199,9 +199,10 @@ impl TwinspotApp {
                 progress: None,
                 stage_started: Instant::now(),
             };
-            self.state.checked =
-                Some((self.state.inputs.clone(), self.state.persisted.mode, self.state.persisted.settings.clone()));
-            self.state.checked_archive = archive;
+            // The results shown stay those of the last finished check until this one finishes.
+            let p = &self.state.persisted;
+            self.state.pending = Some((self.state.inputs.clone(), p.mode, p.settings.clone(), archive));
+            self.state.checks_started += 1;
             self.state.status = None;
         }
     }
@@ -214,6 +215,16 @@ impl TwinspotApp {
         if self.state.is_running() {
             self.state.run = RunState::Idle;
             self.state.status = Some(Status::Cancelled);
+            self.forget_pending();
+        }
+    }
+
+    /// The running check ended without results: what it ran on is forgotten, and the
+    /// results on screen (if any) say that they are the earlier ones.
+    fn forget_pending(&mut self) {
+        self.state.pending = None;
+        if self.state.report.is_some() {
+            self.state.cancelled_check = Some(self.state.checks_started);
         }
     }
 
@@ -243,6 +254,12 @@ impl TwinspotApp {
             Event::Finished { report, elapsed, .. } => {
                 self.cancel = None;
                 self.state.run = RunState::Idle;
+                if let Some((inputs, mode, settings, archive)) = self.state.pending.take() {
+                    self.state.checked = Some((inputs, mode, settings));
+                    self.state.checked_archive = archive;
+                }
+                self.state.results_check = Some(self.state.checks_started);
+                self.state.cancelled_check = None;
                 self.state.status = Some(Status::Finished {
                     documents: report.documents.len(),
                     pairs: report.pairs.len(),
@@ -261,11 +278,13 @@ impl TwinspotApp {
                 self.cancel = None;
                 self.state.run = RunState::Idle;
                 self.state.status = Some(Status::Cancelled);
+                self.forget_pending();
             }
             Event::Failed { error, .. } => {
                 self.cancel = None;
                 self.state.run = RunState::Idle;
                 self.state.status = Some(Status::CheckFailed(error));
+                self.state.pending = None;
             }
             Event::ArchiveReady { info, .. } => {
                 // The archive checked against, its sizes now (unless another was opened since).
@@ -322,6 +341,7 @@ impl TwinspotApp {
                 if let Some(files) = dialog.pick_files() {
                     state.persisted.last_dir = files.first().and_then(|f| f.parent()).map(PathBuf::from);
                     state.inputs.add(kind, files);
+                    state.follow_lists();
                 }
             }
             Action::AddFolder(kind) => {
@@ -332,6 +352,7 @@ impl TwinspotApp {
                 if let Some(folders) = dialog.pick_folders() {
                     state.persisted.last_dir = folders.first().cloned();
                     state.inputs.add(kind, folders);
+                    state.follow_lists();
                 }
             }
             Action::Remove(kind, i) => state.inputs.remove(kind, i),
@@ -351,6 +372,7 @@ impl TwinspotApp {
                     self.start_check();
                 } else {
                     state.inputs.add(target.unwrap_or(ListKind::Suspect), paths);
+                    state.follow_lists();
                 }
             }
             Action::Check => self.start_check(),
@@ -459,20 +481,19 @@ impl TwinspotApp {
             }
             Action::AddToArchive(paths) => self.add_to_archive(paths),
             Action::CancelArchiveAdd => self.cancel_archive_add(),
-            Action::SetSource(source) => match source {
-                CheckSource::References => {
-                    state.persisted.mode = Mode::SuspectsVsReferences;
-                    state.persisted.use_archive = false;
-                }
-                CheckSource::Archive => {
-                    state.persisted.mode = Mode::SuspectsVsReferences;
-                    state.persisted.use_archive = state.persisted.archive.is_some();
-                }
-                CheckSource::AllVsAll => {
-                    state.persisted.mode = Mode::AllVsAll;
-                    state.persisted.use_archive = false;
-                }
-            },
+            Action::SetSource(source) => {
+                // A mode picked by hand no longer follows the lists.
+                state.persisted.mode_chosen = true;
+                let (mode, use_archive) = match source {
+                    CheckSource::References => (Mode::SuspectsVsReferences, false),
+                    CheckSource::Archive => (Mode::SuspectsVsReferences, state.persisted.archive.is_some()),
+                    CheckSource::AllVsAll => (Mode::AllVsAll, false),
+                    CheckSource::Classmates => (Mode::Classmates, false),
+                };
+                state.persisted.mode = mode;
+                state.persisted.use_archive = use_archive;
+            }
+            Action::ToggleSidebar => state.persisted.sidebar_hidden = !state.persisted.sidebar_hidden,
             Action::SelectInput(kind, row) => {
                 if let Some(selected) = state.inputs.selected.get_mut(kind.index()) {
                     *selected = row;
@@ -562,6 +583,9 @@ impl TwinspotApp {
             if i.consume_key(Modifiers::COMMAND, Key::Enter) {
                 actions.push(Action::Check);
             }
+            if i.consume_key(Modifiers::COMMAND, Key::B) {
+                actions.push(Action::ToggleSidebar);
+            }
             if i.consume_key(Modifiers::NONE, Key::Escape) {
                 if state.is_running() {
                     actions.push(Action::Cancel);
@@ -633,6 +657,7 @@ impl TwinspotApp {
             ui.label(RichText::new(tr.stale).color(egui::Color32::from_rgb(0xc0, 0x60, 0x00)).strong())
                 .on_hover_text(tr.tip_stale);
         }
+        results_of_ui(ui, &self.state, &view.report);
         if self.state.pair.is_some() {
             pair_view_ui(ui, &self.state, &mut self.pair_layout, actions);
             return;
@@ -648,6 +673,8 @@ impl TwinspotApp {
             ui.selectable_value(&mut tab, ResultsTab::Pairs, tr.tab_pairs);
             if report.mode == Mode::AllVsAll {
                 ui.selectable_value(&mut tab, ResultsTab::Heatmap, tr.tab_heatmap);
+            }
+            if has_groups_tab(state, &report) {
                 ui.selectable_value(&mut tab, ResultsTab::Groups, tr.tab_groups);
             }
             if tab != state.tab {
@@ -657,7 +684,7 @@ impl TwinspotApp {
         ui.separator();
         match (report.mode, state.tab) {
             (Mode::AllVsAll, ResultsTab::Heatmap) => heatmap_ui(ui, state, &report, actions),
-            (Mode::AllVsAll, ResultsTab::Groups) => groups_ui(ui, state, &report, actions),
+            (_, ResultsTab::Groups) if has_groups_tab(state, &report) => groups_ui(ui, state, &report, actions),
             (_, ResultsTab::Overview) => {
                 filter_bar_ui(ui, state, &report, actions);
                 overview_ui(ui, state, &report, actions);
@@ -667,10 +694,46 @@ impl TwinspotApp {
                 if !report.pairs.is_empty() {
                     ui.label(RichText::new(tr.open_hint).weak());
                 }
-                table_ui(ui, tr, &report, &state.names, &state.marks, &state.table, actions);
+                without_shared_ui(ui, state, &report);
+                table_ui(ui, state, &report, actions);
             }
         }
     }
+}
+
+/// Whether the results have a groups tab: all against all, a class against its
+/// classmates, and a check against the archive (its near duplicates grouped).
+fn has_groups_tab(state: &State, report: &Report) -> bool {
+    report.mode != Mode::SuspectsVsReferences || state.checked_archive.is_some() || !report.groups.is_empty()
+}
+
+/// Which check the results come from (its number, mode and documents), and a cancelled
+/// check's note that they are still the earlier ones.
+fn results_of_ui(ui: &mut egui::Ui, state: &State, report: &Report) {
+    let words = state.persisted.lang.class_tr();
+    let Some(n) = state.results_check else {
+        return;
+    };
+    let mode = state.mode_words(report.mode, state.checked_archive.is_some());
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(words.results_of(n, mode, report.documents.len())).weak())
+            .on_hover_text(words.tip_results_of);
+        if let Some(cancelled) = state.cancelled_check {
+            ui.label(RichText::new(words.cancelled_kept(cancelled)).color(egui::Color32::from_rgb(0xc0, 0x60, 0x00)));
+        }
+    });
+}
+
+/// Above the pairs: how many checked documents share no text with any other.
+fn without_shared_ui(ui: &mut egui::Ui, state: &State, report: &Report) {
+    let words = state.persisted.lang.class_tr();
+    let without = super::overview::without_shared(report);
+    if without.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = without.iter().map(|&d| state.name(d)).collect();
+    ui.label(RichText::new(words.students_without(without.len())).italics())
+        .on_hover_text(format!("{}\n\n{}", words.tip_students_without, names.join("\n")));
 }
 
 fn log_error(message: &str) {
@@ -720,11 +783,16 @@ impl eframe::App for TwinspotApp {
                 .default_size(140.0)
                 .show(ui, |ui| errors_ui(ui, lang, self.state.report.as_deref()));
         }
-        let lists = egui::Panel::left("sidebar")
-            .resizable(true)
-            .default_size(350.0)
-            .show(ui, |ui| sidebar_ui(ui, &self.state, &mut actions));
-        self.state.list_rects = lists.inner;
+        if self.state.persisted.sidebar_hidden {
+            // Folded away: files dropped anywhere join the suspects.
+            self.state.list_rects = [None; 3];
+        } else {
+            let lists = egui::Panel::left("sidebar")
+                .resizable(true)
+                .default_size(350.0)
+                .show(ui, |ui| sidebar_ui(ui, &self.state, &mut actions));
+            self.state.list_rects = lists.inner;
+        }
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui, &mut actions));
         for action in actions {
             self.apply(action);

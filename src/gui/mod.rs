@@ -13,6 +13,7 @@ pub mod flag_badge;
 pub mod fonts;
 pub mod heatmap;
 pub mod i18n;
+pub mod i18n_class;
 pub mod overview;
 pub mod pair_view;
 pub mod results_table;

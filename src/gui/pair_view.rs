@@ -226,9 +226,17 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
         .map(|i| matches!(view.marks.get(i), Some(Some(Mark::Dismissed | Mark::DismissedEverywhere))))
         .collect();
     let pair_mark = state.marks.pair(report, pair).and_then(|m| m.mark);
-    let all_vs_all = report.mode == crate::Mode::AllVsAll;
-    let (title_a, title_b) = if all_vs_all { (tr.doc_a, tr.doc_b) } else { (tr.col_suspect, tr.col_reference) };
-    header_ui(ui, tr, shown, view, pair_mark, actions);
+    let class = state.persisted.lang.class_tr();
+    let (title_a, title_b) = match report.mode {
+        crate::Mode::AllVsAll => (tr.doc_a, tr.doc_b),
+        crate::Mode::SuspectsVsReferences => (tr.col_suspect, tr.col_reference),
+        // A class's check: the source says whether it is a classmate or a reference.
+        crate::Mode::Classmates if b.role == crate::Role::Suspect => (class.col_student, class.title_classmate),
+        crate::Mode::Classmates => (class.col_student, class.title_reference),
+    };
+    // The counter counts every passage of the pair, dismissed ones included, as the
+    // passage list and the steps do; the scores beside it are those of the view.
+    header_ui(ui, tr, shown, pair.passages.len(), view, pair_mark, actions);
     legend_ui(ui, words);
     ui.separator();
     let height = ui.available_height();
@@ -261,7 +269,15 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
     });
 }
 
-fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, mark: Option<Mark>, actions: &mut Vec<Action>) {
+fn header_ui(
+    ui: &mut egui::Ui,
+    tr: &Tr,
+    pair: &Pair,
+    total: usize,
+    view: &PairView,
+    mark: Option<Mark>,
+    actions: &mut Vec<Action>,
+) {
     ui.horizontal_wrapped(|ui| {
         if ui.button(tr.back).on_hover_text("Esc").clicked() {
             actions.push(Action::ClosePair);
@@ -305,7 +321,7 @@ fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, mark: Opt
             actions.push(Action::SetNote(view.pair, text));
         }
         ui.separator();
-        let n = pair.passages.len();
+        let n = total;
         let has = n > 0;
         if ui.add_enabled(has, egui::Button::new(tr.prev)).clicked() {
             actions.push(Action::StepPassage(-1));

@@ -1,6 +1,7 @@
 //! The sidebar: the three input lists (Reference, Suspects, Template), each with add files /
 //! add folder / remove / clear and a count, the Archive group, then what the suspects are
-//! compared with (references, the archive, or all against all) and the settings.
+//! compared with (classmates and references, references, the archive, or all against
+//! all) and the settings.
 
 use egui::{RichText, Stroke};
 
@@ -136,6 +137,14 @@ fn source_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
     let words = state.persisted.lang.archive_tr();
     let current = state.source();
     ui.label(RichText::new(tr.mode).strong()).on_hover_text(tr.tip_mode);
+    let class = state.persisted.lang.class_tr();
+    if ui
+        .radio(current == CheckSource::Classmates, class.mode_classmates)
+        .on_hover_text(class.tip_mode_classmates)
+        .clicked()
+    {
+        actions.push(Action::SetSource(CheckSource::Classmates));
+    }
     if ui.radio(current == CheckSource::References, tr.mode_refs).clicked() {
         actions.push(Action::SetSource(CheckSource::References));
     }

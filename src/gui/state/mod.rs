@@ -97,10 +97,19 @@ pub struct State {
     pub filter: ViewFilter,
     /// The report as filtered and marked (what the table, overview and exports show).
     pub view: Option<Arc<View>>,
-    /// What the last check ran on, to mark its results out of date when this changes.
+    /// What the shown results were made from, to mark them out of date when this changes.
     pub checked: Option<(Inputs, Mode, Settings)>,
-    /// The archive the last check ran against, if any.
+    /// The archive the shown results were checked against, if any.
     pub checked_archive: Option<PathBuf>,
+    /// What the running check runs on (its inputs, mode, settings and archive): it
+    /// becomes `checked` when the check finishes, and is dropped when it is cancelled.
+    pub pending: Option<(Inputs, Mode, Settings, Option<PathBuf>)>,
+    /// Checks started so far in this window, the running one included.
+    pub checks_started: u64,
+    /// The number of the check the shown results come from.
+    pub results_check: Option<u64>,
+    /// The number of the last check cancelled while earlier results stayed on screen.
+    pub cancelled_check: Option<u64>,
     /// Display names of the report's documents: relative to the folder they were added
     /// from, or shortened at the start.
     pub names: Vec<String>,
@@ -150,6 +159,7 @@ impl State {
     pub fn source(&self) -> CheckSource {
         match self.persisted.mode {
             Mode::AllVsAll => CheckSource::AllVsAll,
+            Mode::Classmates => CheckSource::Classmates,
             Mode::SuspectsVsReferences if self.persisted.use_archive && self.persisted.archive.is_some() => {
                 CheckSource::Archive
             }
@@ -194,6 +204,7 @@ impl State {
                     None
                 }
             }
+            Mode::Classmates => inputs.list(ListKind::Suspect).is_empty().then_some(tr.need_suspects),
             Mode::AllVsAll => (inputs.list(ListKind::Suspect).is_empty()
                 && inputs.list(ListKind::Reference).is_empty())
             .then_some(tr.need_suspects),
@@ -221,6 +232,32 @@ impl State {
                     || *settings != self.persisted.settings
                     || self.checked_archive.as_deref() != self.archive_in_use()
             })
+    }
+
+    /// Once both lists are filled, a teacher who has not picked a mode checks the class
+    /// against its classmates and its sources (not against the archive, when one is used).
+    pub fn follow_lists(&mut self) {
+        let p = &mut self.persisted;
+        if !p.mode_chosen && !p.use_archive && self.inputs.both_filled() && p.mode == Mode::SuspectsVsReferences {
+            p.mode = Mode::Classmates;
+        }
+    }
+
+    /// The words of `mode` as the results line says it (the archive when one was used).
+    pub fn mode_words(&self, mode: Mode, archive: bool) -> &'static str {
+        let words = self.persisted.lang.class_tr();
+        match mode {
+            Mode::SuspectsVsReferences if archive => words.mode_archive_short,
+            Mode::SuspectsVsReferences => words.mode_refs_short,
+            Mode::AllVsAll => words.mode_all_short,
+            Mode::Classmates => words.mode_classmates,
+        }
+    }
+
+    /// Whether document `doc` of the shown report is another suspect of the check (a
+    /// classmate) rather than a reference.
+    pub fn is_classmate(&self, doc: usize) -> bool {
+        self.report.as_ref().and_then(|r| r.documents.get(doc)).is_some_and(|d| d.role == crate::Role::Suspect)
     }
 
     /// Recomputes the filtered view of the report (after a new report, a filter or a mark).

@@ -24,6 +24,11 @@ pub struct Persisted {
     pub archive: Option<PathBuf>,
     /// The suspects are checked against the archive instead of the reference list.
     pub use_archive: bool,
+    /// The user picked the mode: it no longer follows the lists (classmates and
+    /// references once both lists are filled).
+    pub mode_chosen: bool,
+    /// The sidebar is folded away, giving its room to the results.
+    pub sidebar_hidden: bool,
 }
 
 impl Default for Persisted {
@@ -36,6 +41,8 @@ impl Default for Persisted {
             engine_defaults: Some(Settings::default()),
             archive: None,
             use_archive: false,
+            mode_chosen: false,
+            sidebar_hidden: false,
         }
     }
 }

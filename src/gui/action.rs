@@ -39,6 +39,8 @@ pub enum Action {
     FilterChanged,
     /// Moves the table's selection up (-1) or down (+1).
     MoveSelection(isize),
+    /// Moves the overview's selected student up (-1) or down (+1).
+    MoveDocument(isize),
     /// Exports the view; the scope's indices are of the view.
     Export(ExportKind, Scope),
     /// Picks an archive folder (or an empty one for a new archive) in a dialog.
@@ -100,4 +102,12 @@ pub enum Action {
     EditNote(String),
     /// Folds the sidebar away, or brings it back (Ctrl+B).
     ToggleSidebar,
+    /// Saves the lists, mode and settings as a named check (a dialog asks where).
+    SaveCheck,
+    /// Opens a named check saved before (a dialog asks which).
+    OpenCheck,
+    /// Opens the named check saved at this path.
+    LoadCheck(PathBuf),
+    /// Shows or hides the sheet of keyboard shortcuts (F1).
+    ToggleShortcuts,
 }

@@ -24,6 +24,7 @@ use super::state::{
 };
 use super::status_bar::status_ui;
 use super::toolbar::{progress_ui, toolbar_ui};
+use super::session::{self, CHECK_EXTENSION, LastSession, SavedCheck};
 use super::worker::{CheckPlan, Command, Event, JobId, Worker};
 use crate::ingest::Isolation;
 use crate::{CancelFlag, Mode, Report};
@@ -72,12 +73,87 @@ impl TwinspotApp {
         if let Some(dir) = app.state.persisted.archive.clone() {
             app.open_archive(dir, false);
         }
-        if !files.is_empty() {
+        if files.is_empty() {
+            app.restore_session();
+        } else {
             // Like a drop on the empty window: two files are compared at once (the first as
             // suspect, the second as reference); otherwise every path joins the suspects.
             app.apply(Action::Dropped(None, files));
         }
         app
+    }
+
+    /// Reopens what the last session left: its lists and named check, and its results
+    /// (checked again, so they are those of the files as they are now).
+    fn restore_session(&mut self) {
+        let session = std::mem::take(&mut self.state.persisted.session);
+        self.state.inputs.lists = session.lists;
+        self.state.check_name = session.check_name;
+        if session.had_results {
+            self.start_check();
+        }
+    }
+
+    /// What this session leaves for the next one.
+    fn last_session(&self) -> LastSession {
+        LastSession {
+            lists: self.state.inputs.lists.clone(),
+            had_results: self.state.report.is_some() || self.state.is_running(),
+            check_name: self.state.check_name.clone(),
+        }
+    }
+
+    /// Saves the lists, mode and settings as a named check where a dialog says.
+    fn save_check(&mut self) {
+        let state = &mut self.state;
+        let words = state.persisted.lang.class_tr();
+        let name = state.check_name.clone().unwrap_or_default();
+        let mut dialog = rfd::FileDialog::new()
+            .set_title(words.dialog_save_check)
+            .add_filter(words.saved_check, &[CHECK_EXTENSION])
+            .set_file_name(format!("{name}.{CHECK_EXTENSION}"));
+        if let Some(dir) = &state.persisted.last_dir {
+            dialog = dialog.set_directory(dir);
+        }
+        let Some(path) = dialog.save_file() else {
+            return;
+        };
+        let check = SavedCheck {
+            name: session::name_of(&path),
+            lists: state.inputs.lists.clone(),
+            mode: state.persisted.mode,
+            settings: state.persisted.settings.clone(),
+            archive: state.archive_in_use().map(PathBuf::from),
+        };
+        state.status = Some(match session::save(&check, &path) {
+            Ok(written) => {
+                state.check_name = Some(session::name_of(&written));
+                state.persisted.last_dir = written.parent().map(PathBuf::from);
+                Status::Saved(written)
+            }
+            Err(e) => Status::SaveFailed(e.to_string()),
+        });
+    }
+
+    /// Opens the named check saved at `path`: its lists, mode, settings and archive.
+    pub fn load_check(&mut self, path: &std::path::Path) {
+        match session::load(path) {
+            Ok(check) => {
+                let state = &mut self.state;
+                state.inputs.lists = check.lists;
+                state.inputs.selected = [None; 3];
+                state.persisted.mode = check.mode;
+                state.persisted.mode_chosen = true;
+                state.persisted.settings = check.settings;
+                state.persisted.last_dir = path.parent().map(PathBuf::from);
+                state.check_name = Some(check.name);
+                state.persisted.use_archive = check.archive.is_some();
+                if let Some(dir) = check.archive {
+                    self.open_archive(dir, false);
+                }
+            }
+            Err(e) => self.state.status = Some(Status::CheckFailed(e.to_string())),
+        }
     }
 
     /// Reads documents in helper processes started as `isolation` says.
@@ -186,6 +262,9 @@ impl TwinspotApp {
         // Passages the reviewer dismissed everywhere are stop passages of the next check:
         // the engine shows them as common and counts them nowhere.
         plan.settings.stop_passages.extend(self.state.marks.stop_passages.values().cloned());
+        // Lines of the settings' stop passages, as a stop-passage file gives them.
+        plan.settings.stop_passages = plan.settings.stop_passages.iter().map(|p| p.trim().to_owned()).collect();
+        plan.settings.stop_passages.retain(|p| !p.is_empty());
         plan.settings.stop_passages.sort();
         plan.settings.stop_passages.dedup();
         let cancel = CancelFlag::new();
@@ -334,7 +413,8 @@ impl TwinspotApp {
         let state = &mut self.state;
         match action {
             Action::AddFiles(kind) => {
-                let mut dialog = rfd::FileDialog::new();
+                let title = state.persisted.lang.class_tr().dialog_add_files.replace("{list}", list_name(state, kind));
+                let mut dialog = rfd::FileDialog::new().set_title(title);
                 if let Some(dir) = &state.persisted.last_dir {
                     dialog = dialog.set_directory(dir);
                 }
@@ -345,7 +425,8 @@ impl TwinspotApp {
                 }
             }
             Action::AddFolder(kind) => {
-                let mut dialog = rfd::FileDialog::new();
+                let title = state.persisted.lang.class_tr().dialog_add_folder.replace("{list}", list_name(state, kind));
+                let mut dialog = rfd::FileDialog::new().set_title(title);
                 if let Some(dir) = &state.persisted.last_dir {
                     dialog = dialog.set_directory(dir);
                 }
@@ -435,8 +516,28 @@ impl TwinspotApp {
                 }
             }
             Action::MoveSelection(delta) => state.table.move_selection(delta),
+            Action::MoveDocument(delta) => {
+                // The overview's rows as drawn: by overall similarity, filtered by name.
+                if let Some(view) = &state.view {
+                    let filter = state.table.name_filter.trim().to_lowercase();
+                    let rows: Vec<usize> = crate::report::view::overview(&view.report)
+                        .into_iter()
+                        .map(|r| r.doc)
+                        .filter(|&d| filter.is_empty() || state.name(d).to_lowercase().contains(&filter))
+                        .collect();
+                    let at = state.table.selected_doc.and_then(|d| rows.iter().position(|&r| r == d));
+                    let next = match at {
+                        None => 0,
+                        Some(i) => i.saturating_add_signed(delta).min(rows.len().saturating_sub(1)),
+                    };
+                    if let Some(&doc) = rows.get(next) {
+                        state.table.selected_doc = Some(doc);
+                        state.table.selected = None;
+                    }
+                }
+            }
             Action::OpenArchive => {
-                let mut dialog = rfd::FileDialog::new();
+                let mut dialog = rfd::FileDialog::new().set_title(state.persisted.lang.class_tr().dialog_open_archive);
                 if let Some(dir) =
                     state.persisted.archive.as_deref().and_then(|d| d.parent()).or(state.persisted.last_dir.as_deref())
                 {
@@ -465,7 +566,8 @@ impl TwinspotApp {
                 }
             }
             Action::AddFilesToArchive | Action::AddFolderToArchive => {
-                let mut dialog = rfd::FileDialog::new();
+                let title = state.persisted.lang.class_tr().dialog_add_to_archive;
+                let mut dialog = rfd::FileDialog::new().set_title(title);
                 if let Some(dir) = &state.persisted.last_dir {
                     dialog = dialog.set_directory(dir);
                 }
@@ -494,6 +596,21 @@ impl TwinspotApp {
                 state.persisted.use_archive = use_archive;
             }
             Action::ToggleSidebar => state.persisted.sidebar_hidden = !state.persisted.sidebar_hidden,
+            Action::ToggleShortcuts => state.show_shortcuts = !state.show_shortcuts,
+            Action::SaveCheck => self.save_check(),
+            Action::OpenCheck => {
+                let words = state.persisted.lang.class_tr();
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title(words.dialog_open_check)
+                    .add_filter(words.saved_check, &[CHECK_EXTENSION]);
+                if let Some(dir) = &state.persisted.last_dir {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(path) = dialog.pick_file() {
+                    self.load_check(&path);
+                }
+            }
+            Action::LoadCheck(path) => self.load_check(&path),
             Action::SelectInput(kind, row) => {
                 if let Some(selected) = state.inputs.selected.get_mut(kind.index()) {
                     *selected = row;
@@ -586,6 +703,15 @@ impl TwinspotApp {
             if i.consume_key(Modifiers::COMMAND, Key::B) {
                 actions.push(Action::ToggleSidebar);
             }
+            if i.consume_key(Modifiers::NONE, Key::F1) {
+                actions.push(Action::ToggleShortcuts);
+            }
+            if i.consume_key(Modifiers::COMMAND, Key::S) {
+                actions.push(Action::SaveCheck);
+            }
+            if i.consume_key(Modifiers::COMMAND, Key::O) {
+                actions.push(Action::OpenCheck);
+            }
             if i.consume_key(Modifiers::NONE, Key::Escape) {
                 if state.is_running() {
                     actions.push(Action::Cancel);
@@ -601,13 +727,14 @@ impl TwinspotApp {
                     actions.push(Action::StepPassage(-1));
                 }
             }
-            if !typing
-                && state.pair.is_none()
-                && state.report.is_some()
-                && i.consume_key(Modifiers::NONE, Key::Enter)
-                && let Some(selected) = state.table.selected
-            {
-                actions.push(Action::OpenPair(selected));
+            let overview = state.tab == ResultsTab::Overview;
+            if !typing && state.pair.is_none() && state.report.is_some() && i.consume_key(Modifiers::NONE, Key::Enter) {
+                // The overview opens the selected student's sources; the table its pair.
+                match (overview, state.table.selected_doc, state.table.selected) {
+                    (true, Some(doc), _) => actions.push(Action::ToggleSources(doc)),
+                    (false, _, Some(selected)) => actions.push(Action::OpenPair(selected)),
+                    _ => {}
+                }
             }
             let dropped: Vec<PathBuf> = i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect();
             if !dropped.is_empty() {
@@ -620,8 +747,11 @@ impl TwinspotApp {
         });
         if !typing && state.pair.is_none() && state.report.is_some() {
             let (up, down) = ctx.input(|i| (i.key_pressed(Key::ArrowUp), i.key_pressed(Key::ArrowDown)));
-            if up || down {
-                actions.push(Action::MoveSelection(if up { -1 } else { 1 }));
+            let delta = if up { -1 } else { 1 };
+            if (up || down) && state.tab == ResultsTab::Overview {
+                actions.push(Action::MoveDocument(delta));
+            } else if up || down {
+                actions.push(Action::MoveSelection(delta));
             }
         }
     }
@@ -736,6 +866,37 @@ fn without_shared_ui(ui: &mut egui::Ui, state: &State, report: &Report) {
         .on_hover_text(format!("{}\n\n{}", words.tip_students_without, names.join("\n")));
 }
 
+/// The name of list `kind` in the window's language.
+fn list_name(state: &State, kind: ListKind) -> &'static str {
+    let tr = state.persisted.lang.tr();
+    match kind {
+        ListKind::Reference => tr.reference,
+        ListKind::Suspect => tr.suspects,
+        ListKind::Template => tr.template,
+    }
+}
+
+/// The sheet of keyboard shortcuts (F1).
+fn shortcuts_ui(ctx: &egui::Context, lang: super::i18n::Lang, actions: &mut Vec<Action>) {
+    let words = lang.class_tr();
+    let mut open = true;
+    egui::Window::new(words.shortcuts).collapsible(false).resizable(false).open(&mut open).show(ctx, |ui| {
+        egui::Grid::new("shortcuts").num_columns(2).striped(true).show(ui, |ui| {
+            for (keys, what) in words.shortcut_rows {
+                ui.label(RichText::new(keys).monospace().strong());
+                ui.label(what);
+                ui.end_row();
+            }
+        });
+        if ui.button(words.close).clicked() {
+            actions.push(Action::ToggleShortcuts);
+        }
+    });
+    if !open {
+        actions.push(Action::ToggleShortcuts);
+    }
+}
+
 fn log_error(message: &str) {
     eprintln!("twinspot: {message}");
 }
@@ -769,6 +930,7 @@ impl eframe::App for TwinspotApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         let mut actions = Vec::new();
+        self.state.count_new_inputs();
         self.input_actions(&ctx, &mut actions);
         egui::Panel::top("toolbar").show(ui, |ui| {
             ui.add_space(4.0);
@@ -794,6 +956,9 @@ impl eframe::App for TwinspotApp {
             self.state.list_rects = lists.inner;
         }
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui, &mut actions));
+        if self.state.show_shortcuts {
+            shortcuts_ui(&ctx, self.state.persisted.lang, &mut actions);
+        }
         for action in actions {
             self.apply(action);
         }
@@ -806,7 +971,8 @@ impl eframe::App for TwinspotApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, eframe::APP_KEY, &self.state.persisted);
+        let persisted = Persisted { session: self.last_session(), ..self.state.persisted.clone() };
+        eframe::set_value(storage, eframe::APP_KEY, &persisted);
     }
 
     fn on_exit(&mut self) {

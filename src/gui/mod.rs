@@ -18,6 +18,7 @@ pub mod overview;
 pub mod pair_view;
 pub mod results_table;
 pub mod review;
+pub mod session;
 pub mod settings_ui;
 pub mod sidebar;
 pub mod state;

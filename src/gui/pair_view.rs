@@ -13,6 +13,7 @@ use egui::{Align, Color32, FontId, Galley, RichText, Sense, Stroke};
 use super::action::Action;
 use super::flag_badge::FLAG_COLOUR;
 use super::i18n::Tr;
+use super::i18n_class::ClassTr;
 use super::state::{PairView, State};
 use crate::model::Flag;
 use crate::report::marks::Mark;
@@ -246,7 +247,8 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
     ui.horizontal_top(|ui| {
         ui.allocate_ui_with_layout(egui::vec2(list_width, height), egui::Layout::top_down(Align::Min), |ui| {
             ui.set_width(list_width);
-            passage_list_ui(ui, tr, words, pair, view, actions);
+            let class = state.persisted.lang.class_tr();
+            passage_list_ui(ui, (tr, class, words), pair, a.chars, view, actions);
         });
         ui.separator();
         ui.allocate_ui_with_layout(egui::vec2(text_width, height), egui::Layout::top_down(Align::Min), |ui| {
@@ -335,7 +337,16 @@ fn header_ui(
     });
 }
 
-fn passage_list_ui(ui: &mut egui::Ui, tr: &Tr, words: &Words, pair: &Pair, view: &PairView, actions: &mut Vec<Action>) {
+/// The passages of the pair, each with its kind, lengths and where it sits in the
+/// suspect's text (`a_chars` long), and its review buttons.
+fn passage_list_ui(
+    ui: &mut egui::Ui,
+    (tr, class, words): (&Tr, &ClassTr, &Words),
+    pair: &Pair,
+    a_chars: usize,
+    view: &PairView,
+    actions: &mut Vec<Action>,
+) {
     ui.label(RichText::new(tr.passage_list).strong()).on_hover_text(tr.tip_passage_list);
     let row_height = 2.0 * ui.spacing().interact_size.y + ui.spacing().item_spacing.y * 2.0;
     egui::ScrollArea::vertical().id_salt("passage-list").auto_shrink(false).show_rows(
@@ -354,14 +365,10 @@ fn passage_list_ui(ui: &mut egui::Ui, tr: &Tr, words: &Words, pair: &Pair, view:
                     let number = RichText::new(format!(" {} ", i + 1))
                         .background_color(rgb(style.background))
                         .color(rgb(style.text));
-                    let text = format!(
-                        "{} · {} / {} {} · @{}",
-                        words.kind(p.kind).0,
-                        p.a_len(),
-                        p.b_len(),
-                        tr.chars_word,
-                        p.a_start
-                    );
+                    let at = if a_chars == 0 { 0.0 } else { f64::from(p.a_start) * 100.0 / a_chars as f64 };
+                    let at = class.at_percent.replace("{p}", &format!("{at:.0}"));
+                    let text =
+                        format!("{} · {} / {} {} · {at}", words.kind(p.kind).0, p.a_len(), p.b_len(), tr.chars_word);
                     let row = ui.selectable_label(selected, number);
                     let label =
                         ui.add(egui::Button::selectable(selected, text).truncate()).on_hover_text(tr.tip_passage_row);
@@ -372,18 +379,16 @@ fn passage_list_ui(ui: &mut egui::Ui, tr: &Tr, words: &Words, pair: &Pair, view:
                 ui.horizontal(|ui| {
                     ui.add_space(18.0);
                     for (label, value, tip) in [
-                        ("OK", Mark::Confirmed, tr.mark_confirmed),
-                        ("×", Mark::Dismissed, tr.mark_dismissed),
-                        ("××", Mark::DismissedEverywhere, tr.mark_everywhere),
+                        (class.confirm, Mark::Confirmed, class.tip_confirm),
+                        (class.dismiss, Mark::Dismissed, class.tip_dismiss),
+                        (class.dismiss_everywhere, Mark::DismissedEverywhere, class.tip_everywhere),
                     ] {
                         let on = mark == Some(value);
                         if ui.add(egui::Button::new(label).small().selected(on)).on_hover_text(tip).clicked() {
                             actions.push(Action::MarkPassage(view.pair, i, if on { None } else { Some(value) }));
                         }
                     }
-                    if let Some(m) = mark {
-                        ui.label(RichText::new(words.mark(m)).weak());
-                    }
+
                 });
             }
         },

@@ -78,7 +78,10 @@ fn list_ui(
         let count = state.inputs.lists[index].len();
         ui.horizontal(|ui| {
             ui.label(RichText::new(title).strong().size(15.0));
-            ui.label(RichText::new(format!("({count})")).weak());
+            if count > 0 {
+                // Files, as the check will read them, not the folders given.
+                ui.label(RichText::new(state.list_summary(kind)).weak());
+            }
         });
         if unused {
             ui.label(RichText::new(state.persisted.lang.archive_tr().list_unused).italics());

@@ -79,6 +79,8 @@ pub struct State {
     pub pair: Option<PairView>,
     pub status: Option<Status>,
     pub show_problems: bool,
+    /// The sheet of keyboard shortcuts (F1) is open.
+    pub show_shortcuts: bool,
     /// Set when two files dropped on an empty window start a check: open the top pair.
     pub open_first_pair: bool,
     /// Where each list was drawn last frame, to route dropped files.
@@ -110,6 +112,11 @@ pub struct State {
     pub results_check: Option<u64>,
     /// The number of the last check cancelled while earlier results stayed on screen.
     pub cancelled_check: Option<u64>,
+    /// The name of the saved check being worked on ("Class 3B, essay 2"), if any.
+    pub check_name: Option<String>,
+    /// How many documents a check reads from each path of the lists (a folder: the
+    /// supported files inside it), counted once when the path is first listed.
+    pub file_counts: std::collections::HashMap<PathBuf, usize>,
     /// Display names of the report's documents: relative to the folder they were added
     /// from, or shortened at the start.
     pub names: Vec<String>,
@@ -241,6 +248,26 @@ impl State {
         if !p.mode_chosen && !p.use_archive && self.inputs.both_filled() && p.mode == Mode::SuspectsVsReferences {
             p.mode = Mode::Classmates;
         }
+    }
+
+    /// Counts the documents of the listed paths not counted yet, as a check lists them.
+    pub fn count_new_inputs(&mut self) {
+        for path in self.inputs.lists.iter().flatten() {
+            if !self.file_counts.contains_key(path) {
+                let n = crate::engine::collect_inputs(std::slice::from_ref(path), crate::Role::Suspect).len();
+                self.file_counts.insert(path.clone(), n);
+            }
+        }
+    }
+
+    /// What list `kind` holds, in words: "30 files in 1 folder", "2 files".
+    pub fn list_summary(&self, kind: ListKind) -> String {
+        let words = self.persisted.lang.class_tr();
+        let list = self.inputs.list(kind);
+        let files: usize = list.iter().map(|p| self.file_counts.get(p).copied().unwrap_or(0)).sum();
+        let folders = list.iter().filter(|p| p.is_dir()).count();
+        let text = if folders == 0 { words.files_only } else { words.files_in_folders };
+        text.replace("{files}", &files.to_string()).replace("{folders}", &folders.to_string())
     }
 
     /// The words of `mode` as the results line says it (the archive when one was used).

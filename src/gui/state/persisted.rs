@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::gui::i18n::Lang;
+use crate::gui::session::LastSession;
 use crate::{Mode, Settings};
 
 /// What is remembered between sessions (eframe storage; the window size eframe keeps).
@@ -29,6 +30,8 @@ pub struct Persisted {
     pub mode_chosen: bool,
     /// The sidebar is folded away, giving its room to the results.
     pub sidebar_hidden: bool,
+    /// What the last session left open: reopened on restart.
+    pub session: LastSession,
 }
 
 impl Default for Persisted {
@@ -43,6 +46,7 @@ impl Default for Persisted {
             use_archive: false,
             mode_chosen: false,
             sidebar_hidden: false,
+            session: LastSession::default(),
         }
     }
 }

@@ -20,13 +20,18 @@ use crate::util::{compare_json, doc_id};
 const SHARED_CLASS: &str = "The committee met every Thursday evening in the old library to argue about the new timetable, and after many long hours the members finally agreed that the buses should leave the square twenty minutes earlier during the winter months.";
 const SHARED_SOURCE: &str = "Photosynthesis converts light energy into chemical energy stored in sugar molecules, releasing oxygen as a by-product that most living organisms on the surface of the planet need in order to breathe and to survive.";
 const SHARED_REFS: &str = "Volcanic islands form when magma rises through cracks in the ocean floor, cools into layers of dark basalt rock, and slowly builds a cone that one day breaks through the surface of the sea as new land.";
-const OWN_1: &str = "My grandmother keeps bees behind her cottage and sells the honey at the Saturday market beside the church.";
-const OWN_2: &str = "Our football team lost the final on penalties after a long and muddy afternoon in the pouring rain.";
+const OWN_1: &str =
+    "My grandmother keeps bees behind her cottage and sells the honey at the Saturday market beside the church.";
+const OWN_2: &str =
+    "Our football team lost the final on penalties after a long and muddy afternoon in the pouring rain.";
 const OWN_3: &str = "The museum reopened its gallery of ancient maps after three years of careful restoration work.";
 const OWN_4: &str = "Tomorrow the orchestra rehearses the second symphony for the spring concert in the town hall.";
-const OWN_5: &str = "Lighthouse keepers once climbed two hundred steps each night to trim the wick and wind the clockwork.";
-const OWN_6: &str = "Every autumn the swallows gather on the telegraph wires before their long journey south to Africa.";
-const OWN_7: &str = "A good loaf of sourdough needs a lively starter, patience, and a very hot oven with plenty of steam.";
+const OWN_5: &str =
+    "Lighthouse keepers once climbed two hundred steps each night to trim the wick and wind the clockwork.";
+const OWN_6: &str =
+    "Every autumn the swallows gather on the telegraph wires before their long journey south to Africa.";
+const OWN_7: &str =
+    "A good loaf of sourdough needs a lively starter, patience, and a very hot oven with plenty of steam.";
 
 /// A class: `s1` shares a paragraph with its classmate `s2` and one with reference `r1`;
 /// `s3` shares nothing; the references `r1` and `r2` share a paragraph with each other.
@@ -159,7 +164,10 @@ fn the_sidebar_folds_away_with_a_button_and_ctrl_b_and_the_texts_get_its_room() 
     harness.state_mut().show_report(Arc::new(ready_report(Mode::SuspectsVsReferences)));
     harness.state_mut().apply(Action::OpenPair(0));
     harness.run();
-    let width = |h: &Harness<'_, TwinspotApp>| h.get_by_label("Suspect: a.txt").rect().width();
+    // A text's column: from the left side's overview strip to the right side's.
+    let width = |h: &Harness<'_, TwinspotApp>| {
+        h.get_by_label("minimap 1").rect().left() - h.get_by_label("minimap 0").rect().left()
+    };
     let narrow = width(&harness);
     harness.get_by_label("Suspects");
 

@@ -1,7 +1,8 @@
 //! Which documents are compared with which, as data: a [`PairPolicy`] says who is a
 //! suspect, who is a reference, and which (suspect, reference) pairs are aligned, for a
 //! check of suspects against references, all against all, a class against its
-//! classmates and its sources, against a store, or over a list of candidate pairs. The matcher and the index only ask it.
+//! classmates and its sources, against a store, or over a list of candidate pairs. The
+//! matcher and the index only ask it.
 
 use rustc_hash::FxHashMap;
 

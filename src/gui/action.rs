@@ -110,4 +110,12 @@ pub enum Action {
     LoadCheck(PathBuf),
     /// Shows or hides the sheet of keyboard shortcuts (F1).
     ToggleShortcuts,
+    /// Finds this text in both documents of the open pair.
+    Find(String),
+    /// Moves to the next (+1) or previous (-1) match.
+    FindStep(isize),
+    /// Puts the keyboard in the find field (Ctrl+F), or notes that it is there (false).
+    FocusFind(bool),
+    /// The match in focus has been scrolled into view.
+    FindScrolled,
 }

@@ -17,6 +17,7 @@ use super::overview::overview_ui;
 use super::pair_view::{PairLayout, pair_view_ui};
 use super::results_table::table_ui;
 use super::review::filter_bar_ui;
+use super::session::{self, CHECK_EXTENSION, LastSession, SavedCheck};
 use super::sidebar::sidebar_ui;
 use super::state::{
     ArchiveTask, CheckSource, ListKind, PairView, Persisted, ResultsTab, RunState, State, Status, default_marks_path,
@@ -24,7 +25,6 @@ use super::state::{
 };
 use super::status_bar::status_ui;
 use super::toolbar::{progress_ui, toolbar_ui};
-use super::session::{self, CHECK_EXTENSION, LastSession, SavedCheck};
 use super::worker::{CheckPlan, Command, Event, JobId, Worker};
 use crate::ingest::Isolation;
 use crate::{CancelFlag, Mode, Report};
@@ -611,6 +611,29 @@ impl TwinspotApp {
                 }
             }
             Action::LoadCheck(path) => self.load_check(&path),
+            Action::Find(query) => {
+                if let (Some(view), Some(report)) = (&mut state.pair, &state.report)
+                    && let Some(pair) = report.pairs.get(view.pair)
+                {
+                    let text = |id: usize| report.documents.get(id).map_or("", |d| &*d.text);
+                    view.find.search(query, text(pair.a), text(pair.b));
+                }
+            }
+            Action::FindStep(delta) => {
+                if let Some(view) = &mut state.pair {
+                    view.find.step(delta);
+                }
+            }
+            Action::FocusFind(on) => {
+                if let Some(view) = &mut state.pair {
+                    view.find.focus = on;
+                }
+            }
+            Action::FindScrolled => {
+                if let Some(view) = &mut state.pair {
+                    view.find.pending_scroll = false;
+                }
+            }
             Action::SelectInput(kind, row) => {
                 if let Some(selected) = state.inputs.selected.get_mut(kind.index()) {
                     *selected = row;
@@ -718,6 +741,9 @@ impl TwinspotApp {
                 } else if state.pair.is_some() {
                     actions.push(Action::ClosePair);
                 }
+            }
+            if state.pair.is_some() && i.consume_key(Modifiers::COMMAND, Key::F) {
+                actions.push(Action::FocusFind(true));
             }
             if !typing && state.pair.is_some() {
                 if i.consume_key(Modifiers::NONE, Key::N) || i.consume_key(Modifiers::NONE, Key::F3) {
@@ -862,8 +888,11 @@ fn without_shared_ui(ui: &mut egui::Ui, state: &State, report: &Report) {
         return;
     }
     let names: Vec<&str> = without.iter().map(|&d| state.name(d)).collect();
-    ui.label(RichText::new(words.students_without(without.len())).italics())
-        .on_hover_text(format!("{}\n\n{}", words.tip_students_without, names.join("\n")));
+    ui.label(RichText::new(words.students_without(without.len())).italics()).on_hover_text(format!(
+        "{}\n\n{}",
+        words.tip_students_without,
+        names.join("\n")
+    ));
 }
 
 /// The name of list `kind` in the window's language.

@@ -165,7 +165,9 @@ fn own_groups_ui(ui: &mut egui::Ui, state: &State, info: &super::archive_jobs::A
         egui::ScrollArea::vertical().id_salt("archive-groups-list").max_height(200.0).show(ui, |ui| {
             for (i, group) in info.groups.iter().enumerate() {
                 let tr = state.persisted.lang.tr();
-                ui.label(RichText::new(format!("{} {} · {} {}", tr.group_word, i + 1, group.len(), tr.files_word)).strong());
+                ui.label(
+                    RichText::new(format!("{} {} · {} {}", tr.group_word, i + 1, group.len(), tr.files_word)).strong(),
+                );
                 for path in group {
                     let name = std::path::Path::new(path)
                         .file_name()

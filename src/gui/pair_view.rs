@@ -304,6 +304,8 @@ fn header_ui(
         if ui.toggle_value(&mut select_text, tr.select_text).on_hover_text(tr.tip_select_text).changed() {
             actions.push(Action::SelectText(select_text));
         }
+        ui.separator();
+        find_ui(ui, tr.lang.class_tr(), view, actions);
     });
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(tr.review).strong());
@@ -335,6 +337,35 @@ fn header_ui(
         ui.label(RichText::new(format!("{} {position} / {n}", tr.passage_word)).strong());
         ui.label(RichText::new(tr.pair_keys).weak());
     });
+}
+
+/// The find field (Ctrl+F): typing searches both texts, Enter goes to the next match.
+fn find_ui(ui: &mut egui::Ui, class: &ClassTr, view: &PairView, actions: &mut Vec<Action>) {
+    let find = &view.find;
+    let mut query = find.query.clone();
+    let edit = egui::TextEdit::singleline(&mut query).hint_text(class.find).desired_width(140.0);
+    let response = ui.add(edit).on_hover_text(class.tip_find);
+    if find.focus {
+        response.request_focus();
+        actions.push(Action::FocusFind(false));
+    }
+    if response.changed() {
+        actions.push(Action::Find(query));
+    } else if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+        let back = ui.input(|i| i.modifiers.shift);
+        actions.push(Action::FindStep(if back { -1 } else { 1 }));
+        // Enter leaves the field: it keeps the keyboard for the next Enter.
+        response.request_focus();
+    }
+    if !find.query.is_empty() {
+        let text = match find.at {
+            Some(i) => {
+                class.find_count.replace("{i}", &(i + 1).to_string()).replace("{n}", &find.hits.len().to_string())
+            }
+            None => class.no_match.to_owned(),
+        };
+        ui.label(RichText::new(text).weak());
+    }
 }
 
 /// The passages of the pair, each with its kind, lengths and where it sits in the
@@ -388,7 +419,6 @@ fn passage_list_ui(
                             actions.push(Action::MarkPassage(view.pair, i, if on { None } else { Some(value) }));
                         }
                     }
-
                 });
             }
         },
@@ -442,6 +472,37 @@ fn minimap_ui(ui: &mut egui::Ui, side: &Side, side_ranges: &[(u32, u32)], view: 
         if let Some(i) = nearest {
             actions.push(Action::FocusPassage(i));
         }
+    }
+}
+
+/// The matches of the find field in this side's text (`first`: the suspect's), outlined,
+/// the one in focus filled and scrolled into view once.
+fn find_marks(
+    ui: &egui::Ui,
+    galley: &Galley,
+    origin: egui::Vec2,
+    first: bool,
+    view: &PairView,
+    actions: &mut Vec<Action>,
+) {
+    let find = &view.find;
+    let colour = Color32::from_rgb(0xff, 0x8c, 0x00);
+    for (i, &(doc, start, end)) in find.hits.iter().enumerate() {
+        if doc != first {
+            continue;
+        }
+        let from = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
+        let to = galley.pos_from_cursor(CCursor::new(end as usize)).translate(origin);
+        // A match over a line break is outlined on its first line.
+        let rect = if (to.top() - from.top()).abs() < 1.0 { from.union(to) } else { from };
+        if find.at == Some(i) {
+            ui.painter().rect_filled(rect, 2.0, colour.gamma_multiply(0.35));
+            if find.pending_scroll {
+                ui.scroll_to_rect(rect, Some(Align::Center));
+                actions.push(Action::FindScrolled);
+            }
+        }
+        ui.painter().rect_stroke(rect, 2.0, Stroke::new(1.5, colour), egui::StrokeKind::Outside);
     }
 }
 
@@ -499,6 +560,7 @@ fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLay
                         );
                     }
                 }
+                find_marks(ui, &galley, origin, first, view, actions);
                 if let Some(i) = view.pending_scroll[column] {
                     if let Some(&(start, _)) = side_ranges.get(i) {
                         let target = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);

@@ -62,13 +62,7 @@ pub fn to_csv(report: &Report) -> String {
     }
     let without = |id: usize| report.is_checked(id) && !has_row.get(id).copied().unwrap_or(true);
     for d in report.documents.iter().filter(|d| without(d.id)) {
-        let _ = writeln!(
-            out,
-            "{},,0.0,,,0,0,0,false,{},{}",
-            field(&d.path),
-            field(&flags_cell(&d.flags)),
-            super::TOOL
-        );
+        let _ = writeln!(out, "{},,0.0,,,0,0,0,false,{},{}", field(&d.path), field(&flags_cell(&d.flags)), super::TOOL);
     }
     out
 }

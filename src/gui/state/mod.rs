@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 pub use archive::{ArchiveState, ArchiveTask};
 pub use inputs::{CheckSource, Inputs, ListKind};
-pub use pair::PairView;
+pub use pair::{Find, PairView};
 pub use persisted::Persisted;
 pub use table::{MarkFilter, SortColumn, TableState, doc_name};
 

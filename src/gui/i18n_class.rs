@@ -59,6 +59,7 @@ pub struct ClassTr {
     /// "{files}" files in "{folders}" folders, and files given one by one.
     pub files_in_folders: &'static str,
     pub files_only: &'static str,
+    pub files_in_one_folder: &'static str,
     pub find: &'static str,
     pub tip_find: &'static str,
     /// "{i}" of "{n}" matches.
@@ -152,6 +153,7 @@ pub static CLASS_EN: ClassTr = ClassTr {
     close: "Close",
     files_in_folders: "{files} files in {folders} folders",
     files_only: "{files} files",
+    files_in_one_folder: "{files} files in 1 folder",
     find: "Find",
     tip_find: "Finds this text in both documents of the pair (Ctrl+F; Enter: next).",
     find_count: "{i} of {n}",
@@ -225,6 +227,7 @@ pub static CLASS_ZH: ClassTr = ClassTr {
     close: "关闭",
     files_in_folders: "{files} 个文件，来自 {folders} 个文件夹",
     files_only: "{files} 个文件",
+    files_in_one_folder: "{files} 个文件，来自 1 个文件夹",
     find: "查找",
     tip_find: "在文档对的两份文本中查找此文字（Ctrl+F；回车：下一个）。",
     find_count: "第 {i} 个，共 {n} 个",

@@ -56,8 +56,10 @@ pub fn to_csv(report: &Report) -> String {
     let mut has_row = vec![false; report.documents.len()];
     for p in &report.pairs {
         let sides = [Some(p.a), report.second_is_checked(p).then_some(p.b)];
-        for seen in sides.into_iter().flatten().filter_map(|id| has_row.get_mut(id)) {
-            *seen = true;
+        for id in sides.into_iter().flatten() {
+            if let Some(seen) = has_row.get_mut(id) {
+                *seen = true;
+            }
         }
     }
     let without = |id: usize| report.is_checked(id) && !has_row.get(id).copied().unwrap_or(true);

@@ -110,7 +110,10 @@ fn checking_ui(ui: &mut egui::Ui, tr: &Tr, settings: &mut Settings) {
     egui::CollapsingHeader::new(format!("{} ({n})", words.stop_passages)).id_salt("stop-passages").show(ui, |ui| {
         ui.label(RichText::new(words.tip_stop_passages).weak());
         let mut text = settings.stop_passages.join("\n");
-        let edit = egui::TextEdit::multiline(&mut text).desired_rows(4).desired_width(f32::INFINITY);
+        let edit = egui::TextEdit::multiline(&mut text)
+            .hint_text(words.stop_passages)
+            .desired_rows(4)
+            .desired_width(f32::INFINITY);
         if ui.add(edit).on_hover_text(words.tip_stop_passages).changed() {
             // Split on every line break, so a line being typed keeps its place.
             settings.stop_passages = text.split('\n').map(str::to_owned).collect();

@@ -20,6 +20,8 @@ mod exclusions;
 mod gui;
 #[cfg(feature = "gui")]
 mod gui_archive;
+#[cfg(feature = "gui")]
+mod gui_class;
 mod gui_layers;
 mod hostile_cli;
 #[cfg(target_os = "linux")]

@@ -59,10 +59,15 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
             inputs.add(std::slice::from_ref(dir), Role::Suspect);
             Mode::AllVsAll
         }
+        None if args.classmates => {
+            inputs.add(&args.suspect, Role::Suspect);
+            inputs.add(&args.reference, Role::Reference);
+            Mode::Classmates
+        }
         None => {
             if args.reference.is_empty() || args.suspect.is_empty() {
                 eprintln!(
-                    "twinspot: compare needs --reference and --suspect, or --all DIR (see twinspot compare --help)"
+                    "twinspot: compare needs --reference and --suspect, --suspect with --classmates, or --all DIR (see twinspot compare --help)"
                 );
                 return Ok(ExitCode::from(2));
             }

@@ -2,7 +2,7 @@
 //! sorted, near duplicates listed, groups formed — in one place, whether they came from a
 //! check of folders, a check against a store or a list of candidate pairs.
 
-use crate::model::{DocumentEntry, Mode, Pair, Skipped, union_length};
+use crate::model::{DocumentEntry, Mode, Pair, Role, Skipped, union_length};
 use crate::score::near_duplicate_groups;
 use crate::settings::Settings;
 
@@ -28,9 +28,30 @@ impl Report {
         self.documents.iter().filter(|d| d.error.is_some())
     }
 
+    /// Whether document `doc` is one of the checked documents (a student), whose overall
+    /// similarity is a result even when nothing was found: a readable suspect, or any
+    /// readable document but a template all against all.
+    pub fn is_checked(&self, doc: usize) -> bool {
+        self.documents.get(doc).is_some_and(|d| {
+            d.error.is_none()
+                && match d.role {
+                    Role::Suspect => true,
+                    Role::Reference => self.mode == Mode::AllVsAll,
+                    Role::Template => false,
+                }
+        })
+    }
+
+    /// Whether pair `pair`'s second document is checked as well (its share counts for it):
+    /// all against all, and between classmates.
+    pub fn second_is_checked(&self, pair: &Pair) -> bool {
+        self.documents.get(pair.b).is_some_and(|d| self.mode.second_is_checked(d.role))
+    }
+
     /// The overall similarity of document `doc` (the Turnitin-style index): the share of its
     /// countable characters inside a counted passage (see [`crate::model::Passage::counts`]) from any other document, whatever the
-    /// source, each character counted once. In all-vs-all mode both sides of a pair count.
+    /// source, each character counted once. In all-vs-all mode both sides of a pair count;
+    /// in classmates mode both sides of a pair of classmates.
     pub fn overall(&self, doc: usize) -> f64 {
         let Some(entry) = self.documents.get(doc) else {
             return 0.0;
@@ -41,7 +62,7 @@ impl Report {
             let copied = pair.passages.iter().filter(|p| p.counts(count_quoted));
             if pair.a == doc {
                 spans.extend(copied.map(|p| (p.a_start, p.a_end)));
-            } else if pair.b == doc && self.mode == Mode::AllVsAll {
+            } else if pair.b == doc && self.mode.second_is_checked(entry.role) {
                 spans.extend(copied.map(|p| (p.b_start, p.b_end)));
             }
         }

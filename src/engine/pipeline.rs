@@ -101,10 +101,12 @@ fn run(
     let identical = find_identical(&mut docs, request.mode);
     // Suspects with the same bytes as a stored reference: stated whole, not aligned.
     let twins = stored.map(|stored| stored_twins(&docs, &identical, stored)).unwrap_or_default();
+    let classmate: Vec<bool> = docs.iter().map(|d| d.entry.role == Role::Suspect).collect();
     let pairing = match (stored, request.mode) {
         (Some(_), _) => Pairing::AgainstStore { twins: &twins },
         (None, Mode::SuspectsVsReferences) => Pairing::SuspectsVsReferences,
         (None, Mode::AllVsAll) => Pairing::AllVsAll,
+        (None, Mode::Classmates) => Pairing::Classmates { classmate: &classmate },
     };
     let also_reference = docs.iter().map(|d| d.also_reference).collect();
     let policy = PairPolicy { pairing, identical: &identical, also_reference };

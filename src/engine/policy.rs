@@ -1,7 +1,8 @@
 //! Which documents are compared with which, as data: a [`PairPolicy`] says who is a
 //! suspect, who is a reference, and which (suspect, reference) pairs are aligned, for a
-//! check of suspects against references, all against all, against a store, or over a
-//! list of candidate pairs. The matcher and the index only ask it.
+//! check of suspects against references, all against all, a class against its
+//! classmates and its sources, against a store, or over a list of candidate pairs. The
+//! matcher and the index only ask it.
 
 use rustc_hash::FxHashMap;
 
@@ -17,6 +18,11 @@ pub(crate) enum Pairing<'a> {
     /// Every document but templates against every other, each unordered pair once, from
     /// its smaller id.
     AllVsAll,
+    /// A class against its classmates and its sources: every suspect against every other
+    /// suspect (each unordered pair once, from its smaller id) and against every
+    /// reference; references never against each other. `classmate`: per document id,
+    /// whether it is a suspect.
+    Classmates { classmate: &'a [bool] },
     /// The run's documents, all suspects, against stored references (numbered apart from
     /// them): every pair is new but a suspect and its identical stored twin, which is
     /// stated whole (`twins`: suspect → stored id).
@@ -41,7 +47,7 @@ impl PairPolicy<'_> {
         let copy = self.identical.is_copy(d.entry.id);
         match self.pairing {
             Pairing::SuspectsVsReferences => !copy && (d.entry.role == Role::Reference || d.also_reference),
-            Pairing::AllVsAll => !copy && d.entry.role != Role::Template,
+            Pairing::AllVsAll | Pairing::Classmates { .. } => !copy && d.entry.role != Role::Template,
             Pairing::AgainstStore { .. } => false,
             Pairing::CandidateList { .. } => d.prints.is_some() && !copy,
         }
@@ -51,7 +57,7 @@ impl PairPolicy<'_> {
     pub fn is_suspect(&self, d: &Loaded) -> bool {
         let copy = self.identical.is_copy(d.entry.id);
         match self.pairing {
-            Pairing::SuspectsVsReferences => !copy && d.entry.role == Role::Suspect,
+            Pairing::SuspectsVsReferences | Pairing::Classmates { .. } => !copy && d.entry.role == Role::Suspect,
             Pairing::AllVsAll => !copy && matches!(d.entry.role, Role::Suspect | Role::Reference),
             Pairing::AgainstStore { .. } | Pairing::CandidateList { .. } => !copy,
         }
@@ -64,16 +70,18 @@ impl PairPolicy<'_> {
         match self.pairing {
             Pairing::SuspectsVsReferences => in_run() && (!(both_parts(a) && both_parts(b)) || b > a),
             Pairing::AllVsAll => in_run() && b > a,
+            Pairing::Classmates { classmate } => in_run() && (b > a || !classmate.get(b).copied().unwrap_or(false)),
             Pairing::AgainstStore { twins } => u32::try_from(b).map_or(true, |b| twins.get(&a) != Some(&b)),
             Pairing::CandidateList { candidates } => candidates.get(&a).is_some_and(|bs| bs.binary_search(&b).is_ok()),
         }
     }
 
     /// Whether short edited copies are searched with character grams: in a check of
-    /// suspects against references only. All against all must give what the distributed
-    /// join and `align` give, whose candidate pairs come from word k-grams alone.
+    /// suspects against references, with or without classmates. All against all must give
+    /// what the distributed join and `align` give, whose candidate pairs come from word
+    /// k-grams alone.
     pub fn short_copies(&self) -> bool {
-        matches!(self.pairing, Pairing::SuspectsVsReferences)
+        matches!(self.pairing, Pairing::SuspectsVsReferences | Pairing::Classmates { .. })
     }
 
     /// SimHash candidates are taken only among ids after the suspect's own: each

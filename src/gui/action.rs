@@ -39,6 +39,8 @@ pub enum Action {
     FilterChanged,
     /// Moves the table's selection up (-1) or down (+1).
     MoveSelection(isize),
+    /// Moves the overview's selected student up (-1) or down (+1).
+    MoveDocument(isize),
     /// Exports the view; the scope's indices are of the view.
     Export(ExportKind, Scope),
     /// Picks an archive folder (or an empty one for a new archive) in a dialog.
@@ -98,4 +100,22 @@ pub enum Action {
     SelectText(bool),
     /// The note of the open pair as typed (kept on [`Action::SetNote`]).
     EditNote(String),
+    /// Folds the sidebar away, or brings it back (Ctrl+B).
+    ToggleSidebar,
+    /// Saves the lists, mode and settings as a named check (a dialog asks where).
+    SaveCheck,
+    /// Opens a named check saved before (a dialog asks which).
+    OpenCheck,
+    /// Opens the named check saved at this path.
+    LoadCheck(PathBuf),
+    /// Shows or hides the sheet of keyboard shortcuts (F1).
+    ToggleShortcuts,
+    /// Finds this text in both documents of the open pair.
+    Find(String),
+    /// Moves to the next (+1) or previous (-1) match.
+    FindStep(isize),
+    /// Puts the keyboard in the find field (Ctrl+F), or notes that it is there (false).
+    FocusFind(bool),
+    /// The match in focus has been scrolled into view.
+    FindScrolled,
 }

@@ -17,6 +17,7 @@ use super::overview::overview_ui;
 use super::pair_view::{PairLayout, pair_view_ui};
 use super::results_table::table_ui;
 use super::review::filter_bar_ui;
+use super::session::{self, CHECK_EXTENSION, LastSession, SavedCheck};
 use super::sidebar::sidebar_ui;
 use super::state::{
     ArchiveTask, CheckSource, ListKind, PairView, Persisted, ResultsTab, RunState, State, Status, default_marks_path,
@@ -72,12 +73,87 @@ impl TwinspotApp {
         if let Some(dir) = app.state.persisted.archive.clone() {
             app.open_archive(dir, false);
         }
-        if !files.is_empty() {
+        if files.is_empty() {
+            app.restore_session();
+        } else {
             // Like a drop on the empty window: two files are compared at once (the first as
             // suspect, the second as reference); otherwise every path joins the suspects.
             app.apply(Action::Dropped(None, files));
         }
         app
+    }
+
+    /// Reopens what the last session left: its lists and named check, and its results
+    /// (checked again, so they are those of the files as they are now).
+    fn restore_session(&mut self) {
+        let session = std::mem::take(&mut self.state.persisted.session);
+        self.state.inputs.lists = session.lists;
+        self.state.check_name = session.check_name;
+        if session.had_results {
+            self.start_check();
+        }
+    }
+
+    /// What this session leaves for the next one.
+    fn last_session(&self) -> LastSession {
+        LastSession {
+            lists: self.state.inputs.lists.clone(),
+            had_results: self.state.report.is_some() || self.state.is_running(),
+            check_name: self.state.check_name.clone(),
+        }
+    }
+
+    /// Saves the lists, mode and settings as a named check where a dialog says.
+    fn save_check(&mut self) {
+        let state = &mut self.state;
+        let words = state.persisted.lang.class_tr();
+        let name = state.check_name.clone().unwrap_or_default();
+        let mut dialog = rfd::FileDialog::new()
+            .set_title(words.dialog_save_check)
+            .add_filter(words.saved_check, &[CHECK_EXTENSION])
+            .set_file_name(format!("{name}.{CHECK_EXTENSION}"));
+        if let Some(dir) = &state.persisted.last_dir {
+            dialog = dialog.set_directory(dir);
+        }
+        let Some(path) = dialog.save_file() else {
+            return;
+        };
+        let check = SavedCheck {
+            name: session::name_of(&path),
+            lists: state.inputs.lists.clone(),
+            mode: state.persisted.mode,
+            settings: state.persisted.settings.clone(),
+            archive: state.archive_in_use().map(PathBuf::from),
+        };
+        state.status = Some(match session::save(&check, &path) {
+            Ok(written) => {
+                state.check_name = Some(session::name_of(&written));
+                state.persisted.last_dir = written.parent().map(PathBuf::from);
+                Status::Saved(written)
+            }
+            Err(e) => Status::SaveFailed(e.to_string()),
+        });
+    }
+
+    /// Opens the named check saved at `path`: its lists, mode, settings and archive.
+    pub fn load_check(&mut self, path: &std::path::Path) {
+        match session::load(path) {
+            Ok(check) => {
+                let state = &mut self.state;
+                state.inputs.lists = check.lists;
+                state.inputs.selected = [None; 3];
+                state.persisted.mode = check.mode;
+                state.persisted.mode_chosen = true;
+                state.persisted.settings = check.settings;
+                state.persisted.last_dir = path.parent().map(PathBuf::from);
+                state.check_name = Some(check.name);
+                state.persisted.use_archive = check.archive.is_some();
+                if let Some(dir) = check.archive {
+                    self.open_archive(dir, false);
+                }
+            }
+            Err(e) => self.state.status = Some(Status::CheckFailed(e.to_string())),
+        }
     }
 
     /// Reads documents in helper processes started as `isolation` says.
@@ -186,6 +262,9 @@ impl TwinspotApp {
         // Passages the reviewer dismissed everywhere are stop passages of the next check:
         // the engine shows them as common and counts them nowhere.
         plan.settings.stop_passages.extend(self.state.marks.stop_passages.values().cloned());
+        // Lines of the settings' stop passages, as a stop-passage file gives them.
+        plan.settings.stop_passages = plan.settings.stop_passages.iter().map(|p| p.trim().to_owned()).collect();
+        plan.settings.stop_passages.retain(|p| !p.is_empty());
         plan.settings.stop_passages.sort();
         plan.settings.stop_passages.dedup();
         let cancel = CancelFlag::new();
@@ -199,9 +278,10 @@ impl TwinspotApp {
                 progress: None,
                 stage_started: Instant::now(),
             };
-            self.state.checked =
-                Some((self.state.inputs.clone(), self.state.persisted.mode, self.state.persisted.settings.clone()));
-            self.state.checked_archive = archive;
+            // The results shown stay those of the last finished check until this one finishes.
+            let p = &self.state.persisted;
+            self.state.pending = Some((self.state.inputs.clone(), p.mode, p.settings.clone(), archive));
+            self.state.checks_started += 1;
             self.state.status = None;
         }
     }
@@ -214,6 +294,16 @@ impl TwinspotApp {
         if self.state.is_running() {
             self.state.run = RunState::Idle;
             self.state.status = Some(Status::Cancelled);
+            self.forget_pending();
+        }
+    }
+
+    /// The running check ended without results: what it ran on is forgotten, and the
+    /// results on screen (if any) say that they are the earlier ones.
+    fn forget_pending(&mut self) {
+        self.state.pending = None;
+        if self.state.report.is_some() {
+            self.state.cancelled_check = Some(self.state.checks_started);
         }
     }
 
@@ -243,6 +333,12 @@ impl TwinspotApp {
             Event::Finished { report, elapsed, .. } => {
                 self.cancel = None;
                 self.state.run = RunState::Idle;
+                if let Some((inputs, mode, settings, archive)) = self.state.pending.take() {
+                    self.state.checked = Some((inputs, mode, settings));
+                    self.state.checked_archive = archive;
+                }
+                self.state.results_check = Some(self.state.checks_started);
+                self.state.cancelled_check = None;
                 self.state.status = Some(Status::Finished {
                     documents: report.documents.len(),
                     pairs: report.pairs.len(),
@@ -261,11 +357,13 @@ impl TwinspotApp {
                 self.cancel = None;
                 self.state.run = RunState::Idle;
                 self.state.status = Some(Status::Cancelled);
+                self.forget_pending();
             }
             Event::Failed { error, .. } => {
                 self.cancel = None;
                 self.state.run = RunState::Idle;
                 self.state.status = Some(Status::CheckFailed(error));
+                self.state.pending = None;
             }
             Event::ArchiveReady { info, .. } => {
                 // The archive checked against, its sizes now (unless another was opened since).
@@ -315,23 +413,27 @@ impl TwinspotApp {
         let state = &mut self.state;
         match action {
             Action::AddFiles(kind) => {
-                let mut dialog = rfd::FileDialog::new();
+                let title = state.persisted.lang.class_tr().dialog_add_files.replace("{list}", list_name(state, kind));
+                let mut dialog = rfd::FileDialog::new().set_title(title);
                 if let Some(dir) = &state.persisted.last_dir {
                     dialog = dialog.set_directory(dir);
                 }
                 if let Some(files) = dialog.pick_files() {
                     state.persisted.last_dir = files.first().and_then(|f| f.parent()).map(PathBuf::from);
                     state.inputs.add(kind, files);
+                    state.follow_lists();
                 }
             }
             Action::AddFolder(kind) => {
-                let mut dialog = rfd::FileDialog::new();
+                let title = state.persisted.lang.class_tr().dialog_add_folder.replace("{list}", list_name(state, kind));
+                let mut dialog = rfd::FileDialog::new().set_title(title);
                 if let Some(dir) = &state.persisted.last_dir {
                     dialog = dialog.set_directory(dir);
                 }
                 if let Some(folders) = dialog.pick_folders() {
                     state.persisted.last_dir = folders.first().cloned();
                     state.inputs.add(kind, folders);
+                    state.follow_lists();
                 }
             }
             Action::Remove(kind, i) => state.inputs.remove(kind, i),
@@ -351,6 +453,7 @@ impl TwinspotApp {
                     self.start_check();
                 } else {
                     state.inputs.add(target.unwrap_or(ListKind::Suspect), paths);
+                    state.follow_lists();
                 }
             }
             Action::Check => self.start_check(),
@@ -413,8 +516,28 @@ impl TwinspotApp {
                 }
             }
             Action::MoveSelection(delta) => state.table.move_selection(delta),
+            Action::MoveDocument(delta) => {
+                // The overview's rows as drawn: by overall similarity, filtered by name.
+                if let Some(view) = &state.view {
+                    let filter = state.table.name_filter.trim().to_lowercase();
+                    let rows: Vec<usize> = crate::report::view::overview(&view.report)
+                        .into_iter()
+                        .map(|r| r.doc)
+                        .filter(|&d| filter.is_empty() || state.name(d).to_lowercase().contains(&filter))
+                        .collect();
+                    let at = state.table.selected_doc.and_then(|d| rows.iter().position(|&r| r == d));
+                    let next = match at {
+                        None => 0,
+                        Some(i) => i.saturating_add_signed(delta).min(rows.len().saturating_sub(1)),
+                    };
+                    if let Some(&doc) = rows.get(next) {
+                        state.table.selected_doc = Some(doc);
+                        state.table.selected = None;
+                    }
+                }
+            }
             Action::OpenArchive => {
-                let mut dialog = rfd::FileDialog::new();
+                let mut dialog = rfd::FileDialog::new().set_title(state.persisted.lang.class_tr().dialog_open_archive);
                 if let Some(dir) =
                     state.persisted.archive.as_deref().and_then(|d| d.parent()).or(state.persisted.last_dir.as_deref())
                 {
@@ -443,7 +566,8 @@ impl TwinspotApp {
                 }
             }
             Action::AddFilesToArchive | Action::AddFolderToArchive => {
-                let mut dialog = rfd::FileDialog::new();
+                let title = state.persisted.lang.class_tr().dialog_add_to_archive;
+                let mut dialog = rfd::FileDialog::new().set_title(title);
                 if let Some(dir) = &state.persisted.last_dir {
                     dialog = dialog.set_directory(dir);
                 }
@@ -459,20 +583,57 @@ impl TwinspotApp {
             }
             Action::AddToArchive(paths) => self.add_to_archive(paths),
             Action::CancelArchiveAdd => self.cancel_archive_add(),
-            Action::SetSource(source) => match source {
-                CheckSource::References => {
-                    state.persisted.mode = Mode::SuspectsVsReferences;
-                    state.persisted.use_archive = false;
+            Action::SetSource(source) => {
+                // A mode picked by hand no longer follows the lists.
+                state.persisted.mode_chosen = true;
+                let (mode, use_archive) = match source {
+                    CheckSource::References => (Mode::SuspectsVsReferences, false),
+                    CheckSource::Archive => (Mode::SuspectsVsReferences, state.persisted.archive.is_some()),
+                    CheckSource::AllVsAll => (Mode::AllVsAll, false),
+                    CheckSource::Classmates => (Mode::Classmates, false),
+                };
+                state.persisted.mode = mode;
+                state.persisted.use_archive = use_archive;
+            }
+            Action::ToggleSidebar => state.persisted.sidebar_hidden = !state.persisted.sidebar_hidden,
+            Action::ToggleShortcuts => state.show_shortcuts = !state.show_shortcuts,
+            Action::SaveCheck => self.save_check(),
+            Action::OpenCheck => {
+                let words = state.persisted.lang.class_tr();
+                let mut dialog = rfd::FileDialog::new()
+                    .set_title(words.dialog_open_check)
+                    .add_filter(words.saved_check, &[CHECK_EXTENSION]);
+                if let Some(dir) = &state.persisted.last_dir {
+                    dialog = dialog.set_directory(dir);
                 }
-                CheckSource::Archive => {
-                    state.persisted.mode = Mode::SuspectsVsReferences;
-                    state.persisted.use_archive = state.persisted.archive.is_some();
+                if let Some(path) = dialog.pick_file() {
+                    self.load_check(&path);
                 }
-                CheckSource::AllVsAll => {
-                    state.persisted.mode = Mode::AllVsAll;
-                    state.persisted.use_archive = false;
+            }
+            Action::LoadCheck(path) => self.load_check(&path),
+            Action::Find(query) => {
+                if let (Some(view), Some(report)) = (&mut state.pair, &state.report)
+                    && let Some(pair) = report.pairs.get(view.pair)
+                {
+                    let text = |id: usize| report.documents.get(id).map_or("", |d| &*d.text);
+                    view.find.search(query, text(pair.a), text(pair.b));
                 }
-            },
+            }
+            Action::FindStep(delta) => {
+                if let Some(view) = &mut state.pair {
+                    view.find.step(delta);
+                }
+            }
+            Action::FocusFind(on) => {
+                if let Some(view) = &mut state.pair {
+                    view.find.focus = on;
+                }
+            }
+            Action::FindScrolled => {
+                if let Some(view) = &mut state.pair {
+                    view.find.pending_scroll = false;
+                }
+            }
             Action::SelectInput(kind, row) => {
                 if let Some(selected) = state.inputs.selected.get_mut(kind.index()) {
                     *selected = row;
@@ -562,12 +723,27 @@ impl TwinspotApp {
             if i.consume_key(Modifiers::COMMAND, Key::Enter) {
                 actions.push(Action::Check);
             }
+            if i.consume_key(Modifiers::COMMAND, Key::B) {
+                actions.push(Action::ToggleSidebar);
+            }
+            if i.consume_key(Modifiers::NONE, Key::F1) {
+                actions.push(Action::ToggleShortcuts);
+            }
+            if i.consume_key(Modifiers::COMMAND, Key::S) {
+                actions.push(Action::SaveCheck);
+            }
+            if i.consume_key(Modifiers::COMMAND, Key::O) {
+                actions.push(Action::OpenCheck);
+            }
             if i.consume_key(Modifiers::NONE, Key::Escape) {
                 if state.is_running() {
                     actions.push(Action::Cancel);
                 } else if state.pair.is_some() {
                     actions.push(Action::ClosePair);
                 }
+            }
+            if state.pair.is_some() && i.consume_key(Modifiers::COMMAND, Key::F) {
+                actions.push(Action::FocusFind(true));
             }
             if !typing && state.pair.is_some() {
                 if i.consume_key(Modifiers::NONE, Key::N) || i.consume_key(Modifiers::NONE, Key::F3) {
@@ -577,13 +753,14 @@ impl TwinspotApp {
                     actions.push(Action::StepPassage(-1));
                 }
             }
-            if !typing
-                && state.pair.is_none()
-                && state.report.is_some()
-                && i.consume_key(Modifiers::NONE, Key::Enter)
-                && let Some(selected) = state.table.selected
-            {
-                actions.push(Action::OpenPair(selected));
+            let overview = state.tab == ResultsTab::Overview;
+            if !typing && state.pair.is_none() && state.report.is_some() && i.consume_key(Modifiers::NONE, Key::Enter) {
+                // The overview opens the selected student's sources; the table its pair.
+                match (overview, state.table.selected_doc, state.table.selected) {
+                    (true, Some(doc), _) => actions.push(Action::ToggleSources(doc)),
+                    (false, _, Some(selected)) => actions.push(Action::OpenPair(selected)),
+                    _ => {}
+                }
             }
             let dropped: Vec<PathBuf> = i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect();
             if !dropped.is_empty() {
@@ -596,8 +773,11 @@ impl TwinspotApp {
         });
         if !typing && state.pair.is_none() && state.report.is_some() {
             let (up, down) = ctx.input(|i| (i.key_pressed(Key::ArrowUp), i.key_pressed(Key::ArrowDown)));
-            if up || down {
-                actions.push(Action::MoveSelection(if up { -1 } else { 1 }));
+            let delta = if up { -1 } else { 1 };
+            if (up || down) && state.tab == ResultsTab::Overview {
+                actions.push(Action::MoveDocument(delta));
+            } else if up || down {
+                actions.push(Action::MoveSelection(delta));
             }
         }
     }
@@ -633,6 +813,7 @@ impl TwinspotApp {
             ui.label(RichText::new(tr.stale).color(egui::Color32::from_rgb(0xc0, 0x60, 0x00)).strong())
                 .on_hover_text(tr.tip_stale);
         }
+        results_of_ui(ui, &self.state, &view.report);
         if self.state.pair.is_some() {
             pair_view_ui(ui, &self.state, &mut self.pair_layout, actions);
             return;
@@ -648,6 +829,8 @@ impl TwinspotApp {
             ui.selectable_value(&mut tab, ResultsTab::Pairs, tr.tab_pairs);
             if report.mode == Mode::AllVsAll {
                 ui.selectable_value(&mut tab, ResultsTab::Heatmap, tr.tab_heatmap);
+            }
+            if has_groups_tab(state, &report) {
                 ui.selectable_value(&mut tab, ResultsTab::Groups, tr.tab_groups);
             }
             if tab != state.tab {
@@ -657,7 +840,7 @@ impl TwinspotApp {
         ui.separator();
         match (report.mode, state.tab) {
             (Mode::AllVsAll, ResultsTab::Heatmap) => heatmap_ui(ui, state, &report, actions),
-            (Mode::AllVsAll, ResultsTab::Groups) => groups_ui(ui, state, &report, actions),
+            (_, ResultsTab::Groups) if has_groups_tab(state, &report) => groups_ui(ui, state, &report, actions),
             (_, ResultsTab::Overview) => {
                 filter_bar_ui(ui, state, &report, actions);
                 overview_ui(ui, state, &report, actions);
@@ -667,9 +850,79 @@ impl TwinspotApp {
                 if !report.pairs.is_empty() {
                     ui.label(RichText::new(tr.open_hint).weak());
                 }
-                table_ui(ui, tr, &report, &state.names, &state.marks, &state.table, actions);
+                without_shared_ui(ui, state, &report);
+                table_ui(ui, state, &report, actions);
             }
         }
+    }
+}
+
+/// Whether the results have a groups tab: all against all, a class against its
+/// classmates, and a check against the archive (its near duplicates grouped).
+fn has_groups_tab(state: &State, report: &Report) -> bool {
+    report.mode != Mode::SuspectsVsReferences || state.checked_archive.is_some() || !report.groups.is_empty()
+}
+
+/// Which check the results come from (its number, mode and documents), and a cancelled
+/// check's note that they are still the earlier ones.
+fn results_of_ui(ui: &mut egui::Ui, state: &State, report: &Report) {
+    let words = state.persisted.lang.class_tr();
+    let Some(n) = state.results_check else {
+        return;
+    };
+    let mode = state.mode_words(report.mode, state.checked_archive.is_some());
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(words.results_of(n, mode, report.documents.len())).weak())
+            .on_hover_text(words.tip_results_of);
+        if let Some(cancelled) = state.cancelled_check {
+            ui.label(RichText::new(words.cancelled_kept(cancelled)).color(egui::Color32::from_rgb(0xc0, 0x60, 0x00)));
+        }
+    });
+}
+
+/// Above the pairs: how many checked documents share no text with any other.
+fn without_shared_ui(ui: &mut egui::Ui, state: &State, report: &Report) {
+    let words = state.persisted.lang.class_tr();
+    let without = super::overview::without_shared(report);
+    if without.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = without.iter().map(|&d| state.name(d)).collect();
+    ui.label(RichText::new(words.students_without(without.len())).italics()).on_hover_text(format!(
+        "{}\n\n{}",
+        words.tip_students_without,
+        names.join("\n")
+    ));
+}
+
+/// The name of list `kind` in the window's language.
+fn list_name(state: &State, kind: ListKind) -> &'static str {
+    let tr = state.persisted.lang.tr();
+    match kind {
+        ListKind::Reference => tr.reference,
+        ListKind::Suspect => tr.suspects,
+        ListKind::Template => tr.template,
+    }
+}
+
+/// The sheet of keyboard shortcuts (F1).
+fn shortcuts_ui(ctx: &egui::Context, lang: super::i18n::Lang, actions: &mut Vec<Action>) {
+    let words = lang.class_tr();
+    let mut open = true;
+    egui::Window::new(words.shortcuts).collapsible(false).resizable(false).open(&mut open).show(ctx, |ui| {
+        egui::Grid::new("shortcuts").num_columns(2).striped(true).show(ui, |ui| {
+            for (keys, what) in words.shortcut_rows {
+                ui.label(RichText::new(keys).monospace().strong());
+                ui.label(what);
+                ui.end_row();
+            }
+        });
+        if ui.button(words.close).clicked() {
+            actions.push(Action::ToggleShortcuts);
+        }
+    });
+    if !open {
+        actions.push(Action::ToggleShortcuts);
     }
 }
 
@@ -706,6 +959,7 @@ impl eframe::App for TwinspotApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         let mut actions = Vec::new();
+        self.state.count_new_inputs();
         self.input_actions(&ctx, &mut actions);
         egui::Panel::top("toolbar").show(ui, |ui| {
             ui.add_space(4.0);
@@ -720,12 +974,20 @@ impl eframe::App for TwinspotApp {
                 .default_size(140.0)
                 .show(ui, |ui| errors_ui(ui, lang, self.state.report.as_deref()));
         }
-        let lists = egui::Panel::left("sidebar")
-            .resizable(true)
-            .default_size(350.0)
-            .show(ui, |ui| sidebar_ui(ui, &self.state, &mut actions));
-        self.state.list_rects = lists.inner;
+        if self.state.persisted.sidebar_hidden {
+            // Folded away: files dropped anywhere join the suspects.
+            self.state.list_rects = [None; 3];
+        } else {
+            let lists = egui::Panel::left("sidebar")
+                .resizable(true)
+                .default_size(350.0)
+                .show(ui, |ui| sidebar_ui(ui, &self.state, &mut actions));
+            self.state.list_rects = lists.inner;
+        }
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui, &mut actions));
+        if self.state.show_shortcuts {
+            shortcuts_ui(&ctx, self.state.persisted.lang, &mut actions);
+        }
         for action in actions {
             self.apply(action);
         }
@@ -738,7 +1000,8 @@ impl eframe::App for TwinspotApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, eframe::APP_KEY, &self.state.persisted);
+        let persisted = Persisted { session: self.last_session(), ..self.state.persisted.clone() };
+        eframe::set_value(storage, eframe::APP_KEY, &persisted);
     }
 
     fn on_exit(&mut self) {

@@ -15,6 +15,9 @@ pub struct ArchiveInfo {
     pub stats: Stats,
     /// The settings that shape its fingerprints (k, w, sentence minimum, normalization).
     pub made_with: Settings,
+    /// The archive's own near-duplicate groups of more than one document: the paths of
+    /// each, its representative first.
+    pub groups: Vec<Vec<String>>,
 }
 
 /// What an add did, with the archive's sizes after it.
@@ -48,7 +51,22 @@ pub fn same_shape(a: &Settings, b: &Settings) -> bool {
 }
 
 fn info_of(archive: &Archive) -> Result<ArchiveInfo, ArchiveError> {
-    Ok(ArchiveInfo { dir: archive.dir().to_path_buf(), stats: archive.stats()?, made_with: archive.settings().clone() })
+    let groups = archive.groups()?;
+    let paths: std::collections::HashMap<u32, String> = if groups.is_empty() {
+        std::collections::HashMap::new()
+    } else {
+        archive.list()?.into_iter().map(|d| (d.id, d.path)).collect()
+    };
+    let groups = groups
+        .into_iter()
+        .map(|g| g.members.iter().map(|id| paths.get(id).cloned().unwrap_or_else(|| format!("#{id}"))).collect())
+        .collect();
+    Ok(ArchiveInfo {
+        dir: archive.dir().to_path_buf(),
+        stats: archive.stats()?,
+        made_with: archive.settings().clone(),
+        groups,
+    })
 }
 
 /// Opens the archive at `dir` and reads its sizes. With `create`, a missing or empty

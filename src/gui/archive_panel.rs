@@ -149,6 +149,34 @@ fn status_lines(ui: &mut egui::Ui, state: &State, in_use: bool) {
     if !same_shape(&info.made_with, &state.persisted.settings) {
         ui.label(RichText::new(words.made_with(info.made_with.k, info.made_with.w)).weak().italics());
     }
+    own_groups_ui(ui, state, info);
+}
+
+/// The archive's own near-duplicate groups, folded: each group's files, its
+/// representative first.
+fn own_groups_ui(ui: &mut egui::Ui, state: &State, info: &super::archive_jobs::ArchiveInfo) {
+    let class = state.persisted.lang.class_tr();
+    let title = format!("{} ({})", class.archive_groups, info.groups.len());
+    egui::CollapsingHeader::new(title).id_salt("archive-groups").show(ui, |ui| {
+        ui.label(RichText::new(class.tip_archive_groups).weak());
+        if info.groups.is_empty() {
+            ui.label(RichText::new(class.no_archive_groups).italics());
+        }
+        egui::ScrollArea::vertical().id_salt("archive-groups-list").max_height(200.0).show(ui, |ui| {
+            for (i, group) in info.groups.iter().enumerate() {
+                let tr = state.persisted.lang.tr();
+                ui.label(
+                    RichText::new(format!("{} {} · {} {}", tr.group_word, i + 1, group.len(), tr.files_word)).strong(),
+                );
+                for path in group {
+                    let name = std::path::Path::new(path)
+                        .file_name()
+                        .map_or_else(|| path.clone(), |n| n.to_string_lossy().into_owned());
+                    ui.label(format!("  {name}")).on_hover_text(path);
+                }
+            }
+        });
+    });
 }
 
 /// A byte count for people: "512 B", "3.4 KB", "12.0 MB", "1.5 GB".

@@ -7,6 +7,7 @@ use egui::{Color32, RichText, Sense};
 
 use super::action::Action;
 use super::flag_badge::badge;
+use super::results_table::source_word;
 use super::state::State;
 use crate::Report;
 use crate::report::palette::passage_colour;
@@ -34,9 +35,19 @@ fn bar(ui: &mut egui::Ui, share: f64, colour: Color32) {
     ui.painter().rect_filled(filled, 2.0, colour);
 }
 
+/// The checked documents that share no text with any other (in the view), in id order:
+/// listed at 0 %, "no shared text found".
+pub fn without_shared(report: &Report) -> Vec<usize> {
+    let mut docs: Vec<usize> = overview(report).into_iter().filter(|r| r.sources.is_empty()).map(|r| r.doc).collect();
+    docs.sort_unstable();
+    docs
+}
+
 /// Draws the overview of the current view.
 pub fn overview_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &mut Vec<Action>) {
     let tr = state.persisted.lang.tr();
+    let class = state.persisted.lang.class_tr();
+    let classmates = report.mode == crate::Mode::Classmates;
     let rows = overview(report);
     if rows.is_empty() {
         ui.add_space(12.0);
@@ -77,8 +88,14 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &
                     bar(ui, row.overall, Color32::from_rgb(0xd0, 0x40, 0x40));
                     if let Some(best) = row.sources.first() {
                         ui.label(format!("{} ({:.1} %)", state.name(best.doc), best.share * 100.0));
+                        if classmates {
+                            ui.label(RichText::new(source_word(tr.lang, report, best.doc)).weak());
+                        }
+                        ui.label(RichText::new(format!("· {}: {}", tr.col_sources, row.sources.len())).weak());
+                    } else {
+                        // "No shared text found" is a result, said in words.
+                        ui.label(RichText::new(class.no_shared).italics());
                     }
-                    ui.label(RichText::new(format!("· {}: {}", tr.col_sources, row.sources.len())).weak());
                     (toggle.clicked(), label.clicked(), label.double_clicked())
                 })
                 .inner;
@@ -111,6 +128,9 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &
                     }
                     ui.label(RichText::new(format!("{:5.1} %", source.share * 100.0)).monospace());
                     bar(ui, source.share, colour.gamma_multiply(1.0));
+                    if classmates {
+                        ui.label(RichText::new(source_word(tr.lang, report, source.doc)).weak());
+                    }
                     if ui.small_button("×").on_hover_text(tr.exclude_source).clicked() {
                         actions.push(Action::ExcludeSource(source.doc));
                     }

@@ -13,6 +13,7 @@ use egui::{Align, Color32, FontId, Galley, RichText, Sense, Stroke};
 use super::action::Action;
 use super::flag_badge::FLAG_COLOUR;
 use super::i18n::Tr;
+use super::i18n_class::ClassTr;
 use super::state::{PairView, State};
 use crate::model::Flag;
 use crate::report::marks::Mark;
@@ -226,9 +227,17 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
         .map(|i| matches!(view.marks.get(i), Some(Some(Mark::Dismissed | Mark::DismissedEverywhere))))
         .collect();
     let pair_mark = state.marks.pair(report, pair).and_then(|m| m.mark);
-    let all_vs_all = report.mode == crate::Mode::AllVsAll;
-    let (title_a, title_b) = if all_vs_all { (tr.doc_a, tr.doc_b) } else { (tr.col_suspect, tr.col_reference) };
-    header_ui(ui, tr, shown, view, pair_mark, actions);
+    let class = state.persisted.lang.class_tr();
+    let (title_a, title_b) = match report.mode {
+        crate::Mode::AllVsAll => (tr.doc_a, tr.doc_b),
+        crate::Mode::SuspectsVsReferences => (tr.col_suspect, tr.col_reference),
+        // A class's check: the source says whether it is a classmate or a reference.
+        crate::Mode::Classmates if b.role == crate::Role::Suspect => (class.col_student, class.title_classmate),
+        crate::Mode::Classmates => (class.col_student, class.title_reference),
+    };
+    // The counter counts every passage of the pair, dismissed ones included, as the
+    // passage list and the steps do; the scores beside it are those of the view.
+    header_ui(ui, tr, shown, pair.passages.len(), view, pair_mark, actions);
     legend_ui(ui, words);
     ui.separator();
     let height = ui.available_height();
@@ -238,7 +247,8 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
     ui.horizontal_top(|ui| {
         ui.allocate_ui_with_layout(egui::vec2(list_width, height), egui::Layout::top_down(Align::Min), |ui| {
             ui.set_width(list_width);
-            passage_list_ui(ui, tr, words, pair, view, actions);
+            let class = state.persisted.lang.class_tr();
+            passage_list_ui(ui, (tr, class, words), pair, a.chars, view, actions);
         });
         ui.separator();
         ui.allocate_ui_with_layout(egui::vec2(text_width, height), egui::Layout::top_down(Align::Min), |ui| {
@@ -261,7 +271,15 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
     });
 }
 
-fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, mark: Option<Mark>, actions: &mut Vec<Action>) {
+fn header_ui(
+    ui: &mut egui::Ui,
+    tr: &Tr,
+    pair: &Pair,
+    total: usize,
+    view: &PairView,
+    mark: Option<Mark>,
+    actions: &mut Vec<Action>,
+) {
     ui.horizontal_wrapped(|ui| {
         if ui.button(tr.back).on_hover_text("Esc").clicked() {
             actions.push(Action::ClosePair);
@@ -286,6 +304,8 @@ fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, mark: Opt
         if ui.toggle_value(&mut select_text, tr.select_text).on_hover_text(tr.tip_select_text).changed() {
             actions.push(Action::SelectText(select_text));
         }
+        ui.separator();
+        find_ui(ui, tr.lang.class_tr(), view, actions);
     });
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(tr.review).strong());
@@ -305,7 +325,7 @@ fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, mark: Opt
             actions.push(Action::SetNote(view.pair, text));
         }
         ui.separator();
-        let n = pair.passages.len();
+        let n = total;
         let has = n > 0;
         if ui.add_enabled(has, egui::Button::new(tr.prev)).clicked() {
             actions.push(Action::StepPassage(-1));
@@ -319,7 +339,45 @@ fn header_ui(ui: &mut egui::Ui, tr: &Tr, pair: &Pair, view: &PairView, mark: Opt
     });
 }
 
-fn passage_list_ui(ui: &mut egui::Ui, tr: &Tr, words: &Words, pair: &Pair, view: &PairView, actions: &mut Vec<Action>) {
+/// The find field (Ctrl+F): typing searches both texts, Enter goes to the next match.
+fn find_ui(ui: &mut egui::Ui, class: &ClassTr, view: &PairView, actions: &mut Vec<Action>) {
+    let find = &view.find;
+    let mut query = find.query.clone();
+    let edit = egui::TextEdit::singleline(&mut query).hint_text(class.find).desired_width(140.0);
+    let response = ui.add(edit).on_hover_text(class.tip_find);
+    if find.focus {
+        response.request_focus();
+        actions.push(Action::FocusFind(false));
+    }
+    if response.changed() {
+        actions.push(Action::Find(query));
+    } else if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+        let back = ui.input(|i| i.modifiers.shift);
+        actions.push(Action::FindStep(if back { -1 } else { 1 }));
+        // Enter leaves the field: it keeps the keyboard for the next Enter.
+        response.request_focus();
+    }
+    if !find.query.is_empty() {
+        let text = match find.at {
+            Some(i) => {
+                class.find_count.replace("{i}", &(i + 1).to_string()).replace("{n}", &find.hits.len().to_string())
+            }
+            None => class.no_match.to_owned(),
+        };
+        ui.label(RichText::new(text).weak());
+    }
+}
+
+/// The passages of the pair, each with its kind, lengths and where it sits in the
+/// suspect's text (`a_chars` long), and its review buttons.
+fn passage_list_ui(
+    ui: &mut egui::Ui,
+    (tr, class, words): (&Tr, &ClassTr, &Words),
+    pair: &Pair,
+    a_chars: usize,
+    view: &PairView,
+    actions: &mut Vec<Action>,
+) {
     ui.label(RichText::new(tr.passage_list).strong()).on_hover_text(tr.tip_passage_list);
     let row_height = 2.0 * ui.spacing().interact_size.y + ui.spacing().item_spacing.y * 2.0;
     egui::ScrollArea::vertical().id_salt("passage-list").auto_shrink(false).show_rows(
@@ -338,14 +396,10 @@ fn passage_list_ui(ui: &mut egui::Ui, tr: &Tr, words: &Words, pair: &Pair, view:
                     let number = RichText::new(format!(" {} ", i + 1))
                         .background_color(rgb(style.background))
                         .color(rgb(style.text));
-                    let text = format!(
-                        "{} · {} / {} {} · @{}",
-                        words.kind(p.kind).0,
-                        p.a_len(),
-                        p.b_len(),
-                        tr.chars_word,
-                        p.a_start
-                    );
+                    let at = if a_chars == 0 { 0.0 } else { f64::from(p.a_start) * 100.0 / a_chars as f64 };
+                    let at = class.at_percent.replace("{p}", &format!("{at:.0}"));
+                    let text =
+                        format!("{} · {} / {} {} · {at}", words.kind(p.kind).0, p.a_len(), p.b_len(), tr.chars_word);
                     let row = ui.selectable_label(selected, number);
                     let label =
                         ui.add(egui::Button::selectable(selected, text).truncate()).on_hover_text(tr.tip_passage_row);
@@ -356,17 +410,14 @@ fn passage_list_ui(ui: &mut egui::Ui, tr: &Tr, words: &Words, pair: &Pair, view:
                 ui.horizontal(|ui| {
                     ui.add_space(18.0);
                     for (label, value, tip) in [
-                        ("OK", Mark::Confirmed, tr.mark_confirmed),
-                        ("×", Mark::Dismissed, tr.mark_dismissed),
-                        ("××", Mark::DismissedEverywhere, tr.mark_everywhere),
+                        (class.confirm, Mark::Confirmed, class.tip_confirm),
+                        (class.dismiss, Mark::Dismissed, class.tip_dismiss),
+                        (class.dismiss_everywhere, Mark::DismissedEverywhere, class.tip_everywhere),
                     ] {
                         let on = mark == Some(value);
                         if ui.add(egui::Button::new(label).small().selected(on)).on_hover_text(tip).clicked() {
                             actions.push(Action::MarkPassage(view.pair, i, if on { None } else { Some(value) }));
                         }
-                    }
-                    if let Some(m) = mark {
-                        ui.label(RichText::new(words.mark(m)).weak());
                     }
                 });
             }
@@ -424,6 +475,37 @@ fn minimap_ui(ui: &mut egui::Ui, side: &Side, side_ranges: &[(u32, u32)], view: 
     }
 }
 
+/// The matches of the find field in this side's text (`first`: the suspect's), outlined,
+/// the one in focus filled and scrolled into view once.
+fn find_marks(
+    ui: &egui::Ui,
+    galley: &Galley,
+    origin: egui::Vec2,
+    first: bool,
+    view: &PairView,
+    actions: &mut Vec<Action>,
+) {
+    let find = &view.find;
+    let colour = Color32::from_rgb(0xff, 0x8c, 0x00);
+    for (i, &(doc, start, end)) in find.hits.iter().enumerate() {
+        if doc != first {
+            continue;
+        }
+        let from = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
+        let to = galley.pos_from_cursor(CCursor::new(end as usize)).translate(origin);
+        // A match over a line break is outlined on its first line.
+        let rect = if (to.top() - from.top()).abs() < 1.0 { from.union(to) } else { from };
+        if find.at == Some(i) {
+            ui.painter().rect_filled(rect, 2.0, colour.gamma_multiply(0.35));
+            if find.pending_scroll {
+                ui.scroll_to_rect(rect, Some(Align::Center));
+                actions.push(Action::FindScrolled);
+            }
+        }
+        ui.painter().rect_stroke(rect, 2.0, Stroke::new(1.5, colour), egui::StrokeKind::Outside);
+    }
+}
+
 /// One side: the overview strip and the text, passages numbered; clicks become actions.
 fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLayout, actions: &mut Vec<Action>) {
     let Side { column, doc, pair, first, dismissed } = *side;
@@ -478,6 +560,7 @@ fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLay
                         );
                     }
                 }
+                find_marks(ui, &galley, origin, first, view, actions);
                 if let Some(i) = view.pending_scroll[column] {
                     if let Some(&(start, _)) = side_ranges.get(i) {
                         let target = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);

@@ -9,21 +9,16 @@ use egui::{Align, Color32, RichText, Sense};
 use egui_extras::{Column, TableBuilder};
 
 use super::action::Action;
-use super::i18n::Tr;
-use super::state::{SortColumn, TableState, doc_name};
+use super::i18n::{Lang, Tr};
+use super::state::{SortColumn, State, doc_name};
 use crate::report::marks::{Mark, Marks};
 use crate::{Mode, Pair, Report};
 
 /// The table itself.
-pub fn table_ui(
-    ui: &mut egui::Ui,
-    tr: &Tr,
-    report: &Arc<Report>,
-    names: &[String],
-    marks: &Marks,
-    table: &TableState,
-    actions: &mut Vec<Action>,
-) {
+pub fn table_ui(ui: &mut egui::Ui, state: &State, report: &Arc<Report>, actions: &mut Vec<Action>) {
+    let tr = state.persisted.lang.tr();
+    let class = state.persisted.lang.class_tr();
+    let (names, marks, table) = (state.names.as_slice(), &state.marks, &state.table);
     if report.pairs.is_empty() {
         ui.add_space(12.0);
         ui.label(RichText::new(tr.no_pairs).italics());
@@ -61,11 +56,21 @@ pub fn table_ui(
             builder = builder.scroll_to_row(row, None);
         }
         let all = report.mode == Mode::AllVsAll;
+        let classmates = report.mode == Mode::Classmates;
+        let side = |a: &'static str, refs: &'static str, class: &'static str| {
+            if all {
+                a
+            } else if classmates {
+                class
+            } else {
+                refs
+            }
+        };
         let headers = [
-            (if all { tr.doc_a } else { tr.col_suspect }, SortColumn::Suspect, ""),
-            (if all { tr.doc_b } else { tr.col_reference }, SortColumn::Reference, ""),
-            (if all { "% A" } else { tr.col_score }, SortColumn::Score, tr.tip_score),
-            (if all { "% B" } else { tr.col_score_b }, SortColumn::ScoreB, tr.tip_score_b),
+            (side(tr.doc_a, tr.col_suspect, class.col_student), SortColumn::Suspect, ""),
+            (side(tr.doc_b, tr.col_reference, class.col_source), SortColumn::Reference, ""),
+            (side("% A", tr.col_score, tr.col_score), SortColumn::Score, tr.tip_score),
+            (side("% B", tr.col_score_b, class.col_share_source), SortColumn::ScoreB, tr.tip_score_b),
             (tr.col_simhash, SortColumn::Simhash, tr.tip_simhash_col),
             (tr.col_passages, SortColumn::Passages, tr.tip_passages),
             (tr.col_longest, SortColumn::Longest, tr.tip_longest),
@@ -139,8 +144,12 @@ fn pair_cells(
             super::flag_badge::badge(ui, tr.lang, &d.flags);
         }
     });
+    let source_kind = (report.mode == Mode::Classmates).then(|| source_word(tr.lang, report, pair.b));
     row.col(|ui| {
         ui.label(reference).on_hover_text(path(pair.b));
+        if let Some(kind) = source_kind {
+            ui.label(RichText::new(format!("({kind})")).weak());
+        }
     });
     row.col(|ui| {
         ui.label(format!("{:.1} %", pair.score * 100.0));
@@ -167,5 +176,18 @@ fn pair_cells(
             ui.label(RichText::new(tr.near_duplicate).color(Color32::from_rgb(0xd0, 0x30, 0x30)));
         }
     });
-    format!("{suspect} ⇐ {reference}")
+    match source_kind {
+        Some(kind) => format!("{suspect} ⇐ {reference} ({kind})"),
+        None => format!("{suspect} ⇐ {reference}"),
+    }
+}
+
+/// What the source `doc` of a pair is, in words: a classmate (another suspect) or a
+/// reference.
+pub fn source_word(lang: Lang, report: &Report, doc: usize) -> &'static str {
+    let words = lang.class_tr();
+    match report.documents.get(doc).map(|d| d.role) {
+        Some(crate::Role::Suspect) => words.classmate,
+        _ => words.reference,
+    }
 }

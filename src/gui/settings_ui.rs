@@ -1,7 +1,8 @@
 //! The settings section: a preset (strict / balanced / lenient) in plain words, and the
 //! numbers behind an "Advanced" fold: k, w (with the guarantee t = w + k − 1), minimum
-//! passage length, the normalization switches and the near-duplicate thresholds. Every
-//! setting has a tooltip in the window's language.
+//! passage length, the normalization switches, the near-duplicate thresholds, whether
+//! quoted text counts and the stop passages. Every setting has a tooltip in the
+//! window's language.
 
 use egui::RichText;
 
@@ -92,9 +93,30 @@ fn edit_ui(ui: &mut egui::Ui, tr: &Tr, settings: &mut Settings) {
         ui.checkbox(&mut n.case_fold, tr.case_fold).on_hover_text(tr.tip_case);
         ui.checkbox(&mut n.traditional_to_simplified, tr.t2s).on_hover_text(tr.tip_t2s);
         ui.checkbox(&mut n.drop_punctuation, tr.drop_punct).on_hover_text(tr.tip_punct);
+        checking_ui(ui, tr, settings);
         if ui.button(tr.defaults).clicked() {
             let ingest = settings.ingest.clone();
             *settings = Settings { ingest, ..Settings::default() };
+        }
+    });
+}
+
+/// What a check counts: quoted text in the scores or not, and the stop passages (text
+/// never counted, one a line; passages dismissed everywhere join them at each check).
+fn checking_ui(ui: &mut egui::Ui, tr: &Tr, settings: &mut Settings) {
+    let words = tr.lang.class_tr();
+    ui.checkbox(&mut settings.count_quoted, words.count_quoted).on_hover_text(words.tip_count_quoted);
+    let n = settings.stop_passages.iter().filter(|p| !p.trim().is_empty()).count();
+    egui::CollapsingHeader::new(format!("{} ({n})", words.stop_passages)).id_salt("stop-passages").show(ui, |ui| {
+        ui.label(RichText::new(words.tip_stop_passages).weak());
+        let mut text = settings.stop_passages.join("\n");
+        let edit = egui::TextEdit::multiline(&mut text)
+            .hint_text(words.stop_passages)
+            .desired_rows(4)
+            .desired_width(f32::INFINITY);
+        if ui.add(edit).on_hover_text(words.tip_stop_passages).changed() {
+            // Split on every line break, so a line being typed keeps its place.
+            settings.stop_passages = text.split('\n').map(str::to_owned).collect();
         }
     });
 }

@@ -1,6 +1,7 @@
 //! The sidebar: the three input lists (Reference, Suspects, Template), each with add files /
 //! add folder / remove / clear and a count, the Archive group, then what the suspects are
-//! compared with (references, the archive, or all against all) and the settings.
+//! compared with (classmates and references, references, the archive, or all against
+//! all) and the settings.
 
 use egui::{RichText, Stroke};
 
@@ -77,7 +78,10 @@ fn list_ui(
         let count = state.inputs.lists[index].len();
         ui.horizontal(|ui| {
             ui.label(RichText::new(title).strong().size(15.0));
-            ui.label(RichText::new(format!("({count})")).weak());
+            if count > 0 {
+                // Files, as the check will read them, not the folders given.
+                ui.label(RichText::new(state.list_summary(kind)).weak());
+            }
         });
         if unused {
             ui.label(RichText::new(state.persisted.lang.archive_tr().list_unused).italics());
@@ -136,6 +140,14 @@ fn source_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
     let words = state.persisted.lang.archive_tr();
     let current = state.source();
     ui.label(RichText::new(tr.mode).strong()).on_hover_text(tr.tip_mode);
+    let class = state.persisted.lang.class_tr();
+    if ui
+        .radio(current == CheckSource::Classmates, class.mode_classmates)
+        .on_hover_text(class.tip_mode_classmates)
+        .clicked()
+    {
+        actions.push(Action::SetSource(CheckSource::Classmates));
+    }
     if ui.radio(current == CheckSource::References, tr.mode_refs).clicked() {
         actions.push(Action::SetSource(CheckSource::References));
     }

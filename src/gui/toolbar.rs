@@ -14,6 +14,11 @@ use crate::report::html::Scope;
 pub fn toolbar_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
     let tr = state.persisted.lang.tr();
     ui.horizontal(|ui| {
+        let class = state.persisted.lang.class_tr();
+        let fold = if state.persisted.sidebar_hidden { class.show_sidebar } else { class.hide_sidebar };
+        if ui.button(fold).on_hover_text(class.tip_sidebar).clicked() {
+            actions.push(Action::ToggleSidebar);
+        }
         ui.heading(RichText::new("Twinspot").strong());
         ui.separator();
         let blocked = state.cannot_check();
@@ -38,9 +43,26 @@ pub fn toolbar_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
                 actions.push(Action::Check);
             }
         }
+        if let Some(name) = &state.check_name {
+            ui.separator();
+            ui.label(RichText::new(name).strong());
+        }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             let shown = state.persisted.lang;
+            if ui.button("?").on_hover_text(format!("{} (F1)", class.shortcuts)).clicked() {
+                actions.push(Action::ToggleShortcuts);
+            }
             ui.menu_button(super::about::menu_label(shown), |ui| super::about::contents(ui, shown));
+            ui.menu_button(class.check_menu, |ui| {
+                if ui.button(class.save_check).on_hover_text("Ctrl+S").clicked() {
+                    actions.push(Action::SaveCheck);
+                }
+                if ui.button(class.open_check).on_hover_text("Ctrl+O").clicked() {
+                    actions.push(Action::OpenCheck);
+                }
+            })
+            .response
+            .on_hover_text(class.tip_check_menu);
             let mut lang = state.persisted.lang;
             egui::ComboBox::from_id_salt("language")
                 .selected_text(lang.name())

@@ -25,4 +25,22 @@ pub enum Mode {
     /// Every suspect against every other suspect (a class's submissions); references are
     /// compared with the suspects as well.
     AllVsAll,
+    /// A class against its classmates and its sources in one run: every suspect against
+    /// every other suspect and against every reference; references never against each
+    /// other.
+    Classmates,
+}
+
+impl Mode {
+    /// Whether the second document of a pair (of role `b_role`) is one of the checked
+    /// documents too, whose share of the pair counts in its own similarity: every
+    /// document all against all, a classmate (a suspect) in classmates mode, never a
+    /// reference checked against.
+    pub fn second_is_checked(self, b_role: Role) -> bool {
+        match self {
+            Mode::SuspectsVsReferences => false,
+            Mode::AllVsAll => true,
+            Mode::Classmates => b_role == Role::Suspect,
+        }
+    }
 }

@@ -27,7 +27,9 @@ pub fn flags_cell(flags: &[Flag]) -> String {
         .join(" ")
 }
 
-/// One header line, then one line per pair in report order.
+/// One header line, then one line per pair in report order, then one line per checked
+/// document that shares no text with any other (no reference, 0.0 %): "no shared text
+/// found" is a result.
 pub fn to_csv(report: &Report) -> String {
     let mut out = String::from(
         "suspect,reference,percent_of_suspect,percent_of_reference,simhash_distance,passages,longest_passage,shared_sentences,near_duplicate,suspect_flags,tool\n",
@@ -50,12 +52,38 @@ pub fn to_csv(report: &Report) -> String {
             super::TOOL
         );
     }
+    // Documents with a row of their own above: a pair's first, and its second when checked too.
+    let mut has_row = vec![false; report.documents.len()];
+    for p in &report.pairs {
+        let sides = [Some(p.a), report.second_is_checked(p).then_some(p.b)];
+        for id in sides.into_iter().flatten() {
+            if let Some(seen) = has_row.get_mut(id) {
+                *seen = true;
+            }
+        }
+    }
+    let without = |id: usize| report.is_checked(id) && !has_row.get(id).copied().unwrap_or(true);
+    for d in report.documents.iter().filter(|d| without(d.id)) {
+        let _ = writeln!(out, "{},,0.0,,,0,0,0,false,{},{}", field(&d.path), field(&flags_cell(&d.flags)), super::TOOL);
+    }
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_suspect_with_no_shared_text_has_a_row_at_zero() {
+        let mut report = crate::report::tests_support::sample();
+        report.documents[2].role = crate::model::Role::Suspect;
+        report.pairs.retain(|p| p.b != 2);
+        let csv = to_csv(&report);
+        let zero: Vec<&str> = csv.lines().filter(|l| l.starts_with("q.txt,")).collect();
+        assert_eq!(zero.len(), 1, "{csv}");
+        assert!(zero[0].starts_with("q.txt,,0.0,,,0,0,0,false,"), "{csv}");
+        assert!(!csv.contains("bad.pdf"), "an unreadable file is no result: {csv}");
+    }
 
     #[test]
     fn fields_with_commas_and_quotes_are_quoted() {

@@ -130,7 +130,7 @@ fn covered(report: &Report, scope: Scope) -> (Vec<usize>, Vec<usize>) {
             .pairs
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.a == doc || (report.mode == Mode::AllVsAll && p.b == doc))
+            .filter(|(_, p)| p.a == doc || (p.b == doc && report.second_is_checked(p)))
             .map(|(i, _)| i)
             .collect(),
         Scope::Pair(i) => (i < report.pairs.len()).then_some(i).into_iter().collect(),
@@ -201,6 +201,7 @@ fn heading(out: &mut String, report: &Report, options: &HtmlOptions<'_>, w: &Wor
     let mode = match report.mode {
         Mode::SuspectsVsReferences => w.mode_refs,
         Mode::AllVsAll => w.mode_all,
+        Mode::Classmates => w.mode_classmates,
     };
     let _ = writeln!(
         out,
@@ -244,7 +245,7 @@ fn percent(x: f64) -> String {
 /// Column names of the two sides: suspect / reference, or neutral in all-vs-all mode.
 fn sides(report: &Report, w: &Words) -> (&'static str, &'static str) {
     match report.mode {
-        Mode::SuspectsVsReferences => (w.suspect, w.reference),
+        Mode::SuspectsVsReferences | Mode::Classmates => (w.suspect, w.reference),
         Mode::AllVsAll => (w.doc_a, w.doc_b),
     }
 }
@@ -457,7 +458,7 @@ fn pairs_table(out: &mut String, report: &Report, pairs: &[usize], w: &Words) {
     }
     let (side_a, side_b) = sides(report, w);
     let (of_a, of_b) = match report.mode {
-        Mode::SuspectsVsReferences => (format!("% {}", w.suspect), format!("% {}", w.reference)),
+        Mode::SuspectsVsReferences | Mode::Classmates => (format!("% {}", w.suspect), format!("% {}", w.reference)),
         Mode::AllVsAll => (w.of_a.to_owned(), w.of_b.to_owned()),
     };
     let _ = writeln!(

@@ -9,13 +9,17 @@
 use serde::Serialize;
 
 use super::{Passage, Report};
-use crate::model::{Flag, Role, Skipped};
+use crate::model::{Flag, Mode, Role, Skipped};
 use crate::settings::Settings;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
     version: u32,
     tool: &'static str,
+    /// Said only in classmates mode (the other modes' output is as it always was): pairs
+    /// of two suspects are classmates, a suspect and a reference a source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<Mode>,
     settings: &'a Settings,
     documents: Vec<JsonDocument<'a>>,
     pairs: Vec<JsonPair<'a>>,
@@ -66,6 +70,7 @@ pub fn to_json(report: &Report) -> String {
     let json = JsonReport {
         version: 1,
         tool: super::TOOL,
+        mode: (report.mode == Mode::Classmates).then_some(report.mode),
         settings: &report.settings,
         documents: report
             .documents

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use super::marks::{Mark, Marks};
 use super::{Pair, PassageKind, Report, union_length};
-use crate::model::Mode;
 
 /// What the reviewer filters out of the current results.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -113,11 +112,18 @@ pub struct SuspectRow {
     pub sources: Vec<Source>,
 }
 
-/// The overview: one row per document that has a pair (per suspect; in all-vs-all mode
-/// per document, both sides counting), highest overall index first.
+/// The overview: one row per checked document (per readable suspect; in all-vs-all mode
+/// per readable document but templates, both sides counting; in classmates mode both
+/// classmates of a pair counting), those with no shared text included at 0 %, highest
+/// overall index first.
 pub fn overview(report: &Report) -> Vec<SuspectRow> {
     let mut rows: Vec<SuspectRow> = Vec::new();
     let mut by_doc: Vec<Option<usize>> = vec![None; report.documents.len()];
+    // "No shared text found" is a result: every checked document has its row.
+    for doc in (0..report.documents.len()).filter(|&d| report.is_checked(d)) {
+        by_doc[doc] = Some(rows.len());
+        rows.push(SuspectRow { doc, overall: 0.0, sources: Vec::new() });
+    }
     let mut push = |rows: &mut Vec<SuspectRow>, doc: usize, source: Source| {
         let Some(slot) = by_doc.get_mut(doc) else {
             return;
@@ -130,7 +136,7 @@ pub fn overview(report: &Report) -> Vec<SuspectRow> {
     };
     for (index, pair) in report.pairs.iter().enumerate() {
         push(&mut rows, pair.a, Source { doc: pair.b, pair: index, share: pair.score });
-        if report.mode == Mode::AllVsAll {
+        if report.second_is_checked(pair) {
             push(&mut rows, pair.b, Source { doc: pair.a, pair: index, share: pair.score_b });
         }
     }
@@ -187,5 +193,38 @@ mod tests {
         assert_eq!(rows[0].sources.len(), 2);
         assert!(rows[0].sources[0].share >= rows[0].sources[1].share);
         assert!((rows[0].overall - report.overall(0)).abs() < 1e-12);
+    }
+
+    /// A student with a second suspect (the reference q.txt made one) in the sample.
+    fn with_classmate(mode: crate::Mode) -> Report {
+        let mut report = sample();
+        report.mode = mode;
+        report.documents[2].role = crate::model::Role::Suspect;
+        report
+    }
+
+    #[test]
+    fn a_suspect_with_no_shared_text_has_its_row_at_zero() {
+        let mut report = with_classmate(crate::Mode::SuspectsVsReferences);
+        report.pairs.retain(|p| p.b != 2);
+        let rows = overview(&report);
+        let docs: Vec<usize> = rows.iter().map(|r| r.doc).collect();
+        assert_eq!(docs, vec![0, 2], "the unreadable file has no row, q.txt has its 0 % row");
+        assert_eq!(rows[1].overall, 0.0);
+        assert!(rows[1].sources.is_empty());
+    }
+
+    #[test]
+    fn in_classmates_mode_both_classmates_of_a_pair_have_the_other_as_a_source() {
+        let report = with_classmate(crate::Mode::Classmates);
+        let rows = overview(&report);
+        let q = rows.iter().find(|r| r.doc == 2).expect("the classmate's row");
+        assert_eq!(q.sources.len(), 1);
+        assert_eq!(q.sources[0].doc, 0);
+        assert!(q.overall > 0.99);
+        // A reference is never a row of its own.
+        assert!(rows.iter().all(|r| r.doc != 1));
+        let refs = with_classmate(crate::Mode::SuspectsVsReferences);
+        assert_eq!(overview(&refs).iter().find(|r| r.doc == 2).map(|r| r.sources.len()), Some(0));
     }
 }

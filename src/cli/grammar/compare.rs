@@ -26,6 +26,11 @@ pub struct CompareArgs {
     /// reference set needed.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["reference", "suspect"])]
     pub all: Option<PathBuf>,
+    /// Check a class against its classmates and its sources in one run: every suspect
+    /// against every other suspect and against every reference; references are never
+    /// compared with each other (--reference may then be left out).
+    #[arg(long, requires = "suspect", conflicts_with = "all")]
+    pub classmates: bool,
     /// Write the result as JSON (schema version 1) to OUT ('-' for standard output).
     #[arg(long, value_name = "OUT")]
     pub json: Option<PathBuf>,

@@ -64,6 +64,11 @@ impl Inputs {
     pub fn is_empty(&self) -> bool {
         self.lists.iter().all(Vec::is_empty)
     }
+
+    /// True when both the suspects and the references are given.
+    pub fn both_filled(&self) -> bool {
+        !self.list(ListKind::Suspect).is_empty() && !self.list(ListKind::Reference).is_empty()
+    }
 }
 
 /// What the suspects are checked against: the sidebar's "Compare" choice.
@@ -75,4 +80,6 @@ pub enum CheckSource {
     Archive,
     /// Every document against every other.
     AllVsAll,
+    /// Each suspect against its classmates (the other suspects) and the reference list.
+    Classmates,
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 pub use archive::{ArchiveState, ArchiveTask};
 pub use inputs::{CheckSource, Inputs, ListKind};
-pub use pair::PairView;
+pub use pair::{Find, PairView};
 pub use persisted::Persisted;
 pub use table::{MarkFilter, SortColumn, TableState, doc_name};
 
@@ -79,6 +79,8 @@ pub struct State {
     pub pair: Option<PairView>,
     pub status: Option<Status>,
     pub show_problems: bool,
+    /// The sheet of keyboard shortcuts (F1) is open.
+    pub show_shortcuts: bool,
     /// Set when two files dropped on an empty window start a check: open the top pair.
     pub open_first_pair: bool,
     /// Where each list was drawn last frame, to route dropped files.
@@ -97,10 +99,24 @@ pub struct State {
     pub filter: ViewFilter,
     /// The report as filtered and marked (what the table, overview and exports show).
     pub view: Option<Arc<View>>,
-    /// What the last check ran on, to mark its results out of date when this changes.
+    /// What the shown results were made from, to mark them out of date when this changes.
     pub checked: Option<(Inputs, Mode, Settings)>,
-    /// The archive the last check ran against, if any.
+    /// The archive the shown results were checked against, if any.
     pub checked_archive: Option<PathBuf>,
+    /// What the running check runs on (its inputs, mode, settings and archive): it
+    /// becomes `checked` when the check finishes, and is dropped when it is cancelled.
+    pub pending: Option<(Inputs, Mode, Settings, Option<PathBuf>)>,
+    /// Checks started so far in this window, the running one included.
+    pub checks_started: u64,
+    /// The number of the check the shown results come from.
+    pub results_check: Option<u64>,
+    /// The number of the last check cancelled while earlier results stayed on screen.
+    pub cancelled_check: Option<u64>,
+    /// The name of the saved check being worked on ("Class 3B, essay 2"), if any.
+    pub check_name: Option<String>,
+    /// How many documents a check reads from each path of the lists (a folder: the
+    /// supported files inside it), counted once when the path is first listed.
+    pub file_counts: std::collections::HashMap<PathBuf, usize>,
     /// Display names of the report's documents: relative to the folder they were added
     /// from, or shortened at the start.
     pub names: Vec<String>,
@@ -150,6 +166,7 @@ impl State {
     pub fn source(&self) -> CheckSource {
         match self.persisted.mode {
             Mode::AllVsAll => CheckSource::AllVsAll,
+            Mode::Classmates => CheckSource::Classmates,
             Mode::SuspectsVsReferences if self.persisted.use_archive && self.persisted.archive.is_some() => {
                 CheckSource::Archive
             }
@@ -194,6 +211,7 @@ impl State {
                     None
                 }
             }
+            Mode::Classmates => inputs.list(ListKind::Suspect).is_empty().then_some(tr.need_suspects),
             Mode::AllVsAll => (inputs.list(ListKind::Suspect).is_empty()
                 && inputs.list(ListKind::Reference).is_empty())
             .then_some(tr.need_suspects),
@@ -221,6 +239,56 @@ impl State {
                     || *settings != self.persisted.settings
                     || self.checked_archive.as_deref() != self.archive_in_use()
             })
+    }
+
+    /// Once both lists are filled, a teacher who has not picked a mode checks the class
+    /// against its classmates and its sources (not against the archive, when one is used).
+    pub fn follow_lists(&mut self) {
+        let p = &mut self.persisted;
+        if !p.mode_chosen && !p.use_archive && self.inputs.both_filled() && p.mode == Mode::SuspectsVsReferences {
+            p.mode = Mode::Classmates;
+        }
+    }
+
+    /// Counts the documents of the listed paths not counted yet, as a check lists them.
+    pub fn count_new_inputs(&mut self) {
+        for path in self.inputs.lists.iter().flatten() {
+            if !self.file_counts.contains_key(path) {
+                let n = crate::engine::collect_inputs(std::slice::from_ref(path), crate::Role::Suspect).len();
+                self.file_counts.insert(path.clone(), n);
+            }
+        }
+    }
+
+    /// What list `kind` holds, in words: "30 files in 1 folder", "2 files".
+    pub fn list_summary(&self, kind: ListKind) -> String {
+        let words = self.persisted.lang.class_tr();
+        let list = self.inputs.list(kind);
+        let files: usize = list.iter().map(|p| self.file_counts.get(p).copied().unwrap_or(0)).sum();
+        let folders = list.iter().filter(|p| p.is_dir()).count();
+        let text = match folders {
+            0 => words.files_only,
+            1 => words.files_in_one_folder,
+            _ => words.files_in_folders,
+        };
+        text.replace("{files}", &files.to_string()).replace("{folders}", &folders.to_string())
+    }
+
+    /// The words of `mode` as the results line says it (the archive when one was used).
+    pub fn mode_words(&self, mode: Mode, archive: bool) -> &'static str {
+        let words = self.persisted.lang.class_tr();
+        match mode {
+            Mode::SuspectsVsReferences if archive => words.mode_archive_short,
+            Mode::SuspectsVsReferences => words.mode_refs_short,
+            Mode::AllVsAll => words.mode_all_short,
+            Mode::Classmates => words.mode_classmates,
+        }
+    }
+
+    /// Whether document `doc` of the shown report is another suspect of the check (a
+    /// classmate) rather than a reference.
+    pub fn is_classmate(&self, doc: usize) -> bool {
+        self.report.as_ref().and_then(|r| r.documents.get(doc)).is_some_and(|d| d.role == crate::Role::Suspect)
     }
 
     /// Recomputes the filtered view of the report (after a new report, a filter or a mark).

@@ -22,6 +22,76 @@ pub struct PairView {
     pub select_text: bool,
     /// The review marks of the passages, as the marks were when the view was last made.
     pub marks: Vec<Option<Mark>>,
+    /// Find in the texts (Ctrl+F).
+    pub find: Find,
+}
+
+/// Most matches found and drawn in one pair.
+const MAX_MATCHES: usize = 1000;
+
+/// What is searched for in the pair's texts, and where it was found.
+#[derive(Clone, Debug, Default)]
+pub struct Find {
+    pub query: String,
+    /// The matches as character ranges, the suspect's (`true`) first, each in text order.
+    pub hits: Vec<(bool, u32, u32)>,
+    /// The match in focus.
+    pub at: Option<usize>,
+    /// The match in focus waits to be scrolled into view.
+    pub pending_scroll: bool,
+    /// The find field takes the keyboard on the next frame (Ctrl+F was pressed).
+    pub focus: bool,
+}
+
+impl Find {
+    /// Searches `query` in both texts (ignoring case where that keeps offsets) and puts
+    /// the first match in focus.
+    pub fn search(&mut self, query: String, a: &str, b: &str) {
+        self.hits.clear();
+        if !query.is_empty() {
+            for (first, text) in [(true, a), (false, b)] {
+                let left = MAX_MATCHES.saturating_sub(self.hits.len());
+                self.hits.extend(matches(text, &query).into_iter().take(left).map(|(s, e)| (first, s, e)));
+            }
+        }
+        self.query = query;
+        self.at = (!self.hits.is_empty()).then_some(0);
+        self.pending_scroll = self.at.is_some();
+    }
+
+    /// Moves to the next (`+1`) or previous (`-1`) match, wrapping around.
+    pub fn step(&mut self, delta: isize) {
+        let n = self.hits.len();
+        if n == 0 {
+            return;
+        }
+        self.at = Some(self.at.map_or(0, |i| (i as isize + delta).rem_euclid(n as isize) as usize));
+        self.pending_scroll = true;
+    }
+}
+
+/// The character ranges where `query` occurs in `text`: ignoring case when lower-casing
+/// keeps every byte offset (plain letters), else exactly.
+fn matches(text: &str, query: &str) -> Vec<(u32, u32)> {
+    let (lower_text, lower_query) = (text.to_lowercase(), query.to_lowercase());
+    let (hay, needle) = if lower_text.len() == text.len() && lower_query.len() == query.len() {
+        (lower_text.as_str(), lower_query.as_str())
+    } else {
+        (text, query)
+    };
+    let needle_chars = needle.chars().count() as u32;
+    let mut out = Vec::new();
+    // Byte offsets to character offsets, counted forward once.
+    let (mut byte, mut chars) = (0usize, 0u32);
+    for (at, _) in hay.match_indices(needle) {
+        chars += hay.get(byte..at).map_or(0, |s| s.chars().count() as u32);
+        byte = at;
+        out.push((chars, chars + needle_chars));
+        if out.len() >= MAX_MATCHES {
+            break;
+        }
+    }
+    out
 }
 
 impl PairView {
@@ -39,6 +109,7 @@ impl PairView {
             note,
             select_text: false,
             marks: Vec::new(),
+            find: Find::default(),
         };
         view.read_marks(report, marks);
         view
@@ -81,5 +152,24 @@ impl PairView {
     pub fn swap(&mut self) {
         self.swapped = !self.swapped;
         self.pending_scroll = [self.current, self.current];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_counts_characters_ignores_case_and_wraps() {
+        let mut find = Find::default();
+        find.search("the".into(), "Über the top. THE end.", "nothing here");
+        assert_eq!(find.hits, vec![(true, 5, 8), (true, 14, 17)]);
+        assert_eq!(find.at, Some(0));
+        find.step(-1);
+        assert_eq!(find.at, Some(1));
+        find.search("软件".into(), "a", "学习软件工程的软件");
+        assert_eq!(find.hits, vec![(false, 2, 4), (false, 7, 9)]);
+        find.search(String::new(), "a", "b");
+        assert!(find.hits.is_empty() && find.at.is_none());
     }
 }

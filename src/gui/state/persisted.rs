@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::gui::i18n::Lang;
+use crate::gui::session::LastSession;
 use crate::{Mode, Settings};
 
 /// What is remembered between sessions (eframe storage; the window size eframe keeps).
@@ -24,6 +25,13 @@ pub struct Persisted {
     pub archive: Option<PathBuf>,
     /// The suspects are checked against the archive instead of the reference list.
     pub use_archive: bool,
+    /// The user picked the mode: it no longer follows the lists (classmates and
+    /// references once both lists are filled).
+    pub mode_chosen: bool,
+    /// The sidebar is folded away, giving its room to the results.
+    pub sidebar_hidden: bool,
+    /// What the last session left open: reopened on restart.
+    pub session: LastSession,
 }
 
 impl Default for Persisted {
@@ -36,6 +44,9 @@ impl Default for Persisted {
             engine_defaults: Some(Settings::default()),
             archive: None,
             use_archive: false,
+            mode_chosen: false,
+            sidebar_hidden: false,
+            session: LastSession::default(),
         }
     }
 }

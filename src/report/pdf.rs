@@ -54,8 +54,9 @@ impl Paper {
 #[derive(Debug, thiserror::Error)]
 pub enum PdfError {
     #[error(
-        "no Chromium or Chrome was found to print the PDF (looked for {} on the PATH, and {CHROMIUM_VAR})",
-        BROWSERS.join(", ")
+        "no Chromium or Chrome was found to print the PDF (looked for {} on the PATH, and {})",
+        BROWSERS.join(", "),
+        CHROMIUM_VAR
     )]
     NoBrowser,
     #[error("cannot prepare the page to print: {0}")]

@@ -140,7 +140,7 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
         // to it and a reader can match it with the passage table.
         let first_run = !std::mem::replace(&mut marked[i], true);
         let p = shown.passages[i];
-        let _ = write!(out, "<mark");
+        out.push_str("<mark");
         if first_run {
             let _ = write!(out, " id=\"p{index}{me}{i}\"");
         }

@@ -12,7 +12,6 @@ use crate::report::marks::Mark;
 pub struct ClassRow<'c, 'a> {
     pub doc: usize,
     pub overall: f64,
-    pub before: f64,
     /// The student's pairs, highest counted share of the student first.
     pub pairs: Vec<&'c ShownPair<'a>>,
 }
@@ -38,7 +37,6 @@ pub fn class_rows<'c, 'a>(ctx: &'c Ctx<'a>, students: &[usize]) -> Vec<ClassRow<
             ClassRow {
                 doc,
                 overall: overall(ctx.base, ctx.pairs.iter(), doc, false),
-                before: overall(ctx.base, ctx.pairs.iter(), doc, true),
                 pairs,
             }
         })
@@ -113,7 +111,7 @@ pub fn histogram(ctx: &Ctx<'_>, rows: &[ClassRow<'_, '_>]) -> Markup {
     html! {
         h2 { (ctx.w.histogram) }
         p.muted { (ctx.w.histogram_help) }
-        svg.hist xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 {width} {}", height + 40.0)) role="img" aria-label=(ctx.w.histogram) {
+        svg.hist viewBox=(format!("0 0 {width} {}", height + 40.0)) role="img" aria-label=(ctx.w.histogram) {
             @for (i, &count) in bins.iter().enumerate() {
                 @let h = count as f64 / most as f64 * height;
                 @let x = i as f64 * bar;

@@ -22,8 +22,7 @@ fn html_is_escaped_self_contained_and_lights_passages_on_both_sides() {
     assert!(html.contains("<sup class=lbl>1</sup>软件工程是一门学科</mark>"));
     assert!(html.contains("not a PDF: bad.pdf"));
     assert!(html.contains("guarantee t"));
-    assert!(!html.contains("http://") || html.matches("http://").count() == 1, "only the SVG namespace");
-    assert!(!html.contains("https://"));
+    assert!(!html.contains("http://") && !html.contains("https://"));
 }
 
 #[test]
@@ -75,12 +74,12 @@ fn page_one_of_a_student_holds_the_summary_and_the_appendix_comes_last() {
     marks.set_note(&report, pair, "talked <to> them");
     let html = render(&report, &HtmlOptions { marks: Some(&marks), ..options(Scope::Suspect(0), ReportLang::En) });
     let at = |needle: &str| html.find(needle).unwrap_or_else(|| panic!("{needle} missing"));
-    let summary = at("class=summary");
-    assert!(summary < at("class=sbs"), "the summary before the texts");
-    assert!(at("class=sbs") < at("<h2>Settings</h2>"), "the settings in the appendix at the end");
-    assert!(at("class=sbs") < at(&"a".repeat(64)), "the hashes in the appendix");
-    assert!(at("talked &lt;to&gt; them") < at("class=sbs"), "the note on page 1");
-    assert!(html[summary..at("class=sbs")].contains("confirmed"), "the verdict on page 1");
+    let summary = at("class=\"summary\"");
+    assert!(summary < at("class=\"sbs\""), "the summary before the texts");
+    assert!(at("class=\"sbs\"") < at("<h2>Settings</h2>"), "the settings in the appendix at the end");
+    assert!(at("class=\"sbs\"") < at(&"a".repeat(64)), "the hashes in the appendix");
+    assert!(at("talked &lt;to&gt; them") < at("class=\"sbs\""), "the note on page 1");
+    assert!(html[summary..at("class=\"sbs\"")].contains("confirmed"), "the verdict on page 1");
     assert!(html[summary..].contains("r.txt") && html[summary..].contains("q.txt"), "both sources");
 }
 
@@ -96,7 +95,7 @@ fn dismissed_passages_are_listed_and_said_not_to_count_and_the_numbers_drop() {
     let html = render(&report, &HtmlOptions { marks: Some(&marks), ..options(Scope::Pair(index), ReportLang::En) });
     assert!(html.contains("1 passage dismissed by the reviewer: not counted"));
     assert!(html.contains("shared template text"));
-    assert!(html.contains("<tr class=dis>"), "the dismissed passage stays in the table");
+    assert!(html.contains("<tr class=\"dis\">"), "the dismissed passage stays in the table");
     assert!(html.contains("class=dis data-twin"), "and in the text, struck through");
     assert!(html.contains("软件工程是一门学科"), "its text is still shown");
     assert!(html.contains("before the reviewer's dismissals"));
@@ -121,12 +120,12 @@ fn the_class_report_lists_every_student_with_0_percent_in_a_sortable_table_and_a
     assert!(html.contains("<table class=\"wide sortable\">"));
     assert!(html.contains(">zoe.txt</a>"), "the 0 % student is listed");
     assert!(html.contains("No shared text found."));
-    assert!(html.contains("<svg class=\"hist\""));
+    assert!(html.contains("class=\"hist\""));
     assert!(!html.contains("/home/teacher"), "no folder of the teacher's disk");
     assert_eq!(html.matches("<section class=\"student\">").count(), 2, "a section per student");
     let table = html.find("sortable").unwrap_or(usize::MAX);
     assert!(table < html.find("<h2>Settings</h2>").unwrap_or(0));
-    assert!(table < html.find("class=sbs").unwrap_or(0));
+    assert!(table < html.find("class=\"sbs\"").unwrap_or(0));
 }
 
 #[test]
@@ -151,13 +150,13 @@ fn flags_get_a_box_at_the_top_and_their_spans_are_marked_in_the_text() {
     use crate::model::{Flag, FlagKind, LookAlikeScript};
     let mut report = sample();
     let plain = render(&report, &options(Scope::Run, ReportLang::En));
-    assert!(!plain.contains("class=flags") && !plain.contains("<u class=flag>"));
+    assert!(!plain.contains("class=\"flags\"") && !plain.contains("<u class=flag>"));
     let mut flag = Flag::new(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic));
     flag.add(3, 5, 2);
     report.documents[0].flags = vec![flag];
     let html = render(&report, &options(Scope::Suspect(0), ReportLang::En));
-    let top = html.find("class=flags").unwrap_or(usize::MAX);
-    assert!(top < html.find("class=sbs").unwrap_or(0), "the box comes before the texts");
+    let top = html.find("class=\"flags\"").unwrap_or(usize::MAX);
+    assert!(top < html.find("class=\"sbs\"").unwrap_or(0), "the box comes before the texts");
     assert!(html.contains("Look-alike letters: 2 Cyrillic letters inside English words"));
     assert!(html.contains("<mark class=\"flag\">软件</mark>"), "the excerpt marks the span");
     assert!(html.contains("<u class=flag>软件</u>"), "the text marks the span");

@@ -155,11 +155,15 @@ fn heading_words(html: &str) -> Vec<String> {
     out
 }
 
-/// A heading word printed in two pieces: two words in a row that join into it (also with
-/// a hyphen at the break).
+/// A heading word printed in two pieces: two words in a row, the second on a later line,
+/// that join into it (also with a hyphen at the break).
 fn broken_headings(words: &[(usize, f64, f64, [f64; 4], String)], headings: &[String]) -> Vec<String> {
     let mut broken = Vec::new();
     for pair in words.windows(2) {
+        let next_line = pair[1].0 != pair[0].0 || pair[1].3[1] >= pair[0].3[3] - 1.0;
+        if !next_line {
+            continue;
+        }
         let (x, y) = (&pair[0].4, &pair[1].4);
         for joined in [format!("{x}{y}"), format!("{}{y}", x.trim_end_matches('-'))] {
             if headings.contains(&joined) && !headings.contains(x) {
@@ -172,8 +176,12 @@ fn broken_headings(words: &[(usize, f64, f64, [f64; 4], String)], headings: &[St
 
 #[test]
 fn a_heading_printed_in_two_pieces_is_found() {
-    let w = |word: &str| (1, 0.0, 0.0, [0.0; 4], word.to_string());
-    let printed = [w("Lengt"), w("h"), w("SimHa"), w("sh"), w("Share")];
+    // Each word on a line of its own, 12 points lower than the one before.
+    let printed: Vec<_> = ["Lengt", "h", "SimHa", "sh", "Share"]
+        .iter()
+        .enumerate()
+        .map(|(i, word)| (1, 0.0, 0.0, [0.0, 12.0 * i as f64, 10.0, 12.0 * i as f64 + 10.0], word.to_string()))
+        .collect();
     let headings = ["Length".to_string(), "SimHash".to_string(), "Share".to_string()];
     assert_eq!(broken_headings(&printed, &headings).len(), 2);
 }

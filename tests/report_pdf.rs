@@ -56,7 +56,8 @@ fn span(text: &str, part: &str) -> (u32, u32) {
 /// A class: a student with long texts, an unbroken 300-character token and a very long
 /// path, who shares text with a reference and a classmate; a student with 0 %.
 fn report() -> Report {
-    let long_path = format!("/home/teacher/class-2026/{}/submission_with_a_rather_long_file_name.txt", "folder".repeat(20));
+    let long_path =
+        format!("/home/teacher/class-2026/{}/submission_with_a_rather_long_file_name.txt", "folder".repeat(20));
     let unbroken = "x".repeat(300);
     let shared = "软件工程是一门研究用工程化方法构建和维护有效的、实用的和高质量的软件的学科。".repeat(6);
     let template = "Name: ______ Class: ______ Teacher: ______ Date: ______";
@@ -197,8 +198,7 @@ fn check_pdf(pdf: &Path, html: &str, what: &str, width: f64) -> String {
     let broken = broken_headings(&words, &heading_words(html));
     assert!(broken.is_empty(), "{what}: table headings broken inside a word: {broken:?}");
     let all: String = words.iter().map(|w| w.4.as_str()).collect();
-    for needle in ["LASTWORDA", "LASTWORDB", "twinspot", &format!("{:064x}", 0xfeed), "submission_with_a_rather_long"]
-    {
+    for needle in ["LASTWORDA", "LASTWORDB", "twinspot", &format!("{:064x}", 0xfeed), "submission_with_a_rather_long"] {
         assert!(all.contains(needle), "{what}: '{needle}' missing from the printed report");
     }
     assert!(all.contains(&"x".repeat(300)), "{what}: the unbroken token is cut");
@@ -214,8 +214,13 @@ fn the_report_prints_on_a4_and_letter_with_nothing_cut_no_heading_broken_and_the
     let browser = tool("chromium");
     for (lang, paper, width) in [(ReportLang::En, Paper::A4, 595.0), (ReportLang::Zh, Paper::Letter, 612.0)] {
         for scope in [Scope::Run, Scope::Suspect(0), Scope::Pair(0)] {
-            let options =
-                HtmlOptions { scope, lang, date: "2026-11-22 08:00 UTC".into(), marks: Some(&marks), ..Default::default() };
+            let options = HtmlOptions {
+                scope,
+                lang,
+                date: "2026-11-22 08:00 UTC".into(),
+                marks: Some(&marks),
+                ..Default::default()
+            };
             let html = render(&report, &options);
             let pdf = print_pdf(&browser, &html, paper).unwrap();
             let what = format!("{lang:?} {paper:?} {scope:?}");
@@ -233,7 +238,9 @@ fn the_report_prints_on_a4_and_letter_with_nothing_cut_no_heading_broken_and_the
                 continue;
             }
             let squeezed: String = page1.split_whitespace().collect();
-            for needle in ["submission_with_a_rather_long_file_name.txt", overall, "reference.txt", confirmed, "NOTEWORD"] {
+            for needle in
+                ["submission_with_a_rather_long_file_name.txt", overall, "reference.txt", confirmed, "NOTEWORD"]
+            {
                 assert!(squeezed.contains(needle), "{what}: '{needle}' not on page 1:\n{page1}");
             }
             if scope == Scope::Suspect(0) {
@@ -265,7 +272,8 @@ fn compare_writes_a_pdf_or_without_a_browser_the_html_and_says_so() {
             lang.into(),
         ]
     };
-    let done = command().current_dir(fixtures()).args(args("zh")).env("TWINSPOT_CHROMIUM", tool("chromium")).output().unwrap();
+    let done =
+        command().current_dir(fixtures()).args(args("zh")).env("TWINSPOT_CHROMIUM", tool("chromium")).output().unwrap();
     assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
     assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF"));
     let printed: String = words(&pdf).iter().map(|w| w.4.clone()).collect();

@@ -147,7 +147,12 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
         if p.status == Status::Dismissed {
             out.push_str(" class=dis");
         }
-        let _ = write!(out, " data-twin=\"p{index}{twin}{i}\" style=\"{}\" title=\"{}\">", kind_css(p.passage.kind, i), i + 1);
+        let _ = write!(
+            out,
+            " data-twin=\"p{index}{twin}{i}\" style=\"{}\" title=\"{}\">",
+            kind_css(p.passage.kind, i),
+            i + 1
+        );
         if first_run {
             let _ = write!(out, "<sup class=lbl>{}</sup>", i + 1);
         }

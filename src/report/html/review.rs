@@ -146,9 +146,16 @@ pub fn overall<'p, 'a: 'p>(
     for shown in pairs.filter(|s| involves(report, s.pair, doc)) {
         let a = shown.pair.a == doc;
         let counting = shown.passages.iter().filter(|p| {
-            if before { p.status != Status::Filtered && p.passage.counts(report.settings.count_quoted) } else { p.status == Status::Counted }
+            if before {
+                p.status != Status::Filtered && p.passage.counts(report.settings.count_quoted)
+            } else {
+                p.status == Status::Counted
+            }
         });
-        spans.extend(counting.map(|p| if a { (p.passage.a_start, p.passage.a_end) } else { (p.passage.b_start, p.passage.b_end) }));
+        spans.extend(
+            counting
+                .map(|p| if a { (p.passage.a_start, p.passage.a_end) } else { (p.passage.b_start, p.passage.b_end) }),
+        );
     }
     let covered = union_length(&mut spans);
     if entry.countable_chars == 0 { 0.0 } else { (covered as f64 / entry.countable_chars as f64).min(1.0) }

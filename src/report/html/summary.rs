@@ -31,14 +31,9 @@ pub fn class_rows<'c, 'a>(ctx: &'c Ctx<'a>, students: &[usize]) -> Vec<ClassRow<
     let mut rows: Vec<ClassRow<'c, 'a>> = students
         .iter()
         .map(|&doc| {
-            let mut pairs: Vec<&ShownPair<'a>> =
-                ctx.pairs.iter().filter(|s| involves(ctx.base, s.pair, doc)).collect();
+            let mut pairs: Vec<&ShownPair<'a>> = ctx.pairs.iter().filter(|s| involves(ctx.base, s.pair, doc)).collect();
             pairs.sort_by(|x, y| share_of(doc, y).total_cmp(&share_of(doc, x)));
-            ClassRow {
-                doc,
-                overall: overall(ctx.base, ctx.pairs.iter(), doc, false),
-                pairs,
-            }
+            ClassRow { doc, overall: overall(ctx.base, ctx.pairs.iter(), doc, false), pairs }
         })
         .collect();
     rows.sort_by(|x, y| y.overall.total_cmp(&x.overall).then_with(|| ctx.name(x.doc).cmp(ctx.name(y.doc))));

@@ -134,10 +134,7 @@ fn an_anonymised_hand_out_names_other_students_by_letters_only() {
     report.documents[2].role = Role::Suspect;
     report.documents[2].path = "/srv/class/bob smith.txt".into();
     report.documents[2].warnings = vec!["decoded as GBK: /srv/class/bob smith.txt".into()];
-    let html = render(
-        &report,
-        &HtmlOptions { anonymize: true, ..options(Scope::Suspect(0), ReportLang::En) },
-    );
+    let html = render(&report, &HtmlOptions { anonymize: true, ..options(Scope::Suspect(0), ReportLang::En) });
     assert!(html.contains("<h1>s&lt;1&gt;.txt</h1>"), "the student keeps the name");
     assert!(html.contains("Student A"));
     assert!(!html.contains("bob"), "no classmate's name anywhere");

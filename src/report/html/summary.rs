@@ -106,7 +106,7 @@ pub fn histogram(ctx: &Ctx<'_>, rows: &[ClassRow<'_, '_>]) -> Markup {
     html! {
         h2 { (ctx.w.histogram) }
         p.muted { (ctx.w.histogram_help) }
-        svg.hist viewBox=(format!("0 0 {width} {}", height + 40.0)) role="img" aria-label=(ctx.w.histogram) {
+        svg.hist viewBox=(format!("0 -14 {width} {}", height + 54.0)) role="img" aria-label=(ctx.w.histogram) {
             @for (i, &count) in bins.iter().enumerate() {
                 @let h = count as f64 / most as f64 * height;
                 @let x = i as f64 * bar;

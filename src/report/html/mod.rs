@@ -163,12 +163,22 @@ fn render_view(base: &Report, counted: &Report, origin: &[usize], scope: Scope, 
         Scope::Suspect(doc) => Some(doc),
         Scope::Pair(i) => base.pairs.get(i).map(|p| p.a),
     };
+    let pairs = shown_pairs(base, counted, origin, options.marks);
+    // The classmates of the report's student, closest first, get the first letters.
+    let first: Vec<usize> = match keep {
+        Some(doc) => pairs
+            .iter()
+            .filter(|s| involves(base, s.pair, doc))
+            .map(|s| if s.pair.a == doc { s.pair.b } else { s.pair.a })
+            .collect(),
+        None => Vec::new(),
+    };
     let ctx = Ctx {
         base,
-        pairs: shown_pairs(base, counted, origin, options.marks),
+        names: Names::new(base, keep, options.anonymize, &first, w),
+        pairs,
         w,
         lang: options.lang,
-        names: Names::new(base, keep, options.anonymize, w),
         date: &options.date,
         anonymize: options.anonymize,
     };

@@ -15,13 +15,16 @@ pub struct Names {
 
 impl Names {
     /// The names of `report`'s documents; with `anonymize`, every student (a suspect)
-    /// but `keep` is named by a letter in the order of the documents.
-    pub fn new(report: &Report, keep: Option<usize>, anonymize: bool, w: &Words) -> Self {
+    /// but `keep` is named by a letter: those of `first` in its order (the report's
+    /// classmates, closest first), then the others in the order of the documents.
+    pub fn new(report: &Report, keep: Option<usize>, anonymize: bool, first: &[usize], w: &Words) -> Self {
         let mut names = short_names(report.documents.iter().map(|d| d.path.as_str()));
         if anonymize {
+            let mut done = vec![false; names.len()];
             let mut next = 0usize;
-            for (id, doc) in report.documents.iter().enumerate() {
-                if doc.role == Role::Suspect && Some(id) != keep {
+            for id in first.iter().copied().chain(0..report.documents.len()) {
+                let student = report.documents.get(id).is_some_and(|d| d.role == Role::Suspect);
+                if student && Some(id) != keep && !std::mem::replace(&mut done[id], true) {
                     names[id] = format!("{} {}", w.student_label, letters(next));
                     next += 1;
                 }

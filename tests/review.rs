@@ -153,15 +153,20 @@ fn the_html_report_of_each_scope_states_version_sha256_and_settings_in_the_windo
     ];
     for lang in [Lang::En, Lang::Zh] {
         for scope in scopes {
-            let options =
-                HtmlOptions { scope, lang: lang.report_lang(), date: "D".into(), marks: Some(&app.state.marks) };
+            let options = HtmlOptions {
+                scope,
+                lang: lang.report_lang(),
+                date: "D".into(),
+                marks: Some(&app.state.marks),
+                ..HtmlOptions::default()
+            };
             let html = ExportKind::Html.render(&view.report, &options);
             assert!(html.contains(TOOL), "{scope:?}");
             assert!(html.contains(&format!("{:064x}", 0xabc0)), "{scope:?}: the suspect's SHA-256");
             let settings = if lang == Lang::En { "<h2>Settings</h2>" } else { "<h2>设置</h2>" };
             assert!(html.contains(settings), "{scope:?}");
             assert!(html.contains("guarantee t") == (lang == Lang::En));
-            let pairs = html.matches("<h2 id=\"pair-").count();
+            let pairs = html.matches(" id=\"pair-").count();
             assert_eq!(pairs, if matches!(scope, Scope::Pair(_)) { 1 } else { 2 }, "{scope:?}");
             for kind in [PassageKind::Copied, PassageKind::Quoted, PassageKind::Common, PassageKind::Template] {
                 let name = lang.words().kind(kind).0;

@@ -10,6 +10,7 @@ use twinspot::cache::{self, ReferenceCache};
 use twinspot::engine::run_check_cached;
 use twinspot::engine::{InputSet, Skipped, display_path};
 use twinspot::report::html::Scope;
+use twinspot::report::marks::Marks;
 use twinspot::report::words::ReportLang;
 use twinspot::{CancelFlag, CheckRequest, Mode, Report, Role, Settings, run_check};
 
@@ -96,11 +97,21 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
+    let marks = match args.review.as_deref().map(Marks::load).transpose() {
+        Ok(marks) => marks,
+        Err(e) => {
+            eprintln!("twinspot: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     let mut outputs = ReportOutputs {
         json: args.json.clone(),
         csv: args.csv.clone(),
         html: args.html.clone(),
+        pdf: args.pdf.clone(),
         lang: report_lang(args.lang),
+        anonymize: args.anonymize,
+        marks,
         ..Default::default()
     };
     if let Err(e) = outputs.check(read_by_the_run(&documents, args.stop_passages.as_deref())) {

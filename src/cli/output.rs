@@ -1,6 +1,7 @@
-//! Where a command's reports go (`--json`, `--csv`, `--html`, `-` for standard output):
-//! checked before any work, written each on its own and atomically, so one target that
-//! fails neither drops the others nor leaves half a file, and a closed pipe is not a crash.
+//! Where a command's reports go (`--json`, `--csv`, `--html`, `--pdf`, `-` for standard
+//! output): checked before any work, written each on its own and atomically, so one target
+//! that fails neither drops the others nor leaves half a file, and a closed pipe is not a
+//! crash. Without a browser to print the PDF, its HTML is written beside it instead.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -8,6 +9,8 @@ use std::process::ExitCode;
 
 use twinspot::Report;
 use twinspot::report::html::{HtmlOptions, Scope, now_utc, render};
+use twinspot::report::marks::Marks;
+use twinspot::report::pdf::{Paper, PdfError, find_browser, print_pdf};
 use twinspot::report::words::ReportLang;
 use twinspot::report::write::{Output, StdoutError, Target, WriteError, check_outputs, write_atomic, write_stdout};
 use twinspot::report::{csv::to_csv, json::to_json};
@@ -18,10 +21,15 @@ pub struct ReportOutputs {
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
     pub html: Option<PathBuf>,
-    /// The language of the HTML report.
+    pub pdf: Option<PathBuf>,
+    /// The language of the HTML/PDF report.
     pub lang: ReportLang,
-    /// What the HTML report covers: the whole run, one suspect or one pair.
+    /// What the HTML/PDF report covers: the whole run, one suspect or one pair.
     pub scope: Scope,
+    /// Other students named by letters in the HTML/PDF report.
+    pub anonymize: bool,
+    /// The reviewer's marks shown in the HTML/PDF report.
+    pub marks: Option<Marks>,
 }
 
 /// The formats a command writes.
@@ -30,6 +38,7 @@ enum Format {
     Json,
     Csv,
     Html,
+    Pdf,
 }
 
 /// How writing the reports ended when it did not end well.
@@ -61,17 +70,55 @@ impl ReportOutputs {
         push("JSON", &self.json, Format::Json);
         push("CSV", &self.csv, Format::Csv);
         push("HTML", &self.html, Format::Html);
+        push("PDF", &self.pdf, Format::Pdf);
         out
     }
 
-    fn render(&self, format: Format, report: &Report) -> String {
-        match format {
-            Format::Json => to_json(report),
-            Format::Csv => to_csv(report),
-            Format::Html => render(
-                report,
-                &HtmlOptions { lang: self.lang, date: now_utc(), scope: self.scope, ..HtmlOptions::default() },
+    fn html(&self, report: &Report) -> String {
+        let options = HtmlOptions {
+            lang: self.lang,
+            date: now_utc(),
+            scope: self.scope,
+            marks: self.marks.as_ref(),
+            anonymize: self.anonymize,
+            ..HtmlOptions::default()
+        };
+        render(report, &options)
+    }
+
+    /// The report's bytes in `format`; a PDF that cannot be printed is an error that
+    /// says so (its HTML is written by the caller).
+    fn render(&self, format: Format, report: &Report) -> Result<Vec<u8>, PdfError> {
+        Ok(match format {
+            Format::Json => to_json(report).into_bytes(),
+            Format::Csv => to_csv(report).into_bytes(),
+            Format::Html => self.html(report).into_bytes(),
+            Format::Pdf => {
+                let browser = find_browser().ok_or(PdfError::NoBrowser)?;
+                print_pdf(&browser, &self.html(report), Paper::from_locale())?
+            }
+        })
+    }
+
+    /// Without a PDF, the HTML beside its target (`OUT.html`), and what to say.
+    fn html_instead<'a>(
+        &self,
+        report: &Report,
+        target: &Target,
+        error: &PdfError,
+        inputs: impl IntoIterator<Item = &'a Path>,
+    ) -> String {
+        let Target::File(path) = target else {
+            return format!("cannot write the PDF report: {error}");
+        };
+        let beside = path.with_extension("html");
+        match write_atomic("HTML", &beside, self.html(report).as_bytes(), inputs) {
+            Ok(()) => format!(
+                "cannot write the PDF report: {error}; the same report is written as HTML to {} \
+                 (open it in a browser and print it to PDF)",
+                beside.display()
             ),
+            Err(e) => format!("cannot write the PDF report: {error}; nor its HTML: {e}"),
         }
     }
 
@@ -96,9 +143,15 @@ impl ReportOutputs {
         let mut errors = Vec::new();
         let mut closed = false;
         for (output, format) in self.outputs() {
-            let content = self.render(format, report);
+            let content = match self.render(format, report) {
+                Ok(content) => content,
+                Err(e) => {
+                    errors.push(self.html_instead(report, &output.target, &e, inputs.clone()));
+                    continue;
+                }
+            };
             let written = match &output.target {
-                Target::Stdout => match write_stdout(content.as_bytes()) {
+                Target::Stdout => match write_stdout(&content) {
                     Ok(()) => Ok(()),
                     Err(StdoutError::Closed) => {
                         closed = true;
@@ -109,7 +162,7 @@ impl ReportOutputs {
                     }
                 },
                 Target::File(path) => {
-                    write_atomic(output.format, path, content.as_bytes(), inputs.clone()).map_err(|e| e.to_string())
+                    write_atomic(output.format, path, &content, inputs.clone()).map_err(|e| e.to_string())
                 }
             };
             if let Err(e) = written {

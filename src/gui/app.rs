@@ -701,6 +701,12 @@ impl TwinspotApp {
                         lang,
                         date: crate::report::html::now_utc(),
                         marks: Some(&state.marks),
+                        // The check the view was made from: dismissed passages are listed.
+                        original: state
+                            .report
+                            .as_deref()
+                            .map(|report| crate::report::html::Original { report, origin: &view.origin }),
+                        anonymize: false,
                     };
                     state.status = match export_with_dialog(kind, &view.report, &options, dir.as_deref()) {
                         Ok(Some(path)) => {

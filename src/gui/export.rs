@@ -1,12 +1,15 @@
 //! Export of the results through a native save dialog: JSON (the design's schema), CSV of
 //! pairs, or the self-contained HTML report (whole check, one document or one pair, in the
-//! window's language). A closed dialog (or no dialog backend at all,
+//! window's language) — as a PDF when the name chosen ends in `.pdf`, and anonymised for a
+//! hand-out when the reviewer says so. A closed dialog (or no dialog backend at all,
 //! which rfd reports the same way) is not an error.
 
 use std::path::{Path, PathBuf};
 
 use crate::Report;
 use crate::report::html::{HtmlOptions, Scope, render};
+use crate::report::pdf::{Paper, find_browser, print_pdf};
+use crate::report::words::ReportLang;
 use crate::report::write::write_atomic;
 use crate::report::{csv::to_csv, json::to_json};
 
@@ -76,19 +79,76 @@ pub fn export_with_dialog(
     let mut dialog = rfd::FileDialog::new()
         .set_file_name(kind.file_name(report, options.scope))
         .add_filter(ext.to_uppercase(), &[ext]);
+    if kind == ExportKind::Html {
+        dialog = dialog.add_filter("PDF", &["pdf"]);
+    }
     if let Some(dir) = last_dir {
         dialog = dialog.set_directory(dir);
     }
     let Some(path) = dialog.save_file() else {
         return Ok(None);
     };
-    write(kind, report, options, &path)?;
+    let mut options = options.clone();
+    if kind == ExportKind::Html {
+        match ask_anonymize(options.lang) {
+            Some(anonymize) => options.anonymize = anonymize,
+            None => return Ok(None),
+        }
+    }
+    write(kind, report, &options, &path)?;
     Ok(Some(path))
+}
+
+/// Asks whether the report is a hand-out that names no other student; `None`: cancelled.
+fn ask_anonymize(lang: ReportLang) -> Option<bool> {
+    let (title, text, yes, no, cancel) = match lang {
+        ReportLang::En => (
+            "Report to hand on",
+            "Replace the names of other students by \"Student A\", \"Student B\", … (for a report shown to one student)?",
+            "Anonymise",
+            "Keep names",
+            "Cancel",
+        ),
+        ReportLang::Zh => ("导出报告", "是否用“学生 A”“学生 B”…代替其他学生的姓名（用于给单个学生看的报告）？", "隐去姓名", "保留姓名", "取消"),
+    };
+    let answer = rfd::MessageDialog::new()
+        .set_title(title)
+        .set_description(text)
+        .set_buttons(rfd::MessageButtons::YesNoCancelCustom(yes.into(), no.into(), cancel.into()))
+        .show();
+    match answer {
+        rfd::MessageDialogResult::Custom(c) if c == yes => Some(true),
+        rfd::MessageDialogResult::Custom(c) if c == no => Some(false),
+        rfd::MessageDialogResult::Yes => Some(true),
+        rfd::MessageDialogResult::No => Some(false),
+        _ => None,
+    }
+}
+
+/// True when `path` names a PDF.
+fn is_pdf(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
 }
 
 /// Writes the report in `kind` to `path`, atomically (a crash leaves the previous file or
 /// the new one), and never over one of the report's own documents.
+/// An HTML report written to a `.pdf` name is printed to PDF; without a browser its HTML
+/// is written beside it, and the error says so.
 pub fn write(kind: ExportKind, report: &Report, options: &HtmlOptions<'_>, path: &Path) -> Result<(), String> {
     let inputs = report.documents.iter().map(|d| d.source.as_path());
-    write_atomic(kind.format_name(), path, kind.render(report, options).as_bytes(), inputs).map_err(|e| e.to_string())
+    let html = kind.render(report, options);
+    if kind == ExportKind::Html && is_pdf(path) {
+        let printed = find_browser()
+            .ok_or(crate::report::pdf::PdfError::NoBrowser)
+            .and_then(|browser| print_pdf(&browser, &html, Paper::from_locale()));
+        return match printed {
+            Ok(pdf) => write_atomic("PDF", path, &pdf, inputs).map_err(|e| e.to_string()),
+            Err(e) => {
+                let beside = path.with_extension("html");
+                write_atomic("HTML", &beside, html.as_bytes(), inputs).map_err(|e| e.to_string())?;
+                Err(format!("{e}. The report is saved as HTML instead: {}", beside.display()))
+            }
+        };
+    }
+    write_atomic(kind.format_name(), path, html.as_bytes(), inputs).map_err(|e| e.to_string())
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use egui::{FontData, FontDefinitions, FontFamily};
 
 /// Noto Sans CJK SC cut down to GB2312 + Big5 level 1 + Latin + CJK punctuation.
-pub static CJK_FONT: &[u8] = include_bytes!("../../assets/NotoSansSC-subset.otf");
+pub use crate::report::pdf::CJK_FONT;
 
 const CJK_NAME: &str = "noto-sans-cjk-sc-subset";
 

@@ -9,6 +9,7 @@ pub mod json;
 pub mod marks;
 pub mod notices;
 pub mod palette;
+pub mod pdf;
 #[cfg(test)]
 pub(crate) mod tests_support;
 pub mod view;

@@ -101,12 +101,58 @@ pub struct Words {
     pub off: &'static str,
     pub kinds: [(&'static str, &'static str); 4],
     pub marks: [&'static str; 3],
+    // The report laid out for its readers (one student, the class).
+    pub student: &'static str,
+    pub class_title: &'static str,
+    pub students_count: &'static str,
+    pub every_student: &'static str,
+    pub sort_hint: &'static str,
+    pub histogram: &'static str,
+    pub histogram_help: &'static str,
+    pub from: &'static str,
+    pub classmate: &'static str,
+    pub source: &'static str,
+    pub closest: &'static str,
+    pub no_shared: &'static str,
+    pub not_reviewed: &'static str,
+    pub verdict: &'static str,
+    pub appendix: &'static str,
+    pub program: &'static str,
+    pub side_by_side: &'static str,
+    pub other_pairs: &'static str,
+    pub shown_with: &'static str,
+    pub counts: &'static str,
+    pub counted: &'static str,
+    pub not_counted: &'static str,
+    pub dismissed_not_counted: &'static str,
+    pub filtered_out: &'static str,
+    /// "{n}" stands for a number, "{note}" for the reviewer's note.
+    pub dismissed_one: &'static str,
+    pub dismissed_many: &'static str,
+    pub confirmed_one: &'static str,
+    pub confirmed_many: &'static str,
+    pub before_review: &'static str,
+    pub anonymized: &'static str,
+    pub student_label: &'static str,
+    pub in_student: &'static str,
+    pub in_other: &'static str,
+    pub positions_help: &'static str,
 }
 
 impl Words {
     /// Name and explanation of a passage kind.
     pub fn kind(&self, kind: PassageKind) -> (&'static str, &'static str) {
         self.kinds[kind_index(kind)]
+    }
+
+    /// "n passages dismissed by the reviewer: not counted" (`None` for none).
+    pub fn dismissed(&self, n: usize) -> Option<String> {
+        count_line(n, self.dismissed_one, self.dismissed_many)
+    }
+
+    /// "n passages confirmed by the reviewer: counted" (`None` for none).
+    pub fn confirmed(&self, n: usize) -> Option<String> {
+        count_line(n, self.confirmed_one, self.confirmed_many)
     }
 
     /// Name of a review mark.
@@ -116,6 +162,14 @@ impl Words {
             Mark::Dismissed => self.marks[1],
             Mark::DismissedEverywhere => self.marks[2],
         }
+    }
+}
+
+fn count_line(n: usize, one: &str, many: &str) -> Option<String> {
+    match n {
+        0 => None,
+        1 => Some(one.to_owned()),
+        _ => Some(many.replace("{n}", &n.to_string())),
     }
 }
 
@@ -205,6 +259,40 @@ pub static EN: Words = Words {
         ("template", "Text of the template everyone was given: shown, not counted."),
     ],
     marks: ["confirmed", "dismissed", "dismissed everywhere"],
+    student: "Student",
+    class_title: "Similarity report of the class",
+    students_count: "students",
+    every_student: "Every student",
+    sort_hint: "Click a column heading to sort.",
+    histogram: "How many students, by overall similarity",
+    histogram_help: "Each bar counts the students whose overall similarity lies in its band.",
+    from: "From",
+    classmate: "classmate",
+    source: "source",
+    closest: "Closest match",
+    no_shared: "No shared text found.",
+    not_reviewed: "not reviewed",
+    verdict: "Reviewer's verdict",
+    appendix: "Appendix: how this report was made",
+    program: "Program",
+    side_by_side: "The passages, side by side",
+    other_pairs: "Other pairs",
+    shown_with: "shown with",
+    counts: "Counts?",
+    counted: "counts",
+    not_counted: "not counted",
+    dismissed_not_counted: "dismissed: not counted",
+    filtered_out: "left out by the window's filter",
+    dismissed_one: "1 passage dismissed by the reviewer: not counted",
+    dismissed_many: "{n} passages dismissed by the reviewer: not counted",
+    confirmed_one: "1 passage confirmed by the reviewer: counted",
+    confirmed_many: "{n} passages confirmed by the reviewer: counted",
+    before_review: "before the reviewer's dismissals",
+    anonymized: "Other students' names are replaced by letters.",
+    student_label: "Student",
+    in_student: "In this text (characters)",
+    in_other: "In the other text (characters)",
+    positions_help: "Positions count characters from the start of each text.",
 };
 
 pub static ZH: Words = Words {
@@ -280,4 +368,38 @@ pub static ZH: Words = Words {
         ("模板", "所有人都拿到的模板文字：显示，不计分。"),
     ],
     marks: ["已确认", "已排除", "全部排除"],
+    student: "学生",
+    class_title: "全班相似度报告",
+    students_count: "名学生",
+    every_student: "全班学生",
+    sort_hint: "点击列标题可排序。",
+    histogram: "按总相似度统计的学生人数",
+    histogram_help: "每个柱子表示总相似度落在该区间的学生人数。",
+    from: "来自",
+    classmate: "同学",
+    source: "参考资料",
+    closest: "最接近的来源",
+    no_shared: "未发现共同文字。",
+    not_reviewed: "未审阅",
+    verdict: "审阅结论",
+    appendix: "附录：本报告的生成方式",
+    program: "程序",
+    side_by_side: "片段并排对照",
+    other_pairs: "其他文档对",
+    shown_with: "见",
+    counts: "计分？",
+    counted: "计入",
+    not_counted: "不计入",
+    dismissed_not_counted: "已排除：不计入",
+    filtered_out: "被窗口的筛选条件隐去",
+    dismissed_one: "审阅者排除了 1 个片段：不计入",
+    dismissed_many: "审阅者排除了 {n} 个片段：不计入",
+    confirmed_one: "审阅者确认了 1 个片段：计入",
+    confirmed_many: "审阅者确认了 {n} 个片段：计入",
+    before_review: "审阅排除前",
+    anonymized: "其他学生的姓名已用字母代替。",
+    student_label: "学生",
+    in_student: "本文位置（字符）",
+    in_other: "对方位置（字符）",
+    positions_help: "位置按字符从各文本开头数起。",
 };

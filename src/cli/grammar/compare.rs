@@ -11,6 +11,7 @@ use super::values::{Lang, number_in, whole_in};
 /// recursively (.txt .md .docx .pdf .html .htm .odt).
 #[derive(Debug, Args)]
 #[command(after_long_help = GUARANTEE_HELP)]
+#[command(group = clap::ArgGroup::new("document_report").args(["html", "pdf"]).multiple(true))]
 pub struct CompareArgs {
     /// Documents (files or folders) that suspects may have copied from.
     #[arg(long, short = 'r', num_args = 1.., value_name = "PATH")]
@@ -40,15 +41,30 @@ pub struct CompareArgs {
     /// Write a self-contained HTML report (both texts side by side, passages lit) to OUT.
     #[arg(long, value_name = "OUT")]
     pub html: Option<PathBuf>,
-    /// Narrow the HTML report to one suspect (named as the report names it, or by its path)
-    /// and its pairs.
-    #[arg(long, value_name = "SUSPECT", requires = "html", conflicts_with = "html_pair")]
+    /// Write the same report as a PDF to OUT, printed by a headless Chromium or Chrome
+    /// found on the PATH (or named by TWINSPOT_CHROMIUM), on A4 or, where the locale's
+    /// paper is Letter, on Letter. Without a browser the HTML report is written beside OUT
+    /// (OUT with .html) and the command says so and ends with status 1.
+    #[arg(long, value_name = "OUT")]
+    pub pdf: Option<PathBuf>,
+    /// Narrow the HTML/PDF report to one suspect (named as the report names it, or by its
+    /// path) and its pairs: the report to hand to one student.
+    #[arg(long, value_name = "SUSPECT", requires = "document_report", conflicts_with = "html_pair")]
     pub html_suspect: Option<String>,
-    /// Narrow the HTML report to one pair: a suspect and a reference (or, with --all, two
-    /// documents), named as the report names them or by their paths.
-    #[arg(long, num_args = 2, value_names = ["SUSPECT", "REFERENCE"], requires = "html")]
+    /// Narrow the HTML/PDF report to one pair: a suspect and a reference (or, with --all,
+    /// two documents), named as the report names them or by their paths.
+    #[arg(long, num_args = 2, value_names = ["SUSPECT", "REFERENCE"], requires = "document_report")]
     pub html_pair: Vec<String>,
-    /// Language of the HTML report: en or zh.
+    /// In the HTML/PDF report, name other students "Student A", "Student B", … and every
+    /// document by its file name only (a hand-out that names no classmate). JSON and CSV
+    /// are not changed.
+    #[arg(long, requires = "document_report")]
+    pub anonymize: bool,
+    /// The reviewer's marks and notes (the window's twinspot-review.json): the HTML/PDF
+    /// report shows the verdicts and notes, and lists dismissed passages as not counted.
+    #[arg(long, value_name = "FILE", requires = "document_report")]
+    pub review: Option<PathBuf>,
+    /// Language of the HTML/PDF report: en or zh.
     #[arg(long, value_name = "LANG", default_value = "en", ignore_case = true)]
     pub lang: Lang,
     /// Tokens per k-gram: nothing shorter than k tokens is ever reported.

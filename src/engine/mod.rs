@@ -23,7 +23,6 @@ pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, collect_
 pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
 pub use pipeline::{run_check, run_check_cached};
 pub use progress::{CancelFlag, Cancelled, NoProgress, Progress, ProgressSink, Stage};
-pub use matcher::MAX_POSTINGS;
 pub use read_cache::ReadCache;
 pub use crate::model::{Mode, Role, SkipReason, Skipped};
 

@@ -1,7 +1,7 @@
 //! Tests of the HTML report on the sample report of [`crate::report::tests_support`].
 
 use super::*;
-use crate::model::Role;
+use crate::model::{Role, TOOL};
 use crate::report::marks::Mark;
 use crate::report::tests_support::sample;
 

@@ -145,7 +145,10 @@ fn summary_table_and_csv() {
     let csv = success(&twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect", "--csv", "-", "-q"]));
     let mut lines = csv.lines();
     assert!(lines.next().unwrap().starts_with("suspect,reference,percent_of_suspect"));
-    assert_eq!(lines.count(), 2, "{csv}");
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    // A student with no shared text is listed too, at 0 %, with no source.
+    assert!(rows[2].starts_with("suspect/clean.txt,,0.0,"), "{csv}");
 }
 
 #[test]

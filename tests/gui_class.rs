@@ -171,7 +171,7 @@ fn the_sidebar_folds_away_with_a_button_and_ctrl_b_and_the_texts_get_its_room() 
     let narrow = width(&harness);
     harness.get_by_label("Suspects");
 
-    harness.get_by_label("◀ Hide lists").click();
+    harness.get_by_label("« Hide lists").click();
     harness.run();
     assert!(harness.state().state.persisted.sidebar_hidden);
     assert!(harness.query_by_label("Suspects").is_none(), "the lists are folded away");
@@ -185,7 +185,7 @@ fn the_sidebar_folds_away_with_a_button_and_ctrl_b_and_the_texts_get_its_room() 
     harness.get_by_label("Suspects");
     harness.key_press_modifiers(Modifiers::COMMAND, Key::B);
     harness.run();
-    harness.get_by_label("▶ Show lists");
+    harness.get_by_label("» Show lists");
 }
 
 fn drop_on(harness: &mut Harness<'_, TwinspotApp>, kind: ListKind, dir: &Path) {

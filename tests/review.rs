@@ -86,7 +86,7 @@ fn marks_and_notes_are_kept_across_a_restart_and_dismissed_passages_leave_the_sc
         harness.run();
         harness.get_by_label("Confirmed").click();
         harness.run();
-        harness.get_all_by_label("✖ Dismiss").next().expect("a dismiss button per passage").click();
+        harness.get_all_by_label("Dismiss").next().expect("a dismiss button per passage").click();
         harness.run();
         harness.state_mut().apply(Action::SetNote(0, "spoke to the student".into()));
         harness.run();

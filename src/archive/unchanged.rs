@@ -12,15 +12,13 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use rusqlite::Connection;
 
 pub(super) use super::rows::FileStamp;
 use super::rows;
-
-/// A file modified this recently gets no stamp (it is hashed again by the next add).
-pub(super) const SETTLED: Duration = Duration::from_secs(2);
+use crate::cache::{SETTLED, nanos_since_epoch, status_changed_ns};
 
 /// The stamp of the file at `path`, if it can be had and the file has settled.
 pub(super) fn stamp_of(path: &Path) -> Option<FileStamp> {
@@ -135,24 +133,6 @@ fn digest_of_hex(hex: &str) -> Option<[u8; 32]> {
     Some(out)
 }
 
-#[cfg(unix)]
-fn status_changed_ns(meta: &std::fs::Metadata) -> i64 {
-    use std::os::unix::fs::MetadataExt;
-    meta.ctime().saturating_mul(1_000_000_000).saturating_add(meta.ctime_nsec())
-}
-
-#[cfg(not(unix))]
-fn status_changed_ns(_meta: &std::fs::Metadata) -> i64 {
-    0
-}
-
-fn nanos_since_epoch(t: SystemTime) -> i64 {
-    match t.duration_since(SystemTime::UNIX_EPOCH) {
-        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
-        Err(before) => i64::try_from(before.duration().as_nanos()).map(|n| -n).unwrap_or(i64::MIN),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,7 +155,7 @@ mod tests {
         let file = dir.path().join("f.txt");
         std::fs::write(&file, b"text").unwrap();
         assert_eq!(stamp_of(&file), None);
-        let past = SystemTime::now() - Duration::from_secs(60);
+        let past = SystemTime::now() - std::time::Duration::from_secs(60);
         std::fs::File::options().write(true).open(&file).unwrap().set_modified(past).unwrap();
         let stamp = stamp_of(&file).unwrap();
         assert_eq!(stamp.size, 4);

@@ -9,3 +9,4 @@ mod store;
 
 pub use location::{CACHE_DIR_VAR, default_dir};
 pub use store::{CacheError, CacheSummary, ReferenceCache};
+pub(crate) use store::{SETTLED, nanos_since_epoch, status_changed_ns};

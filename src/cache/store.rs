@@ -21,7 +21,7 @@ use crate::ingest::{Extracted, Format, IngestLimits};
 const FORMAT: u32 = 2;
 /// A file modified this recently is not cached: a change within the same clock tick
 /// would keep its size and time, and go unseen.
-const SETTLED: Duration = Duration::from_secs(2);
+pub(crate) const SETTLED: Duration = Duration::from_secs(2);
 /// How long a run waits for another run's write to end.
 const BUSY: Duration = Duration::from_secs(20);
 /// zstd level of cached texts.
@@ -296,18 +296,21 @@ fn identity(limits: &IngestLimits) -> String {
     format!("format {FORMAT}; {}; {limits}", crate::model::TOOL)
 }
 
+/// When the file's status last changed, in nanoseconds since the epoch (0 where the
+/// system has no such time).
 #[cfg(unix)]
-fn status_changed_ns(meta: &std::fs::Metadata) -> i64 {
+pub(crate) fn status_changed_ns(meta: &std::fs::Metadata) -> i64 {
     use std::os::unix::fs::MetadataExt;
     meta.ctime().saturating_mul(1_000_000_000).saturating_add(meta.ctime_nsec())
 }
 
 #[cfg(not(unix))]
-fn status_changed_ns(_meta: &std::fs::Metadata) -> i64 {
+pub(crate) fn status_changed_ns(_meta: &std::fs::Metadata) -> i64 {
     0
 }
 
-fn nanos_since_epoch(t: SystemTime) -> i64 {
+/// `t` in nanoseconds since the epoch, negative before it, saturating.
+pub(crate) fn nanos_since_epoch(t: SystemTime) -> i64 {
     match t.duration_since(SystemTime::UNIX_EPOCH) {
         Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
         Err(before) => i64::try_from(before.duration().as_nanos()).map(|n| -n).unwrap_or(i64::MIN),

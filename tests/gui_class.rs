@@ -284,3 +284,61 @@ fn compare_classmates_needs_no_references() {
     let report = compare_json(dir.path(), &["--classmates", "--suspect", "class"]);
     assert_eq!(report["pairs"].as_array().map(Vec::len), Some(1), "{report:#}");
 }
+
+#[test]
+fn with_the_lists_shown_at_1024_the_reference_text_ends_inside_the_window() {
+    let mut harness = harness_at([1024.0, 700.0]);
+    harness.state_mut().show_report(Arc::new(ready_report(Mode::SuspectsVsReferences)));
+    harness.state_mut().apply(Action::OpenPair(0));
+    harness.run();
+    harness.get_by_label("Suspects");
+    let title = harness.get_by_label_contains("Reference: r.txt").rect();
+    let strip = harness.get_by_label("minimap 1").rect();
+    assert!(title.right() <= 1024.0, "the reference's title runs past the edge: {title:?}");
+    assert!(strip.left() + 150.0 < 1024.0, "the reference's text has room left of the edge: {strip:?}");
+}
+
+#[test]
+fn a_list_counts_one_file_in_the_singular() {
+    let dir = class_folder();
+    let mut harness = harness_at([1280.0, 800.0]);
+    let one = dir.path().join("class").join("s1.txt");
+    harness.state_mut().state.inputs.add(ListKind::Reference, [one]);
+    drop_on(&mut harness, ListKind::Suspect, &dir.path().join("class"));
+    harness.run();
+    harness.get_by_label("1 file");
+    harness.get_by_label("3 files in 1 folder");
+    assert!(harness.query_by_label_contains("1 files").is_none());
+}
+
+#[test]
+fn a_heat_map_too_large_to_draw_says_so_and_offers_the_groups() {
+    let mut report = ready_report(Mode::AllVsAll);
+    let extra = twinspot::gui::heatmap::MAX_MATRIX_DOCUMENTS + 1 - report.documents.len();
+    for n in 0..extra {
+        let text = format!("Essay number {n} of a very large class.");
+        let chars = text.chars().count();
+        report.documents.push(DocumentEntry {
+            id: report.documents.len(),
+            path: format!("big/{n}.txt"),
+            source: PathBuf::from(format!("big/{n}.txt")),
+            role: Role::Suspect,
+            chars,
+            countable_chars: chars,
+            simhash: Some(n as u64),
+            sha256: Some(format!("{n:064x}")),
+            error: None,
+            warnings: vec![],
+            flags: vec![],
+            text: Arc::from(text.as_str()),
+        });
+    }
+    let mut harness = harness_at([1280.0, 800.0]);
+    harness.state_mut().show_report(Arc::new(report));
+    harness.state_mut().apply(Action::SetTab(ResultsTab::Heatmap));
+    harness.run();
+    harness.get_by_label_contains("This check has 601 documents: a heat map of more than 600");
+    harness.get_by_label("Show the groups").click();
+    harness.run();
+    assert_eq!(harness.state().state.tab, ResultsTab::Groups);
+}

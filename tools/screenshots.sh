@@ -32,8 +32,9 @@ shoot() {
   python3 - "$home/data/twinspot/app.ron" "$width" "$height" "$lang" "$hidden" "$DEVSET" <<'PY'
 import json, sys
 path, width, height, lang, hidden, devset = sys.argv[1:]
+# A fixed-size array is a tuple in RON: the three lists are written in parentheses.
 app = ("(lang: %s, mode: classmates, mode_chosen: true, sidebar_hidden: %s, session: (lists: "
-       "[[%s], [%s], []], had_results: true, check_name: Some(\"Class 3B, essay 2\")))") % (
+       "([%s], [%s], []), had_results: true, check_name: Some(\"Class 3B, essay 2\")))") % (
     lang, hidden, json.dumps(devset + "/reference"), json.dumps(devset + "/suspect"))
 window = ("(normal_geometry: (outer_position_pixels: Some((x: 0.0, y: 0.0)), scale_factor: 1.0, "
           "inner_size_points: (x: %s.0, y: %s.0)), fullscreen: false, maximized: false)") % (width, height)

@@ -6,7 +6,7 @@
 use egui::{Color32, FontId, RichText, Sense, Vec2};
 
 use super::action::Action;
-use super::state::State;
+use super::state::{ResultsTab, State};
 use crate::Report;
 
 /// More documents than this are not drawn as a matrix (the table still has every pair).
@@ -82,7 +82,7 @@ pub fn heatmap_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &m
         return;
     }
     if n > MAX_MATRIX_DOCUMENTS {
-        ui.label(format!("{n} > {MAX_MATRIX_DOCUMENTS}: {}", tr.tab_pairs));
+        too_large_ui(ui, state, n, actions);
         return;
     }
     let order = cluster_order(report);
@@ -158,6 +158,23 @@ pub fn heatmap_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &m
             && let Some(&(_, _, _, pair)) = hit
         {
             actions.push(Action::OpenPair(pair));
+        }
+    });
+}
+
+/// Says in words why a matrix of `n` documents is not drawn, and offers the clusters
+/// (the near-duplicate groups) and the pairs table instead.
+fn too_large_ui(ui: &mut egui::Ui, state: &State, n: usize, actions: &mut Vec<Action>) {
+    let words = state.persisted.lang.class_tr();
+    let text = words.heatmap_too_large.replace("{n}", &n.to_string()).replace("{max}", &MAX_MATRIX_DOCUMENTS.to_string());
+    ui.add_space(8.0);
+    ui.label(text);
+    ui.horizontal(|ui| {
+        if ui.button(words.show_groups).clicked() {
+            actions.push(Action::SetTab(ResultsTab::Groups));
+        }
+        if ui.button(words.show_pairs).clicked() {
+            actions.push(Action::SetTab(ResultsTab::Pairs));
         }
     });
 }

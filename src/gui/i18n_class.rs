@@ -56,10 +56,17 @@ pub struct ClassTr {
     /// (keys, what they do), in the sheet's order.
     pub shortcut_rows: [(&'static str, &'static str); 11],
     pub close: &'static str,
-    /// "{files}" files in "{folders}" folders, and files given one by one.
-    pub files_in_folders: &'static str,
-    pub files_only: &'static str,
-    pub files_in_one_folder: &'static str,
+    /// A count of files and of folders, singular and plural ("{n}" the number), and
+    /// "{files}" in "{folders}" joining them.
+    pub one_file: &'static str,
+    pub many_files: &'static str,
+    pub one_folder: &'static str,
+    pub many_folders: &'static str,
+    pub files_in: &'static str,
+    /// The heat map of "{n}" documents is not drawn (more than "{max}").
+    pub heatmap_too_large: &'static str,
+    pub show_groups: &'static str,
+    pub show_pairs: &'static str,
     pub find: &'static str,
     pub tip_find: &'static str,
     /// "{i}" of "{n}" matches.
@@ -98,6 +105,21 @@ impl ClassTr {
     /// The note that a cancelled check left the earlier results on screen.
     pub fn cancelled_kept(&self, n: u64) -> String {
         self.cancelled_kept.replace("{n}", &n.to_string())
+    }
+
+    /// "1 file", "30 files".
+    pub fn files(&self, n: usize) -> String {
+        if n == 1 { self.one_file.to_owned() } else { self.many_files.replace("{n}", &n.to_string()) }
+    }
+
+    /// "30 files", "30 files in 1 folder", "30 files in 2 folders".
+    pub fn files_in_folders(&self, files: usize, folders: usize) -> String {
+        let files = self.files(files);
+        match folders {
+            0 => files,
+            1 => self.files_in.replace("{files}", &files).replace("{folders}", self.one_folder),
+            n => self.files_in.replace("{files}", &files).replace("{folders}", &self.many_folders.replace("{n}", &n.to_string())),
+        }
     }
 
     /// The line counting the students with no shared text.
@@ -151,9 +173,14 @@ pub static CLASS_EN: ClassTr = ClassTr {
         ("F1", "This sheet"),
     ],
     close: "Close",
-    files_in_folders: "{files} files in {folders} folders",
-    files_only: "{files} files",
-    files_in_one_folder: "{files} files in 1 folder",
+    one_file: "1 file",
+    many_files: "{n} files",
+    one_folder: "1 folder",
+    many_folders: "{n} folders",
+    files_in: "{files} in {folders}",
+    heatmap_too_large: "This check has {n} documents: a heat map of more than {max} would be too small to read, so it is not drawn. The near-duplicate groups show the clusters of documents that share text; the pairs table lists every pair.",
+    show_groups: "Show the groups",
+    show_pairs: "Show the pairs",
     find: "Find",
     tip_find: "Finds this text in both documents of the pair (Ctrl+F; Enter: next).",
     find_count: "{i} of {n}",
@@ -225,9 +252,14 @@ pub static CLASS_ZH: ClassTr = ClassTr {
         ("F1", "本页"),
     ],
     close: "关闭",
-    files_in_folders: "{files} 个文件，来自 {folders} 个文件夹",
-    files_only: "{files} 个文件",
-    files_in_one_folder: "{files} 个文件，来自 1 个文件夹",
+    one_file: "1 个文件",
+    many_files: "{n} 个文件",
+    one_folder: "1 个文件夹",
+    many_folders: "{n} 个文件夹",
+    files_in: "{files}，来自 {folders}",
+    heatmap_too_large: "本次检查有 {n} 个文档：超过 {max} 个文档的热力图太小，无法阅读，因此不绘制。近似重复组列出共享文本的文档群组；文档对表格列出每一对。",
+    show_groups: "查看近似重复组",
+    show_pairs: "查看文档对",
     find: "查找",
     tip_find: "在文档对的两份文本中查找此文字（Ctrl+F；回车：下一个）。",
     find_count: "第 {i} 个，共 {n} 个",

@@ -243,7 +243,6 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
     let height = ui.available_height();
     let total = ui.available_width();
     let list_width = LIST_WIDTH.min(total * 0.3);
-    let text_width = (total - list_width - 16.0).max(200.0);
     ui.horizontal_top(|ui| {
         ui.allocate_ui_with_layout(egui::vec2(list_width, height), egui::Layout::top_down(Align::Min), |ui| {
             ui.set_width(list_width);
@@ -251,6 +250,8 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
             passage_list_ui(ui, (tr, class, words), pair, a.chars, view, actions);
         });
         ui.separator();
+        // What the list and the separator left, so the second text never runs past the edge.
+        let text_width = ui.available_width().max(200.0);
         ui.allocate_ui_with_layout(egui::vec2(text_width, height), egui::Layout::top_down(Align::Min), |ui| {
             ui.set_width(text_width);
             ui.columns(2, |columns| {

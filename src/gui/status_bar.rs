@@ -26,8 +26,8 @@ pub fn status_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
         let text = match &state.status {
             None => String::new(),
             Some(Status::Finished { documents, pairs, unreadable, elapsed }) => format!(
-                "{documents} {} · {pairs} {} · {unreadable} {} · {:.1} s",
-                tr.files_word,
+                "{} · {pairs} {} · {unreadable} {} · {:.1} s",
+                state.persisted.lang.class_tr().files(*documents),
                 tr.pairs_word,
                 tr.unreadable,
                 elapsed.as_secs_f64()

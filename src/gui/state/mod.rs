@@ -266,12 +266,7 @@ impl State {
         let list = self.inputs.list(kind);
         let files: usize = list.iter().map(|p| self.file_counts.get(p).copied().unwrap_or(0)).sum();
         let folders = list.iter().filter(|p| p.is_dir()).count();
-        let text = match folders {
-            0 => words.files_only,
-            1 => words.files_in_one_folder,
-            _ => words.files_in_folders,
-        };
-        text.replace("{files}", &files.to_string()).replace("{folders}", &folders.to_string())
+        words.files_in_folders(files, folders)
     }
 
     /// The words of `mode` as the results line says it (the archive when one was used).

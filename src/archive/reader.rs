@@ -17,7 +17,8 @@ use crate::engine::{Role, compared_prefix};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::hamming;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
-use crate::index::{Glance, Posting, ReferenceDoc, ReferenceIndex, StoredReferences};
+use crate::fingerprint::FingerprintedDoc;
+use crate::index::{Glance, Posting, ReferenceIndex, StoredReferences};
 use crate::model::DocumentEntry;
 
 /// Documents glanced at per query.
@@ -238,7 +239,7 @@ impl ReferenceIndex for ArchiveIndex<'_> {
         }
     }
 
-    fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>> {
+    fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>> {
         let stored = match self.load(doc) {
             Ok(Some(found)) => found,
             Ok(None) => {
@@ -259,7 +260,7 @@ impl ReferenceIndex for ArchiveIndex<'_> {
         // As in a check's own index: matching reads tokens and sentences, not k-grams.
         let prints = DocumentFingerprints::without_kgrams(&stored.text[..compared], settings);
         let countable_chars = stored.text[..compared].chars().count();
-        Some(ReferenceDoc {
+        Some(FingerprintedDoc {
             prints: Cow::Owned(prints),
             text: Arc::from(stored.text),
             compared,

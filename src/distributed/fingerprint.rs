@@ -23,6 +23,7 @@ use crate::engine::{CancelFlag, DocumentInput, fingerprint_document};
 use crate::hash::kgram_hashes;
 use crate::ingest;
 use crate::matching::lone_hit_reach;
+use crate::model::TokenAt;
 use crate::settings::Settings;
 
 /// Columns of the `documents` table.
@@ -364,7 +365,7 @@ fn fingerprint_one(
             position: position as u32,
             chars: (tokens[position].start, tokens[position + k - 1].end),
             winnowed: winnowed.next_if_eq(&position).is_some(),
-            reach: lone_hit_reach(tokens, position as u32, k, w),
+            reach: lone_hit_reach(tokens, TokenAt(position as u32), k, w),
         })
         .collect();
     let sentences = prints

@@ -24,7 +24,8 @@ use crate::exclusions::Exclusions;
 use crate::fingerprint::simhash::{self, Dictionary};
 use crate::fingerprint::winnow;
 use crate::hash::kgram_hashes;
-use crate::index::{Posting, ReferenceDoc, ReferenceIndex, Spread};
+use crate::fingerprint::FingerprintedDoc;
+use crate::index::{Posting, ReferenceIndex, Spread};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::model::Notice;
@@ -204,7 +205,7 @@ impl Part<'_> {
         group
             .par_iter()
             .flat_map_iter(|(a, _)| {
-                let pairs = suspect_doc(*a, &docs[*a]).map(|doc| matcher.pairs_of(&doc)).unwrap_or_default();
+                let pairs = suspect_doc(&docs[*a]).map(|doc| matcher.pairs_of(*a, &doc)).unwrap_or_default();
                 tick();
                 pairs
             })
@@ -367,7 +368,7 @@ impl ReferenceIndex for PartIndex<'_> {
         self.part.simhash_neighbours(simhash, after, limit)
     }
 
-    fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>> {
+    fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>> {
         self.part.reference(doc)
     }
 

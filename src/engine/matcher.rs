@@ -9,9 +9,9 @@ use crate::exclusions::quoted::quoted_spans;
 use crate::exclusions::{Exclusions, SuspectExclusions, SuspectKgrams, token_ranges};
 use super::policy::PairPolicy;
 use crate::hash::kgram_hashes;
-use crate::fingerprint::keywords::{KeywordPrint, may_reach, similarity};
-use crate::fingerprint::{DocumentFingerprints, simhash};
-use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceDoc, ReferenceIndex};
+use crate::fingerprint::keywords::{may_reach, similarity};
+use crate::fingerprint::{FingerprintedDoc, simhash};
+use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceIndex};
 use crate::matching::alternatives::fold_across_pairs;
 use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
 use crate::matching::dense::Ties;
@@ -19,7 +19,7 @@ use crate::matching::{
     Hit, LazyStream, MIN_HITS, MatchTuning, PairContext, Side, align, lone_hit_may_open_box, may_open_box,
     overlaps,
 };
-use crate::model::{Pair, Passage};
+use crate::model::{Pair, Passage, TokenAt};
 use crate::score::{KEYWORD_SIMILARITY, near_duplicate_rule, pair_scores};
 use crate::settings::Settings;
 
@@ -36,19 +36,6 @@ pub const MAX_POSTINGS: usize = 50;
 /// A suspect is compared with at most this many near-duplicate candidates found by SimHash
 /// alone (the closest): a folder of thousands of identical files stays linear.
 const MAX_SIMHASH_CANDIDATES: usize = 32;
-
-/// One suspect as the matcher reads it; `id` becomes `Pair::a`.
-pub struct SuspectDoc<'a> {
-    pub id: usize,
-    pub prints: &'a DocumentFingerprints,
-    /// Its extracted text, of which the first `compared` bytes are compared.
-    pub text: &'a str,
-    pub compared: usize,
-    pub masked_chars: &'a [(u32, u32)],
-    pub countable_chars: usize,
-    pub simhash: Option<u64>,
-    pub keywords: Option<&'a KeywordPrint>,
-}
 
 /// Compares suspects with the references of one index.
 pub(crate) struct Matcher<'a> {
@@ -81,26 +68,28 @@ impl SuspectHits {
 impl Matcher<'_> {
     /// Every pair of `doc` with a reference that shares a passage or is a near duplicate,
     /// scored, with the text found in several references shown against the best of them.
-    /// `Pair::b` is the reference's id in the index.
-    pub fn pairs_of(&self, doc: &SuspectDoc) -> Vec<Pair> {
-        let hits = self.hits(doc);
-        let suspect_stream = LazyStream::new(&doc.text[..doc.compared], self.settings.normalize);
-        let short = self.short_search(doc, &suspect_stream);
-        let candidates = self.candidates(doc, &hits, &short);
+    /// `a` is the suspect's id (`Pair::a`); `Pair::b` is the reference's id in the index.
+    pub fn pairs_of(&self, a: usize, doc: &FingerprintedDoc) -> Vec<Pair> {
+        let hits = self.hits(a, doc);
+        let suspect_stream = LazyStream::new(doc.compared_text(), self.settings.normalize);
+        let short = self.short_search(a, doc, &suspect_stream);
+        let candidates = self.candidates(a, doc, &hits, &short);
         if candidates.is_empty() {
             return Vec::new();
         }
-        let shared_sentences = self.shared_sentences(doc);
+        let shared_sentences = self.shared_sentences(a, doc);
         let tokens = &doc.prints.tokenized.tokens;
-        let excluded =
-            SuspectExclusions { common: token_ranges(tokens, &hits.judged.flagged), quoted: quoted_spans(doc.text, &self.exclusions.dictionary) };
+        let excluded = SuspectExclusions {
+            common: token_ranges(tokens, &hits.judged.flagged),
+            quoted: quoted_spans(&doc.text, &self.exclusions.dictionary),
+        };
         let mut pairs = Vec::new();
         let mut references = Vec::new();
         for b in candidates {
             let Some(reference) = self.index.reference(b) else {
                 continue;
             };
-            let mut pair = self.align(doc, &suspect_stream, &reference, b, hits.of(b), &short);
+            let mut pair = self.align((a, doc), &suspect_stream, (b, &reference), hits.of(b), &short);
             excluded.classify(&mut pair.passages);
             pair.shared_sentences = shared_sentences.get(&b).copied().unwrap_or(0);
             self.score(&mut pair, doc, &reference);
@@ -126,8 +115,7 @@ impl Matcher<'_> {
     /// fingerprints are winnowed, and a shared run shorter than t still hits whenever the
     /// reference kept one of its k-grams. Common text and stop passages are judged on the
     /// way; masked (template) text and pairs the policy does not want give no hit.
-    fn hits(&self, doc: &SuspectDoc) -> SuspectHits {
-        let a = doc.id;
+    fn hits(&self, a: usize, doc: &FingerprintedDoc) -> SuspectHits {
         // (reference, hit), sorted below: one vector for all references, not one each.
         let mut found: Vec<(u32, Hit)> = Vec::new();
         let k = self.settings.k.max(1);
@@ -158,7 +146,7 @@ impl Matcher<'_> {
                 }
             }
             if !doc.masked_chars.is_empty()
-                && overlaps(doc.masked_chars, (tokens[position].start, tokens[position + k - 1].end))
+                && overlaps(&doc.masked_chars, (tokens[position].start, tokens[position + k - 1].end))
             {
                 continue;
             }
@@ -166,7 +154,7 @@ impl Matcher<'_> {
                 .iter()
                 .filter(|p| self.policy.wanted(a, p.doc as usize) && (!restricted || judged.is_shown(p.doc)))
             {
-                found.push((p.doc, Hit { a: position as u32, b: p.position }));
+                found.push((p.doc, Hit { a: TokenAt(position as u32), b: TokenAt(p.position) }));
             }
         }
         drop(lists);
@@ -179,11 +167,11 @@ impl Matcher<'_> {
     /// for a lone hit that cannot grow into a box, and its closest near duplicates by
     /// SimHash whatever their hits; of these, those a glance proves would come to nothing
     /// are left out.
-    fn candidates(&self, doc: &SuspectDoc, hits: &SuspectHits, short: &ShortSearch) -> Vec<u32> {
+    fn candidates(&self, a: usize, doc: &FingerprintedDoc, hits: &SuspectHits, short: &ShortSearch) -> Vec<u32> {
         // One entry per reference (`hits.docs` is sorted: one entry per hit).
         let mut candidates = hits.docs.clone();
         candidates.dedup();
-        let (near, every_near_listed) = self.simhash_candidates(doc);
+        let (near, every_near_listed) = self.simhash_candidates(a, doc);
         // A reference tied to the suspect by one hit that cannot grow into a box comes to
         // nothing (no passage, and no near duplicate unless listed in `near`): not read.
         if every_near_listed {
@@ -217,11 +205,10 @@ impl Matcher<'_> {
 
     /// The references closest to `doc` by SimHash (at most [`MAX_SIMHASH_CANDIDATES`]),
     /// sorted, and whether they are all of those within the SimHash threshold's reach.
-    fn simhash_candidates(&self, doc: &SuspectDoc) -> (Vec<u32>, bool) {
+    fn simhash_candidates(&self, a: usize, doc: &FingerprintedDoc) -> (Vec<u32>, bool) {
         let Some(h) = doc.simhash else {
             return (Vec::new(), true);
         };
-        let a = doc.id;
         let after = self.policy.simhash_after_suspect().then_some(a as u32);
         let mut close: Vec<(u32, u32)> = self
             .index
@@ -236,14 +223,13 @@ impl Matcher<'_> {
         (near, every_near_listed)
     }
 
-    /// The pair of `doc` and `reference` (id `b`) with its passages aligned, not yet
-    /// classified or scored.
+    /// The pair of suspect `doc` (id `a`) and `reference` (id `b`) with its passages
+    /// aligned, not yet classified or scored.
     fn align(
         &self,
-        doc: &SuspectDoc,
+        (a, doc): (usize, &FingerprintedDoc),
         suspect_stream: &LazyStream,
-        reference: &ReferenceDoc,
-        b: u32,
+        (b, reference): (u32, &FingerprintedDoc),
         hits: &[Hit],
         short: &ShortSearch,
     ) -> Pair {
@@ -251,11 +237,11 @@ impl Matcher<'_> {
             k: self.settings.k.max(1),
             min_chars: self.settings.min_chars,
             tuning: self.tuning,
-            suspect_masked: doc.masked_chars,
+            suspect_masked: &doc.masked_chars,
             reference_masked: &reference.masked_chars,
         };
-        let reference_stream = LazyStream::new(&reference.text[..reference.compared], self.settings.normalize);
-        let suspect = Side { prints: doc.prints, stream: suspect_stream };
+        let reference_stream = LazyStream::new(reference.compared_text(), self.settings.normalize);
+        let suspect = Side { prints: &doc.prints, stream: suspect_stream };
         let reference_side = Side { prints: &reference.prints, stream: &reference_stream };
         let simhash_distance = match (doc.simhash, reference.simhash) {
             (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
@@ -265,7 +251,7 @@ impl Matcher<'_> {
         let more = |found| short.add_to(found, b, reference, &reference_stream, gap_chars);
         let passages = align(suspect, reference_side, hits, simhash_distance, &ctx, more);
         Pair {
-            a: doc.id,
+            a,
             b: b as usize,
             score: 0.0,
             score_b: 0.0,
@@ -284,12 +270,12 @@ impl Matcher<'_> {
     /// SimHash values are too far apart for a near duplicate by themselves. Only a pair
     /// without hits, tied by SimHash alone, is aligned densely as a whole. The
     /// reference's text need not be read.
-    fn worth_reading(&self, doc: &SuspectDoc, glance: &Glance<'_>, hits: &[Hit]) -> bool {
+    fn worth_reading(&self, doc: &FingerprintedDoc, glance: &Glance<'_>, hits: &[Hit]) -> bool {
         let ctx = PairContext {
             k: self.settings.k.max(1),
             min_chars: self.settings.min_chars,
             tuning: self.tuning,
-            suspect_masked: doc.masked_chars,
+            suspect_masked: &doc.masked_chars,
             reference_masked: &[],
         };
         let simhash_distance = match (doc.simhash, glance.simhash) {
@@ -302,26 +288,22 @@ impl Matcher<'_> {
     }
 
     /// The search for short edited copies of `doc` from character grams.
-    fn short_search<'d>(&self, doc: &'d SuspectDoc, stream: &'d LazyStream<'d>) -> ShortSearch<'d> {
-        let suspect = ShortSuspect {
-            stream,
-            masked: doc.masked_chars,
-            min_chars: self.settings.min_chars,
-        };
-        ShortSearch::new(self.index, suspect, |b| self.policy.wanted(doc.id, b as usize))
+    fn short_search<'d>(&self, a: usize, doc: &'d FingerprintedDoc, stream: &'d LazyStream<'d>) -> ShortSearch<'d> {
+        let suspect = ShortSuspect { stream, masked: &doc.masked_chars, min_chars: self.settings.min_chars };
+        ShortSearch::new(self.index, suspect, |b| self.policy.wanted(a, b as usize))
     }
 
     /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.
-    fn score(&self, pair: &mut Pair, a: &SuspectDoc, b: &ReferenceDoc) {
+    fn score(&self, pair: &mut Pair, a: &FingerprintedDoc, b: &FingerprintedDoc) {
         let counted: Vec<Passage> =
             pair.passages.iter().filter(|p| p.counts(self.settings.count_quoted)).cloned().collect();
-        let scores = pair_scores(&counted, a.countable_chars, b.countable_chars, a.masked_chars, &b.masked_chars);
+        let scores = pair_scores(&counted, a.countable_chars, b.countable_chars, &a.masked_chars, &b.masked_chars);
         pair.score = scores.score;
         pair.score_b = scores.score_b;
         pair.longest = scores.longest;
         // The keyword signal needs some coverage too: most pairs stop at that test, before
         // their keywords are compared.
-        let keyword_similarity = || match (a.keywords, b.keywords.as_deref()) {
+        let keyword_similarity = || match (a.keywords.as_deref(), b.keywords.as_deref()) {
             (Some(x), Some(y)) if may_reach(x, y, KEYWORD_SIMILARITY) => similarity(x, y),
             _ => 0.0,
         };
@@ -335,7 +317,7 @@ impl Matcher<'_> {
     }
 
     /// How many of the suspect's sentences each reference holds.
-    fn shared_sentences(&self, doc: &SuspectDoc) -> FxHashMap<u32, u32> {
+    fn shared_sentences(&self, a: usize, doc: &FingerprintedDoc) -> FxHashMap<u32, u32> {
         let hashes: Vec<u64> = doc.prints.sentences.iter().map(|s| s.hash).collect();
         let mut shared: FxHashMap<u32, u32> = FxHashMap::default();
         let spreads = self.index.sentence_spreads(&hashes);
@@ -346,7 +328,7 @@ impl Matcher<'_> {
                 continue;
             }
             let mut docs: Vec<u32> =
-                postings.iter().map(|p| p.doc).filter(|&b| self.policy.wanted(doc.id, b as usize)).collect();
+                postings.iter().map(|p| p.doc).filter(|&b| self.policy.wanted(a, b as usize)).collect();
             docs.dedup();
             for b in docs {
                 *shared.entry(b).or_default() += 1;

@@ -8,7 +8,8 @@ use rayon::prelude::*;
 
 use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::keywords::KeywordPrint;
-use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex, SimhashIndex};
+use crate::fingerprint::FingerprintedDoc;
+use crate::index::{InvertedIndex, Posting, ReferenceIndex, SimhashIndex};
 use crate::matching::char_seeds;
 use crate::model::DocumentEntry;
 use crate::normalize::NormalizeOptions;
@@ -125,12 +126,12 @@ impl ReferenceIndex for MemoryIndex<'_> {
         self.simhashes.query_after(simhash, after, limit)
     }
 
-    fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>> {
+    fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>> {
         let d = self.docs.get(doc as usize)?;
         if !(self.is_reference)(d) {
             return None;
         }
-        Some(ReferenceDoc {
+        Some(FingerprintedDoc {
             prints: Cow::Borrowed(d.prints.as_ref()?),
             text: d.entry.text.clone(),
             compared: d.compared,

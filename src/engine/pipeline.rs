@@ -1,6 +1,7 @@
 //! The stages of a check wired together: read + fingerprint every document in parallel,
 //! index the references, match every suspect, score the pairs.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -8,7 +9,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
-use super::matcher::{Matcher, SuspectDoc};
+use super::matcher::Matcher;
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
 use super::read_cache::ReadCache;
@@ -17,7 +18,7 @@ use super::policy::{PairPolicy, Pairing};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
-use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::{DocumentFingerprints, FingerprintedDoc};
 use crate::fingerprint::simhash::{self, Dictionary};
 use crate::index::{ReferenceIndex, StoredReferences};
 use crate::ingest;
@@ -207,7 +208,7 @@ fn match_all(
             if cancel.is_cancelled() {
                 return None;
             }
-            let pairs = suspect_doc(a, &docs[a]).map(|doc| matcher.pairs_of(&doc)).unwrap_or_default();
+            let pairs = suspect_doc(&docs[a]).map(|doc| matcher.pairs_of(a, &doc)).unwrap_or_default();
             counter.tick();
             Some(pairs)
         })
@@ -349,17 +350,16 @@ fn add_stored_references(per_suspect: &mut [Vec<Pair>], docs: &mut Vec<Loaded>, 
     }
 }
 
-/// The suspect side of `doc` (id `id`) for the matcher; `None` when it was not read.
-pub(super) fn suspect_doc(id: usize, doc: &Loaded) -> Option<SuspectDoc<'_>> {
-    Some(SuspectDoc {
-        id,
-        prints: doc.prints.as_ref()?,
-        text: &doc.entry.text,
+/// `doc` as the matcher reads a suspect; `None` when it was not read.
+pub(super) fn suspect_doc(doc: &Loaded) -> Option<FingerprintedDoc<'_>> {
+    Some(FingerprintedDoc {
+        prints: Cow::Borrowed(doc.prints.as_ref()?),
+        text: doc.entry.text.clone(),
         compared: doc.compared,
-        masked_chars: &doc.masked_chars,
+        masked_chars: Cow::Borrowed(&doc.masked_chars),
         countable_chars: doc.entry.countable_chars,
         simhash: doc.entry.simhash,
-        keywords: doc.keywords.as_ref(),
+        keywords: doc.keywords.as_ref().map(Cow::Borrowed),
     })
 }
 

@@ -1,15 +1,17 @@
 //! Fingerprints of one document: winnowed k-grams with positions, sentence hashes with
 //! the nshash key, the 64-bit SimHash ([`simhash`]), the keyword fingerprint
-//! ([`keywords`]) and the token keys an archive keeps ([`token_keys`]). Built from the
-//! tokens of [`crate::normalize`].
+//! ([`keywords`]) and the token keys an archive keeps ([`token_keys`]), and the
+//! [`FingerprintedDoc`] matching reads. Built from the tokens of [`crate::normalize`].
 
 pub mod char_grams;
+mod document;
 pub mod keywords;
 pub mod sentence;
 pub mod simhash;
 pub mod token_keys;
 pub mod winnow;
 
+pub use document::FingerprintedDoc;
 pub use sentence::{SentenceFingerprint, nshash, sentence_fingerprints};
 pub use token_keys::TokenKeys;
 pub use winnow::{Fingerprint, winnow};

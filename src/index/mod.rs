@@ -6,7 +6,7 @@ pub mod simhash_index;
 pub mod source;
 
 pub use simhash_index::SimhashIndex;
-pub use source::{Glance, ReferenceDoc, ReferenceIndex, StoredReferences};
+pub use source::{Glance, ReferenceIndex, StoredReferences};
 
 use rayon::slice::ParallelSliceMut;
 

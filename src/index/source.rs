@@ -4,31 +4,10 @@
 //! never sees how they are stored.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use super::{Posting, Spread};
-use crate::fingerprint::keywords::KeywordPrint;
-use crate::fingerprint::{DocumentFingerprints, TokenKeys};
+use crate::fingerprint::{FingerprintedDoc, TokenKeys};
 use crate::model::DocumentEntry;
-
-/// One reference as matching needs it. Its id is the `doc` of its postings.
-#[derive(Clone, Debug)]
-pub struct ReferenceDoc<'a> {
-    /// Tokens (with character offsets) and sentence hashes of its compared text.
-    pub prints: Cow<'a, DocumentFingerprints>,
-    /// Its extracted text.
-    pub text: Arc<str>,
-    /// Bytes of `text` that are compared (all of it but for giant documents).
-    pub compared: usize,
-    /// Character ranges masked out as template text, ascending.
-    pub masked_chars: Cow<'a, [(u32, u32)]>,
-    /// Characters that count in scores (all but masked ones).
-    pub countable_chars: usize,
-    /// Its SimHash, when it has one.
-    pub simhash: Option<u64>,
-    /// Its keyword fingerprint, when it has one.
-    pub keywords: Option<Cow<'a, KeywordPrint>>,
-}
 
 /// What a check can know of a reference without reading its text: enough to pass over
 /// one that shares only chance k-grams with a suspect (see
@@ -89,7 +68,7 @@ pub trait ReferenceIndex: Sync {
     fn glances(&self, _docs: &[u32], _each: &mut dyn FnMut(u32, &Glance<'_>)) {}
 
     /// The reference `doc`, or `None` when there is no such reference.
-    fn reference(&self, doc: u32) -> Option<ReferenceDoc<'_>>;
+    fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>>;
 
     /// Number of references: what makes a k-gram common grows with it.
     fn reference_count(&self) -> usize;

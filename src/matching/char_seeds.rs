@@ -18,7 +18,8 @@ use rustc_hash::FxHashMap;
 use super::extend::{MAX_EXTENSION, extend};
 use super::{LazyStream, overlaps};
 use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram, winnowed_grams};
-use crate::index::{InvertedIndex, Posting, ReferenceDoc, ReferenceIndex};
+use crate::fingerprint::FingerprintedDoc;
+use crate::index::{InvertedIndex, Posting, ReferenceIndex};
 use crate::normalize::{CharStream, NormalizeOptions, char_stream, is_single_char_token};
 use crate::model::Passage;
 
@@ -124,7 +125,7 @@ impl<'a> ShortSearch<'a> {
         &self,
         passages: Vec<Passage>,
         doc: u32,
-        reference: &ReferenceDoc,
+        reference: &FingerprintedDoc,
         reference_stream: &LazyStream,
         gap_chars: u32,
     ) -> Vec<Passage> {
@@ -224,7 +225,7 @@ fn has_company(window: &[(i64, u32)], diagonal: i64) -> bool {
 /// on it (diagonal, suspect stream index), sorted.
 fn copies_in_reference(
     (suspect, reference_stream): (&CharStream, &CharStream),
-    reference: &ReferenceDoc,
+    reference: &FingerprintedDoc,
     hits: &[(i64, u32)],
     anchors: Vec<(i64, u32)>,
     settings: &ShortSuspect,

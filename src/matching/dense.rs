@@ -8,10 +8,10 @@
 
 use super::cluster::cluster;
 use super::{
-    FoundPassage, Hit, PairContext, Side, SpanSeed, StreamBox, exact_coverage, merge_passages, passages_in_box,
-    stream_index, token_span,
+    FoundPassage, Hit, PairContext, Seed, Side, StreamBox, TokenSeed, exact_coverage, merge_passages,
+    passages_in_box, stream_end, token_span,
 };
-use crate::model::Passage;
+use crate::model::{Passage, StreamAt};
 
 /// Documents longer than this many normalized characters (either side) are not aligned
 /// densely as a whole when no k-gram hit says where to look: the cost grows with their
@@ -75,11 +75,11 @@ pub fn densify(suspect: Side, reference: Side, found: Vec<Passage>, ties: Ties<'
 fn dense_boxes(suspect: Side, reference: Side, found: &[Passage], hits: &[Hit], ctx: &PairContext) -> Vec<StreamBox> {
     let (ta, tb) = (&suspect.prints.tokenized.tokens, &reference.prints.tokenized.tokens);
     let k = ctx.k.max(1);
-    let in_range = |h: &&Hit| (h.a as usize) + k <= ta.len() && (h.b as usize) + k <= tb.len();
-    let rough: Vec<SpanSeed> = hits
+    let in_range = |h: &&Hit| h.a.index() + k <= ta.len() && h.b.index() + k <= tb.len();
+    let rough: Vec<TokenSeed> = hits
         .iter()
         .filter(in_range)
-        .map(|h| SpanSeed { a_at: h.a, b_at: h.b, len: k as u32, a: token_span(ta, h.a, k), b: token_span(tb, h.b, k) })
+        .map(|h| Seed { a_at: h.a, b_at: h.b, len: k as u32, a: token_span(ta, h.a, k), b: token_span(tb, h.b, k) })
         .collect();
     let min_exact = ctx.tuning.min_exact(ctx.min_chars);
     // Character spans (a, b) of the groups worth a look; the streams are built only when
@@ -109,17 +109,11 @@ fn dense_boxes(suspect: Side, reference: Side, found: &[Passage], hits: &[Hit], 
         return Vec::new();
     }
     let (sa, rb) = (suspect.stream.get(), reference.stream.get());
-    let (a_len, b_len) = (sa.chars.len() as u32, rb.chars.len() as u32);
     if whole {
         let small = sa.chars.len() <= MAX_DENSE_CHARS && rb.chars.len() <= MAX_DENSE_CHARS;
-        return if small { vec![StreamBox { a: (0, a_len), b: (0, b_len) }] } else { Vec::new() };
+        let all = StreamBox { a: (StreamAt(0), stream_end(sa)), b: (StreamAt(0), stream_end(rb)) };
+        return if small { vec![all] } else { Vec::new() };
     }
     let margin = ctx.tuning.dense_box_margin;
-    spans
-        .into_iter()
-        .map(|((a_lo, a_hi), (b_lo, b_hi))| StreamBox {
-            a: (stream_index(sa, a_lo).saturating_sub(margin), (stream_index(sa, a_hi) + margin).min(a_len)),
-            b: (stream_index(rb, b_lo).saturating_sub(margin), (stream_index(rb, b_hi) + margin).min(b_len)),
-        })
-        .collect()
+    spans.into_iter().map(|(a, b)| StreamBox::around((sa, rb), a, b, margin)).collect()
 }

@@ -32,7 +32,7 @@ use rustc_hash::FxHashMap;
 use crate::hash::fmix64;
 use crate::fingerprint::DocumentFingerprints;
 use crate::normalize::{CharStream, NormalizeOptions, Token, char_stream, is_single_char_token};
-use crate::model::Passage;
+use crate::model::{Passage, StreamAt, TokenAt};
 use cluster::{Spanned, cluster};
 
 /// Internal tuning of the matcher. The defaults are what the engine uses; they are
@@ -172,25 +172,31 @@ pub struct Side<'a> {
     pub stream: &'a LazyStream<'a>,
 }
 
-/// A shared k-gram: token index on the suspect side and on the reference side.
+/// A shared k-gram: where it starts in the suspect's tokens and in the reference's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Hit {
-    pub a: u32,
-    pub b: u32,
+    pub a: TokenAt,
+    pub b: TokenAt,
 }
 
-/// A hit or seed: where it starts on each side (token or stream index) and the character
-/// spans it covers, for clustering.
+/// A hit or seed: where it starts on each side (a [`TokenAt`] for a k-gram hit, a
+/// [`StreamAt`] for a dense seed), how many of those positions it spans, and the
+/// character spans it covers, for clustering.
 #[derive(Clone, Copy, Debug)]
-struct SpanSeed {
-    a_at: u32,
-    b_at: u32,
+struct Seed<P> {
+    a_at: P,
+    b_at: P,
     len: u32,
     a: (u32, u32),
     b: (u32, u32),
 }
 
-impl Spanned for SpanSeed {
+/// A k-gram hit as a seed: `len` tokens from `a_at` and `b_at`.
+type TokenSeed = Seed<TokenAt>;
+/// A dense seed: `len` stream characters from `a_at` and `b_at`.
+type StreamSeed = Seed<StreamAt>;
+
+impl<P> Spanned for Seed<P> {
     fn a_span(&self) -> (u32, u32) {
         self.a
     }
@@ -208,27 +214,49 @@ impl Spanned for Passage {
     }
 }
 
-fn token_span(tokens: &[Token], first: u32, len: usize) -> (u32, u32) {
-    let last = (first as usize + len).min(tokens.len()).saturating_sub(1);
-    (tokens[first as usize].start, tokens[last].end)
+/// The character span of `len` tokens from `first`.
+fn token_span(tokens: &[Token], first: TokenAt, len: usize) -> (u32, u32) {
+    let last = (first.index() + len).min(tokens.len()).saturating_sub(1);
+    (tokens[first.index()].start, tokens[last].end)
 }
 
 /// The character span of `len` stream characters from `first`.
-fn stream_span(s: &CharStream, first: u32, len: u32) -> (u32, u32) {
-    let last = (first + len).min(s.offsets.len() as u32).saturating_sub(1);
-    (s.offsets[first as usize], s.offsets[last as usize] + 1)
+fn stream_span(s: &CharStream, first: StreamAt, len: u32) -> (u32, u32) {
+    let last = (first.index() + len as usize).min(s.offsets.len()).saturating_sub(1);
+    (s.offsets[first.index()], s.offsets[last] + 1)
+}
+
+/// The character span of the stream characters in `[start, end)`.
+fn stream_range_span(s: &CharStream, (start, end): (StreamAt, StreamAt)) -> (u32, u32) {
+    stream_span(s, start, end - start)
 }
 
 /// First stream index at or after character offset `offset`.
-fn stream_index(s: &CharStream, offset: u32) -> u32 {
-    s.offsets.partition_point(|&o| o < offset) as u32
+fn stream_index(s: &CharStream, offset: u32) -> StreamAt {
+    StreamAt(s.offsets.partition_point(|&o| o < offset) as u32)
+}
+
+/// The end of a stream: one past its last character.
+fn stream_end(s: &CharStream) -> StreamAt {
+    StreamAt(s.chars.len() as u32)
 }
 
 /// A half-open range of stream indices on each side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct StreamBox {
-    a: (u32, u32),
-    b: (u32, u32),
+    a: (StreamAt, StreamAt),
+    b: (StreamAt, StreamAt),
+}
+
+impl StreamBox {
+    /// The box around character spans `a` and `b` of the two texts, `margin` stream
+    /// characters wider on each side, within both streams.
+    fn around(streams: (&CharStream, &CharStream), a: (u32, u32), b: (u32, u32), margin: u32) -> Self {
+        let widen = |s: &CharStream, (lo, hi): (u32, u32)| {
+            (stream_index(s, lo).back(margin), (stream_index(s, hi) + margin).min(stream_end(s)))
+        };
+        Self { a: widen(streams.0, a), b: widen(streams.1, b) }
+    }
 }
 
 /// How often a box may grow before its passages are taken as they are.
@@ -250,7 +278,7 @@ pub fn match_pair_counting(suspect: Side, reference: Side, hits: &[Hit], ctx: &P
     let tuning = ctx.tuning;
     let k = ctx.k.max(1);
     let min_exact = tuning.min_exact(ctx.min_chars);
-    let in_range = |h: &&Hit| (h.a as usize) < sa.tokens.len() && (h.b as usize) < rb.tokens.len();
+    let in_range = |h: &&Hit| h.a.index() < sa.tokens.len() && h.b.index() < rb.tokens.len();
     // No group can cover more than all the hits together: most pairs stop here.
     if (exact_coverage(&sa.tokens, &rb.tokens, hits.iter().filter(in_range).map(|h| (h.a, h.b)), k) as f64) < min_exact
     {
@@ -267,25 +295,16 @@ pub fn match_pair_counting(suspect: Side, reference: Side, hits: &[Hit], ctx: &P
         }
         boxes += 1;
         let (a_stream, b_stream) = (suspect.stream.get(), reference.stream.get());
-        let (a_len, b_len) = (a_stream.chars.len() as u32, b_stream.chars.len() as u32);
+        let (a_len, b_len) = (stream_end(a_stream), stream_end(b_stream));
         let a_lo = group.iter().map(|s| s.a.0).min().unwrap_or(0);
         let a_hi = group.iter().map(|s| s.a.1).max().unwrap_or(0);
         let b_lo = group.iter().map(|s| s.b.0).min().unwrap_or(0);
         let b_hi = group.iter().map(|s| s.b.1).max().unwrap_or(0);
-        let mut stream_box = StreamBox {
-            a: (
-                stream_index(a_stream, a_lo).saturating_sub(margin),
-                (stream_index(a_stream, a_hi) + margin).min(a_len),
-            ),
-            b: (
-                stream_index(b_stream, b_lo).saturating_sub(margin),
-                (stream_index(b_stream, b_hi) + margin).min(b_len),
-            ),
-        };
+        let mut stream_box = StreamBox::around((a_stream, b_stream), (a_lo, a_hi), (b_lo, b_hi), margin);
         // Grow the box while a passage found in it runs into one of its inner edges.
         for round in 0..MAX_BOX_ROUNDS {
             let found = passages_in_box(suspect, reference, stream_box, ctx);
-            let grown = grow_box(stream_box, &found, margin, a_len, b_len, tuning.seed_weight);
+            let grown = grow_box(stream_box, &found, margin, (a_len, b_len), tuning.seed_weight);
             if grown == stream_box || round + 1 == MAX_BOX_ROUNDS {
                 passages.extend(found.into_iter().map(|f| f.passage));
                 break;
@@ -304,7 +323,7 @@ pub fn match_pair_counting(suspect: Side, reference: Side, hits: &[Hit], ctx: &P
 /// Each run grows at most [`MAX_RUN_GROWTH`] tokens each way: the coverage only has to
 /// reach the minimum length, and in a text that repeats itself every hit would otherwise
 /// walk the whole document.
-fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (u32, u32)>, k: usize) -> u32 {
+fn exact_coverage(a: &[Token], b: &[Token], hits: impl Iterator<Item = (TokenAt, TokenAt)>, k: usize) -> u32 {
     exact_coverage_by(a, b.len(), |i, j| a[i].hash == b[j].hash, hits, k)
 }
 
@@ -316,11 +335,11 @@ fn rough_seeds(
     suspect: &[Token],
     b_len: usize,
     k: usize,
-    b_span: impl Fn(u32) -> (u32, u32),
-) -> Vec<SpanSeed> {
+    b_span: impl Fn(TokenAt) -> (u32, u32),
+) -> Vec<TokenSeed> {
     hits.iter()
-        .filter(|h| (h.a as usize) < suspect.len() && (h.b as usize) < b_len)
-        .map(|h| SpanSeed { a_at: h.a, b_at: h.b, len: k as u32, a: token_span(suspect, h.a, k), b: b_span(h.b) })
+        .filter(|h| h.a.index() < suspect.len() && h.b.index() < b_len)
+        .map(|h| Seed { a_at: h.a, b_at: h.b, len: k as u32, a: token_span(suspect, h.a, k), b: b_span(h.b) })
         .collect()
 }
 
@@ -329,7 +348,7 @@ fn rough_seeds(
 /// cover [`MatchTuning::min_exact_share`] of the minimum passage on the suspect side.
 /// `same(i, j)` says whether suspect token `i` and reference token `j` (of `b_len`) agree.
 fn group_opens_box(
-    group: &[SpanSeed],
+    group: &[TokenSeed],
     suspect: &[Token],
     b_len: usize,
     same: impl Fn(usize, usize) -> bool + Copy,
@@ -347,10 +366,10 @@ fn exact_coverage_by(
     a: &[Token],
     b_len: usize,
     same: impl Fn(usize, usize) -> bool,
-    hits: impl Iterator<Item = (u32, u32)>,
+    hits: impl Iterator<Item = (TokenAt, TokenAt)>,
     k: usize,
 ) -> u32 {
-    let mut by_diagonal: Vec<(i64, usize)> = hits.map(|(at, twin)| (at as i64 - twin as i64, at as usize)).collect();
+    let mut by_diagonal: Vec<(i64, usize)> = hits.map(|(at, twin)| (at.diagonal(twin), at.index())).collect();
     by_diagonal.sort_unstable();
     let mut runs: Vec<(usize, usize)> = Vec::with_capacity(by_diagonal.len());
     let mut last: Option<(i64, usize)> = None;
@@ -402,8 +421,8 @@ const SUPPORT_EXTRA: usize = 4;
 /// stands alone; a copied passage under light edits does not. Much cheaper than a box.
 /// `same(i, j)` says whether suspect token `i` (of `a_len`) and reference token `j` (of
 /// `b_len`) agree.
-fn diagonal_support(a_len: usize, b_len: usize, same: impl Fn(usize, usize) -> bool, hit: &SpanSeed, k: usize) -> bool {
-    let (i, j) = (hit.a_at as i64, hit.b_at as i64);
+fn diagonal_support(a_len: usize, b_len: usize, same: impl Fn(usize, usize) -> bool, hit: &TokenSeed, k: usize) -> bool {
+    let (i, j) = (i64::from(hit.a_at.0), i64::from(hit.b_at.0));
     let r = SUPPORT_RADIUS as i64;
     let index = |at: i64, len: usize| usize::try_from(at).ok().filter(|&x| x < len);
     let matched = (-r..r + k as i64)
@@ -423,17 +442,25 @@ struct FoundPassage {
     span: StreamBox,
 }
 
-fn grow_box(current: StreamBox, found: &[FoundPassage], margin: u32, a_len: u32, b_len: u32, slack: u32) -> StreamBox {
+/// The box grown by `margin` on each inner edge that a found passage comes within
+/// `slack` of (and that is not already the stream's end, `a_len` or `b_len`).
+fn grow_box(
+    current: StreamBox,
+    found: &[FoundPassage],
+    margin: u32,
+    (a_len, b_len): (StreamAt, StreamAt),
+    slack: u32,
+) -> StreamBox {
     let mut next = current;
     for f in found {
-        if f.span.a.0 < current.a.0 + slack && current.a.0 > 0 {
-            next.a.0 = current.a.0.saturating_sub(margin);
+        if f.span.a.0 < current.a.0 + slack && current.a.0 > StreamAt(0) {
+            next.a.0 = current.a.0.back(margin);
         }
         if f.span.a.1 + slack > current.a.1 && current.a.1 < a_len {
             next.a.1 = (current.a.1 + margin).min(a_len);
         }
-        if f.span.b.0 < current.b.0 + slack && current.b.0 > 0 {
-            next.b.0 = current.b.0.saturating_sub(margin);
+        if f.span.b.0 < current.b.0 + slack && current.b.0 > StreamAt(0) {
+            next.b.0 = current.b.0.back(margin);
         }
         if f.span.b.1 + slack > current.b.1 && current.b.1 < b_len {
             next.b.1 = (current.b.1 + margin).min(b_len);
@@ -451,12 +478,12 @@ pub fn overlaps(ranges: &[(u32, u32)], span: (u32, u32)) -> bool {
 /// The dense-seed grams starting at each stream index of `[lo, hi)`: a gram takes
 /// characters until their weight reaches `weight`; returns (hash, length) per start, or
 /// none for starts too close to `hi`.
-fn grams(stream: &[char], lo: usize, hi: usize, weight: u32) -> Vec<Option<(u64, u32)>> {
-    (lo..hi)
+fn grams(stream: &[char], (lo, hi): (StreamAt, StreamAt), weight: u32) -> Vec<Option<(u64, u32)>> {
+    (lo.index()..hi.index())
         .map(|start| {
             let mut h = 0x6772_616du64;
             let mut w = 0;
-            for (n, &c) in stream[start..hi].iter().enumerate() {
+            for (n, &c) in stream[start..hi.index()].iter().enumerate() {
                 h = fmix64(h ^ c as u64);
                 w += if is_single_char_token(c) { 3 } else { 1 };
                 if w >= weight {
@@ -471,29 +498,25 @@ fn grams(stream: &[char], lo: usize, hi: usize, weight: u32) -> Vec<Option<(u64,
 fn passages_in_box(suspect: Side, reference: Side, sb: StreamBox, ctx: &PairContext) -> Vec<FoundPassage> {
     let (sa, rb) = (suspect.stream.get(), reference.stream.get());
     let weight = ctx.tuning.seed_weight.max(1);
-    let (a0, a1) = (sb.a.0 as usize, sb.a.1 as usize);
-    let (b0, b1) = (sb.b.0 as usize, sb.b.1 as usize);
-    if a1 <= a0 || b1 <= b0 {
+    if sb.a.1 <= sb.a.0 || sb.b.1 <= sb.b.0 {
         return Vec::new();
     }
-    let mut positions: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
-    for (offset, gram) in grams(&rb.chars, b0, b1, weight).into_iter().enumerate() {
+    let mut positions: FxHashMap<u64, Vec<StreamAt>> = FxHashMap::default();
+    for (j, gram) in (sb.b.0.0..).map(StreamAt).zip(grams(&rb.chars, sb.b, weight)) {
         let Some((h, len)) = gram else { break };
-        let j = (b0 + offset) as u32;
         if !overlaps(ctx.reference_masked, stream_span(rb, j, len)) {
             positions.entry(h).or_default().push(j);
         }
     }
     let mut seeds = Vec::new();
-    for (offset, gram) in grams(&sa.chars, a0, a1, weight).into_iter().enumerate() {
+    for (i, gram) in (sb.a.0.0..).map(StreamAt).zip(grams(&sa.chars, sb.a, weight)) {
         let Some((h, len)) = gram else { break };
         let Some(js) = positions.get(&h) else { continue };
-        let i = (a0 + offset) as u32;
         let a = stream_span(sa, i, len);
         if js.len() > ctx.tuning.max_seed_repeats || overlaps(ctx.suspect_masked, a) {
             continue;
         }
-        seeds.extend(js.iter().map(|&j| SpanSeed { a_at: i, b_at: j, len, a, b: stream_span(rb, j, len) }));
+        seeds.extend(js.iter().map(|&j| Seed { a_at: i, b_at: j, len, a, b: stream_span(rb, j, len) }));
     }
     let seeds = runs::keep_runs(seeds, ctx.tuning.min_run, ctx.tuning.rough_gap_chars, sb);
     let mut found = Vec::new();
@@ -507,7 +530,7 @@ const MIN_SPLIT_GAP: u32 = 8;
 /// Clusters `seeds` with `gap` and keeps the groups that make passages. A group whose two
 /// sides differ too much in length holds chance matches beside the copied text: it is
 /// clustered again with half the gap, which sheds them.
-fn accept_groups(seeds: Vec<SpanSeed>, gap: u32, docs: (Side, Side), ctx: &PairContext, found: &mut Vec<FoundPassage>) {
+fn accept_groups(seeds: Vec<StreamSeed>, gap: u32, docs: (Side, Side), ctx: &PairContext, found: &mut Vec<FoundPassage>) {
     for group in cluster(seeds, gap, gap) {
         match accept(&group, docs, ctx) {
             Verdict::Passage(passage) => found.push(passage),
@@ -525,8 +548,9 @@ enum Verdict {
     Rejected,
 }
 
-/// Share of the stream characters in `[lo, hi)` covered by some seed.
-fn density(seeds: impl Iterator<Item = (u32, u32)>, lo: u32, hi: u32) -> f64 {
+/// Share of the stream characters in `[lo, hi)` covered by some seed (its start, its
+/// length).
+fn density(seeds: impl Iterator<Item = (StreamAt, u32)>, lo: StreamAt, hi: StreamAt) -> f64 {
     let mut covered = vec![false; (hi - lo) as usize];
     for (start, len) in seeds {
         covered[(start - lo) as usize..((start + len).min(hi) - lo) as usize].iter_mut().for_each(|c| *c = true);
@@ -539,7 +563,7 @@ fn tokens_in(tokens: &[Token], (start, end): (u32, u32)) -> usize {
     tokens.partition_point(|t| t.start < end) - tokens.partition_point(|t| t.start < start)
 }
 
-fn accept(group: &[SpanSeed], (suspect, reference): (Side, Side), ctx: &PairContext) -> Verdict {
+fn accept(group: &[StreamSeed], (suspect, reference): (Side, Side), ctx: &PairContext) -> Verdict {
     let (sa, rb) = (suspect.stream.get(), reference.stream.get());
     let (Some(a_lo), Some(a_hi), Some(b_lo), Some(b_hi)) = (
         group.iter().map(|s| s.a_at).min(),
@@ -549,7 +573,7 @@ fn accept(group: &[SpanSeed], (suspect, reference): (Side, Side), ctx: &PairCont
     ) else {
         return Verdict::Rejected;
     };
-    let (a_stream, b_stream) = ((a_hi - a_lo) as f64, (b_hi - b_lo) as f64);
+    let (a_stream, b_stream) = (f64::from(a_hi - a_lo), f64::from(b_hi - b_lo));
     if a_stream.max(b_stream) > ctx.tuning.max_length_ratio * a_stream.min(b_stream) {
         return Verdict::Lopsided;
     }
@@ -558,12 +582,12 @@ fn accept(group: &[SpanSeed], (suspect, reference): (Side, Side), ctx: &PairCont
     if da.min(db) < ctx.tuning.min_density {
         return Verdict::Rejected;
     }
-    let seeded = stream_span(sa, a_lo, a_hi - a_lo);
+    let seeded = stream_range_span(sa, (a_lo, a_hi));
     if ((seeded.1 - seeded.0) as f64) < ctx.tuning.min_seeded_share * ctx.min_chars as f64 {
         return Verdict::Rejected;
     }
     let span = extend_ends(sa, rb, StreamBox { a: (a_lo, a_hi), b: (b_lo, b_hi) }, ctx);
-    let (a, b) = (stream_span(sa, span.a.0, span.a.1 - span.a.0), stream_span(rb, span.b.0, span.b.1 - span.b.0));
+    let (a, b) = (stream_range_span(sa, span.a), stream_range_span(rb, span.b));
     let passage = Passage::copied(a, b);
     if (passage.a_len() as usize) < ctx.min_chars
         || (passage.b_len() as usize) < ctx.min_chars
@@ -579,29 +603,27 @@ fn accept(group: &[SpanSeed], (suspect, reference): (Side, Side), ctx: &PairCont
 fn extend_ends(sa: &CharStream, rb: &CharStream, span: StreamBox, ctx: &PairContext) -> StreamBox {
     let x_drop = ctx.tuning.extension_x_drop;
     let (mut a, mut b) = (span.a, span.b);
-    let (fa, fb) = extend::extend(&sa.chars[a.1 as usize..], &rb.chars[b.1 as usize..], x_drop);
+    let (fa, fb) = extend::extend(&sa.chars[a.1.index()..], &rb.chars[b.1.index()..], x_drop);
     let grown = StreamBox { a: (a.1, a.1 + fa as u32), b: (b.1, b.1 + fb as u32) };
     if fa > 0 && fb > 0 && !touches_mask(sa, rb, grown, ctx) {
-        a.1 += fa as u32;
-        b.1 += fb as u32;
+        (a.1, b.1) = (grown.a.1, grown.b.1);
     }
-    let back = |stream: &[char], at: u32| -> Vec<char> {
-        stream[at.saturating_sub(extend::MAX_EXTENSION as u32) as usize..at as usize].iter().rev().copied().collect()
+    let back = |stream: &[char], at: StreamAt| -> Vec<char> {
+        stream[at.back(extend::MAX_EXTENSION as u32).index()..at.index()].iter().rev().copied().collect()
     };
     let (ra, rb_rev) = (back(&sa.chars, a.0), back(&rb.chars, b.0));
     let (ba, bb) = extend::extend(&ra, &rb_rev, x_drop);
-    let grown = StreamBox { a: (a.0 - ba as u32, a.0), b: (b.0 - bb as u32, b.0) };
+    let grown = StreamBox { a: (a.0.back(ba as u32), a.0), b: (b.0.back(bb as u32), b.0) };
     if ba > 0 && bb > 0 && !touches_mask(sa, rb, grown, ctx) {
-        a.0 -= ba as u32;
-        b.0 -= bb as u32;
+        (a.0, b.0) = (grown.a.0, grown.b.0);
     }
     StreamBox { a, b }
 }
 
 fn touches_mask(sa: &CharStream, rb: &CharStream, grown: StreamBox, ctx: &PairContext) -> bool {
-    let empty = |r: (u32, u32)| r.1 <= r.0;
-    (!empty(grown.a) && overlaps(ctx.suspect_masked, stream_span(sa, grown.a.0, grown.a.1 - grown.a.0)))
-        || (!empty(grown.b) && overlaps(ctx.reference_masked, stream_span(rb, grown.b.0, grown.b.1 - grown.b.0)))
+    let empty = |r: (StreamAt, StreamAt)| r.1 <= r.0;
+    (!empty(grown.a) && overlaps(ctx.suspect_masked, stream_range_span(sa, grown.a)))
+        || (!empty(grown.b) && overlaps(ctx.reference_masked, stream_range_span(rb, grown.b)))
 }
 
 /// Unions passages that overlap or nearly touch on both sides.
@@ -633,7 +655,7 @@ mod tests {
         let mut hits = Vec::new();
         for fa in &a.kgrams {
             for fb in b.kgrams.iter().filter(|fb| fb.hash == fa.hash) {
-                hits.push(Hit { a: fa.position, b: fb.position });
+                hits.push(Hit { a: TokenAt(fa.position), b: TokenAt(fb.position) });
             }
         }
         hits
@@ -667,12 +689,12 @@ mod tests {
         let (k, w, min_exact) = (settings.k, settings.w, 20.0);
         let zh = DocumentFingerprints::compute(COPIED, &settings);
         let tokens = &zh.tokenized.tokens;
-        assert!((0..tokens.len() as u32 - 5).all(|at| !lone_hit_may_open_box(tokens, at, k, w, min_exact)));
+        assert!((0..tokens.len() as u32 - 5).all(|at| !lone_hit_may_open_box(tokens, TokenAt(at), k, w, min_exact)));
         let en = DocumentFingerprints::compute(
             "The package maintainer keeps the upstream software in line with the policy manual.",
             &settings,
         );
-        assert!(lone_hit_may_open_box(&en.tokenized.tokens, 3, k, w, min_exact));
+        assert!(lone_hit_may_open_box(&en.tokenized.tokens, TokenAt(3), k, w, min_exact));
     }
 
     /// The premise of [`lone_hit_may_open_box`]: a run shared exactly over k + 2w − 1

@@ -6,6 +6,7 @@
 use super::cluster::cluster;
 use super::{Hit, PairContext, group_opens_box, rough_seeds};
 use crate::fingerprint::TokenKeys;
+use crate::model::TokenAt;
 use crate::normalize::Token;
 
 /// Whether a reference known only by its [`TokenKeys`] may open a box with `suspect`
@@ -18,7 +19,9 @@ use crate::normalize::Token;
 pub fn may_open_box(suspect: &[Token], reference: &TokenKeys<'_>, hits: &[Hit], ctx: &PairContext) -> bool {
     let (k, tuning) = (ctx.k.max(1), ctx.tuning);
     let b_len = reference.len();
-    let rough = rough_seeds(hits, suspect, b_len, k, |b| (b, (b as usize + k).min(b_len) as u32));
+    // The reference's text is not read: its side of each hit spans its k tokens, counted
+    // in tokens, which never makes a gap wider than in characters (see above).
+    let rough = rough_seeds(hits, suspect, b_len, k, |b: TokenAt| (b.0, (b.index() + k).min(b_len) as u32));
     let same = |i: usize, j: usize| TokenKeys::key(suspect[i].hash) == reference.get(j);
     cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars)
         .iter()
@@ -33,7 +36,7 @@ pub const MIN_HITS: usize = 2;
 /// Whether the only hit of a pair, the k-gram at suspect token `at`, may grow into exact
 /// runs covering `min_exact` characters, as a box needs (see [`group_opens_box`]): whether
 /// its [`lone_hit_reach`] reaches `min_exact`.
-pub fn lone_hit_may_open_box(suspect: &[Token], at: u32, k: usize, w: usize, min_exact: f64) -> bool {
+pub fn lone_hit_may_open_box(suspect: &[Token], at: TokenAt, k: usize, w: usize, min_exact: f64) -> bool {
     f64::from(lone_hit_reach(suspect, at, k, w)) >= min_exact
 }
 
@@ -50,10 +53,10 @@ pub fn lone_hit_may_open_box(suspect: &[Token], at: u32, k: usize, w: usize, min
 /// phrase the reference repeats, common text): runs made of them are no evidence.
 /// `twinspot fingerprint --parquet` writes it with every posting (column `reach`), so
 /// that the SQL join applies the same test.
-pub fn lone_hit_reach(suspect: &[Token], at: u32, k: usize, w: usize) -> u32 {
+pub fn lone_hit_reach(suspect: &[Token], at: TokenAt, k: usize, w: usize) -> u32 {
     let (k, w) = (k.max(1), w.max(1));
     let longest = k + 2 * w - 2;
-    let at = at as usize;
+    let at = at.index();
     if at >= suspect.len() {
         return 0;
     }

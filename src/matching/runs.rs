@@ -21,16 +21,17 @@
 use std::cmp::Reverse;
 use std::ops::Range;
 
-use super::{SpanSeed, StreamBox};
+use super::{StreamBox, StreamSeed};
 
 /// Runs of at least this share of a run's length, covering its middle on the suspect
 /// side, compete with it for its twin.
 const RIVAL_SHARE: (u32, u32) = (3, 4);
 
 /// A stretch of consecutive characters matching on both sides: seeds on one diagonal
-/// whose grams overlap or touch.
+/// whose grams overlap or touch. Its ranges, and every range and gap below, are counted
+/// in stream characters ([`crate::model::StreamAt`]'s unit), as plain numbers.
 struct Run<'s> {
-    seeds: &'s [SpanSeed],
+    seeds: &'s [StreamSeed],
     /// Stream indices covered on the suspect side and on the reference side.
     a: Range<u32>,
     b: Range<u32>,
@@ -60,8 +61,13 @@ impl Run<'_> {
 /// that compete for one stretch of the suspect, the one with the most support (see the
 /// module doc). `neighbourhood` is how far, in stream characters, a neighbour may lie on
 /// each side.
-pub(super) fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, neighbourhood: u32, sb: StreamBox) -> Vec<SpanSeed> {
-    seeds.sort_by_key(|s| (s.a_at as i64 - s.b_at as i64, s.a_at));
+pub(super) fn keep_runs(
+    mut seeds: Vec<StreamSeed>,
+    min_run: u32,
+    neighbourhood: u32,
+    sb: StreamBox,
+) -> Vec<StreamSeed> {
+    seeds.sort_by_key(|s| (s.a_at.diagonal(s.b_at), s.a_at));
     let runs = diagonal_runs(&seeds, min_run);
     let rivals = rivals(&runs, min_run);
     let chains = chains(&runs, &rivals, min_run, neighbourhood);
@@ -71,14 +77,15 @@ pub(super) fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, neighbourhood: u
     order.sort_by_key(|&i| (Reverse(runs[i].len()), runs[i].a.start, runs[i].b.start));
     let mut taken_a = vec![false; (sb.a.1 - sb.a.0) as usize];
     let mut taken_b = vec![false; (sb.b.1 - sb.b.0) as usize];
+    let (a0, b0) = (sb.a.0.0, sb.b.0.0);
     // A claimed run never takes its twin, so no rival waits for it.
     let mut decided = claimed.clone();
     let mut kept = Vec::with_capacity(seeds.len());
     let mut deferred = Vec::new();
-    let mut place = |i: usize, kept: &mut Vec<SpanSeed>| {
+    let mut place = |i: usize, kept: &mut Vec<StreamSeed>| {
         let run = &runs[i];
-        let ra = (run.a.start - sb.a.0) as usize..(run.a.end - sb.a.0) as usize;
-        let rb = (run.b.start - sb.b.0) as usize..(run.b.end - sb.b.0) as usize;
+        let ra = (run.a.start - a0) as usize..(run.a.end - a0) as usize;
+        let rb = (run.b.start - b0) as usize..(run.b.end - b0) as usize;
         let free = |taken: &[bool], r: &Range<usize>| {
             let slice = taken.get(r.clone()).unwrap_or(&[]);
             slice.iter().filter(|&&t| !t).count() * 2 >= slice.len()
@@ -109,26 +116,23 @@ pub(super) fn keep_runs(mut seeds: Vec<SpanSeed>, min_run: u32, neighbourhood: u
 
 /// The runs among `seeds` (sorted by diagonal, then suspect position) of at least
 /// `min_run` seeds.
-fn diagonal_runs(seeds: &[SpanSeed], min_run: u32) -> Vec<Run<'_>> {
+fn diagonal_runs(seeds: &[StreamSeed], min_run: u32) -> Vec<Run<'_>> {
     let mut runs = Vec::new();
     let mut start = 0;
     while start < seeds.len() {
-        let diagonal = seeds[start].a_at as i64 - seeds[start].b_at as i64;
+        let diagonal = seeds[start].a_at.diagonal(seeds[start].b_at);
         let mut reach = seeds[start].a_at + seeds[start].len;
         let mut end = start + 1;
         // Seeds of grams that repeat too often were dropped: the next seed on the diagonal
         // continues the run as long as the grams overlap or touch.
-        while end < seeds.len()
-            && seeds[end].a_at as i64 - seeds[end].b_at as i64 == diagonal
-            && seeds[end].a_at <= reach
-        {
+        while end < seeds.len() && seeds[end].a_at.diagonal(seeds[end].b_at) == diagonal && seeds[end].a_at <= reach {
             reach = reach.max(seeds[end].a_at + seeds[end].len);
             end += 1;
         }
         let run = &seeds[start..end];
         if run.len() >= min_run.max(1) as usize {
-            let b_reach = run.iter().map(|s| s.b_at + s.len).max().unwrap_or(0);
-            runs.push(Run { seeds: run, a: run[0].a_at..reach, b: run[0].b_at..b_reach, diagonal });
+            let b_reach = run.iter().map(|s| (s.b_at + s.len).0).max().unwrap_or(0);
+            runs.push(Run { seeds: run, a: run[0].a_at.0..reach.0, b: run[0].b_at.0..b_reach, diagonal });
         }
         start = end;
     }
@@ -291,20 +295,33 @@ mod tests {
     use super::*;
 
     /// A run of `len` consecutive one-character seeds from (a, b).
-    fn run(a: u32, b: u32, len: u32) -> Vec<SpanSeed> {
+    use crate::matching::Seed;
+    use crate::model::StreamAt;
+
+    fn run(a: u32, b: u32, len: u32) -> Vec<StreamSeed> {
         (0..len)
-            .map(|k| SpanSeed { a_at: a + k, b_at: b + k, len: 1, a: (a + k, a + k + 1), b: (b + k, b + k + 1) })
+            .map(|k| Seed {
+                a_at: StreamAt(a + k),
+                b_at: StreamAt(b + k),
+                len: 1,
+                a: (a + k, a + k + 1),
+                b: (b + k, b + k + 1),
+            })
             .collect()
     }
 
     /// The seeds of runs given as (a, b, len).
-    fn runs(list: &[(u32, u32, u32)]) -> Vec<SpanSeed> {
+    fn runs(list: &[(u32, u32, u32)]) -> Vec<StreamSeed> {
         list.iter().flat_map(|&(a, b, len)| run(a, b, len)).collect()
     }
 
-    fn kept(seeds: Vec<SpanSeed>) -> Vec<(u32, u32)> {
-        let sb = StreamBox { a: (0, 2000), b: (0, 2000) };
-        keep_runs(seeds, 3, 300, sb).iter().map(|s| (s.a_at, s.b_at)).collect()
+    /// A box of stream indices `a` on the suspect side, `b` on the reference side.
+    fn stream_box(a: (u32, u32), b: (u32, u32)) -> StreamBox {
+        StreamBox { a: (StreamAt(a.0), StreamAt(a.1)), b: (StreamAt(b.0), StreamAt(b.1)) }
+    }
+
+    fn kept(seeds: Vec<StreamSeed>) -> Vec<(u32, u32)> {
+        keep_runs(seeds, 3, 300, stream_box((0, 2000), (0, 2000))).iter().map(|s| (s.a_at.0, s.b_at.0)).collect()
     }
 
     #[test]
@@ -361,11 +378,11 @@ mod tests {
     #[test]
     fn seeds_dropped_inside_a_run_do_not_split_it() {
         let mut seeds = run(10, 500, 20);
-        seeds.retain(|s| !(5..9).contains(&(s.a_at - 10)));
+        seeds.retain(|s| !(5..9).contains(&(s.a_at.0 - 10)));
         for s in &mut seeds {
             s.len = 6;
         }
-        let sb = StreamBox { a: (0, 100), b: (400, 600) };
+        let sb = stream_box((0, 100), (400, 600));
         let runs = diagonal_runs(&seeds, 3);
         assert_eq!(runs.len(), 1);
         assert_eq!(runs[0].a, 10..35);

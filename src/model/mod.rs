@@ -1,7 +1,8 @@
 //! The types every stage shares: what a document is ([`Role`]) and how documents are
 //! compared ([`Mode`]), a shared [`Passage`] and a scored [`Pair`], the [`DocumentEntry`] a
 //! report states, what was said about a document ([`Notice`], [`DocError`], [`IngestError`])
-//! and what collecting the inputs passed over ([`Skipped`]). A leaf: it imports no other
+//! and what collecting the inputs passed over ([`Skipped`]); typed positions inside a
+//! document ([`TokenAt`], [`StreamAt`]). A leaf: it imports no other
 //! module of the crate, and every stage may use it.
 
 mod date;
@@ -12,6 +13,7 @@ mod ingest_error;
 mod notice;
 mod pair;
 mod passage;
+mod position;
 mod role;
 mod skipped;
 
@@ -23,6 +25,7 @@ pub use ingest_error::IngestError;
 pub use notice::{DocError, Notice};
 pub use pair::Pair;
 pub use passage::{Alternative, Passage, PassageKind, union_length};
+pub use position::{StreamAt, TokenAt};
 pub use role::{Mode, Role};
 pub use skipped::{SkipReason, Skipped};
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Takes the README's window screenshots under Xvfb: the class overview (classmates and
 # references, English, 1920×1080), the same in Chinese at 1024×700 with the lists folded
-# away, and a pair side by side at 1024×700. The window is started with a remembered last
+# away and in English with them shown, and a pair side by side at 1024×700 (lists folded
+# and shown) and in Chinese at 1920×1080. The window is started with a remembered last
 # session (lists, mode, language, window size), which it checks again on start, so no
 # clicks are needed.
 #
@@ -61,3 +62,6 @@ shoot overview-zh-1024 1024 700 Zh true
 shoot overview-en-1024 1024 700 En false
 # Two files given: compared at once, the pair opened (one with three passages).
 shoot pair-en-1024 1024 700 En true "$DEVSET/suspect/s012.txt" "$DEVSET/reference/r009.txt"
+# The same with the lists shown: both texts must end inside the window.
+shoot pair-en-1024-lists 1024 700 En false "$DEVSET/suspect/s012.txt" "$DEVSET/reference/r009.txt"
+shoot pair-zh-1920 1920 1080 Zh false "$DEVSET/suspect/s012.txt" "$DEVSET/reference/r009.txt"

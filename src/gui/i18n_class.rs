@@ -63,6 +63,9 @@ pub struct ClassTr {
     pub one_folder: &'static str,
     pub many_folders: &'static str,
     pub files_in: &'static str,
+    /// "1 pair", "{n} pairs".
+    pub one_pair: &'static str,
+    pub many_pairs: &'static str,
     /// The heat map of "{n}" documents is not drawn (more than "{max}").
     pub heatmap_too_large: &'static str,
     pub show_groups: &'static str,
@@ -110,6 +113,11 @@ impl ClassTr {
     /// "1 file", "30 files".
     pub fn files(&self, n: usize) -> String {
         if n == 1 { self.one_file.to_owned() } else { self.many_files.replace("{n}", &n.to_string()) }
+    }
+
+    /// "1 pair", "54 pairs".
+    pub fn pairs(&self, n: usize) -> String {
+        if n == 1 { self.one_pair.to_owned() } else { self.many_pairs.replace("{n}", &n.to_string()) }
     }
 
     /// "30 files", "30 files in 1 folder", "30 files in 2 folders".
@@ -178,6 +186,8 @@ pub static CLASS_EN: ClassTr = ClassTr {
     one_folder: "1 folder",
     many_folders: "{n} folders",
     files_in: "{files} in {folders}",
+    one_pair: "1 pair",
+    many_pairs: "{n} pairs",
     heatmap_too_large: "This check has {n} documents: a heat map of more than {max} would be too small to read, so it is not drawn. The near-duplicate groups show the clusters of documents that share text; the pairs table lists every pair.",
     show_groups: "Show the groups",
     show_pairs: "Show the pairs",
@@ -257,6 +267,8 @@ pub static CLASS_ZH: ClassTr = ClassTr {
     one_folder: "1 个文件夹",
     many_folders: "{n} 个文件夹",
     files_in: "{files}，来自 {folders}",
+    one_pair: "1 个文档对",
+    many_pairs: "{n} 个文档对",
     heatmap_too_large: "本次检查有 {n} 个文档：超过 {max} 个文档的热力图太小，无法阅读，因此不绘制。近似重复组列出共享文本的文档群组；文档对表格列出每一对。",
     show_groups: "查看近似重复组",
     show_pairs: "查看文档对",

@@ -73,7 +73,7 @@ pub fn filter_bar_ui(ui: &mut egui::Ui, state: &State, report: &Arc<Report>, act
             filter = default;
             changed = true;
         }
-        ui.label(RichText::new(format!("{} {}", report.pairs.len(), tr.pairs_word)).weak());
+        ui.label(RichText::new(state.persisted.lang.class_tr().pairs(report.pairs.len())).weak());
     });
     if changed {
         actions.push(Action::SetFilter(filter));

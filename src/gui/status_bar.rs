@@ -26,9 +26,9 @@ pub fn status_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
         let text = match &state.status {
             None => String::new(),
             Some(Status::Finished { documents, pairs, unreadable, elapsed }) => format!(
-                "{} · {pairs} {} · {unreadable} {} · {:.1} s",
+                "{} · {} · {unreadable} {} · {:.1} s",
                 state.persisted.lang.class_tr().files(*documents),
-                tr.pairs_word,
+                state.persisted.lang.class_tr().pairs(*pairs),
                 tr.unreadable,
                 elapsed.as_secs_f64()
             ),

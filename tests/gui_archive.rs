@@ -151,6 +151,36 @@ fn an_archive_made_in_the_window_finds_the_copy_and_keeps_the_marks_across_a_res
 }
 
 #[test]
+fn a_session_checked_against_the_archive_comes_back_with_its_results_once_the_archive_is_open() {
+    let (dir, suspect, reference) = fixtures();
+    let archive = dir.path().join("arc");
+    let home = marks_dir();
+    let empty = MemoryStorage::default();
+    let mut saved = MemoryStorage::default();
+    {
+        let mut harness = harness_on(&empty, &home);
+        harness.state_mut().apply(Action::UseArchive(archive.clone()));
+        wait_for_archive(&mut harness);
+        harness.state_mut().apply(Action::AddToArchive(vec![reference]));
+        wait_for_archive(&mut harness);
+        harness.state_mut().state.inputs.add(ListKind::Suspect, [suspect]);
+        harness.state_mut().apply(Action::Check);
+        wait_for_check(&mut harness);
+        assert_eq!(harness.state().state.report.as_ref().map(|r| r.pairs.len()), Some(1));
+        eframe::App::save(harness.state_mut(), &mut saved);
+    }
+    // The archive opens on the worker after the window starts; the check waits for it.
+    let mut harness = harness_on(&saved, &home);
+    wait_for_archive(&mut harness);
+    wait_for_check(&mut harness);
+    let state = &harness.state().state;
+    let report = state.report.clone().expect("the last session's results, made again");
+    assert_eq!(report.pairs.len(), 1, "{report:#?}");
+    assert_eq!(state.checked_archive.as_deref(), Some(archive.as_path()));
+    assert!(!state.check_when_archive_opens);
+}
+
+#[test]
 fn an_add_cancelled_at_once_keeps_the_archive_whole_and_says_it_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let docs = dir.path().join("docs");

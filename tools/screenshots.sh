@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Takes the README's window screenshots under Xvfb: the class overview (classmates and
 # references, English, 1920×1080), the same in Chinese at 1024×700 with the lists folded
-# away and in English with them shown, and a pair side by side at 1024×700 (lists folded
-# and shown) and in Chinese at 1920×1080. The window is started with a remembered last
+# away and in English with them shown, a pair side by side at 1024×700 (lists folded
+# and shown) and in Chinese at 1920×1080, and the suspects against an archive. The window is started with a remembered last
 # session (lists, mode, language, window size), which it checks again on start, so no
 # clicks are needed.
 #
@@ -23,20 +23,26 @@ mkdir -p "$OUT"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# shoot NAME WIDTH HEIGHT LANG SIDEBAR_HIDDEN [FILES...]
+# shoot NAME WIDTH HEIGHT LANG SIDEBAR_HIDDEN [FILES...]; with ARCHIVE set, the suspects
+# are checked against that archive instead of the class against itself and its sources.
 shoot() {
   local name=$1 width=$2 height=$3 lang=$4 hidden=$5
   shift 5
   local home="$WORK/home-$name" display=$((90 + RANDOM % 9))
   mkdir -p "$home/data/twinspot" "$home/run"
   chmod 700 "$home/run"
-  python3 - "$home/data/twinspot/app.ron" "$width" "$height" "$lang" "$hidden" "$DEVSET" <<'PY'
+  python3 - "$home/data/twinspot/app.ron" "$width" "$height" "$lang" "$hidden" "$DEVSET" "${ARCHIVE:-}" <<'PY'
 import json, sys
-path, width, height, lang, hidden, devset = sys.argv[1:]
+path, width, height, lang, hidden, devset, archive = sys.argv[1:]
 # A fixed-size array is a tuple in RON: the three lists are written in parentheses.
-app = ("(lang: %s, mode: classmates, mode_chosen: true, sidebar_hidden: %s, session: (lists: "
-       "([%s], [%s], []), had_results: true, check_name: Some(\"Class 3B, essay 2\")))") % (
-    lang, hidden, json.dumps(devset + "/reference"), json.dumps(devset + "/suspect"))
+if archive:
+    app = ("(lang: %s, mode: suspects_vs_references, mode_chosen: true, sidebar_hidden: %s, "
+           "archive: Some(%s), use_archive: true, session: (lists: ([], [%s], []), had_results: true))") % (
+        lang, hidden, json.dumps(archive), json.dumps(devset + "/suspect"))
+else:
+    app = ("(lang: %s, mode: classmates, mode_chosen: true, sidebar_hidden: %s, session: (lists: "
+           "([%s], [%s], []), had_results: true, check_name: Some(\"Class 3B, essay 2\")))") % (
+        lang, hidden, json.dumps(devset + "/reference"), json.dumps(devset + "/suspect"))
 window = ("(normal_geometry: (outer_position_pixels: Some((x: 0.0, y: 0.0)), scale_factor: 1.0, "
           "inner_size_points: (x: %s.0, y: %s.0)), fullscreen: false, maximized: false)") % (width, height)
 with open(path, "w") as f:
@@ -65,3 +71,6 @@ shoot pair-en-1024 1024 700 En true "$DEVSET/suspect/s012.txt" "$DEVSET/referenc
 # The same with the lists shown: both texts must end inside the window.
 shoot pair-en-1024-lists 1024 700 En false "$DEVSET/suspect/s012.txt" "$DEVSET/reference/r009.txt"
 shoot pair-zh-1920 1920 1080 Zh false "$DEVSET/suspect/s012.txt" "$DEVSET/reference/r009.txt"
+# The suspects against an archive of the references, made first with the command line.
+"$BIN" archive add "$WORK/archive" "$DEVSET/reference" -q > /dev/null
+ARCHIVE="$WORK/archive" shoot archive-en-1280 1280 800 En false

@@ -89,7 +89,13 @@ impl TwinspotApp {
         let session = std::mem::take(&mut self.state.persisted.session);
         self.state.inputs.lists = session.lists;
         self.state.check_name = session.check_name;
-        if session.had_results {
+        if !session.had_results {
+            return;
+        }
+        if self.state.source() == CheckSource::Archive && self.state.archive.is_busy() {
+            // Checked against the archive: once it is open.
+            self.state.check_when_archive_opens = true;
+        } else {
             self.start_check();
         }
     }
@@ -388,6 +394,9 @@ impl TwinspotApp {
                 archive.task = ArchiveTask::Idle;
                 archive.error = None;
                 archive.info = Some(info);
+                if std::mem::take(&mut self.state.check_when_archive_opens) {
+                    self.start_check();
+                }
             }
             Event::ArchiveAdded { outcome, .. } => {
                 self.archive_cancel = None;
@@ -403,6 +412,8 @@ impl TwinspotApp {
                 }
                 archive.task = ArchiveTask::Idle;
                 archive.error = Some(error);
+                // The archive the last session checked against is gone: nothing to redo.
+                self.state.check_when_archive_opens = false;
             }
             Event::Listed { .. } | Event::Finished { .. } | Event::Cancelled { .. } => {}
         }

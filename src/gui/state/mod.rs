@@ -114,6 +114,9 @@ pub struct State {
     pub cancelled_check: Option<u64>,
     /// The name of the saved check being worked on ("Class 3B, essay 2"), if any.
     pub check_name: Option<String>,
+    /// The last session's results are to be made again once the archive they were
+    /// checked against is open (it opens on the worker after the window starts).
+    pub check_when_archive_opens: bool,
     /// How many documents a check reads from each path of the lists (a folder: the
     /// supported files inside it), counted once when the path is first listed.
     pub file_counts: std::collections::HashMap<PathBuf, usize>,

@@ -274,7 +274,7 @@ fn the_table_sorts_and_filters() {
     harness.state_mut().state.filter.min_share = 0.6;
     harness.state_mut().apply(Action::FilterChanged);
     harness.run();
-    harness.get_by_label("1 pairs");
+    harness.get_by_label("1 pair");
     harness.get_by_label("a.txt ⇐ r.txt");
     assert!(harness.query_by_label("a.txt ⇐ q.txt").is_none());
 }

@@ -130,7 +130,7 @@ fn filters_apply_to_the_current_results_without_a_new_check() {
     harness.state_mut().state.filter.excluded.insert(2);
     harness.state_mut().apply(Action::FilterChanged);
     harness.run();
-    harness.get_by_label("1 pairs");
+    harness.get_by_label("1 pair");
     harness.get_by_label_contains("q.txt (excluded)");
     assert!(!harness.state().state.is_running(), "no check was started");
     harness.get_by_label("Reset filters").click();

@@ -113,6 +113,7 @@ mod tests {
         assert_eq!(defaults::K, engine.k);
         assert_eq!(defaults::W, engine.w);
         assert_eq!(defaults::MIN_CHARS, engine.min_chars);
+        #[cfg(feature = "distributed")]
         assert_eq!(defaults::GROUP_CHARS, twinspot::engine::DEFAULT_GROUP_CHARS);
         assert_eq!(defaults::SIMHASH_THRESHOLD, engine.simhash_threshold);
         assert_eq!(defaults::NEAR_DUPLICATE_COVERAGE, engine.near_duplicate_coverage);

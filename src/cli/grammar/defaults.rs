@@ -15,6 +15,7 @@ pub const NEAR_DUPLICATE_COVERAGE: f64 = 0.5;
 /// Largest file read, in megabytes.
 pub const MAX_FILE_MB: u64 = 200;
 /// `align`: characters of the documents read at once (one group of suspects).
+#[cfg(feature = "distributed")]
 pub const GROUP_CHARS: usize = 20_000_000;
 /// Longest extraction of one file, in seconds.
 pub const TIMEOUT_SECS: f64 = 30.0;

@@ -52,6 +52,7 @@ pub fn parse_date(s: &str) -> Result<String, String> {
 }
 
 /// A slice `I/N` of the work: 0 ≤ I < N.
+#[cfg(feature = "distributed")]
 pub fn parse_slice(s: &str) -> Result<(usize, usize), String> {
     let (i, n) = s.split_once('/').ok_or("expected I/N, e.g. 0/4")?;
     let (i, n): (usize, usize) =

@@ -34,8 +34,8 @@ pub mod settings;
 pub mod gui;
 
 pub use engine::{
-    CancelFlag, Cancelled, CheckRequest, DocumentInput, Mode, NoProgress, Progress, ProgressSink, Role, Stage,
-    run_check,
+    CancelFlag, Cancelled, CheckRequest, DocumentInput, MatchTimings, Mode, NoProgress, Progress, ProgressSink, Role,
+    Stage, run_check,
 };
 pub use report::{DocumentEntry, Pair, Passage, Report};
 pub use settings::Settings;

@@ -173,3 +173,22 @@ fn the_html_report_follows_lang_and_states_the_tool_and_every_sha256() {
     let bad = twinspot(&dir, &["compare", "-r", "reference", "-s", "suspect", "--html", &html_arg, "--lang", "fr"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn timings_say_where_the_matching_spent_its_time_and_change_nothing_else() {
+    let dir = fixtures();
+    let args = ["compare", "--reference", "reference", "--suspect", "suspect", "--json", "-", "-q", "--no-cache"];
+    let plain = twinspot(&dir, &args);
+    let timed = twinspot(&dir, &[&args[..], &["--timings"]].concat());
+    assert_eq!(success(&plain), success(&timed), "the report is the same");
+    let said = String::from_utf8_lossy(&timed.stderr);
+    let line = said.lines().find(|l| l.starts_with("twinspot: timings (CPU): finding candidates")).unwrap_or_else(|| {
+        panic!("no timings line: {said}");
+    });
+    let report: serde_json::Value = serde_json::from_str(&success(&timed)).unwrap();
+    let suspects = report["documents"].as_array().unwrap().iter().filter(|d| d["role"] == "suspect").count();
+    let pairs = report["pairs"].as_array().unwrap().len();
+    assert!(line.contains(&format!("for {suspects} suspects")), "{line}");
+    assert!(line.contains(&format!(", {pairs} pairs kept")), "{line}");
+    assert!(!String::from_utf8_lossy(&plain.stderr).contains("timings"), "only when asked for");
+}

@@ -244,7 +244,7 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
     }
     let store = Archive::open(&args.archive, &settings)?;
     let request = CheckRequest { documents, settings, skipped, ..CheckRequest::default() };
-    let progress = TerminalProgress::new(args.quiet);
+    let progress = TerminalProgress::new(args.quiet).with_timings(args.timings);
     let report = check_against(&store, &request, &progress, &CancelFlag::new()).context("the check did not finish")?;
     progress.finish();
     for doc in &report.documents {

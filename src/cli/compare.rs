@@ -130,7 +130,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     };
     // One check and the process ends: the dictionary can go as soon as SimHash is done.
     let request = CheckRequest { documents, mode, settings, skipped, ..CheckRequest::default() };
-    let progress = TerminalProgress::new(args.quiet);
+    let progress = TerminalProgress::new(args.quiet).with_timings(args.timings);
     let cache = if args.no_cache { None } else { reference_cache(&args.reference, &request) };
     let report = match &cache {
         Some(cache) => run_check_cached(&request, cache, &progress, &CancelFlag::new()),

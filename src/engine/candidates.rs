@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
+use super::MatchClock;
 use super::matcher::Matcher;
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
 use super::pipeline::{fingerprint_document, suspect_doc};
@@ -115,6 +116,7 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
         references,
         extractor: &extractor,
         dictionary: &dictionary,
+        clock: MatchClock::default(),
     };
     let mut pairs: Vec<Pair> = Vec::new();
     for group in groups(&suspects, records, request.group_chars) {
@@ -149,6 +151,8 @@ struct Part<'a> {
     references: usize,
     extractor: &'a ingest::Extractor,
     dictionary: &'a Dictionary,
+    /// The matching's timings across groups (a list of candidate pairs reports none).
+    clock: MatchClock,
 }
 
 impl Part<'_> {
@@ -201,7 +205,14 @@ impl Part<'_> {
         };
         let tuning = MatchTuning::default();
         let exclusions = Exclusions::new(self.references, &settings.stop_passages, settings.normalize, settings.k, self.dictionary);
-        let matcher = Matcher { index: &index, settings, tuning: &tuning, exclusions: &exclusions, policy: &policy };
+        let matcher = Matcher {
+            index: &index,
+            settings,
+            tuning: &tuning,
+            exclusions: &exclusions,
+            policy: &policy,
+            clock: &self.clock,
+        };
         group
             .par_iter()
             .flat_map_iter(|(a, _)| {

@@ -3,11 +3,14 @@
 //! candidates, then one alignment per candidate, its passages classified and scored. The
 //! same code serves a check's in-memory index and the archive.
 
+use std::time::Instant;
+
 use rustc_hash::FxHashMap;
 
 use crate::exclusions::quoted::quoted_spans;
 use crate::exclusions::{Exclusions, SuspectExclusions, SuspectKgrams, token_ranges};
 use super::policy::PairPolicy;
+use super::progress::MatchClock;
 use crate::hash::kgram_hashes;
 use crate::fingerprint::keywords::{may_reach, similarity};
 use crate::fingerprint::{FingerprintedDoc, simhash};
@@ -45,6 +48,8 @@ pub(crate) struct Matcher<'a> {
     pub exclusions: &'a Exclusions,
     /// Which (suspect, reference) pairs are compared at all.
     pub policy: &'a PairPolicy<'a>,
+    /// Where the matching's time goes: finding candidates, aligning them.
+    pub clock: &'a MatchClock,
 }
 
 /// A suspect's k-gram hits in the references, sorted by reference, and what the
@@ -70,11 +75,13 @@ impl Matcher<'_> {
     /// scored, with the text found in several references shown against the best of them.
     /// `a` is the suspect's id (`Pair::a`); `Pair::b` is the reference's id in the index.
     pub fn pairs_of(&self, a: usize, doc: &FingerprintedDoc) -> Vec<Pair> {
+        let finding = Instant::now();
         let hits = self.hits(a, doc);
         let suspect_stream = LazyStream::new(doc.compared_text(), self.settings.normalize);
         let short = self.short_search(a, doc, &suspect_stream);
         let candidates = self.candidates(a, doc, &hits, &short);
         if candidates.is_empty() {
+            self.clock.found(finding, 0);
             return Vec::new();
         }
         let shared_sentences = self.shared_sentences(a, doc);
@@ -83,6 +90,8 @@ impl Matcher<'_> {
             common: token_ranges(tokens, &hits.judged.flagged),
             quoted: quoted_spans(&doc.text, &self.exclusions.dictionary),
         };
+        self.clock.found(finding, candidates.len());
+        let aligning = Instant::now();
         let mut pairs = Vec::new();
         let mut references = Vec::new();
         for b in candidates {
@@ -108,6 +117,7 @@ impl Matcher<'_> {
             }
         }
         pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
+        self.clock.aligned(aligning, pairs.len());
         pairs
     }
 

@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::matcher::Matcher;
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
-use super::progress::{CancelFlag, Cancelled, Progress, ProgressSink, Stage};
+use super::progress::{CancelFlag, Cancelled, MatchClock, Progress, ProgressSink, Stage};
 use super::read_cache::ReadCache;
 use super::assemble::{Report, assemble};
 use super::policy::{PairPolicy, Pairing};
@@ -201,7 +201,8 @@ fn match_all(
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
     let exclusions = Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k, dictionary);
-    let matcher = Matcher { index, settings, tuning: &tuning, exclusions: &exclusions, policy };
+    let clock = MatchClock::default();
+    let matcher = Matcher { index, settings, tuning: &tuning, exclusions: &exclusions, policy, clock: &clock };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
         .par_iter()
         .map(|&a| {
@@ -215,6 +216,7 @@ fn match_all(
         .collect();
     drop(source);
     check(cancel)?;
+    sink.matched(&clock.timings());
     Ok(per_suspect.into_iter().flatten().collect())
 }
 

@@ -1,7 +1,8 @@
-//! Progress reports and cancellation, shared by every front end.
+//! Progress reports, the matching's timings and cancellation, shared by every front end.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// The stages of a check, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,10 +25,71 @@ pub struct Progress {
     pub total: usize,
 }
 
+/// Where the matching of a check spent its time, summed over its worker threads (CPU
+/// time, not wall time): finding the candidates of each suspect (its k-gram and sentence
+/// lookups, the SimHash neighbours, the glances that pass references over) and aligning
+/// it with each candidate read (the reference read, aligned, classified and scored). The
+/// first is the cost of the collection's size; the second grows with the text really
+/// shared, `kept` being the pairs that found some.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchTimings {
+    pub suspects: u64,
+    pub finding: Duration,
+    /// References read and aligned.
+    pub candidates: u64,
+    pub aligning: Duration,
+    /// Pairs kept: a shared passage or a near duplicate.
+    pub kept: u64,
+}
+
+/// [`MatchTimings`] as the matcher's threads add to them.
+#[derive(Debug, Default)]
+pub(crate) struct MatchClock {
+    suspects: AtomicU64,
+    finding_ns: AtomicU64,
+    candidates: AtomicU64,
+    aligning_ns: AtomicU64,
+    kept: AtomicU64,
+}
+
+impl MatchClock {
+    /// One suspect's candidates found, from `since`: `candidates` of them.
+    pub fn found(&self, since: Instant, candidates: usize) {
+        self.suspects.fetch_add(1, Ordering::Relaxed);
+        self.finding_ns.fetch_add(nanos(since.elapsed()), Ordering::Relaxed);
+        self.candidates.fetch_add(candidates as u64, Ordering::Relaxed);
+    }
+
+    /// One suspect's candidates aligned, from `since`: `kept` pairs kept.
+    pub fn aligned(&self, since: Instant, kept: usize) {
+        self.aligning_ns.fetch_add(nanos(since.elapsed()), Ordering::Relaxed);
+        self.kept.fetch_add(kept as u64, Ordering::Relaxed);
+    }
+
+    /// What was added so far.
+    pub fn timings(&self) -> MatchTimings {
+        MatchTimings {
+            suspects: self.suspects.load(Ordering::Relaxed),
+            finding: Duration::from_nanos(self.finding_ns.load(Ordering::Relaxed)),
+            candidates: self.candidates.load(Ordering::Relaxed),
+            aligning: Duration::from_nanos(self.aligning_ns.load(Ordering::Relaxed)),
+            kept: self.kept.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// A duration in nanoseconds, saturating (585 years).
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
 /// Receives progress from the engine's worker threads. Calls come often and from many
-/// threads: throttle in the sink if drawing is costly.
+/// threads: throttle in the sink if drawing is costly. At the end of the matching, the
+/// sink is told where its time went ([`MatchTimings`]); most sinks ignore it.
 pub trait ProgressSink: Sync {
     fn progress(&self, progress: Progress);
+
+    fn matched(&self, _timings: &MatchTimings) {}
 }
 
 impl<F: Fn(Progress) + Sync> ProgressSink for F {

@@ -105,6 +105,11 @@ pub struct CheckArgs {
     pub simhash_threshold: u64,
     #[command(flatten)]
     pub shape: Shape,
+    /// Say on standard error where the matching spent its time: finding each suspect's
+    /// candidates in the archive, and aligning the archived documents read (CPU time of
+    /// all threads).
+    #[arg(long)]
+    pub timings: bool,
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,

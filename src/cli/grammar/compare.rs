@@ -127,6 +127,10 @@ pub struct CompareArgs {
     /// again; TWINSPOT_CACHE_DIR names another folder).
     #[arg(long)]
     pub no_cache: bool,
+    /// Say on standard error where the matching spent its time: finding each suspect's
+    /// candidates, and aligning the references read (CPU time of all threads).
+    #[arg(long)]
+    pub timings: bool,
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,

@@ -135,7 +135,9 @@ impl Archive {
         for &id in &gone {
             rows::delete_rows(&tx, id).map_err(sql)?;
         }
-        rows::repair_representatives(&tx).map_err(sql)?;
+        for &id in &gone {
+            rows::repair_group(&tx, id).map_err(sql)?;
+        }
         tx.commit().map_err(sql)?;
         Ok(gone.len())
     }
@@ -153,7 +155,9 @@ impl Archive {
         for &id in &ids {
             rows::delete_rows(&tx, id).map_err(sql)?;
         }
-        rows::repair_representatives(&tx).map_err(sql)?;
+        for &id in &ids {
+            rows::repair_group(&tx, id).map_err(sql)?;
+        }
         tx.commit().map_err(sql)?;
         Ok(ids.len())
     }

@@ -266,7 +266,7 @@ pub(super) fn ids_dated_before(conn: &Connection, day: &str) -> Result<Vec<u32>,
 /// get a representative again.
 pub(super) fn remove_document(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
     delete_rows(conn, id)?;
-    repair_representatives(conn)
+    repair_group(conn, id)
 }
 
 /// The rows of document `id` (its catalog row, text and token keys) deleted and the id
@@ -470,14 +470,17 @@ pub(super) fn set_group(conn: &Connection, id: u32, group: u32) -> Result<(), ru
     Ok(())
 }
 
-/// After documents were deleted: every group whose representative is gone gets its
-/// earliest remaining member as representative.
-pub(super) fn repair_representatives(conn: &Connection) -> Result<(), rusqlite::Error> {
-    conn.execute(
-        "UPDATE documents SET group_id = (SELECT min(d.id) FROM documents d WHERE d.group_id = documents.group_id)
-         WHERE group_id NOT IN (SELECT id FROM documents)",
-        [],
-    )?;
+/// After document `removed` was deleted: the group it represented (if any) gets its
+/// earliest remaining member as representative. Through the index on `group_id`, so a
+/// daily add that replaces a thousand documents does not scan the catalog a thousand
+/// times (it once did: 27 s for 1,000 changed files of 100,000, most of it reading the
+/// catalog's pages again).
+pub(super) fn repair_group(conn: &Connection, removed: u32) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached(
+        "UPDATE documents SET group_id = (SELECT min(d.id) FROM documents d WHERE d.group_id = ?1)
+         WHERE group_id = ?1",
+    )?
+    .execute([removed])?;
     Ok(())
 }
 

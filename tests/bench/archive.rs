@@ -8,7 +8,8 @@
 //!   to show how lookup time grows with the archive;
 //! - `twinspot archive check` of that suspect as a user runs it, one process per check,
 //!   at N/10 and N: process start to JSON written (median of 7) and the check process's
-//!   own peak resident memory (printed).
+//!   own peak resident memory (printed), and where one more check's matching spent its
+//!   time (`--timings`: finding candidates, aligning the archived documents read).
 //!
 //! N is 5,000 by default; `TWINSPOT_ARCHIVE_DOCS=100000` runs the full size of the issue.
 //! With `TWINSPOT_ARCHIVE_DAILY=ROUNDS`, the daily add is measured instead (`daily.rs`).
@@ -84,6 +85,20 @@ fn time_cli_check(archive: &Path, suspect: &Path, out: &Path, runs: usize) {
         walls[0],
         walls[runs - 1],
     );
+    // Where one more run's matching spent its time: finding candidates, aligning them.
+    let timed = Command::new(env!("CARGO_BIN_EXE_twinspot"))
+        .arg("archive")
+        .arg("check")
+        .arg(archive)
+        .arg(suspect)
+        .arg("--json")
+        .arg(out)
+        .arg("--timings")
+        .arg("-q")
+        .output()
+        .expect("start twinspot");
+    let said = String::from_utf8_lossy(&timed.stderr);
+    said.lines().filter(|l| l.contains("timings")).for_each(|l| println!("  {l}"));
 }
 
 /// Writes `count` documents numbered from `first` into `dir`, in files of 1,000.

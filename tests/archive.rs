@@ -379,3 +379,41 @@ fn token_keys_are_verified_and_damaged_ones_stop_a_check_naming_the_document() {
     let error = failure(dir, &["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
     assert!(error.contains(&format!("the token keys of document {b}: odd length")), "{error}");
 }
+
+#[test]
+fn a_group_whose_representative_is_removed_keeps_its_members_under_the_earliest_left() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base: String =
+        (0..40).map(|i| format!("Line {i} of the shared notice says where the archive keeps its groups. ")).collect();
+    std::fs::write(tmp.path().join("a.txt"), &base).unwrap();
+    std::fs::write(tmp.path().join("b.txt"), format!("{base} One more line.")).unwrap();
+    std::fs::write(tmp.path().join("c.txt"), format!("{base} Two more lines here.")).unwrap();
+    std::fs::write(tmp.path().join("d.txt"), "Something else entirely, nothing like the others at all.").unwrap();
+    let run = |args: &[&str]| success(&twinspot(tmp.path(), args));
+    run(&["archive", "add", "arc", "a.txt", "-q"]);
+    run(&["archive", "add", "arc", "b.txt", "c.txt", "d.txt", "--cluster", "-q"]);
+    // id and group of each file, from `list` (id, group, characters, date, path).
+    let rows = || -> Vec<(String, String, String)> {
+        run(&["archive", "list", "arc"])
+            .lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f.len() >= 5 && f[0].parse::<u32>().is_ok()).then(|| (f[4].to_string(), f[0].to_string(), f[1].to_string()))
+            })
+            .collect()
+    };
+    let find = |rows: &[(String, String, String)], name: &str| {
+        rows.iter().find(|r| r.0.ends_with(name)).cloned().unwrap_or_else(|| panic!("{name} in {rows:?}"))
+    };
+    let before = rows();
+    let a = find(&before, "a.txt");
+    assert!(["b.txt", "c.txt"].iter().all(|n| find(&before, n).2 == a.1), "a represents the group: {before:?}");
+    assert!(run(&["archive", "remove", "arc", "a.txt"]).contains("1 removed"));
+    let after = rows();
+    let (b, c, d) = (find(&after, "b.txt"), find(&after, "c.txt"), find(&after, "d.txt"));
+    assert_eq!((b.2.as_str(), c.2.as_str()), (b.1.as_str(), b.1.as_str()), "b, the earliest left, represents: {after:?}");
+    assert_eq!(d.2, d.1, "the other document keeps its own group: {after:?}");
+    let groups = run(&["archive", "groups", "arc"]);
+    assert!(groups.starts_with(&format!("group {} (2 documents)", b.1)), "{groups}");
+    assert!(groups.contains("b.txt") && groups.contains("c.txt") && !groups.contains("a.txt"), "{groups}");
+}

@@ -38,13 +38,17 @@ fn timed_add(archive: &Path, docs: &Path) -> (f64, String) {
 }
 
 /// Edits `CHANGED` files of `paths` (round `round` picks its own), as an editor does during
-/// the day: a few words changed, saved a minute before the add.
+/// the day: a few words changed, saved a minute before the add. The edits differ from one
+/// run to the next (seeded by the clock): documents kept from an earlier run
+/// (`TWINSPOT_ARCHIVE_DIR`) would otherwise be edited back into versions already archived.
 fn edit_files(paths: &[PathBuf], textgen: &TextGen, round: usize) {
     let step = (paths.len() / CHANGED).max(1);
-    let earlier = SystemTime::now() - Duration::from_secs(60);
+    let now = SystemTime::now();
+    let earlier = now - Duration::from_secs(60);
+    let run = now.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     for (i, path) in paths.iter().skip(round % step).step_by(step).take(CHANGED).enumerate() {
         let text = std::fs::read_to_string(path).expect("read doc");
-        let mut rng = Rng::new(0x5eed ^ ((round as u64) << 32) ^ i as u64);
+        let mut rng = Rng::new(0x5eed ^ run ^ ((round as u64) << 32) ^ i as u64);
         std::fs::write(path, textgen.lightly_edited(&mut rng, &text, 0.05)).expect("edit doc");
         std::fs::File::options().write(true).open(path).and_then(|f| f.set_modified(earlier)).expect("set time");
     }
@@ -72,6 +76,7 @@ pub fn run(root: &Path, docs: &Path, paths: &[PathBuf], textgen: &TextGen, round
         edit_files(paths, textgen, round);
         let (secs, said) = timed_add(&archive, docs);
         println!("round {round}: {CHANGED} changed {secs:.2} s: {said}");
+        assert!(said.contains(&format!("{CHANGED} replaced")), "the edited files were not all replaced: {said}");
         changed.push(secs);
         let (secs, said) = timed_add(&archive, docs);
         println!("round {round}: unchanged after the change {secs:.2} s: {said}");

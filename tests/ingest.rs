@@ -561,6 +561,27 @@ fn pdf_of(stream: &str, image: bool) -> Vec<u8> {
                 .to_string(),
         );
     }
+    pdf_from(&objects)
+}
+
+/// A one-page PDF whose page draws `stream` and may call the form XObject `/Fm1`, which
+/// draws `form` and may call the form `/Fm2`, which draws `inner`.
+fn pdf_with_forms(stream: &str, form: &str, inner: &str) -> Vec<u8> {
+    let body = |dict: &str, content: &str| format!("<< {dict} /Length {} >>\nstream\n{content}\nendstream", content.len());
+    let objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Fm1 6 0 R >> >> /Contents 4 0 R >>".to_string(),
+        body("", stream),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+        body("/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> /XObject << /Fm2 7 0 R >> >>", form),
+        body("/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >>", inner),
+    ];
+    pdf_from(&objects)
+}
+
+/// A PDF of `objects` (numbered from 1), with its cross-reference table.
+fn pdf_from(objects: &[String]) -> Vec<u8> {
     let mut out = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
     for (i, body) in objects.iter().enumerate() {
@@ -610,6 +631,33 @@ fn pdf_text_off_the_page_or_too_small_is_hidden_and_image_pages_are_said() {
     assert!(text_of(&ocr).contains("Read by OCR"));
     let said = run(&ocr, &IngestLimits::default()).expect("readable").warnings;
     assert!(said.contains(&twinspot::model::Notice::ScannedPdf { pages: 1 }), "{said:?}");
+}
+
+#[test]
+fn pdf_invisible_text_inside_forms_is_hidden_text_too() {
+    use twinspot::model::FlagKind;
+    let s = Scratch::new();
+    // The page calls a form that shows text and hides some, and that form calls another
+    // that hides text only because the page called the first in render mode 3.
+    let file = s.file(
+        "forms.pdf",
+        &pdf_with_forms(
+            "BT /F1 12 Tf 72 720 Td (Page text) Tj ET q /Fm1 Do Q",
+            "BT /F1 12 Tf 72 700 Td (Form text) Tj 3 Tr (junkform) Tj 0 Tr ET 3 Tr /Fm2 Do",
+            "BT /F1 12 Tf 72 680 Td (junkinner) Tj ET",
+        ),
+    );
+    let text = text_of(&file);
+    assert!(text.contains("Page text") && text.contains("Form text"), "{text:?}");
+    assert!(!text.contains("junk"), "{text:?}");
+    assert_eq!(file_flags(&file), vec![(FlagKind::HiddenText, 17)]);
+    // The same forms with nothing hidden: no flag, every word there.
+    let plain = s.file(
+        "plain-forms.pdf",
+        &pdf_with_forms("q /Fm1 Do Q", "BT /F1 12 Tf 72 700 Td (Form text) Tj ET /Fm2 Do", "BT /F1 12 Tf 72 680 Td (Inner text) Tj ET"),
+    );
+    assert!(text_of(&plain).contains("Inner text"));
+    assert_eq!(file_flags(&plain), vec![]);
 }
 
 #[test]

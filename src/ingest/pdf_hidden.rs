@@ -6,10 +6,16 @@
 //!
 //! A page that draws an image and invisible text is a scan with a text layer (OCR): its
 //! invisible text is what the page shows, so it stays, and the page counts as a scan.
+//!
+//! Text inside a form XObject (a `Do` of a reusable piece of content) is extracted as the
+//! page's own, so each form a page calls is rewritten the same way, from the state the
+//! page is in where it calls it, and so are the forms it calls in turn.
+
+use std::collections::HashSet;
 
 use pdf_extract::Document;
 use lopdf::content::{Content, Operation};
-use lopdf::{Object, ObjectId};
+use lopdf::{Dictionary, Object, ObjectId};
 
 /// The text rise given to text the page does not show: far beyond any page.
 pub(crate) const HIDDEN_RISE: f64 = 1.0e9;
@@ -25,9 +31,12 @@ pub(crate) struct PageText {
     pub scan_with_text_layer: bool,
 }
 
-/// Raises the text page `page` does not show out of sight (see the module's text);
-/// `draws_images` says whether the page draws an image. A page whose content cannot be
-/// decoded is left as it is.
+/// Forms calling forms deeper than this are not followed.
+const MAX_FORM_DEPTH: usize = 8;
+
+/// Raises the text page `page` does not show out of sight (see the module's text), in its
+/// content and in the forms it calls; `draws_images` says whether the page draws an
+/// image. Content that cannot be decoded is left as it is.
 pub(crate) fn raise_unseen_text(doc: &mut Document, page: ObjectId, draws_images: bool) -> PageText {
     let Ok(bytes) = doc.get_page_content(page) else {
         return PageText::default();
@@ -35,16 +44,109 @@ pub(crate) fn raise_unseen_text(doc: &mut Document, page: ObjectId, draws_images
     let Ok(content) = Content::decode(&bytes) else {
         return PageText::default();
     };
-    let invisible = content.operations.iter().any(|op| op.operator == "Tr" && number(op, 0).is_some_and(invisible_mode));
-    if invisible && draws_images {
+    if draws_images && has_invisible_text(&content.operations) {
         return PageText { hidden_operators: 0, scan_with_text_layer: true };
     }
-    let (operations, hidden_operators) = rewrite(content.operations);
-    if hidden_operators == 0 {
-        return PageText::default();
+    let rewritten = rewrite(content.operations, Start::PAGE);
+    let calls = resolve_calls(doc, &page_resources(doc, page), &rewritten.calls);
+    let mut found = PageText::default();
+    if rewritten.hidden > 0 {
+        let changed =
+            Content { operations: rewritten.operations }.encode().ok().and_then(|b| doc.change_page_content(page, b).ok());
+        found.hidden_operators = if changed.is_some() { rewritten.hidden } else { 0 };
     }
-    let changed = Content { operations }.encode().ok().and_then(|bytes| doc.change_page_content(page, bytes).ok());
-    PageText { hidden_operators: if changed.is_some() { hidden_operators } else { 0 }, scan_with_text_layer: false }
+    let mut seen = HashSet::new();
+    let forms = raise_in_forms(doc, calls, draws_images, 0, &mut seen);
+    PageText {
+        hidden_operators: found.hidden_operators + forms.hidden_operators,
+        scan_with_text_layer: forms.scan_with_text_layer,
+    }
+}
+
+/// Whether `operations` set a render mode that shows nothing.
+fn has_invisible_text(operations: &[Operation]) -> bool {
+    operations.iter().any(|op| op.operator == "Tr" && number(op, 0).is_some_and(invisible_mode))
+}
+
+/// Rewrites the forms `calls` names (each with the state it is called in), then the forms
+/// they call, each form once; what they hid, and whether one is a scan's text layer.
+fn raise_in_forms(
+    doc: &mut Document,
+    calls: Vec<(ObjectId, Start)>,
+    draws_images: bool,
+    depth: usize,
+    seen: &mut HashSet<ObjectId>,
+) -> PageText {
+    let mut found = PageText::default();
+    if depth >= MAX_FORM_DEPTH {
+        return found;
+    }
+    for (id, start) in calls {
+        if !seen.insert(id) {
+            continue;
+        }
+        let Some((operations, own_resources)) = form_content(doc, id) else {
+            continue;
+        };
+        if draws_images && has_invisible_text(&operations) {
+            found.scan_with_text_layer = true;
+            continue;
+        }
+        let rewritten = rewrite(operations, start);
+        let nested = resolve_calls(doc, &own_resources, &rewritten.calls);
+        if rewritten.hidden > 0
+            && let Ok(bytes) = (Content { operations: rewritten.operations }).encode()
+            && let Ok(Object::Stream(stream)) = doc.get_object_mut(id)
+        {
+            stream.set_plain_content(bytes);
+            found.hidden_operators += rewritten.hidden;
+        }
+        let deeper = raise_in_forms(doc, nested, draws_images, depth + 1, seen);
+        found.hidden_operators += deeper.hidden_operators;
+        found.scan_with_text_layer |= deeper.scan_with_text_layer;
+    }
+    found
+}
+
+/// The operations of form XObject `id` and its resource dictionaries (its own, when it
+/// has them); `None` when `id` is not a form or its content cannot be decoded.
+fn form_content(doc: &Document, id: ObjectId) -> Option<(Vec<Operation>, Vec<Dictionary>)> {
+    let stream = doc.get_object(id).ok()?.as_stream().ok()?;
+    if stream.dict.get(b"Subtype").and_then(Object::as_name).ok()? != b"Form" {
+        return None;
+    }
+    let bytes = stream.decompressed_content().ok()?;
+    let operations = Content::decode(&bytes).ok()?.operations;
+    let resources = stream
+        .dict
+        .get(b"Resources")
+        .ok()
+        .and_then(|r| doc.dereference(r).ok())
+        .and_then(|(_, r)| r.as_dict().ok())
+        .cloned();
+    Some((operations, resources.into_iter().collect()))
+}
+
+/// The resource dictionaries of `page`, nearest first (its own, then inherited ones).
+fn page_resources(doc: &Document, page: ObjectId) -> Vec<Dictionary> {
+    let Ok((inline, ids)) = doc.get_page_resources(page) else {
+        return Vec::new();
+    };
+    let inherited = ids.iter().filter_map(|id| doc.get_dictionary(*id).ok());
+    inline.into_iter().chain(inherited).cloned().collect()
+}
+
+/// The objects the `Do` calls name in `resources`, each with the state it is called in.
+fn resolve_calls(doc: &Document, resources: &[Dictionary], calls: &[(Vec<u8>, Start)]) -> Vec<(ObjectId, Start)> {
+    calls.iter().filter_map(|(name, start)| Some((xobject_id(doc, resources, name)?, *start))).collect()
+}
+
+/// The object of the XObject named `name` in the first of `resources` that has one.
+fn xobject_id(doc: &Document, resources: &[Dictionary], name: &[u8]) -> Option<ObjectId> {
+    resources.iter().find_map(|dict| {
+        let (_, xobjects) = doc.dereference(dict.get(b"XObject").ok()?).ok()?;
+        xobjects.as_dict().ok()?.get(name).and_then(Object::as_reference).ok()
+    })
 }
 
 /// Render modes that neither fill nor stroke the glyphs.
@@ -81,15 +183,41 @@ impl State {
     }
 }
 
+/// Where a content stream starts: the state, and whether anything was painted before.
+#[derive(Clone, Copy, Debug)]
+struct Start {
+    state: State,
+    painted: bool,
+}
+
+impl Start {
+    /// A page's own content.
+    const PAGE: Start =
+        Start { state: State { mode: 0.0, rise: 0.0, fill_white: false, stroke_white: false }, painted: false };
+}
+
+/// A content stream rewritten: its operations, how many were raised, and the XObjects it
+/// calls (by name) with the state at each call.
+struct Rewritten {
+    operations: Vec<Operation>,
+    hidden: usize,
+    calls: Vec<(Vec<u8>, Start)>,
+}
+
 /// `operations` with every text-showing operator the page does not show wrapped in a
-/// raised text rise, and how many were.
-fn rewrite(operations: Vec<Operation>) -> (Vec<Operation>, usize) {
-    let mut state = State { mode: 0.0, rise: 0.0, fill_white: false, stroke_white: false };
+/// raised text rise, from `start`.
+fn rewrite(operations: Vec<Operation>, start: Start) -> Rewritten {
+    let Start { mut state, mut painted } = start;
     let mut saved: Vec<State> = Vec::new();
-    let mut painted = false;
     let mut hidden = 0;
+    let mut calls = Vec::new();
     let mut out = Vec::with_capacity(operations.len());
     for op in operations {
+        if op.operator == "Do"
+            && let Some(Ok(name)) = op.operands.first().map(Object::as_name)
+        {
+            calls.push((name.to_vec(), Start { state, painted }));
+        }
         match op.operator.as_str() {
             "q" => saved.push(state),
             "Q" => state = saved.pop().unwrap_or(state),
@@ -113,7 +241,7 @@ fn rewrite(operations: Vec<Operation>) -> (Vec<Operation>, usize) {
         }
         out.push(op);
     }
-    (out, hidden)
+    Rewritten { operations: out, hidden, calls }
 }
 
 /// Operand `at` of `op` as a number.
@@ -146,7 +274,7 @@ mod tests {
     }
 
     fn raised(content: &str) -> usize {
-        rewrite(ops(content)).1
+        rewrite(ops(content), Start::PAGE).hidden
     }
 
     #[test]
@@ -155,7 +283,7 @@ mod tests {
         assert_eq!(raised("BT 1 1 1 rg (white) Tj 0 g (black) Tj 1 g (white) Tj ET"), 2);
         assert_eq!(raised("0 0 0 0 k BT (white) Tj ET"), 1);
         assert_eq!(raised("q 3 Tr Q BT (seen again) Tj ET"), 0);
-        let (out, _) = rewrite(ops("BT 2 Ts 7 Tr [(a) 5 (b)] TJ ET"));
+        let out = rewrite(ops("BT 2 Ts 7 Tr [(a) 5 (b)] TJ ET"), Start::PAGE).operations;
         let names: Vec<&str> = out.iter().map(|o| o.operator.as_str()).collect();
         assert_eq!(names, ["BT", "Ts", "Tr", "Ts", "TJ", "Ts", "ET"]);
         assert_eq!(number(&out[5], 0), Some(2.0));

@@ -16,7 +16,7 @@ use twinspot::{CancelFlag, CheckRequest, Mode, Report, Role, Settings, run_check
 
 use super::grammar::compare::CompareArgs;
 use super::grammar::values::Lang;
-use super::output::ReportOutputs;
+use super::output::{ReportOutputs, count};
 use super::progress_bar::TerminalProgress;
 
 impl CompareArgs {
@@ -277,11 +277,11 @@ pub(super) fn summary(report: &Report) -> String {
     let name = |id: usize| report.documents.get(id).map(|d| d.path.as_str()).unwrap_or("?");
     let readable = report.documents.iter().filter(|d| d.error.is_none()).count();
     let mut out = format!(
-        "{} documents read ({} could not be read), {} pairs with shared text, {} near duplicates\n",
-        readable,
+        "{} read ({} could not be read), {} with shared text, {}\n",
+        count(readable, "document", "documents"),
         report.documents.len() - readable,
-        report.pairs.len(),
-        report.near_duplicates.len()
+        count(report.pairs.len(), "pair", "pairs"),
+        count(report.near_duplicates.len(), "near duplicate", "near duplicates"),
     );
     if report.pairs.is_empty() {
         return out;

@@ -206,12 +206,17 @@ impl ReportOutputs {
 #[cfg(feature = "distributed")]
 pub fn summary_line(report: &Report) -> String {
     format!(
-        "{} documents, {} pairs with shared text, {} near duplicates in {} groups\n",
-        report.documents.len(),
-        report.pairs.len(),
-        report.near_duplicates.len(),
-        report.groups.len()
+        "{}, {} with shared text, {} in {}\n",
+        count(report.documents.len(), "document", "documents"),
+        count(report.pairs.len(), "pair", "pairs"),
+        count(report.near_duplicates.len(), "near duplicate", "near duplicates"),
+        count(report.groups.len(), "group", "groups"),
     )
+}
+
+/// "1 pair", "0 pairs", "2 pairs".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Prints `text` on standard output; a closed pipe ends quietly, another failure is an

@@ -133,10 +133,7 @@ impl Archive {
             }
         }
         for &id in &gone {
-            rows::delete_rows(&tx, id).map_err(sql)?;
-        }
-        for &id in &gone {
-            rows::repair_group(&tx, id).map_err(sql)?;
+            rows::remove_document(&tx, id).map_err(sql)?;
         }
         tx.commit().map_err(sql)?;
         Ok(gone.len())
@@ -153,10 +150,7 @@ impl Archive {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
         let ids = rows::ids_dated_before(&tx, before).map_err(sql)?;
         for &id in &ids {
-            rows::delete_rows(&tx, id).map_err(sql)?;
-        }
-        for &id in &ids {
-            rows::repair_group(&tx, id).map_err(sql)?;
+            rows::remove_document(&tx, id).map_err(sql)?;
         }
         tx.commit().map_err(sql)?;
         Ok(ids.len())

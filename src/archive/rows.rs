@@ -270,8 +270,8 @@ pub(super) fn remove_document(conn: &Connection, id: u32) -> Result<(), rusqlite
 }
 
 /// The rows of document `id` (its catalog row, text and token keys) deleted and the id
-/// listed as removed, groups left to repair by the caller.
-pub(super) fn delete_rows(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
+/// listed as removed, its group left to repair.
+fn delete_rows(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
     conn.execute("INSERT OR IGNORE INTO removed(id) VALUES (?1)", [id])?;
     conn.execute("DELETE FROM documents WHERE id = ?1", [id])?;
     conn.execute("DELETE FROM texts WHERE id = ?1", [id])?;
@@ -475,7 +475,7 @@ pub(super) fn set_group(conn: &Connection, id: u32, group: u32) -> Result<(), ru
 /// daily add that replaces a thousand documents does not scan the catalog a thousand
 /// times (it once did: 27 s for 1,000 changed files of 100,000, most of it reading the
 /// catalog's pages again).
-pub(super) fn repair_group(conn: &Connection, removed: u32) -> Result<(), rusqlite::Error> {
+fn repair_group(conn: &Connection, removed: u32) -> Result<(), rusqlite::Error> {
     conn.prepare_cached(
         "UPDATE documents SET group_id = (SELECT min(d.id) FROM documents d WHERE d.group_id = ?1)
          WHERE group_id = ?1",

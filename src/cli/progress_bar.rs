@@ -7,6 +7,8 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressStyle};
 use twinspot::{MatchTimings, Progress, ProgressSink, Stage};
 
+use super::output::count;
+
 /// Draws engine progress as an indicatif bar, one stage at a time.
 pub struct TerminalProgress {
     bar: Option<ProgressBar>,
@@ -74,16 +76,15 @@ impl ProgressSink for TerminalProgress {
 /// references read (2.7 ms each), 16 pairs kept".
 fn timings_line(t: &MatchTimings) -> String {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
-    let each = |d: std::time::Duration, n: u64| if n == 0 { 0.0 } else { ms(d) / n as f64 };
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let each = |d: std::time::Duration, n: usize| if n == 0 { 0.0 } else { ms(d) / n as f64 };
     format!(
         "twinspot: timings (CPU): finding candidates {:.1} ms for {} ({:.2} ms each); aligning {:.1} ms for {} read ({:.2} ms each), {} kept",
         ms(t.finding),
-        plural(t.suspects, "suspect", "suspects"),
+        count(t.suspects, "suspect", "suspects"),
         each(t.finding, t.suspects),
         ms(t.aligning),
-        plural(t.candidates, "reference", "references"),
+        count(t.candidates, "reference", "references"),
         each(t.aligning, t.candidates),
-        plural(t.kept, "pair", "pairs"),
+        count(t.kept, "pair", "pairs"),
     )
 }

@@ -15,10 +15,9 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
-use super::MatchClock;
 use super::matcher::Matcher;
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
-use super::pipeline::{fingerprint_document, suspect_doc};
+use super::pipeline::fingerprint_document;
 use super::policy::{PairPolicy, Pairing};
 use super::{DocumentInput, Mode, Role};
 use crate::exclusions::Exclusions;
@@ -116,7 +115,6 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
         references,
         extractor: &extractor,
         dictionary: &dictionary,
-        clock: MatchClock::default(),
     };
     let mut pairs: Vec<Pair> = Vec::new();
     for group in groups(&suspects, records, request.group_chars) {
@@ -151,8 +149,6 @@ struct Part<'a> {
     references: usize,
     extractor: &'a ingest::Extractor,
     dictionary: &'a Dictionary,
-    /// The matching's timings across groups (a list of candidate pairs reports none).
-    clock: MatchClock,
 }
 
 impl Part<'_> {
@@ -205,18 +201,12 @@ impl Part<'_> {
         };
         let tuning = MatchTuning::default();
         let exclusions = Exclusions::new(self.references, &settings.stop_passages, settings.normalize, settings.k, self.dictionary);
-        let matcher = Matcher {
-            index: &index,
-            settings,
-            tuning: &tuning,
-            exclusions: &exclusions,
-            policy: &policy,
-            clock: &self.clock,
-        };
+        let matcher =
+            Matcher { index: &index, settings, tuning: &tuning, exclusions: &exclusions, policy: &policy, clock: None };
         group
             .par_iter()
             .flat_map_iter(|(a, _)| {
-                let pairs = suspect_doc(&docs[*a]).map(|doc| matcher.pairs_of(*a, &doc)).unwrap_or_default();
+                let pairs = docs[*a].fingerprinted().map(|doc| matcher.pairs_of(*a, &doc)).unwrap_or_default();
                 tick();
                 pairs
             })

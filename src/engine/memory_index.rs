@@ -27,6 +27,22 @@ pub(super) struct Loaded {
     pub keywords: Option<KeywordPrint>,
 }
 
+impl Loaded {
+    /// The document as matching reads it, suspect or reference, lending what it holds;
+    /// `None` when it was not read.
+    pub fn fingerprinted(&self) -> Option<FingerprintedDoc<'_>> {
+        Some(FingerprintedDoc {
+            prints: Cow::Borrowed(self.prints.as_ref()?),
+            text: self.entry.text.clone(),
+            compared: self.compared,
+            masked_chars: Cow::Borrowed(&self.masked_chars),
+            countable_chars: self.entry.countable_chars,
+            simhash: self.entry.simhash,
+            keywords: self.keywords.as_ref().map(Cow::Borrowed),
+        })
+    }
+}
+
 /// Is this document a reference of the check?
 pub(super) type IsReference<'a> = &'a (dyn Fn(&Loaded) -> bool + Sync);
 
@@ -131,15 +147,7 @@ impl ReferenceIndex for MemoryIndex<'_> {
         if !(self.is_reference)(d) {
             return None;
         }
-        Some(FingerprintedDoc {
-            prints: Cow::Borrowed(d.prints.as_ref()?),
-            text: d.entry.text.clone(),
-            compared: d.compared,
-            masked_chars: Cow::Borrowed(&d.masked_chars),
-            countable_chars: d.entry.countable_chars,
-            simhash: d.entry.simhash,
-            keywords: d.keywords.as_ref().map(Cow::Borrowed),
-        })
+        d.fingerprinted()
     }
 
     fn reference_count(&self) -> usize {

@@ -23,7 +23,6 @@ pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, collect_
 pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
 pub use pipeline::{run_check, run_check_cached};
 pub use progress::{CancelFlag, Cancelled, MatchTimings, NoProgress, Progress, ProgressSink, Stage};
-pub(crate) use progress::MatchClock;
 pub use read_cache::ReadCache;
 pub use crate::model::{Mode, Role, SkipReason, Skipped};
 

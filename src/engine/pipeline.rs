@@ -1,7 +1,6 @@
 //! The stages of a check wired together: read + fingerprint every document in parallel,
 //! index the references, match every suspect, score the pairs.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -18,7 +17,7 @@ use super::policy::{PairPolicy, Pairing};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
-use crate::fingerprint::{DocumentFingerprints, FingerprintedDoc};
+use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::simhash::{self, Dictionary};
 use crate::index::{ReferenceIndex, StoredReferences};
 use crate::ingest;
@@ -202,14 +201,14 @@ fn match_all(
     let tuning = MatchTuning::default();
     let exclusions = Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k, dictionary);
     let clock = MatchClock::default();
-    let matcher = Matcher { index, settings, tuning: &tuning, exclusions: &exclusions, policy, clock: &clock };
+    let matcher = Matcher { index, settings, tuning: &tuning, exclusions: &exclusions, policy, clock: Some(&clock) };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
         .par_iter()
         .map(|&a| {
             if cancel.is_cancelled() {
                 return None;
             }
-            let pairs = suspect_doc(&docs[a]).map(|doc| matcher.pairs_of(a, &doc)).unwrap_or_default();
+            let pairs = docs[a].fingerprinted().map(|doc| matcher.pairs_of(a, &doc)).unwrap_or_default();
             counter.tick();
             Some(pairs)
         })
@@ -350,19 +349,6 @@ fn add_stored_references(per_suspect: &mut [Vec<Pair>], docs: &mut Vec<Loaded>, 
             alt.reference = alt.reference.map(renumber);
         }
     }
-}
-
-/// `doc` as the matcher reads a suspect; `None` when it was not read.
-pub(super) fn suspect_doc(doc: &Loaded) -> Option<FingerprintedDoc<'_>> {
-    Some(FingerprintedDoc {
-        prints: Cow::Borrowed(doc.prints.as_ref()?),
-        text: doc.entry.text.clone(),
-        compared: doc.compared,
-        masked_chars: Cow::Borrowed(&doc.masked_chars),
-        countable_chars: doc.entry.countable_chars,
-        simhash: doc.entry.simhash,
-        keywords: doc.keywords.as_ref().map(Cow::Borrowed),
-    })
 }
 
 /// Finds identical files, tells each later copy which document it is compared through.

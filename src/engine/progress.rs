@@ -1,7 +1,7 @@
 //! Progress reports, the matching's timings and cancellation, shared by every front end.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The stages of a check, in order.
@@ -33,23 +33,23 @@ pub struct Progress {
 /// shared, `kept` being the pairs that found some.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchTimings {
-    pub suspects: u64,
+    pub suspects: usize,
     pub finding: Duration,
     /// References read and aligned.
-    pub candidates: u64,
+    pub candidates: usize,
     pub aligning: Duration,
     /// Pairs kept: a shared passage or a near duplicate.
-    pub kept: u64,
+    pub kept: usize,
 }
 
 /// [`MatchTimings`] as the matcher's threads add to them.
 #[derive(Debug, Default)]
 pub(crate) struct MatchClock {
-    suspects: AtomicU64,
+    suspects: AtomicUsize,
     finding_ns: AtomicU64,
-    candidates: AtomicU64,
+    candidates: AtomicUsize,
     aligning_ns: AtomicU64,
-    kept: AtomicU64,
+    kept: AtomicUsize,
 }
 
 impl MatchClock {
@@ -57,13 +57,13 @@ impl MatchClock {
     pub fn found(&self, since: Instant, candidates: usize) {
         self.suspects.fetch_add(1, Ordering::Relaxed);
         self.finding_ns.fetch_add(nanos(since.elapsed()), Ordering::Relaxed);
-        self.candidates.fetch_add(candidates as u64, Ordering::Relaxed);
+        self.candidates.fetch_add(candidates, Ordering::Relaxed);
     }
 
     /// One suspect's candidates aligned, from `since`: `kept` pairs kept.
     pub fn aligned(&self, since: Instant, kept: usize) {
         self.aligning_ns.fetch_add(nanos(since.elapsed()), Ordering::Relaxed);
-        self.kept.fetch_add(kept as u64, Ordering::Relaxed);
+        self.kept.fetch_add(kept, Ordering::Relaxed);
     }
 
     /// What was added so far.

@@ -112,28 +112,32 @@ impl ClassTr {
 
     /// "1 file", "30 files".
     pub fn files(&self, n: usize) -> String {
-        if n == 1 { self.one_file.to_owned() } else { self.many_files.replace("{n}", &n.to_string()) }
+        counted(n, self.one_file, self.many_files)
     }
 
     /// "1 pair", "54 pairs".
     pub fn pairs(&self, n: usize) -> String {
-        if n == 1 { self.one_pair.to_owned() } else { self.many_pairs.replace("{n}", &n.to_string()) }
+        counted(n, self.one_pair, self.many_pairs)
     }
 
     /// "30 files", "30 files in 1 folder", "30 files in 2 folders".
     pub fn files_in_folders(&self, files: usize, folders: usize) -> String {
         let files = self.files(files);
-        match folders {
-            0 => files,
-            1 => self.files_in.replace("{files}", &files).replace("{folders}", self.one_folder),
-            n => self.files_in.replace("{files}", &files).replace("{folders}", &self.many_folders.replace("{n}", &n.to_string())),
+        if folders == 0 {
+            return files;
         }
+        self.files_in.replace("{files}", &files).replace("{folders}", &counted(folders, self.one_folder, self.many_folders))
     }
 
     /// The line counting the students with no shared text.
     pub fn students_without(&self, n: usize) -> String {
         self.students_without.replace("{n}", &n.to_string())
     }
+}
+
+/// `one` for 1, else `many` with "{n}" replaced by `n`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { one.to_owned() } else { many.replace("{n}", &n.to_string()) }
 }
 
 pub static CLASS_EN: ClassTr = ClassTr {

@@ -294,10 +294,10 @@ fn support(runs: &[Run], rivals: &[Vec<usize>], claimed: &[bool], neighbourhood:
 mod tests {
     use super::*;
 
-    /// A run of `len` consecutive one-character seeds from (a, b).
     use crate::matching::Seed;
     use crate::model::StreamAt;
 
+    /// A run of `len` consecutive one-character seeds from (a, b).
     fn run(a: u32, b: u32, len: u32) -> Vec<StreamSeed> {
         (0..len)
             .map(|k| Seed {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::util::{success, twinspot};
 
-fn devset() -> Option<PathBuf> {
+pub(crate) fn devset() -> Option<PathBuf> {
     let dir = std::env::var_os("TWINSPOT_DEVSET")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/devset"));
@@ -17,7 +17,7 @@ fn devset() -> Option<PathBuf> {
 /// (suspect path, reference path, passages, both scores) of every pair
 /// of a report, sorted; the documents of alternative twins named by path too, as the two
 /// reports number documents differently.
-fn pairs_by_path(report: &serde_json::Value) -> Vec<(String, String, String, String)> {
+pub(crate) fn pairs_by_path(report: &serde_json::Value) -> Vec<(String, String, String, String)> {
     let docs = report["documents"].as_array().unwrap();
     let path = |id: &serde_json::Value| docs[id.as_u64().unwrap() as usize]["path"].as_str().unwrap().to_string();
     let mut out: Vec<_> = report["pairs"]
@@ -42,7 +42,7 @@ fn pairs_by_path(report: &serde_json::Value) -> Vec<(String, String, String, Str
 }
 
 /// The near-duplicate pairs of a report, by path, sorted.
-fn near_duplicates_by_path(report: &serde_json::Value) -> Vec<(String, String)> {
+pub(crate) fn near_duplicates_by_path(report: &serde_json::Value) -> Vec<(String, String)> {
     let docs = report["documents"].as_array().unwrap();
     let path = |id: &serde_json::Value| docs[id.as_u64().unwrap() as usize]["path"].as_str().unwrap().to_string();
     let mut out: Vec<_> =

@@ -10,6 +10,8 @@ mod archive;
 mod archive_daily;
 mod archive_groups;
 #[cfg(unix)]
+mod archive_server;
+#[cfg(unix)]
 mod archive_pressure;
 mod cli;
 mod devset;
@@ -31,6 +33,8 @@ mod ingest;
 #[cfg(feature = "gui")]
 mod launch;
 mod packaging;
+#[cfg(unix)]
+mod pg;
 mod reference_cache;
 mod report_pdf;
 mod report_targets;

@@ -1,22 +1,20 @@
 //! Adding documents: read and fingerprint in parallel, then one catalog transaction per
 //! batch that inserts the documents, writes the batch's two segments and lists them.
 
-use std::path::Path;
-
 use rayon::prelude::*;
 use rusqlite::Connection;
 
-use super::codec::{bands, compress};
+use super::codec::bands;
 use super::files::{segment_name, sync_dir};
 use super::groups::{Fresh, assign_group, sketch};
+use super::prepare::{Prepared, prepare, source_of};
 use super::rows::{self, NewDocument};
 use super::segment::{self, Kind};
 use super::unchanged::{FileStamp, Known, Verdict, file_digest, stamp_of};
 use super::{Archive, ArchiveError, now};
 use crate::fingerprint::simhash::Dictionary;
-use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage, fingerprint_document};
-use crate::fingerprint::keywords::KeywordPrint;
-use crate::fingerprint::{DocumentFingerprints, TokenKeys};
+use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
+use crate::fingerprint::TokenKeys;
 use crate::index::Posting;
 use crate::ingest;
 
@@ -82,27 +80,6 @@ impl AddSummary {
             }
         }
     }
-}
-
-/// One file read for adding.
-struct Prepared {
-    path: String,
-    /// The path the file resolves to (links and `..` followed), which identifies it
-    /// however it was named.
-    source: String,
-    /// Warnings of the reading, as a check gives them.
-    warnings: Vec<String>,
-    sha256: String,
-    size: u64,
-    /// The file's stamp as seen before it was read (none when it had not settled).
-    stamp: Option<FileStamp>,
-    /// The text, compressed as stored (in the parallel part of an add).
-    compressed: Vec<u8>,
-    chars: usize,
-    prints: DocumentFingerprints,
-    /// `None` for a text without words: it is nobody's near duplicate.
-    simhash: Option<u64>,
-    keywords: Option<KeywordPrint>,
 }
 
 /// What became of one file of an add before the catalog is written.
@@ -245,33 +222,7 @@ impl Archive {
         {
             return Ok(Seen::SameBytes { ids, source, stamp });
         }
-        self.prepare(input, readers, source, stamp).map(|p| Seen::Read(Box::new(p)))
-    }
-
-    /// Reads and fingerprints `input` exactly as a check reads a reference.
-    fn prepare(
-        &self,
-        input: &DocumentInput,
-        readers: (&ingest::Extractor, &Dictionary),
-        source: String,
-        stamp: Option<FileStamp>,
-    ) -> Result<Prepared, (String, String)> {
-        let read = fingerprint_document(input, &self.settings, readers).map_err(|e| (input.display.clone(), e))?;
-        let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
-        let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
-        Ok(Prepared {
-            path: input.display.clone(),
-            source,
-            stamp,
-            warnings: read.entry.warnings.iter().map(ToString::to_string).collect(),
-            sha256: read.entry.sha256.unwrap_or_default(),
-            size,
-            chars: read.entry.chars,
-            compressed,
-            prints: read.prints,
-            simhash: read.entry.simhash,
-            keywords: read.keywords,
-        })
+        prepare(&self.settings, input, readers, source, stamp).map(|p| Seen::Read(Box::new(p)))
     }
 
     /// One transaction: documents in, old versions out, segments written and listed. The
@@ -380,11 +331,4 @@ fn archived_versions(conn: &Connection, doc: &Prepared) -> Result<Option<Vec<u32
         return Ok(None);
     }
     Ok(Some(old.into_iter().map(|(id, _)| id).collect()))
-}
-
-/// The path `path` resolves to, as text: how a file is known whatever its spelling.
-fn source_of(path: &Path) -> String {
-    let real =
-        std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_path_buf());
-    real.to_string_lossy().into_owned()
 }

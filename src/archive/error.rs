@@ -40,7 +40,7 @@ pub enum ArchiveError {
         "the archive holds a document id ({0}) beyond what twinspot can index (4,294,967,295): it cannot be read safely"
     )]
     IdOutOfRange(i64),
-    #[error("twinspot cannot use {scheme}:// archives yet ({shown}): an archive is a local folder")]
+    #[error("twinspot cannot use {scheme}:// archives ({shown}): an archive is a local folder or a postgresql:// server")]
     UnsupportedLocation { scheme: String, shown: String },
     #[error(
         "the archive {0} is being changed by another twinspot (an add, remove, expire or compact): try again when it has finished"
@@ -57,6 +57,28 @@ pub enum ArchiveError {
     DamagedSegments { dir: PathBuf, files: Vec<String> },
     #[error("'{0}' is not a date YYYY-MM-DD")]
     BadDate(String),
+    #[error("{shown} is not a PostgreSQL URL twinspot can use: {why}")]
+    BadServerUrl { shown: String, why: String },
+    #[error("cannot connect to the archive server {address} ({shown}): {why}")]
+    Unreachable { shown: String, address: String, why: String },
+    #[error("the archive server {shown}: {message}")]
+    Server { shown: String, message: String },
+    #[error(
+        "the connection to the archive server {shown} was lost ({why}); nothing half-done was kept: try again when the server is back"
+    )]
+    ConnectionLost { shown: String, why: String },
+    #[error(
+        "{role} may not {action} the archive {shown}: that needs the {needed} permission (`twinspot archive grant ARCHIVE {role} --{needed}`, run by the archive's owner)"
+    )]
+    NoPermission { role: String, action: &'static str, needed: &'static str, shown: String },
+    #[error("{shown} holds no twinspot archive in schema {schema} (archive add creates one)")]
+    NoSuchSchema { shown: String, schema: String },
+    #[error(
+        "{0} is a folder archive, which has no roles: who may read or change it is decided by its files' permissions"
+    )]
+    NoRoles(PathBuf),
+    #[error("'{0}' is not a schema or role name twinspot accepts: letters, digits and _, starting with a letter or _")]
+    BadName(String),
 }
 
 impl ArchiveError {

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use rusqlite::Connection;
 
 use super::codec::bands;
-use super::rows;
+use super::rows::{self, NearRow};
 use crate::fingerprint::simhash::hamming;
 use crate::score::{PairScores, near_duplicate_rule};
 
@@ -69,10 +69,30 @@ pub(super) fn assign_group(
     threshold: u32,
     cluster: bool,
 ) -> Result<bool, rusqlite::Error> {
-    // (distance, id, group)
+    let (near, nshash_neighbour) = near_by_simhash(rows::near_rows(conn, id, bands(simhash), nshash)?, simhash, nshash, threshold);
+    let group = if near.is_empty() {
+        id
+    } else if cluster {
+        near[0].2
+    } else {
+        join_all(conn, near.iter().map(|n| n.2).collect())?
+    };
+    rows::set_group(conn, id, group)?;
+    Ok(nshash_neighbour)
+}
+
+/// Of the documents near a new one (`rows`: sharing a SimHash band or its nshash key), its
+/// near duplicates by SimHash as (distance, id, group), nearest first; and whether another
+/// shares its nshash key without being one (the check decides: see the module).
+pub(super) fn near_by_simhash(
+    rows: Vec<NearRow>,
+    simhash: u64,
+    nshash: Option<u64>,
+    threshold: u32,
+) -> (Vec<(u32, u32, u32)>, bool) {
     let mut near: Vec<(u32, u32, u32)> = Vec::new();
     let mut nshash_neighbour = false;
-    for other in rows::near_rows(conn, id, bands(simhash), nshash)? {
+    for other in rows {
         // A SimHash of 0 means the text had no weighted words: it says nothing.
         let distance = match other.simhash {
             Some(h) if simhash != 0 && h != 0 => Some(hamming(simhash, h)),
@@ -87,15 +107,7 @@ pub(super) fn assign_group(
         }
     }
     near.sort_unstable();
-    let group = if near.is_empty() {
-        id
-    } else if cluster {
-        near[0].2
-    } else {
-        join_all(conn, near.iter().map(|n| n.2).collect())?
-    };
-    rows::set_group(conn, id, group)?;
-    Ok(nshash_neighbour)
+    (near, nshash_neighbour)
 }
 
 /// Joins `groups` into the earliest of them; returns it.
@@ -113,13 +125,19 @@ pub(super) fn join_all(conn: &Connection, mut groups: Vec<u32>) -> Result<u32, r
 
 /// Every group of more than one document, largest first, then by representative.
 pub(super) fn list(conn: &Connection) -> Result<Vec<Group>, rusqlite::Error> {
+    Ok(from_members(rows::group_members(conn)?))
+}
+
+/// The groups of (group, member) pairs sorted by group then member: largest first, then
+/// by representative.
+pub(super) fn from_members(members: Vec<(u32, u32)>) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
-    for (group, id) in rows::group_members(conn)? {
+    for (group, id) in members {
         match groups.last_mut() {
             Some(g) if g.representative == group => g.members.push(id),
             _ => groups.push(Group { representative: group, members: vec![id] }),
         }
     }
     groups.sort_by(|x, y| y.members.len().cmp(&x.members.len()).then(x.representative.cmp(&y.representative)));
-    Ok(groups)
+    groups
 }

@@ -1,7 +1,7 @@
-//! Where an archive may live. Today an archive is a local folder: a name that looks like a
-//! URL (`postgresql://…`, `s3://…`, `file://…`) is refused here, in one place, before
-//! anything is created or opened, and never echoed with its password. A second store
-//! (a database server) would be chosen here instead of refused.
+//! Where a folder archive may live: a name that looks like a URL (`s3://…`, `file://…`)
+//! is refused here, in one place, before anything is created or opened, and never echoed
+//! with its password. A `postgresql://` URL names a shared archive instead
+//! ([`super::Location`] tells the two apart before a folder is ever made of one).
 
 use std::path::Path;
 

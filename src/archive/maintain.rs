@@ -33,7 +33,7 @@ pub struct RemoveSummary {
 
 /// Whether no file is left at `path`: nothing there, or a folder. A file that cannot be
 /// looked at (a folder above it not readable, a share gone away) is not gone.
-fn is_gone(path: &std::path::Path) -> bool {
+pub(super) fn is_gone(path: &std::path::Path) -> bool {
     match std::fs::symlink_metadata(path) {
         Ok(meta) => meta.is_dir(),
         Err(e) => e.kind() == std::io::ErrorKind::NotFound,

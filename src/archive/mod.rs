@@ -8,6 +8,7 @@
 //! files of a batch that never committed are removed by the next writer.
 
 mod add;
+mod any;
 pub mod catalog;
 mod check;
 mod codec;
@@ -21,14 +22,18 @@ mod lookup;
 mod maintain;
 mod merge;
 mod names;
+mod prepare;
 mod reader;
 mod regroup;
 mod rows;
+pub mod server;
 pub mod segment;
 mod store;
+mod stored;
 mod unchanged;
 
 pub use add::{AddOptions, AddSummary};
+pub use any::{AnyArchive, Location};
 pub use check::check_against;
 pub use date::parse_date;
 pub use error::ArchiveError;
@@ -212,20 +217,7 @@ impl Archive {
     /// Refuses an archive of a newer format or made with other fingerprint settings.
     fn check_settings(&self) -> Result<(), ArchiveError> {
         let conn = self.lock();
-        let found: u32 =
-            catalog::setting(&conn, &self.dir, "format")?.and_then(|v| v.parse().ok()).ok_or_else(|| {
-                ArchiveError::Corrupt(format!("{}: the catalog has no format version", self.dir.display()))
-            })?;
-        if found > FORMAT_VERSION {
-            return Err(ArchiveError::NewerFormat { found, supported: FORMAT_VERSION });
-        }
-        for (key, current) in shaping_settings(&self.settings).into_iter().skip(1) {
-            let stored = catalog::setting(&conn, &self.dir, key)?.unwrap_or_default();
-            if stored != current {
-                return Err(ArchiveError::SettingsMismatch { setting: key, archive: stored, current });
-            }
-        }
-        Ok(())
+        refuse_other_settings(&|key| catalog::setting(&conn, &self.dir, key), &self.settings, &self.dir.display().to_string())
     }
 
     /// The folder of the archive.
@@ -265,28 +257,54 @@ impl Archive {
         }
         let conn = catalog::open(dir, false)?;
         catalog::check_ours(&conn, dir)?;
-        let get = |key: &str| catalog::setting(&conn, dir, key);
-        let num = |key: &str, default: usize| -> Result<usize, ArchiveError> {
-            Ok(get(key)?.and_then(|v| v.parse().ok()).unwrap_or(default))
-        };
-        let flag = |key: &str, default: bool| -> Result<bool, ArchiveError> {
-            Ok(get(key)?.and_then(|v| v.parse().ok()).unwrap_or(default))
-        };
-        let d = Settings::default();
-        let n = NormalizeOptions::default();
-        Ok(Settings {
-            k: num("k", d.k)?,
-            w: num("w", d.w)?,
-            min_sentence_tokens: num("min_sentence_tokens", d.min_sentence_tokens)?,
-            normalize: NormalizeOptions {
-                nfkc: flag("nfkc", n.nfkc)?,
-                case_fold: flag("case_fold", n.case_fold)?,
-                traditional_to_simplified: flag("traditional_to_simplified", n.traditional_to_simplified)?,
-                drop_punctuation: flag("drop_punctuation", n.drop_punctuation)?,
-            },
-            ..d
-        })
+        settings_from(&|key| catalog::setting(&conn, dir, key))
     }
+}
+
+/// Reads a stored setting by key, whichever store keeps them.
+type SettingFn<'a> = dyn Fn(&str) -> Result<Option<String>, ArchiveError> + 'a;
+
+/// Refuses an archive of a newer format or made with other fingerprint settings than
+/// `settings`, its settings read through `get` (`shown` names it).
+fn refuse_other_settings(get: &SettingFn<'_>, settings: &Settings, shown: &str) -> Result<(), ArchiveError> {
+    let found: u32 = get("format")?
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| ArchiveError::Corrupt(format!("{shown}: the catalog has no format version")))?;
+    if found > FORMAT_VERSION {
+        return Err(ArchiveError::NewerFormat { found, supported: FORMAT_VERSION });
+    }
+    for (key, current) in shaping_settings(settings).into_iter().skip(1) {
+        let stored = get(key)?.unwrap_or_default();
+        if stored != current {
+            return Err(ArchiveError::SettingsMismatch { setting: key, archive: stored, current });
+        }
+    }
+    Ok(())
+}
+
+/// The fingerprint settings an archive stores, read through `get`, as [`Settings`] (the
+/// others at their defaults).
+fn settings_from(get: &SettingFn<'_>) -> Result<Settings, ArchiveError> {
+    let num = |key: &str, default: usize| -> Result<usize, ArchiveError> {
+        Ok(get(key)?.and_then(|v| v.parse().ok()).unwrap_or(default))
+    };
+    let flag = |key: &str, default: bool| -> Result<bool, ArchiveError> {
+        Ok(get(key)?.and_then(|v| v.parse().ok()).unwrap_or(default))
+    };
+    let d = Settings::default();
+    let n = NormalizeOptions::default();
+    Ok(Settings {
+        k: num("k", d.k)?,
+        w: num("w", d.w)?,
+        min_sentence_tokens: num("min_sentence_tokens", d.min_sentence_tokens)?,
+        normalize: NormalizeOptions {
+            nfkc: flag("nfkc", n.nfkc)?,
+            case_fold: flag("case_fold", n.case_fold)?,
+            traditional_to_simplified: flag("traditional_to_simplified", n.traditional_to_simplified)?,
+            drop_punctuation: flag("drop_punctuation", n.drop_punctuation)?,
+        },
+        ..d
+    })
 }
 
 /// True when every entry of `dir` is one a writer of this archive makes before its

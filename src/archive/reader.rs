@@ -3,28 +3,26 @@
 //! archive's stable ids.
 
 use std::borrow::Cow;
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use rustc_hash::FxHashSet;
 
-use super::codec::{bands, decompress};
+use super::codec::bands;
 use super::lookup::SegmentLookup;
 use super::rows;
 use super::segment::Kind;
+use super::stored::{entry_of, reference_of};
 use super::{Archive, ArchiveError};
-use crate::engine::{Role, compared_prefix};
-use crate::fingerprint::keywords::KeywordPrint;
-use crate::fingerprint::simhash::hamming;
-use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::fingerprint::FingerprintedDoc;
+use crate::fingerprint::TokenKeys;
+use crate::fingerprint::simhash::hamming;
 use crate::index::{Glance, Posting, ReferenceIndex, StoredReferences};
 use crate::model::DocumentEntry;
 
 /// Documents glanced at per query.
 const GLANCE_CHUNK: usize = 4096;
 /// The largest distance the band columns answer; above it every SimHash is scanned.
-const BAND_DISTANCE: u32 = 3;
+pub(super) const BAND_DISTANCE: u32 = 3;
 
 /// The archive's references, as one check sees them.
 pub struct ArchiveIndex<'a> {
@@ -121,18 +119,6 @@ impl<'a> ArchiveIndex<'a> {
         self.archive.catalog().simhash_rows((threshold <= BAND_DISTANCE).then(|| bands(simhash)))
     }
 
-    /// The stored text of `doc`, its SimHash and its keywords.
-    fn load(&self, doc: u32) -> Result<Option<Stored>, ArchiveError> {
-        let row = self.archive.catalog().stored(doc)?;
-        let Some(rows::StoredRow { text: compressed, simhash, keywords }) = row else {
-            return Ok(None);
-        };
-        let text =
-            decompress(&compressed).map_err(|e| ArchiveError::Corrupt(format!("the text of document {doc}: {e}")))?;
-        let keywords = keywords.map(|k| KeywordPrint::from_keywords(k.lines().map(str::to_string).collect()));
-        Ok(Some(Stored { text, simhash, keywords }))
-    }
-
     /// Calls `each` with the stored token keys and SimHash of every document of `docs`
     /// that has keys (documents archived before format 3 have none): one query per
     /// [`GLANCE_CHUNK`] documents, in id order.
@@ -180,6 +166,33 @@ impl Drop for ArchiveIndex<'_> {
     }
 }
 
+/// Of `rows` (id, SimHash), those within `threshold` of `simhash` and not removed, with
+/// their distance, sorted by id: only ids after `after` when given, and at most `limit`,
+/// the closest, when there are more.
+pub(super) fn nearest(
+    rows: Vec<(u32, u64)>,
+    simhash: u64,
+    threshold: u32,
+    after: Option<u32>,
+    limit: usize,
+    removed: &FxHashSet<u32>,
+) -> Vec<(u32, u32)> {
+    let mut docs: Vec<(u32, u32)> = rows
+        .into_iter()
+        .map(|(id, h)| (id, hamming(simhash, h)))
+        .filter(|&(id, distance)| distance <= threshold && after.is_none_or(|a| id > a) && !removed.contains(&id))
+        .collect();
+    docs.sort_unstable();
+    docs.dedup();
+    // The closest first when there are more than asked for.
+    if docs.len() > limit {
+        docs.sort_unstable_by_key(|&(id, distance)| (distance, id));
+        docs.truncate(limit);
+        docs.sort_unstable();
+    }
+    docs
+}
+
 /// What a check says of a segment it could not read soundly.
 fn damaged(segment: &SegmentLookup, what: &str) -> String {
     let name = segment.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -187,13 +200,6 @@ fn damaged(segment: &SegmentLookup, what: &str) -> String {
         "segment {name} is damaged ({what}): matches with the documents it holds would be missed; \
          run `twinspot archive verify` and restore the archive from a copy"
     )
-}
-
-/// One archived document as read back.
-struct Stored {
-    text: String,
-    simhash: Option<u64>,
-    keywords: Option<KeywordPrint>,
 }
 
 impl ReferenceIndex for ArchiveIndex<'_> {
@@ -208,24 +214,7 @@ impl ReferenceIndex for ArchiveIndex<'_> {
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
         let threshold = self.archive.settings.simhash_threshold;
         match self.simhash_rows(simhash, threshold) {
-            Ok(rows) => {
-                let mut docs: Vec<(u32, u32)> = rows
-                    .into_iter()
-                    .map(|(id, h)| (id, hamming(simhash, h)))
-                    .filter(|&(id, distance)| {
-                        distance <= threshold && after.is_none_or(|a| id > a) && !self.removed.contains(&id)
-                    })
-                    .collect();
-                docs.sort_unstable();
-                docs.dedup();
-                // The closest first when there are more than asked for.
-                if docs.len() > limit {
-                    docs.sort_unstable_by_key(|&(id, distance)| (distance, id));
-                    docs.truncate(limit);
-                    docs.sort_unstable();
-                }
-                docs
-            }
+            Ok(rows) => nearest(rows, simhash, threshold, after, limit, &self.removed),
             Err(error) => {
                 self.note(format!("SimHash lookup failed: {error}"));
                 Vec::new()
@@ -240,35 +229,25 @@ impl ReferenceIndex for ArchiveIndex<'_> {
     }
 
     fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>> {
-        let stored = match self.load(doc) {
-            Ok(Some(found)) => found,
+        let read = self.archive.catalog().stored(doc).and_then(|row| match row {
+            Some(row) => reference_of(doc, row, &self.archive.settings).map(Some),
+            None => Ok(None),
+        });
+        match read {
+            Ok(Some(found)) => Some(found),
             Ok(None) => {
                 // Postings of removed documents were dropped before: this one's are stray.
                 self.note(format!(
                     "the segments name document {doc}, which the catalog does not hold: a segment is damaged; \
                      run `twinspot archive verify`"
                 ));
-                return None;
+                None
             }
             Err(error) => {
                 self.note(error.to_string());
-                return None;
+                None
             }
-        };
-        let settings = &self.archive.settings;
-        let compared = compared_prefix(&stored.text, settings);
-        // As in a check's own index: matching reads tokens and sentences, not k-grams.
-        let prints = DocumentFingerprints::without_kgrams(&stored.text[..compared], settings);
-        let countable_chars = stored.text[..compared].chars().count();
-        Some(FingerprintedDoc {
-            prints: Cow::Owned(prints),
-            text: Arc::from(stored.text),
-            compared,
-            masked_chars: Cow::Borrowed(&[]),
-            countable_chars,
-            simhash: stored.simhash,
-            keywords: stored.keywords.map(Cow::Owned),
-        })
+        }
     }
 
     fn reference_count(&self) -> usize {
@@ -293,34 +272,6 @@ impl StoredReferences for ArchiveIndex<'_> {
 
     fn entry(&self, doc: u32, id: usize) -> DocumentEntry {
         let row = self.archive.catalog().entry(doc);
-        let mut entry =
-            DocumentEntry::unread(id, format!("archive document {doc}"), self.archive.dir.clone(), Role::Reference);
-        let rows::EntryRow { path, sha256, text, chars, simhash } = match row {
-            Ok(Some(row)) => row,
-            Ok(None) => {
-                entry.error = Some(ArchiveError::NoSuchDocument(doc).to_string().into());
-                return entry;
-            }
-            Err(error) => {
-                entry.error = Some(error.to_string().into());
-                return entry;
-            }
-        };
-        entry.source = PathBuf::from(&path);
-        entry.path = path;
-        match decompress(&text) {
-            Ok(text) => {
-                let compared = compared_prefix(&text, &self.archive.settings);
-                entry.countable_chars = text[..compared].chars().count();
-                entry.text = Arc::from(text);
-            }
-            Err(e) => {
-                entry.error = Some(ArchiveError::Corrupt(format!("the text of document {doc}: {e}")).to_string().into())
-            }
-        }
-        entry.chars = usize::try_from(chars).unwrap_or_default();
-        entry.simhash = simhash;
-        entry.sha256 = Some(sha256);
-        entry
+        entry_of(doc, id, row, self.archive.dir.clone(), &self.archive.settings)
     }
 }

@@ -58,19 +58,7 @@ impl Archive {
         {
             let index = ArchiveIndex::open(self)?;
             for doc in fresh {
-                let mut counts: FxHashMap<u32, usize> = FxHashMap::default();
-                for postings in index.kgram_postings(&doc.sketch) {
-                    if postings.len() > MAX_POSTINGS {
-                        continue;
-                    }
-                    let mut docs: Vec<u32> = postings.iter().map(|p| p.doc).filter(|&d| d != doc.id).collect();
-                    docs.dedup();
-                    for d in docs {
-                        *counts.entry(d).or_default() += 1;
-                    }
-                }
-                let others: Vec<u32> = counts.into_iter().filter(|&(_, n)| n >= SKETCH_HITS).map(|(d, _)| d).collect();
-                if doc.nshash_neighbour || !others.is_empty() {
+                if let Some(others) = sharing_sketch(&index, doc) {
                     sharing.push((doc, others));
                 }
             }
@@ -92,22 +80,56 @@ impl Archive {
 
     /// The archived documents the check of `doc`'s file calls its near duplicates.
     fn near_duplicates_by_check(&self, doc: &Fresh) -> Result<Vec<u32>, ArchiveError> {
-        let request = CheckRequest {
-            documents: vec![DocumentInput::new(doc.file.clone(), Role::Suspect)],
-            settings: self.settings.clone(),
-            keep_dictionary: true,
-            ..CheckRequest::default()
-        };
+        let request = check_of(doc, &self.settings);
         let report = check_against(self, &request, &NoProgress, &CancelFlag::new())?;
         let conn = self.lock();
         let mut near = Vec::new();
-        for &[a, b] in &report.near_duplicates {
-            let other = if a == 0 { b } else { a };
-            let Some(entry) = report.documents.get(other).filter(|_| a == 0 || b == 0) else { continue };
-            let Some(sha256) = entry.sha256.as_deref() else { continue };
-            let ids = rows::ids_by_path_and_sha256(&conn, &entry.path, sha256).map_err(|e| self.sql(e))?;
+        for (path, sha256) in near_duplicates_in(&report) {
+            let ids = rows::ids_by_path_and_sha256(&conn, path, sha256).map_err(|e| self.sql(e))?;
             near.extend(ids.into_iter().filter(|&id| id != doc.id));
         }
         Ok(near)
     }
+}
+
+/// The documents whose sketch `doc` shares [`SKETCH_HITS`] hashes with (hashes held by
+/// more than [`MAX_POSTINGS`] postings say nothing, as in a check), when there are any or
+/// it shares an nshash key: it is worth checking for near duplicates.
+pub(super) fn sharing_sketch(index: &dyn ReferenceIndex, doc: &Fresh) -> Option<Vec<u32>> {
+    let mut counts: FxHashMap<u32, usize> = FxHashMap::default();
+    for postings in index.kgram_postings(&doc.sketch) {
+        if postings.len() > MAX_POSTINGS {
+            continue;
+        }
+        let mut docs: Vec<u32> = postings.iter().map(|p| p.doc).filter(|&d| d != doc.id).collect();
+        docs.dedup();
+        for d in docs {
+            *counts.entry(d).or_default() += 1;
+        }
+    }
+    let others: Vec<u32> = counts.into_iter().filter(|&(_, n)| n >= SKETCH_HITS).map(|(d, _)| d).collect();
+    (doc.nshash_neighbour || !others.is_empty()).then_some(others)
+}
+
+/// The request that checks `doc`'s file against an archive with `settings`.
+pub(super) fn check_of(doc: &Fresh, settings: &crate::settings::Settings) -> CheckRequest {
+    CheckRequest {
+        documents: vec![DocumentInput::new(doc.file.clone(), Role::Suspect)],
+        settings: settings.clone(),
+        keep_dictionary: true,
+        ..CheckRequest::default()
+    }
+}
+
+/// (path, SHA-256) of each archived document the check of one suspect (document 0) calls
+/// its near duplicate.
+pub(super) fn near_duplicates_in(report: &crate::engine::Report) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    for &[a, b] in &report.near_duplicates {
+        let other = if a == 0 { b } else { a };
+        let Some(entry) = report.documents.get(other).filter(|_| a == 0 || b == 0) else { continue };
+        let Some(sha256) = entry.sha256.as_deref() else { continue };
+        out.push((entry.path.as_str(), sha256));
+    }
+    out
 }

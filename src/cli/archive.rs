@@ -1,27 +1,26 @@
 //! `twinspot archive`: add documents to an archive, check suspects against it, and look
-//! after it (list, stats, remove, groups, expire, verify).
+//! after it (list, stats, remove, groups, expire, verify, compact; grant and revoke on a
+//! shared archive). The archive is a folder or a PostgreSQL server: [`AnyArchive`].
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use twinspot::archive::{AddOptions, Archive, WhenBusy, check_against};
+use twinspot::archive::server::Access;
+use twinspot::archive::{AddOptions, AnyArchive, Location, WhenBusy};
 use twinspot::engine::{CheckRequest, InputSet, Skipped, display_path};
 use twinspot::{CancelFlag, DocumentInput, Role, Settings};
 
 use super::compare::{read_by_the_run, report_lang, skipped_line, summary};
-use super::grammar::archive::{ArchiveCommand, CheckArgs, Shape};
+use super::grammar::archive::{ArchiveArgs, ArchiveCommand, CheckArgs, Shape};
 use super::output::ReportOutputs;
 use super::progress_bar::TerminalProgress;
 
-/// The settings to open `dir` with: the archive's own, or the defaults for a new one,
-/// with `shape` on top (a differing value is then refused when the archive opens).
-fn settings_for(dir: &Path, shape: &Shape) -> anyhow::Result<Settings> {
-    let mut settings = if dir.join(twinspot::archive::catalog::CATALOG).exists() {
-        Archive::stored_settings(dir)?
-    } else {
-        Settings::default()
-    };
+/// The settings to open the archive at `location` with: the archive's own, or the
+/// defaults for a new one, with `shape` on top (a differing value is then refused when
+/// the archive opens).
+fn settings_for(location: &Location, shape: &Shape) -> anyhow::Result<Settings> {
+    let mut settings = location.stored_settings()?.unwrap_or_default();
     if let Some(k) = shape.k {
         settings.k = k;
     }
@@ -31,14 +30,15 @@ fn settings_for(dir: &Path, shape: &Shape) -> anyhow::Result<Settings> {
     Ok(settings)
 }
 
-fn open_read(dir: &Path) -> anyhow::Result<Archive> {
-    let settings = Archive::stored_settings(dir)?;
-    Ok(Archive::open(dir, &settings)?)
+fn open_read(location: &Location) -> anyhow::Result<AnyArchive> {
+    let settings = location.stored_settings()?.unwrap_or_default();
+    Ok(AnyArchive::open(location, &settings)?)
 }
 
-fn open_write(dir: &Path) -> anyhow::Result<Archive> {
-    let settings = Archive::stored_settings(dir)?;
-    Ok(Archive::open_for_changes(dir, &settings, false, WhenBusy::Wait(&say_waiting))?)
+/// Opens an existing archive for a change (`action` names it for a refusal).
+fn open_write(location: &Location, action: &'static str) -> anyhow::Result<AnyArchive> {
+    let settings = location.stored_settings()?.unwrap_or_default();
+    Ok(AnyArchive::open_for_changes(location, &settings, false, WhenBusy::Wait(&say_waiting), action)?)
 }
 
 /// Said when another writer holds the archive: this one waits for it.
@@ -56,22 +56,25 @@ fn archive_of(command: &ArchiveCommand) -> &Path {
         | ArchiveCommand::Groups { archive }
         | ArchiveCommand::Expire { archive, .. }
         | ArchiveCommand::Verify { archive }
-        | ArchiveCommand::Compact { archive } => archive,
+        | ArchiveCommand::Compact { archive }
+        | ArchiveCommand::Grant { archive, .. }
+        | ArchiveCommand::Revoke { archive, .. } => archive,
         ArchiveCommand::Check(args) => &args.archive,
     }
 }
 
-pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
-    // An archive named by a URL is refused before anything is read, made or echoed.
-    twinspot::archive::refuse_unsupported(archive_of(&command))?;
-    match command {
-        ArchiveCommand::Add { archive, paths, date, cluster, sync, shape, quiet } => {
+pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
+    // An archive is a folder or a PostgreSQL URL; any other URL is refused before
+    // anything is read, made or echoed, and a password is never shown.
+    let location = Location::parse(archive_of(&args.command), Some(&args.schema))?;
+    match args.command {
+        ArchiveCommand::Add { paths, date, cluster, sync, shape, quiet, .. } => {
             let sync = if sync { paths.iter().filter(|p| p.is_dir()).cloned().collect() } else { Vec::new() };
-            return add(&archive, &paths, AddOptions { published: date, cluster, sync }, &shape, quiet);
+            return add(&location, &paths, AddOptions { published: date, cluster, sync }, &shape, quiet);
         }
-        ArchiveCommand::Check(args) => return check(args),
-        ArchiveCommand::List { archive } => {
-            for d in open_read(&archive)?.list()? {
+        ArchiveCommand::Check(args) => return check(&location, args),
+        ArchiveCommand::List { .. } => {
+            for d in open_read(&location)?.list()? {
                 println!(
                     "{:>8} {:>8} {:>8} {:<10} {}",
                     d.id,
@@ -82,20 +85,23 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
                 );
             }
         }
-        ArchiveCommand::Stats { archive } => {
-            let s = open_read(&archive)?.stats()?;
+        ArchiveCommand::Stats { .. } => {
+            let store = open_read(&location)?;
+            let s = store.stats()?;
             println!("documents        {}", s.documents);
             println!("characters       {}", s.chars);
             println!("groups           {}", s.groups);
-            println!("segments         {} k-gram, {} sentence", s.kgram_segments, s.sentence_segments);
+            if let AnyArchive::Folder(_) = store {
+                println!("segments         {} k-gram, {} sentence", s.kgram_segments, s.sentence_segments);
+            }
             println!("postings         {}", s.postings);
             println!("bytes on disk    {}", s.bytes);
             if s.chars > 0 {
                 println!("bytes per char   {:.2}", s.bytes as f64 / s.chars as f64);
             }
         }
-        ArchiveCommand::Remove { archive, paths, id } => {
-            let summary = open_write(&archive)?.remove(&id, &paths)?;
+        ArchiveCommand::Remove { paths, id, .. } => {
+            let summary = open_write(&location, "remove from")?.remove(&id, &paths)?;
             if summary.not_found.is_empty() {
                 println!("{} removed", summary.removed);
             } else {
@@ -103,8 +109,8 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
-        ArchiveCommand::Groups { archive } => {
-            let store = open_read(&archive)?;
+        ArchiveCommand::Groups { .. } => {
+            let store = open_read(&location)?;
             let paths: std::collections::HashMap<u32, String> =
                 store.list()?.into_iter().map(|d| (d.id, d.path)).collect();
             for g in store.groups()? {
@@ -114,23 +120,25 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        ArchiveCommand::Expire { archive, before } => {
-            let dropped = open_write(&archive)?.expire(&before)?;
+        ArchiveCommand::Expire { before, .. } => {
+            let dropped = open_write(&location, "expire documents of")?.expire(&before)?;
             println!("{dropped} expired");
         }
-        ArchiveCommand::Compact { archive } => {
-            let store = open_write(&archive)?;
-            let merged = store.merge_all()?;
-            let stats = store.stats()?;
-            println!(
-                "{}: {} k-gram and {} sentence segments",
-                if merged { "merged" } else { "nothing to merge" },
-                stats.kgram_segments,
-                stats.sentence_segments
-            );
+        ArchiveCommand::Compact { .. } => {
+            println!("{}", open_write(&location, "compact")?.compact()?);
         }
-        ArchiveCommand::Verify { archive } => {
-            let report = open_read(&archive)?.verify()?;
+        ArchiveCommand::Grant { role, write, .. } => {
+            let access = if write { Access::Write } else { Access::Read };
+            open_read(&location)?.grant(&role, access)?;
+            let what = if write { "check and change" } else { "check" };
+            println!("{role} may now {what} {}", location.shown());
+        }
+        ArchiveCommand::Revoke { role, .. } => {
+            open_read(&location)?.revoke(&role)?;
+            println!("{role} may no longer use {}", location.shown());
+        }
+        ArchiveCommand::Verify { .. } => {
+            let report = open_read(&location)?.verify()?;
             for problem in &report.problems {
                 eprintln!("twinspot: {problem}");
             }
@@ -153,13 +161,13 @@ pub fn run(command: ArchiveCommand) -> anyhow::Result<ExitCode> {
 }
 
 /// `twinspot archive add`: waits for another writer, then adds and says what it did.
-fn add(archive: &Path, paths: &[PathBuf], options: AddOptions, shape: &Shape, quiet: bool) -> anyhow::Result<ExitCode> {
-    let mut settings = settings_for(archive, shape)?;
+fn add(location: &Location, paths: &[PathBuf], options: AddOptions, shape: &Shape, quiet: bool) -> anyhow::Result<ExitCode> {
+    let mut settings = settings_for(location, shape)?;
     settings.ingest.isolation = super::isolation();
     let Some((inputs, _)) = gather(paths, Role::Reference) else {
         return Ok(ExitCode::from(2));
     };
-    let store = Archive::open_for_changes(archive, &settings, true, WhenBusy::Wait(&say_waiting))?;
+    let store = AnyArchive::open_for_changes(location, &settings, true, WhenBusy::Wait(&say_waiting), "add to")?;
     let progress = TerminalProgress::new(quiet);
     let synced = !options.sync.is_empty();
     let summary = store.add(&inputs, &options, &progress, &CancelFlag::new())?;
@@ -219,8 +227,8 @@ fn gather(paths: &[PathBuf], role: Role) -> Option<(Vec<DocumentInput>, Vec<Skip
     Some((documents, skipped))
 }
 
-fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let mut settings = settings_for(&args.archive, &args.shape)?;
+fn check(location: &Location, args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let mut settings = settings_for(location, &args.shape)?;
     settings.min_chars = args.min_chars as usize;
     settings.simhash_threshold = args.simhash_threshold as u32;
     settings.ingest.isolation = super::isolation();
@@ -242,10 +250,10 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
         eprintln!("twinspot: {e}");
         return Ok(ExitCode::from(2));
     }
-    let store = Archive::open(&args.archive, &settings)?;
+    let store = AnyArchive::open(location, &settings)?;
     let request = CheckRequest { documents, settings, skipped, ..CheckRequest::default() };
     let progress = TerminalProgress::new(args.quiet).with_timings(args.timings);
-    let report = check_against(&store, &request, &progress, &CancelFlag::new()).context("the check did not finish")?;
+    let report = store.check(&request, &progress, &CancelFlag::new()).context("the check did not finish")?;
     progress.finish();
     for doc in &report.documents {
         match &doc.error {

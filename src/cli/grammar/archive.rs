@@ -7,6 +7,16 @@ use clap::{Args, Subcommand};
 use super::defaults;
 use super::values::{Lang, parse_date, whole_in};
 
+/// `twinspot archive`: what to do, and the schema of a shared archive.
+#[derive(Debug, Args)]
+pub struct ArchiveArgs {
+    #[command(subcommand)]
+    pub command: ArchiveCommand,
+    /// The schema of a shared archive on a PostgreSQL server (one schema an archive).
+    #[arg(long, global = true, value_name = "NAME", default_value = "twinspot")]
+    pub schema: String,
+}
+
 /// What to do with an archive.
 #[derive(Debug, Subcommand)]
 pub enum ArchiveCommand {
@@ -65,6 +75,20 @@ pub enum ArchiveCommand {
     /// Merge the postings segments of each kind into one, so that a check looks up each
     /// hash in one file (`add` merges in tiers and leaves a few). Checks may run meanwhile.
     Compact { archive: PathBuf },
+    /// Let a PostgreSQL role use a shared archive: --read to check, list and see stats
+    /// and groups; --write also to add, remove, expire and compact. Run by the archive's
+    /// owner.
+    #[command(group = clap::ArgGroup::new("access").required(true).args(["read", "write"]))]
+    Grant {
+        archive: PathBuf,
+        role: String,
+        #[arg(long)]
+        read: bool,
+        #[arg(long)]
+        write: bool,
+    },
+    /// Take every permission on a shared archive from a PostgreSQL role.
+    Revoke { archive: PathBuf, role: String },
 }
 
 /// Fingerprint settings; an archive keeps the ones it was made with and refuses others.

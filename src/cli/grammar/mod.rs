@@ -36,9 +36,10 @@ pub enum Command {
     /// report shared passages, scores and near duplicates.
     Compare(Box<compare::CompareArgs>),
     /// A persistent archive of references: add documents once, check new ones against
-    /// all of them in well under a second.
-    #[command(subcommand)]
-    Archive(archive::ArchiveCommand),
+    /// all of them in well under a second. ARCHIVE is a folder, or a PostgreSQL server
+    /// shared by a team: postgresql://USER@HOST[:PORT]/DATABASE[?sslmode=require] (the
+    /// password from PGPASSWORD or ~/.pgpass, or in the URL; it is never shown or stored).
+    Archive(archive::ArchiveArgs),
     /// Print the text of a file exactly as the engine reads it: every offset in a report
     /// counts characters (Unicode code points) of this text.
     Extract {

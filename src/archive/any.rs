@@ -1,0 +1,216 @@
+//! Either store behind one name: an archive named by a folder, or by a `postgresql://`
+//! URL and a schema. Front ends open an [`AnyArchive`] and ask it what they would ask
+//! either; each verb goes to the store that holds the archive, and both answer alike.
+
+use std::path::{Path, PathBuf};
+
+use super::server::{Access, Schema, ServerArchive, ServerLocation, is_server_url};
+use super::{
+    AddOptions, AddSummary, Archive, ArchiveError, DocumentInfo, Group, RemoveSummary, Stats, VerifyReport, WhenBusy,
+};
+use crate::engine::{CancelFlag, CheckRequest, DocumentInput, ProgressSink, Report};
+use crate::settings::Settings;
+
+/// Where an archive lives.
+#[derive(Clone, Debug)]
+pub enum Location {
+    /// A folder on this machine.
+    Folder(PathBuf),
+    /// A schema of a PostgreSQL server.
+    Server(ServerLocation, Schema),
+}
+
+impl Location {
+    /// The archive `name` names: a `postgresql://` URL (in `schema`, default
+    /// [`super::server::DEFAULT_SCHEMA`]), or a folder. Any other URL is refused, and a
+    /// password is never shown.
+    pub fn parse(name: &Path, schema: Option<&str>) -> Result<Self, ArchiveError> {
+        let text = name.to_string_lossy();
+        if is_server_url(&text) {
+            let schema = Schema::new(schema.unwrap_or(super::server::DEFAULT_SCHEMA))?;
+            return Ok(Self::Server(ServerLocation::parse(&text)?, schema));
+        }
+        super::location::refuse_unsupported(name)?;
+        Ok(Self::Folder(name.to_path_buf()))
+    }
+
+    /// The location as it may be shown (no password).
+    pub fn shown(&self) -> String {
+        match self {
+            Self::Folder(dir) => dir.display().to_string(),
+            Self::Server(location, schema) => format!("{} (schema {})", location.shown(), schema.name()),
+        }
+    }
+
+    /// Whether an archive exists here (a folder with a catalog; a server is asked when
+    /// the archive is opened).
+    fn folder_holds_archive(dir: &Path) -> bool {
+        dir.join(super::catalog::CATALOG).exists()
+    }
+
+    /// The fingerprint settings the archive stores, or `None` when there is no archive
+    /// here yet (then a new one takes the defaults).
+    pub fn stored_settings(&self) -> Result<Option<Settings>, ArchiveError> {
+        match self {
+            Self::Folder(dir) if !Self::folder_holds_archive(dir) => Ok(None),
+            Self::Folder(dir) => Archive::stored_settings(dir).map(Some),
+            Self::Server(location, schema) => match ServerArchive::stored_settings(location, schema) {
+                Ok(settings) => Ok(Some(settings)),
+                Err(ArchiveError::NoSuchSchema { .. }) => Ok(None),
+                Err(e) => Err(e),
+            },
+        }
+    }
+}
+
+/// An open archive, in a folder or on a server.
+#[derive(Debug)]
+pub enum AnyArchive {
+    Folder(Archive),
+    Server(ServerArchive),
+}
+
+impl AnyArchive {
+    /// Opens the archive at `location` for checking.
+    pub fn open(location: &Location, settings: &Settings) -> Result<Self, ArchiveError> {
+        Ok(match location {
+            Location::Folder(dir) => Self::Folder(Archive::open(dir, settings)?),
+            Location::Server(server, schema) => Self::Server(ServerArchive::open(server, schema, settings)?),
+        })
+    }
+
+    /// Opens the archive at `location` for changes (with `create`, making it when there
+    /// is none); a folder's other writer is waited for as `busy` says, a server's
+    /// writers take turns per batch. `action` names the change for a refusal.
+    pub fn open_for_changes(
+        location: &Location,
+        settings: &Settings,
+        create: bool,
+        busy: WhenBusy<'_>,
+        action: &'static str,
+    ) -> Result<Self, ArchiveError> {
+        Ok(match location {
+            Location::Folder(dir) => Self::Folder(Archive::open_for_changes(dir, settings, create, busy)?),
+            Location::Server(server, schema) => {
+                Self::Server(ServerArchive::open_for_changes(server, schema, settings, create, action)?)
+            }
+        })
+    }
+
+    /// Adds `inputs` (see [`Archive::add`]).
+    pub fn add(
+        &self,
+        inputs: &[DocumentInput],
+        options: &AddOptions,
+        sink: &dyn ProgressSink,
+        cancel: &CancelFlag,
+    ) -> Result<AddSummary, ArchiveError> {
+        match self {
+            Self::Folder(a) => a.add(inputs, options, sink, cancel),
+            Self::Server(a) => a.add(inputs, options, sink, cancel),
+        }
+    }
+
+    /// Checks the documents of `request` against the archive (see
+    /// [`super::check_against`]).
+    pub fn check(&self, request: &CheckRequest, sink: &dyn ProgressSink, cancel: &CancelFlag) -> Result<Report, ArchiveError> {
+        match self {
+            Self::Folder(a) => super::check_against(a, request, sink, cancel),
+            Self::Server(a) => super::server::check_against(a, request, sink, cancel),
+        }
+    }
+
+    /// Every document, by id.
+    pub fn list(&self) -> Result<Vec<DocumentInfo>, ArchiveError> {
+        match self {
+            Self::Folder(a) => a.list(),
+            Self::Server(a) => a.list(),
+        }
+    }
+
+    /// Sizes of the archive.
+    pub fn stats(&self) -> Result<Stats, ArchiveError> {
+        match self {
+            Self::Folder(a) => a.stats(),
+            Self::Server(a) => a.stats(),
+        }
+    }
+
+    /// Near-duplicate groups of more than one document.
+    pub fn groups(&self) -> Result<Vec<Group>, ArchiveError> {
+        match self {
+            Self::Folder(a) => a.groups(),
+            Self::Server(a) => a.groups(),
+        }
+    }
+
+    /// Removes documents by id and by path.
+    pub fn remove(&self, ids: &[u32], paths: &[PathBuf]) -> Result<RemoveSummary, ArchiveError> {
+        match self {
+            Self::Folder(a) => a.remove(ids, paths),
+            Self::Server(a) => a.remove(ids, paths),
+        }
+    }
+
+    /// Drops every document older than `before` (YYYY-MM-DD).
+    pub fn expire(&self, before: &str) -> Result<usize, ArchiveError> {
+        match self {
+            Self::Folder(a) => a.expire(before),
+            Self::Server(a) => a.expire(before),
+        }
+    }
+
+    /// Checks what the archive holds.
+    pub fn verify(&self) -> Result<VerifyReport, ArchiveError> {
+        match self {
+            Self::Folder(a) => a.verify(),
+            Self::Server(a) => a.verify(),
+        }
+    }
+
+    /// Compacts the archive: a folder merges its segments, a server drops the postings
+    /// of removed documents and reclaims their space. What was done, in words.
+    pub fn compact(&self) -> Result<String, ArchiveError> {
+        match self {
+            Self::Folder(a) => {
+                let merged = a.merge_all()?;
+                let stats = a.stats()?;
+                Ok(format!(
+                    "{}: {} k-gram and {} sentence segments",
+                    if merged { "merged" } else { "nothing to merge" },
+                    stats.kgram_segments,
+                    stats.sentence_segments
+                ))
+            }
+            Self::Server(a) => {
+                let purged = a.compact()?;
+                Ok(format!("compacted: {purged} postings of removed documents dropped, space reclaimed"))
+            }
+        }
+    }
+
+    /// Gives `role` access to a shared archive; a folder has no roles (its files'
+    /// permissions decide who may read or change it).
+    pub fn grant(&self, role: &str, access: Access) -> Result<(), ArchiveError> {
+        match self {
+            Self::Folder(a) => Err(ArchiveError::NoRoles(a.dir().to_path_buf())),
+            Self::Server(a) => a.grant(role, access),
+        }
+    }
+
+    /// Takes every permission on a shared archive from `role`.
+    pub fn revoke(&self, role: &str) -> Result<(), ArchiveError> {
+        match self {
+            Self::Folder(a) => Err(ArchiveError::NoRoles(a.dir().to_path_buf())),
+            Self::Server(a) => a.revoke(role),
+        }
+    }
+
+    /// The archive's settings.
+    pub fn settings(&self) -> &Settings {
+        match self {
+            Self::Folder(a) => a.settings(),
+            Self::Server(a) => a.settings(),
+        }
+    }
+}

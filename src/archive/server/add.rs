@@ -1,0 +1,276 @@
+//! Adding to a shared archive: each batch's files are hashed first, and only those whose
+//! bytes the archive does not hold are read and fingerprinted (in parallel, as a folder
+//! archive reads them); then one transaction per batch, under the writers' advisory lock,
+//! inserts the documents, groups them by SimHash and copies their postings in (binary
+//! COPY). Two adders adding the same file store it once: the SHA-256 is unique.
+
+use rayon::prelude::*;
+
+use super::super::add::{AddOptions, AddSummary};
+use super::super::codec::bands;
+use super::super::groups::{Fresh, near_by_simhash, sketch};
+use super::super::maintain::is_gone;
+use super::super::prepare::{Prepared, prepare, source_of};
+use super::super::regroup::{check_of, near_duplicates_in, sharing_sketch};
+use super::super::rows::NewDocument;
+use super::super::unchanged::file_digest;
+use super::index::{ServerIndex, check_against};
+use super::rows::{self, Postings, RowError};
+use super::{ArchiveError, Schema, ServerArchive};
+use crate::engine::{CancelFlag, DocumentInput, NoProgress, Progress, ProgressSink, Stage};
+use crate::fingerprint::TokenKeys;
+use crate::fingerprint::simhash::Dictionary;
+use crate::index::Posting;
+use crate::ingest;
+
+/// Documents per batch: one transaction each.
+const BATCH: usize = 1000;
+
+/// Postings tables are analysed again after an add of at least this many documents (the
+/// planner's row counts then change enough to matter).
+const ANALYZE_AFTER: usize = 1000;
+
+impl ServerArchive {
+    /// Adds `inputs`: a file whose bytes are archived is skipped unread but for its hash, a
+    /// file whose path is archived with other content replaces it. Batches commit one by
+    /// one; a cancel keeps the committed ones.
+    pub fn add(
+        &self,
+        inputs: &[DocumentInput],
+        options: &AddOptions,
+        sink: &dyn ProgressSink,
+        cancel: &CancelFlag,
+    ) -> Result<AddSummary, ArchiveError> {
+        self.require_write("add to")?;
+        if let Some(date) = &options.published {
+            super::super::date::parse_date(date)?;
+        }
+        let mut summary = AddSummary::default();
+        let total = inputs.len();
+        sink.progress(Progress { stage: Stage::Reading, done: 0, total });
+        let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
+        let dictionary = Dictionary::new();
+        let mut fresh = Vec::new();
+        let ticks = std::sync::atomic::AtomicUsize::new(0);
+        for batch in inputs.chunks(BATCH) {
+            if cancel.is_cancelled() {
+                break;
+            }
+            let digests: Vec<Option<String>> =
+                batch.par_iter().map(|input| file_digest(&input.path).ok().map(hex)).collect();
+            let wanted: Vec<String> = digests.iter().flatten().cloned().collect();
+            let archived = rows::archived_digests(&mut *self.client(), &self.schema, &wanted).map_err(|e| self.sql(e))?;
+            let read: Vec<Option<Result<Prepared, (String, String)>>> = batch
+                .par_iter()
+                .zip(&digests)
+                .map(|(input, digest)| {
+                    let seen = match digest {
+                        Some(d) if archived.contains(d) => None,
+                        _ => Some(prepare(&self.settings, input, (&extractor, &dictionary), source_of(&input.path), None)),
+                    };
+                    let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    sink.progress(Progress { stage: Stage::Reading, done: n, total });
+                    seen
+                })
+                .collect();
+            if cancel.is_cancelled() {
+                break;
+            }
+            let mut docs = Vec::new();
+            for r in read {
+                match r {
+                    None => {
+                        summary.unchanged += 1;
+                        summary.hashed += 1;
+                    }
+                    Some(Ok(doc)) => docs.push(doc),
+                    Some(Err(failure)) => summary.failed.push(failure),
+                }
+            }
+            fresh.extend(self.write(|tx, s| commit_batch(tx, s, docs, options, self.settings.simhash_threshold, &mut summary))?);
+        }
+        if fresh.len() >= ANALYZE_AFTER {
+            let s = &self.schema;
+            let analyze = format!("ANALYZE {s}.documents, {s}.kgrams, {s}.sentences");
+            self.client().batch_execute(&analyze).map_err(|e| self.sql(RowError::Sql(e)))?;
+        }
+        match self.regroup(&fresh, options.cluster, cancel) {
+            Ok(checked) => summary.checked_for_groups = checked,
+            Err(e) => summary.warnings.push((self.shown(), format!("groups by SimHash alone ({e})"))),
+        }
+        if !options.sync.is_empty() && !cancel.is_cancelled() {
+            summary.dropped = self.drop_gone(&options.sync)?;
+        }
+        sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
+        Ok(summary)
+    }
+
+    /// Checks the new documents that may have near duplicates the SimHash did not show
+    /// (as a folder archive does: `regroup.rs`), and joins their groups. How many were
+    /// checked.
+    fn regroup(&self, fresh: &[Fresh], cluster: bool, cancel: &CancelFlag) -> Result<usize, ArchiveError> {
+        if fresh.is_empty() {
+            return Ok(0);
+        }
+        let worth: Vec<&Fresh> = {
+            let index = ServerIndex::open(self)?;
+            let worth = fresh.iter().filter(|doc| sharing_sketch(&index, doc).is_some()).collect();
+            if let Some(failure) = index.failure() {
+                return Err(failure);
+            }
+            worth
+        };
+        for doc in &worth {
+            if cancel.is_cancelled() {
+                break;
+            }
+            let report = check_against(self, &check_of(doc, &self.settings), &NoProgress, &CancelFlag::new())?;
+            let near: Vec<(String, String)> =
+                near_duplicates_in(&report).into_iter().map(|(p, h)| (p.to_string(), h.to_string())).collect();
+            if near.is_empty() {
+                continue;
+            }
+            self.write(|tx, s| {
+                let mut groups = Vec::new();
+                for (path, sha256) in &near {
+                    for id in rows::ids_by_path_and_sha256(tx, s, path, sha256)? {
+                        groups.extend(rows::group_of(tx, s, id)?);
+                    }
+                }
+                let own = rows::group_of(tx, s, doc.id)?;
+                groups.extend(own);
+                if !(cluster && own.is_some_and(|g| g != doc.id)) {
+                    join_all(tx, s, groups)?;
+                }
+                Ok(())
+            })?;
+        }
+        Ok(worth.len())
+    }
+
+    /// Removes the archived documents whose file lay under one of `folders` and is gone
+    /// (`add --sync`). How many went.
+    pub fn drop_gone(&self, folders: &[std::path::PathBuf]) -> Result<usize, ArchiveError> {
+        let roots: Vec<std::path::PathBuf> = folders.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
+        if roots.is_empty() {
+            return Ok(0);
+        }
+        let documents = self.list()?;
+        self.write(|tx, s| {
+            let mut gone = 0;
+            for doc in &documents {
+                let Some(source) = rows::source_of(tx, s, doc.id)? else { continue };
+                let file = std::path::Path::new(&source);
+                if roots.iter().any(|root| file.starts_with(root)) && is_gone(file) {
+                    rows::remove_document(tx, s, doc.id)?;
+                    gone += 1;
+                }
+            }
+            Ok(gone)
+        })
+    }
+}
+
+/// One batch in one transaction: old versions out, documents in and grouped by SimHash,
+/// postings copied. The documents added, for their check by the groups' rule.
+fn commit_batch(
+    tx: &mut postgres::Transaction<'_>,
+    s: &Schema,
+    docs: Vec<Prepared>,
+    options: &AddOptions,
+    threshold: u32,
+    summary: &mut AddSummary,
+) -> Result<Vec<Fresh>, RowError> {
+    let mut kgrams: Vec<(u64, Posting)> = Vec::new();
+    let mut sentences: Vec<(u64, Posting)> = Vec::new();
+    let mut fresh = Vec::new();
+    let mut batch = AddSummary::default();
+    for doc in docs {
+        let old = rows::versions_of(tx, s, &doc.source)?;
+        if old.iter().any(|(_, sha)| *sha == doc.sha256) || rows::first_with_sha256(tx, s, &doc.sha256)?.is_some() {
+            // Its bytes were archived meanwhile (by another adder, or twice in this add).
+            batch.unchanged += 1;
+            continue;
+        }
+        for &(id, _) in &old {
+            rows::remove_document(tx, s, id)?;
+        }
+        let keys = TokenKeys::of(&doc.prints.tokenized.tokens);
+        let new = NewDocument {
+            path: &doc.path,
+            source: &doc.source,
+            sha256: &doc.sha256,
+            size: doc.size,
+            added_at: super::super::now(),
+            published: options.published.as_deref(),
+            chars: doc.chars,
+            simhash: doc.simhash,
+            bands: doc.simhash.map(bands),
+            nshash: doc.prints.nshash,
+            keywords: doc.keywords.as_ref().map(|k| k.keywords.join("\n")),
+            text: &doc.compressed,
+            keys: keys.as_bytes(),
+            stamp: None,
+        };
+        let Some(id) = rows::insert_document(tx, s, &new)? else {
+            batch.unchanged += 1;
+            continue;
+        };
+        batch.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
+        let nshash_neighbour = assign_group(tx, s, (id, doc.simhash.unwrap_or(0), doc.prints.nshash), threshold, options.cluster)?;
+        fresh.push(Fresh {
+            id,
+            file: std::path::PathBuf::from(&doc.source),
+            sketch: sketch(doc.prints.kgrams.iter().map(|f| f.hash)),
+            nshash_neighbour,
+        });
+        kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: id, position: f.position })));
+        sentences.extend(doc.prints.sentences.iter().map(|x| (x.hash, Posting { doc: id, position: x.start })));
+        if old.is_empty() { batch.added += 1 } else { batch.replaced += 1 }
+    }
+    rows::copy_postings(tx, s, Postings::Kgrams, &kgrams)?;
+    rows::copy_postings(tx, s, Postings::Sentences, &sentences)?;
+    // Counted only once the batch's rows are all written (the commit may still fail, and
+    // then the add fails as a whole).
+    summary.added += batch.added;
+    summary.replaced += batch.replaced;
+    summary.unchanged += batch.unchanged;
+    summary.warnings.extend(batch.warnings);
+    Ok(fresh)
+}
+
+/// Puts the new document (id, SimHash, nshash) into a group by SimHash, as a folder
+/// archive does (`groups.rs`); true when another shares its nshash key without being its
+/// near duplicate by SimHash.
+fn assign_group(
+    tx: &mut postgres::Transaction<'_>,
+    s: &Schema,
+    (id, simhash, nshash): (u32, u64, Option<u64>),
+    threshold: u32,
+    cluster: bool,
+) -> Result<bool, RowError> {
+    let (near, nshash_neighbour) = near_by_simhash(rows::near_rows(tx, s, id, bands(simhash), nshash)?, simhash, nshash, threshold);
+    let group = match near.first() {
+        None => id,
+        Some(nearest) if cluster => nearest.2,
+        Some(_) => join_all(tx, s, near.iter().map(|n| n.2).collect())?,
+    };
+    rows::set_group(tx, s, id, group)?;
+    Ok(nshash_neighbour)
+}
+
+/// Joins `groups` into the earliest of them; returns it (0 for none).
+fn join_all(tx: &mut postgres::Transaction<'_>, s: &Schema, mut groups: Vec<u32>) -> Result<u32, RowError> {
+    groups.sort_unstable();
+    groups.dedup();
+    let Some(&target) = groups.first() else { return Ok(0) };
+    for &other in &groups[1..] {
+        rows::join_groups(tx, s, target, other)?;
+    }
+    Ok(target)
+}
+
+/// A SHA-256 as the archive stores it: lowercase hex.
+fn hex(digest: [u8; 32]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}

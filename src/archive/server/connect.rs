@@ -1,0 +1,306 @@
+//! From a `postgresql://` URL to a connection: the URL read as libpq reads it (host, port,
+//! dbname, user, password, sslmode, options; what it leaves out from `PGHOST`, `PGPORT`,
+//! `PGDATABASE`, `PGUSER`, and a password from `PGPASSWORD` or the password file), TLS as
+//! its `sslmode` asks. The password is never kept beyond the connection's configuration:
+//! what is shown of the URL is [`super::super::redacted`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use postgres::Client;
+use postgres::config::{Config, Host, SslMode};
+
+use super::super::error::ArchiveError;
+use super::super::location::redacted;
+
+/// How long a connection may take before the server counts as unreachable.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// The libpq default port.
+const DEFAULT_PORT: u16 = 5432;
+
+/// How much the TLS of a connection must prove (libpq's `sslmode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tls {
+    /// No TLS.
+    Disable,
+    /// TLS when the server offers it, no certificate check (libpq's default).
+    Prefer,
+    /// TLS or nothing, no certificate check.
+    Require,
+    /// TLS with a certificate signed by a trusted authority, any host name.
+    VerifyCa,
+    /// TLS with a trusted certificate for the host connected to.
+    VerifyFull,
+}
+
+/// A PostgreSQL server named by a URL: how to connect, and how to show it.
+#[derive(Clone)]
+pub struct ServerLocation {
+    config: Config,
+    tls: Tls,
+    /// A certificate authority to trust beside the system's (`sslrootcert`).
+    root_cert: Option<PathBuf>,
+    shown: String,
+}
+
+impl std::fmt::Debug for ServerLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerLocation").field("shown", &self.shown).field("tls", &self.tls).finish()
+    }
+}
+
+/// True when `name` names a PostgreSQL server (`postgresql://` or `postgres://`).
+pub fn is_server_url(name: &str) -> bool {
+    let lower = name.get(..13).unwrap_or(name).to_ascii_lowercase();
+    lower.starts_with("postgresql://") || lower.starts_with("postgres://")
+}
+
+impl ServerLocation {
+    /// Reads `url`; a malformed one is refused with its password hidden.
+    pub fn parse(url: &str) -> Result<Self, ArchiveError> {
+        let shown = redacted(url);
+        let bad = |why: String| ArchiveError::BadServerUrl { shown: shown.clone(), why };
+        let (base, query) = url.split_once('?').unwrap_or((url, ""));
+        let mut tls = Tls::Prefer;
+        let mut root_cert = None;
+        let mut passed = Vec::new();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match key {
+                "sslmode" => {
+                    tls = match value {
+                        "disable" => Tls::Disable,
+                        "allow" | "prefer" => Tls::Prefer,
+                        "require" => Tls::Require,
+                        "verify-ca" => Tls::VerifyCa,
+                        "verify-full" => Tls::VerifyFull,
+                        other => return Err(bad(format!("sslmode '{other}' is not one libpq knows"))),
+                    }
+                }
+                "sslrootcert" => root_cert = Some(PathBuf::from(value)),
+                _ => passed.push(pair),
+            }
+        }
+        let rebuilt = if passed.is_empty() { base.to_string() } else { format!("{base}?{}", passed.join("&")) };
+        let mut config: Config = rebuilt.parse().map_err(|e: postgres::Error| bad(e.to_string()))?;
+        fill_from_environment(&mut config);
+        config.ssl_mode(match tls {
+            Tls::Disable => SslMode::Disable,
+            Tls::Prefer => SslMode::Prefer,
+            Tls::Require | Tls::VerifyCa | Tls::VerifyFull => SslMode::Require,
+        });
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        config.application_name("twinspot");
+        Ok(Self { config, tls, root_cert, shown })
+    }
+
+    /// The URL as it may be shown: without its password.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    /// `host:port` of the server, for messages.
+    pub fn address(&self) -> String {
+        let host = match self.config.get_hosts().first() {
+            Some(Host::Tcp(name)) => name.clone(),
+            #[cfg(unix)]
+            Some(Host::Unix(path)) => path.display().to_string(),
+            None => "localhost".to_string(),
+        };
+        format!("{host}:{}", self.config.get_ports().first().copied().unwrap_or(DEFAULT_PORT))
+    }
+
+    /// The role connected as.
+    pub fn user(&self) -> String {
+        self.config.get_user().unwrap_or_default().to_string()
+    }
+
+    /// A new connection, with TLS as the URL asks; an unreachable server, a refused login
+    /// or a failed TLS handshake is one clear error without the password.
+    pub fn connect(&self) -> Result<Client, ArchiveError> {
+        let failed = |e: postgres::Error| ArchiveError::Unreachable {
+            shown: self.shown.clone(),
+            address: self.address(),
+            why: connect_reason(&e),
+        };
+        match self.tls {
+            Tls::Disable => self.config.connect(postgres::NoTls).map_err(failed),
+            _ => {
+                let connector = self.tls_connector()?;
+                self.config.connect(postgres_native_tls::MakeTlsConnector::new(connector)).map_err(failed)
+            }
+        }
+    }
+
+    /// The TLS connector `sslmode` asks for: `prefer` and `require` encrypt without
+    /// checking the certificate (as libpq), `verify-ca` checks who signed it,
+    /// `verify-full` also the host name.
+    fn tls_connector(&self) -> Result<native_tls::TlsConnector, ArchiveError> {
+        let mut builder = native_tls::TlsConnector::builder();
+        match self.tls {
+            Tls::Disable | Tls::Prefer | Tls::Require => {
+                builder.danger_accept_invalid_certs(true).danger_accept_invalid_hostnames(true);
+            }
+            Tls::VerifyCa => {
+                builder.danger_accept_invalid_hostnames(true);
+            }
+            Tls::VerifyFull => {}
+        }
+        if let Some(path) = &self.root_cert {
+            let pem = std::fs::read(path).map_err(|e| ArchiveError::io(path, e))?;
+            let cert = native_tls::Certificate::from_pem(&pem).map_err(|e| ArchiveError::BadServerUrl {
+                shown: self.shown.clone(),
+                why: format!("sslrootcert {}: {e}", path.display()),
+            })?;
+            builder.add_root_certificate(cert);
+        }
+        builder.build().map_err(|e| ArchiveError::BadServerUrl { shown: self.shown.clone(), why: e.to_string() })
+    }
+}
+
+/// Why a connection failed, in words: the server's own message when it answered (a wrong
+/// password, an unknown database), else the network's.
+fn connect_reason(error: &postgres::Error) -> String {
+    if let Some(db) = error.as_db_error() {
+        return db.message().to_string();
+    }
+    let mut why = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(inner) = source {
+        let said = inner.to_string();
+        if !why.contains(&said) {
+            why = format!("{why}: {said}");
+        }
+        source = inner.source();
+    }
+    why
+}
+
+/// Fills what the URL left out as libpq does: `PGHOST`, `PGPORT`, `PGDATABASE`, `PGUSER`,
+/// then the password from `PGPASSWORD` or the password file.
+fn fill_from_environment(config: &mut Config) {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    if config.get_hosts().is_empty() {
+        match var("PGHOST") {
+            Some(host) => {
+                config.host(&host);
+            }
+            None => {
+                config.host("localhost");
+            }
+        }
+    }
+    if config.get_ports().is_empty()
+        && let Some(port) = var("PGPORT").and_then(|p| p.parse().ok())
+    {
+        config.port(port);
+    }
+    if config.get_user().is_none() {
+        let user = var("PGUSER").or_else(|| var("USER")).unwrap_or_else(|| "postgres".to_string());
+        config.user(&user);
+    }
+    if config.get_dbname().is_none()
+        && let Some(db) = var("PGDATABASE")
+    {
+        config.dbname(&db);
+    }
+    if config.get_password().is_none() {
+        if let Some(password) = var("PGPASSWORD") {
+            config.password(password);
+        } else if let Some(password) = password_file_entry(config) {
+            config.password(password);
+        }
+    }
+}
+
+/// The password the password file (`PGPASSFILE`, else `~/.pgpass`) gives this host,
+/// port, database and user: the first line that matches, `*` matching anything.
+fn password_file_entry(config: &Config) -> Option<String> {
+    let path = std::env::var_os("PGPASSFILE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".pgpass")))?;
+    let text = std::fs::read_to_string(path).ok()?;
+    let host = match config.get_hosts().first() {
+        Some(Host::Tcp(name)) => name.clone(),
+        _ => "localhost".to_string(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(DEFAULT_PORT).to_string();
+    let user = config.get_user().unwrap_or_default().to_string();
+    let dbname = config.get_dbname().map_or_else(|| user.clone(), str::to_string);
+    password_for(&text, [&host, &port, &dbname, &user])
+}
+
+/// The password of the first line of a password file's `text` whose host, port, database
+/// and user match `wanted` (`*` matches anything; `\:` and `\\` are escapes).
+fn password_for(text: &str, wanted: [&str; 4]) -> Option<String> {
+    text.lines().filter(|line| !line.trim_start().starts_with('#')).find_map(|line| {
+        let fields = split_escaped(line);
+        if fields.len() != 5 {
+            return None;
+        }
+        let matches = fields.iter().zip(wanted).all(|(field, want)| field == "*" || field == want);
+        matches.then(|| fields[4].clone())
+    })
+}
+
+/// The `:`-separated fields of a password file line, its escapes undone.
+fn split_escaped(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(next) = chars.next()
+                    && let Some(last) = fields.last_mut()
+                {
+                    last.push(next);
+                }
+            }
+            ':' => fields.push(String::new()),
+            _ => {
+                if let Some(last) = fields.last_mut() {
+                    last.push(c);
+                }
+            }
+        }
+    }
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_urls_are_told_from_folders() {
+        assert!(is_server_url("postgresql://u@h/db"));
+        assert!(is_server_url("POSTGRES://h/db"));
+        assert!(!is_server_url("postgresql:/folder"));
+        assert!(!is_server_url("archive"));
+        assert!(!is_server_url("s3://bucket"));
+    }
+
+    #[test]
+    fn a_url_is_read_with_its_tls_and_shown_without_its_password() {
+        let location =
+            ServerLocation::parse("postgresql://editor:secret@db.example:6543/news?sslmode=verify-full").unwrap();
+        assert_eq!(location.tls, Tls::VerifyFull);
+        assert_eq!(location.address(), "db.example:6543");
+        assert_eq!(location.user(), "editor");
+        assert_eq!(location.shown(), "postgresql://editor:***@db.example:6543/news?sslmode=verify-full");
+        assert!(!format!("{location:?}").contains("secret"));
+        let error = ServerLocation::parse("postgresql://u:secret@h/db?sslmode=sometimes").unwrap_err().to_string();
+        assert!(error.contains("sslmode") && !error.contains("secret"), "{error}");
+    }
+
+    #[test]
+    fn the_password_file_is_read_as_libpq_reads_it() {
+        let text = "# comment\nother:5432:*:*:wrong\ndb.example:*:news:editor:pa\\:ss\n*:*:*:*:fallback\n";
+        assert_eq!(password_for(text, ["db.example", "5432", "news", "editor"]).as_deref(), Some("pa:ss"));
+        assert_eq!(password_for(text, ["elsewhere", "1", "x", "y"]).as_deref(), Some("fallback"));
+        assert_eq!(password_for("h:1:d:u\n", ["h", "1", "d", "u"]), None);
+    }
+}

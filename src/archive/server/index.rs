@@ -1,0 +1,181 @@
+//! A snapshot of a shared archive for matching: the server's side of the
+//! [`ReferenceIndex`] seam. One read-only transaction (repeatable read) for the whole
+//! check, so that a document added meanwhile is seen whole or not at all; postings of
+//! all the hashes a suspect asks for in one round trip (`hash = ANY(…)`).
+
+use std::borrow::Cow;
+use std::sync::Mutex;
+
+use rustc_hash::FxHashSet;
+
+use super::super::codec::bands;
+use super::super::reader::{BAND_DISTANCE, nearest};
+use super::super::stored::{entry_of, reference_of};
+use super::rows::{self, Postings, RowError};
+use super::{ArchiveError, ServerArchive};
+use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_against};
+use crate::fingerprint::{FingerprintedDoc, TokenKeys};
+use crate::index::{Glance, Posting, ReferenceIndex, StoredReferences};
+use crate::model::DocumentEntry;
+
+/// Documents glanced at per query.
+const GLANCE_CHUNK: usize = 4096;
+
+/// The shared archive's references, as one check sees them.
+pub struct ServerIndex<'a> {
+    archive: &'a ServerArchive,
+    removed: FxHashSet<u32>,
+    documents: usize,
+    /// The first thing that went wrong while the archive was read (the seam has no error
+    /// channel of its own): the check fails with it.
+    failure: Mutex<Option<ArchiveError>>,
+}
+
+impl<'a> ServerIndex<'a> {
+    /// Begins the check's snapshot and reads what it needs once.
+    pub fn open(archive: &'a ServerArchive) -> Result<Self, ArchiveError> {
+        let (removed, (documents, _)) = {
+            let mut client = archive.client();
+            let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+            client.batch_execute(begin).map_err(|e| archive.sql(RowError::Sql(e)))?;
+            let s = &archive.schema;
+            let read = rows::removed_ids(&mut *client, s)
+                .and_then(|removed| Ok((removed, rows::document_count_and_last_id(&mut *client, s)?)));
+            match read {
+                Ok(read) => read,
+                Err(e) => {
+                    client.batch_execute("ROLLBACK").ok();
+                    return Err(archive.sql(e));
+                }
+            }
+        };
+        Ok(Self { archive, removed, documents, failure: Mutex::default() })
+    }
+
+    /// What went wrong while the archive was read, if anything: the first failure.
+    pub fn failure(&self) -> Option<ArchiveError> {
+        self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
+    }
+
+    fn note(&self, error: ArchiveError) {
+        let mut failure = self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        failure.get_or_insert(error);
+    }
+
+    /// Runs `read` on the connection; a failure is noted and `fallback` returned.
+    fn read<T>(&self, fallback: T, read: impl FnOnce(&mut postgres::Client) -> Result<T, RowError>) -> T {
+        let result = read(&mut self.archive.client());
+        result.unwrap_or_else(|e| {
+            self.note(self.archive.sql(e));
+            fallback
+        })
+    }
+
+    /// The live postings of each of `hashes` in `table`.
+    fn postings(&self, table: Postings, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        let s = &self.archive.schema;
+        let found = self.read(vec![Vec::new(); hashes.len()], |c| rows::postings(c, s, table, hashes));
+        found
+            .into_iter()
+            .map(|mut list| {
+                list.retain(|p| !self.removed.contains(&p.doc));
+                Cow::Owned(list)
+            })
+            .collect()
+    }
+}
+
+impl Drop for ServerIndex<'_> {
+    /// Ends the read-only snapshot: nothing was written in it.
+    fn drop(&mut self) {
+        let mut client = self.archive.client();
+        if client.batch_execute("COMMIT").is_err() {
+            client.batch_execute("ROLLBACK").ok();
+        }
+    }
+}
+
+impl ReferenceIndex for ServerIndex<'_> {
+    fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        self.postings(Postings::Kgrams, hashes)
+    }
+
+    fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+        self.postings(Postings::Sentences, hashes)
+    }
+
+    fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
+        let threshold = self.archive.settings.simhash_threshold;
+        let s = &self.archive.schema;
+        let wanted = (threshold <= BAND_DISTANCE).then(|| bands(simhash));
+        let rows = self.read(Vec::new(), |c| rows::simhash_rows(c, s, wanted));
+        nearest(rows, simhash, threshold, after, limit, &self.removed)
+    }
+
+    fn glances(&self, docs: &[u32], each: &mut dyn FnMut(u32, &Glance<'_>)) {
+        let s = &self.archive.schema;
+        for chunk in docs.chunks(GLANCE_CHUNK) {
+            for (doc, keys, simhash) in self.read(Vec::new(), |c| rows::glances(c, s, chunk)) {
+                match TokenKeys::from_bytes(&keys) {
+                    Some(token_keys) => each(doc, &Glance { token_keys, simhash }),
+                    None => {
+                        self.note(ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")));
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>> {
+        let s = &self.archive.schema;
+        let row = self.read(None, |c| rows::stored(c, s, doc))?;
+        match reference_of(doc, row, &self.archive.settings) {
+            Ok(found) => Some(found),
+            Err(error) => {
+                self.note(error);
+                None
+            }
+        }
+    }
+
+    fn reference_count(&self) -> usize {
+        self.documents
+    }
+}
+
+impl StoredReferences for ServerIndex<'_> {
+    fn as_index(&self) -> &dyn ReferenceIndex {
+        self
+    }
+
+    fn same_bytes(&self, sha256: &str) -> Option<u32> {
+        let s = &self.archive.schema;
+        self.read(None, |c| rows::first_with_sha256(c, s, sha256))
+    }
+
+    fn entry(&self, doc: u32, id: usize) -> DocumentEntry {
+        let s = &self.archive.schema;
+        let row = rows::entry(&mut *self.archive.client(), s, doc).map_err(|e| self.archive.sql(e));
+        entry_of(doc, id, row, std::path::PathBuf::from(self.archive.shown()), &self.archive.settings)
+    }
+}
+
+/// Checks the documents of `request` — all suspects — against the shared `archive`, as
+/// [`crate::archive::check_against`] checks against a folder: the same report.
+pub fn check_against(
+    archive: &ServerArchive,
+    request: &CheckRequest,
+    sink: &dyn ProgressSink,
+    cancel: &CancelFlag,
+) -> Result<Report, ArchiveError> {
+    let mut request = request.clone();
+    request.mode = Mode::SuspectsVsReferences;
+    request.settings = request.settings.with_shape(archive.settings().shape());
+    let index = ServerIndex::open(archive)?;
+    let report = run_against(&request, &index, sink, cancel).map_err(|_| ArchiveError::Cancelled)?;
+    match index.failure() {
+        Some(failure) => Err(failure),
+        None => Ok(report),
+    }
+}

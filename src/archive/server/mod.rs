@@ -1,0 +1,387 @@
+//! The shared archive: the same logical archive as a folder's — documents, compressed
+//! texts, token keys, groups, settings, postings of k-grams and sentence hashes — in one
+//! schema of a PostgreSQL server, for a department or a newsroom whose members add and
+//! check from several desktops at once.
+//!
+//! Named by a `postgresql://` URL ([`ServerLocation`]); the schema is `twinspot` unless
+//! told otherwise. An add is transactions, one per batch, serialized among adders by an
+//! advisory lock while any number of checks read (each check sees one snapshot: a
+//! document whole or not at all). A killed adder or a dropped connection leaves nothing
+//! half-done: the server rolls its transaction back. Roles that may only read are refused
+//! every change with the permission they lack ([`ServerArchive::grant`]).
+
+mod add;
+mod connect;
+mod index;
+mod rows;
+mod schema;
+
+use std::sync::{Mutex, MutexGuard};
+
+use postgres::Client;
+
+pub use connect::{ServerLocation, Tls, is_server_url};
+pub use index::{ServerIndex, check_against};
+pub use schema::Schema;
+
+use super::error::ArchiveError;
+use super::groups::Group;
+use super::maintain::{RemoveSummary, VerifyReport};
+use super::rows::{DocumentInfo, Stats};
+use super::stored::reference_of;
+use super::{refuse_other_settings, settings_from, shaping_settings};
+use crate::settings::Settings;
+use rows::RowError;
+
+/// The schema an archive lives in unless told otherwise.
+pub const DEFAULT_SCHEMA: &str = "twinspot";
+
+/// The permission a role is granted on an archive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Check, list, stats, groups, verify.
+    Read,
+    /// Also add, remove, expire, compact.
+    Write,
+}
+
+/// An open shared archive: one connection, used by one thread at a time.
+pub struct ServerArchive {
+    location: ServerLocation,
+    schema: Schema,
+    client: Mutex<Client>,
+    settings: Settings,
+}
+
+impl std::fmt::Debug for ServerArchive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerArchive").field("location", &self.location).field("schema", &self.schema).finish()
+    }
+}
+
+impl ServerArchive {
+    /// Opens the archive in `schema` on the server for checking, with `settings` (whose
+    /// fingerprint settings must be the archive's).
+    pub fn open(location: &ServerLocation, schema: &Schema, settings: &Settings) -> Result<Self, ArchiveError> {
+        let mut client = location.connect()?;
+        let failed = |e| told(location, e);
+        match schema::holds_archive(&mut client, schema).map_err(failed)? {
+            Some(true) => {}
+            Some(false) => return Err(not_ours(location, schema)),
+            None => {
+                return Err(ArchiveError::NoSuchSchema {
+                    shown: location.shown().to_string(),
+                    schema: schema.name().to_string(),
+                });
+            }
+        }
+        let archive = Self {
+            location: location.clone(),
+            schema: schema.clone(),
+            client: Mutex::new(client),
+            settings: settings.clone().sanitized(),
+        };
+        archive.check_settings()?;
+        Ok(archive)
+    }
+
+    /// Opens the archive for changes, creating it (schema and tables) when the schema
+    /// holds none; refuses a role that may not write, naming the permission it lacks
+    /// (`action` says what was asked).
+    pub fn open_for_changes(
+        location: &ServerLocation,
+        schema: &Schema,
+        settings: &Settings,
+        create: bool,
+        action: &'static str,
+    ) -> Result<Self, ArchiveError> {
+        if create {
+            Self::create_if_missing(location, schema, settings)?;
+        }
+        let archive = Self::open(location, schema, settings)?;
+        archive.require_write(action)?;
+        Ok(archive)
+    }
+
+    /// Creates the archive when the schema holds none: under an advisory lock, so two
+    /// adders starting at once create it once, with the settings of the first.
+    fn create_if_missing(location: &ServerLocation, schema: &Schema, settings: &Settings) -> Result<(), ArchiveError> {
+        let mut client = location.connect()?;
+        let failed = |e| told(location, e);
+        let mut tx = client.transaction().map_err(failed)?;
+        lock_writers(&mut tx, schema).map_err(failed)?;
+        if schema::holds_archive(&mut tx, schema).map_err(failed)?.is_none() {
+            let created = schema::create(&mut tx, schema, &shaping_settings(&settings.clone().sanitized()));
+            if let Err(error) = created {
+                return Err(match permission_denied(&error) {
+                    true => ArchiveError::NoPermission {
+                        role: location.user(),
+                        action: "create",
+                        needed: "owner",
+                        shown: location.shown().to_string(),
+                    },
+                    false => told(location, error),
+                });
+            }
+        }
+        tx.commit().map_err(failed)
+    }
+
+    /// The fingerprint settings stored in the archive, read back as [`Settings`].
+    pub fn stored_settings(location: &ServerLocation, schema: &Schema) -> Result<Settings, ArchiveError> {
+        let mut client = location.connect()?;
+        let failed = |e| told(location, e);
+        match schema::holds_archive(&mut client, schema).map_err(failed)? {
+            Some(true) => {}
+            Some(false) => return Err(not_ours(location, schema)),
+            None => {
+                return Err(ArchiveError::NoSuchSchema {
+                    shown: location.shown().to_string(),
+                    schema: schema.name().to_string(),
+                });
+            }
+        }
+        let client = Mutex::new(client);
+        let get = |key: &str| {
+            let mut guard = client.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            schema::setting(&mut *guard, schema, key).map_err(|e| told(location, e))
+        };
+        settings_from(&get)
+    }
+
+    /// Refuses an archive of a newer format or made with other fingerprint settings.
+    fn check_settings(&self) -> Result<(), ArchiveError> {
+        let get = |key: &str| schema::setting(&mut *self.client(), &self.schema, key).map_err(|e| self.sql(RowError::Sql(e)));
+        refuse_other_settings(&get, &self.settings, self.location.shown())
+    }
+
+    /// Refuses a role without the write permission.
+    fn require_write(&self, action: &'static str) -> Result<(), ArchiveError> {
+        let documents = format!("{}.documents", self.schema);
+        let row = self
+            .client()
+            .query_one("SELECT has_table_privilege($1, 'INSERT') AND has_table_privilege($1, 'DELETE')", &[&documents])
+            .map_err(|e| self.sql(RowError::Sql(e)))?;
+        if row.get::<_, bool>(0) { Ok(()) } else { Err(self.no_permission(action, "write")) }
+    }
+
+    fn no_permission(&self, action: &'static str, needed: &'static str) -> ArchiveError {
+        ArchiveError::NoPermission { role: self.location.user(), action, needed, shown: self.location.shown().to_string() }
+    }
+
+    /// The server and archive, as they may be shown (no password).
+    pub fn shown(&self) -> String {
+        format!("{} (schema {})", self.location.shown(), self.schema.name())
+    }
+
+    /// The settings the archive is used with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The connection.
+    fn client(&self) -> MutexGuard<'_, Client> {
+        self.client.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A failed statement as the archive's error.
+    fn sql(&self, error: RowError) -> ArchiveError {
+        match error {
+            RowError::IdOutOfRange(id) => ArchiveError::IdOutOfRange(id),
+            RowError::Sql(e) if permission_denied(&e) => self.no_permission("change", "write"),
+            RowError::Sql(e) => told(&self.location, e),
+        }
+    }
+
+    /// Every document, by id.
+    pub fn list(&self) -> Result<Vec<DocumentInfo>, ArchiveError> {
+        rows::documents(&mut *self.client(), &self.schema).map_err(|e| self.sql(e))
+    }
+
+    /// Sizes of the archive; its bytes are those its tables take on the server.
+    pub fn stats(&self) -> Result<Stats, ArchiveError> {
+        let [documents, chars, groups, kgrams, sentences, bytes] =
+            rows::counts(&mut *self.client(), &self.schema).map_err(|e| self.sql(e))?;
+        Ok(Stats { documents, chars, groups, kgram_segments: 0, sentence_segments: 0, postings: kgrams + sentences, bytes })
+    }
+
+    /// Near-duplicate groups of more than one document.
+    pub fn groups(&self) -> Result<Vec<Group>, ArchiveError> {
+        let members = rows::group_members(&mut *self.client(), &self.schema).map_err(|e| self.sql(e))?;
+        Ok(super::groups::from_members(members))
+    }
+
+    /// Removes the documents with these `ids` and those archived from these `paths`, in
+    /// one transaction. Says what went and which keys matched nothing.
+    pub fn remove(&self, ids: &[u32], paths: &[std::path::PathBuf]) -> Result<RemoveSummary, ArchiveError> {
+        self.write(|tx, s| {
+            let mut summary = RemoveSummary::default();
+            let mut gone = std::collections::BTreeSet::new();
+            for &id in ids {
+                if rows::has_document(tx, s, id)? {
+                    gone.insert(id);
+                } else {
+                    summary.not_found.push(format!("id {id}"));
+                }
+            }
+            for path in paths {
+                let given = path.to_string_lossy().into_owned();
+                let real =
+                    std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.clone());
+                let found = rows::ids_by_path(tx, s, &given, &real.to_string_lossy())?;
+                if found.is_empty() {
+                    summary.not_found.push(given);
+                }
+                gone.extend(found);
+            }
+            for &id in &gone {
+                rows::remove_document(tx, s, id)?;
+            }
+            summary.removed = gone.len();
+            Ok(summary)
+        })
+    }
+
+    /// Drops every document older than `before` (YYYY-MM-DD): its publication date when
+    /// it has one, else the day it was added.
+    pub fn expire(&self, before: &str) -> Result<usize, ArchiveError> {
+        super::date::parse_date(before)?;
+        self.write(|tx, s| {
+            let ids = rows::ids_dated_before(tx, s, before)?;
+            for &id in &ids {
+                rows::remove_document(tx, s, id)?;
+            }
+            Ok(ids.len())
+        })
+    }
+
+    /// Deletes the postings of removed documents, then has the server reclaim the space
+    /// and refresh its statistics. How many postings went.
+    pub fn compact(&self) -> Result<u64, ArchiveError> {
+        let purged = self.write(|tx, s| rows::purge_removed(tx, s))?;
+        let s = &self.schema;
+        let vacuum = format!("VACUUM (ANALYZE) {s}.documents, {s}.removed, {s}.kgrams, {s}.sentences");
+        self.client().batch_execute(&vacuum).map_err(|e| self.sql(RowError::Sql(e)))?;
+        Ok(purged)
+    }
+
+    /// Reads every stored text back (it decompresses, and to its character count) and
+    /// every group (its representative is a member).
+    pub fn verify(&self) -> Result<VerifyReport, ArchiveError> {
+        let mut report = VerifyReport::default();
+        let documents = self.list()?;
+        report.documents = documents.len() as u64;
+        let ids: std::collections::HashSet<u32> = documents.iter().map(|d| d.id).collect();
+        for doc in &documents {
+            if !ids.contains(&doc.group) {
+                report.problems.push(format!("document {}: its group {} has no such document", doc.id, doc.group));
+            }
+            let row = rows::stored(&mut *self.client(), &self.schema, doc.id).map_err(|e| self.sql(e))?;
+            let Some(row) = row else { continue };
+            match reference_of(doc.id, row, &self.settings) {
+                Ok(read) if read.text.chars().count() as u64 == doc.chars => {}
+                Ok(_) => report.problems.push(format!("document {}: text length differs from the catalog", doc.id)),
+                Err(e) => report.problems.push(format!("document {}: {e}", doc.id)),
+            }
+        }
+        Ok(report)
+    }
+
+    /// Gives `role` the `access` to this archive (replacing what it had): read lets it
+    /// check, list and see stats and groups; write also add, remove, expire and compact.
+    /// Only the archive's owner (or a superuser) may grant.
+    pub fn grant(&self, role: &str, access: Access) -> Result<(), ArchiveError> {
+        let role = schema::plain_identifier(role)?;
+        let s = &self.schema;
+        let mut statements = revoke_statements(s, role);
+        statements.push_str(&format!(
+            "GRANT USAGE ON SCHEMA {s} TO \"{role}\"; GRANT SELECT ON ALL TABLES IN SCHEMA {s} TO \"{role}\";"
+        ));
+        if access == Access::Write {
+            statements.push_str(&format!(
+                "GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {s} TO \"{role}\";
+                 GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {s} TO \"{role}\";"
+            ));
+        }
+        self.as_owner(&statements, "grant access to")
+    }
+
+    /// Takes every permission on this archive from `role`.
+    pub fn revoke(&self, role: &str) -> Result<(), ArchiveError> {
+        let role = schema::plain_identifier(role)?;
+        self.as_owner(&revoke_statements(&self.schema, role), "revoke access to")
+    }
+
+    /// Runs `statements` in one transaction, refusing a role that does not own the archive.
+    fn as_owner(&self, statements: &str, action: &'static str) -> Result<(), ArchiveError> {
+        let mut client = self.client();
+        let result = client.transaction().and_then(|mut tx| {
+            tx.batch_execute(statements)?;
+            tx.commit()
+        });
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if permission_denied(&e) => Err(self.no_permission(action, "owner")),
+            Err(e) => Err(match e.as_db_error().map(|d| d.code().clone()) {
+                Some(code) if code == postgres::error::SqlState::UNDEFINED_OBJECT => {
+                    ArchiveError::Server { shown: self.location.shown().to_string(), message: e.to_string() }
+                }
+                _ => self.sql(RowError::Sql(e)),
+            }),
+        }
+    }
+
+    /// Runs `change` in one write transaction, under the writers' advisory lock.
+    fn write<T>(
+        &self,
+        change: impl FnOnce(&mut postgres::Transaction<'_>, &Schema) -> Result<T, RowError>,
+    ) -> Result<T, ArchiveError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
+        lock_writers(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
+        let out = change(&mut tx, &self.schema).map_err(|e| self.sql(e))?;
+        tx.commit().map_err(|e| self.sql(RowError::Sql(e)))?;
+        Ok(out)
+    }
+}
+
+/// The statements that take every permission on archive `s` from `role`.
+fn revoke_statements(s: &Schema, role: &str) -> String {
+    format!(
+        "REVOKE ALL ON ALL TABLES IN SCHEMA {s} FROM \"{role}\";
+         REVOKE ALL ON ALL SEQUENCES IN SCHEMA {s} FROM \"{role}\";
+         REVOKE ALL ON SCHEMA {s} FROM \"{role}\";"
+    )
+}
+
+/// Waits for the other writers of archive `s` (until this transaction ends).
+fn lock_writers(db: &mut impl postgres::GenericClient, s: &Schema) -> Result<(), postgres::Error> {
+    db.execute("SELECT pg_advisory_xact_lock(hashtext('twinspot archive ' || $1::text))", &[&s.name()])?;
+    Ok(())
+}
+
+/// Whether the server refused a statement for want of a permission.
+fn permission_denied(error: &postgres::Error) -> bool {
+    error.code() == Some(&postgres::error::SqlState::INSUFFICIENT_PRIVILEGE)
+}
+
+/// A server error as the archive's: a closed connection is a lost connection.
+fn told(location: &ServerLocation, error: postgres::Error) -> ArchiveError {
+    let shown = location.shown().to_string();
+    match error.as_db_error() {
+        Some(db) => ArchiveError::Server { shown, message: db.message().to_string() },
+        None if error.is_closed() || std::error::Error::source(&error).is_some() => {
+            ArchiveError::ConnectionLost { shown, why: error.to_string() }
+        }
+        None => ArchiveError::Server { shown, message: error.to_string() },
+    }
+}
+
+/// The error for a schema that holds tables but no twinspot archive.
+fn not_ours(location: &ServerLocation, schema: &Schema) -> ArchiveError {
+    ArchiveError::Corrupt(format!(
+        "{}: schema {} holds tables that are not a twinspot archive; name another with --schema",
+        location.shown(),
+        schema.name()
+    ))
+}

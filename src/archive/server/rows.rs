@@ -1,0 +1,411 @@
+//! The shared archive's rows: every statement that reads or writes its documents, groups,
+//! removed ids and postings is here (the tables themselves are [`super::schema`]'s).
+//! Statements name the archive's schema, already checked and quoted ([`super::Schema`]).
+//!
+//! Document ids are `bigint` identities; postings hold them as `integer`, and a check as
+//! `u32`: every id read goes through [`id_of`], a checked conversion.
+
+use postgres::GenericClient;
+use postgres::binary_copy::BinaryCopyInWriter;
+use postgres::types::Type;
+use rustc_hash::FxHashSet;
+
+use super::super::rows::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
+use super::Schema;
+use crate::index::Posting;
+
+/// A failure of a statement: the server's error, or an id past what postings can hold.
+#[derive(Debug)]
+pub(super) enum RowError {
+    Sql(postgres::Error),
+    IdOutOfRange(i64),
+}
+
+impl From<postgres::Error> for RowError {
+    fn from(error: postgres::Error) -> Self {
+        Self::Sql(error)
+    }
+}
+
+type Rows<T> = Result<T, RowError>;
+
+/// A document id as postings and checks hold it.
+fn id_of(id: i64) -> Rows<u32> {
+    u32::try_from(id).ok().filter(|&i| i32::try_from(i).is_ok()).ok_or(RowError::IdOutOfRange(id))
+}
+
+/// A document id as a posting column holds it (`integer`).
+fn posting_id(id: u32) -> Rows<i32> {
+    i32::try_from(id).map_err(|_| RowError::IdOutOfRange(i64::from(id)))
+}
+
+/// A 64-bit hash read back from its signed column.
+fn hash_of(value: Option<i64>) -> Option<u64> {
+    value.map(|h| u64::from_ne_bytes(h.to_ne_bytes()))
+}
+
+/// A non-negative count or size column.
+fn unsigned(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+// ---- documents ----
+
+/// Inserts `doc` in a group of its own; returns its id, or `None` when another adder
+/// stored the same bytes meanwhile (the SHA-256 is unique).
+pub(super) fn insert_document(db: &mut impl GenericClient, s: &Schema, doc: &NewDocument<'_>) -> Rows<Option<u32>> {
+    let band = |i: usize| doc.bands.map(|b| b[i] as i32);
+    let size = i64::try_from(doc.size).unwrap_or(i64::MAX);
+    let chars = i64::try_from(doc.chars).unwrap_or(i64::MAX);
+    let row = db.query_opt(
+        &format!(
+            "INSERT INTO {s}.documents(path, source, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3,
+                 nshash, keywords, text, keys, group_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 0)
+             ON CONFLICT (sha256) DO NOTHING RETURNING id"
+        ),
+        &[
+            &doc.path,
+            &doc.source,
+            &doc.sha256,
+            &size,
+            &doc.added_at,
+            &doc.published,
+            &chars,
+            &doc.simhash.map(stored_hash),
+            &band(0),
+            &band(1),
+            &band(2),
+            &band(3),
+            &doc.nshash.map(stored_hash),
+            &doc.keywords,
+            &doc.text,
+            &doc.keys,
+        ],
+    )?;
+    let Some(row) = row else { return Ok(None) };
+    let id = id_of(row.get(0))?;
+    set_group(db, s, id, id)?;
+    Ok(Some(id))
+}
+
+/// (id, SHA-256) of the archived versions of a file: by the path it resolves to.
+pub(super) fn versions_of(db: &mut impl GenericClient, s: &Schema, source: &str) -> Rows<Vec<(u32, String)>> {
+    db.query(&format!("SELECT id, sha256 FROM {s}.documents WHERE source = $1"), &[&source])?
+        .iter()
+        .map(|r| Ok((id_of(r.get(0))?, r.get(1))))
+        .collect()
+}
+
+/// The path document `id`'s file resolved to when it was archived.
+pub(super) fn source_of(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows<Option<String>> {
+    Ok(db.query_opt(&format!("SELECT source FROM {s}.documents WHERE id = $1"), &[&i64::from(id)])?.map(|r| r.get(0)))
+}
+
+/// The SHA-256 values of `digests` already archived.
+pub(super) fn archived_digests(db: &mut impl GenericClient, s: &Schema, digests: &[String]) -> Rows<FxHashSet<String>> {
+    let rows = db.query(&format!("SELECT sha256 FROM {s}.documents WHERE sha256 = ANY($1)"), &[&digests])?;
+    Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
+/// The first document with these bytes.
+pub(super) fn first_with_sha256(db: &mut impl GenericClient, s: &Schema, sha256: &str) -> Rows<Option<u32>> {
+    let row = db.query_opt(&format!("SELECT id FROM {s}.documents WHERE sha256 = $1"), &[&sha256])?;
+    row.map(|r| id_of(r.get(0))).transpose()
+}
+
+/// Whether document `id` is archived.
+pub(super) fn has_document(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows<bool> {
+    Ok(db.query_opt(&format!("SELECT 1 FROM {s}.documents WHERE id = $1"), &[&i64::from(id)])?.is_some())
+}
+
+/// The documents archived from `given` (as added) or from the file it resolves to.
+pub(super) fn ids_by_path(db: &mut impl GenericClient, s: &Schema, given: &str, real: &str) -> Rows<Vec<u32>> {
+    ids(db, &format!("SELECT id FROM {s}.documents WHERE path = $1 OR source = $2 ORDER BY id"), &[&given, &real])
+}
+
+/// The documents dated before `day` (publication date, else the day added, in UTC), by
+/// id.
+pub(super) fn ids_dated_before(db: &mut impl GenericClient, s: &Schema, day: &str) -> Rows<Vec<u32>> {
+    ids(
+        db,
+        &format!(
+            "SELECT id FROM {s}.documents
+             WHERE coalesce(published, to_char(to_timestamp(added_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD')) < $1 ORDER BY id"
+        ),
+        &[&day],
+    )
+}
+
+/// The ids a query returns in its first column.
+fn ids(db: &mut impl GenericClient, query: &str, params: &[&(dyn postgres::types::ToSql + Sync)]) -> Rows<Vec<u32>> {
+    db.query(query, params)?.iter().map(|r| id_of(r.get(0))).collect()
+}
+
+/// Deletes document `id` inside a write transaction: its row goes, its postings stay until
+/// `compact`, skipped by checks through the `removed` list; the group it represented gets
+/// its earliest remaining member as representative.
+pub(super) fn remove_document(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows<()> {
+    let id = i64::from(id);
+    db.execute(&format!("INSERT INTO {s}.removed(id) VALUES ($1) ON CONFLICT DO NOTHING"), &[&id])?;
+    db.execute(&format!("DELETE FROM {s}.documents WHERE id = $1"), &[&id])?;
+    db.execute(
+        &format!(
+            "UPDATE {s}.documents SET group_id = (SELECT min(d.id) FROM {s}.documents d WHERE d.group_id = $1)
+             WHERE group_id = $1"
+        ),
+        &[&id],
+    )?;
+    Ok(())
+}
+
+/// Every document, by id.
+pub(super) fn documents(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<DocumentInfo>> {
+    db.query(
+        &format!(
+            "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id
+             FROM {s}.documents ORDER BY id"
+        ),
+        &[],
+    )?
+    .iter()
+    .map(|r| {
+        Ok(DocumentInfo {
+            id: id_of(r.get(0))?,
+            path: r.get(1),
+            sha256: r.get(2),
+            size: unsigned(r.get(3)),
+            added_at: r.get(4),
+            published: r.get(5),
+            chars: unsigned(r.get(6)),
+            simhash: hash_of(r.get(7)),
+            nshash: hash_of(r.get(8)),
+            group: id_of(r.get(9))?,
+        })
+    })
+    .collect()
+}
+
+/// (documents, characters, groups of more than one, k-gram postings, sentence postings,
+/// bytes the schema's tables take on the server).
+pub(super) fn counts(db: &mut impl GenericClient, s: &Schema) -> Rows<[u64; 6]> {
+    let row = db.query_one(
+        &format!(
+            "SELECT (SELECT count(*) FROM {s}.documents),
+                    (SELECT coalesce(sum(chars), 0)::bigint FROM {s}.documents),
+                    (SELECT count(*) FROM (SELECT group_id FROM {s}.documents GROUP BY group_id HAVING count(*) > 1) g),
+                    (SELECT count(*) FROM {s}.kgrams),
+                    (SELECT count(*) FROM {s}.sentences),
+                    (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
+                       JOIN pg_namespace n ON n.oid = c.relnamespace
+                      WHERE n.nspname = $1 AND c.relkind IN ('r', 'm'))"
+        ),
+        &[&s.name()],
+    )?;
+    Ok([0, 1, 2, 3, 4, 5].map(|i| unsigned(row.get(i))))
+}
+
+// ---- what a check reads ----
+
+/// The ids of removed documents.
+pub(super) fn removed_ids(db: &mut impl GenericClient, s: &Schema) -> Rows<FxHashSet<u32>> {
+    db.query(&format!("SELECT id FROM {s}.removed"), &[])?.iter().map(|r| id_of(r.get(0))).collect()
+}
+
+/// (number of documents, largest id ever given).
+pub(super) fn document_count_and_last_id(db: &mut impl GenericClient, s: &Schema) -> Rows<(usize, u32)> {
+    let row = db.query_one(
+        &format!(
+            "SELECT (SELECT count(*) FROM {s}.documents),
+                    greatest((SELECT coalesce(max(id), 0) FROM {s}.documents), (SELECT coalesce(max(id), 0) FROM {s}.removed))"
+        ),
+        &[],
+    )?;
+    Ok((usize::try_from(row.get::<_, i64>(0)).unwrap_or(0), id_of(row.get(1))?))
+}
+
+/// (id, SimHash) of the documents sharing a band with `bands`, or of every document with
+/// a SimHash when `None`.
+pub(super) fn simhash_rows(db: &mut impl GenericClient, s: &Schema, bands: Option<[i64; 4]>) -> Rows<Vec<(u32, u64)>> {
+    let rows = match bands {
+        Some(b) => {
+            let b = b.map(|v| v as i32);
+            db.query(
+                &format!(
+                    "SELECT id, simhash FROM {s}.documents WHERE b0 = $1 UNION SELECT id, simhash FROM {s}.documents WHERE b1 = $2
+                     UNION SELECT id, simhash FROM {s}.documents WHERE b2 = $3 UNION SELECT id, simhash FROM {s}.documents WHERE b3 = $4"
+                ),
+                &[&b[0], &b[1], &b[2], &b[3]],
+            )?
+        }
+        None => db.query(&format!("SELECT id, simhash FROM {s}.documents WHERE simhash IS NOT NULL"), &[])?,
+    };
+    rows.iter().map(|r| Ok((id_of(r.get(0))?, hash_of(r.get(1)).unwrap_or(0)))).collect()
+}
+
+/// The documents other than `id` sharing a SimHash band or the nshash key with it.
+pub(super) fn near_rows(
+    db: &mut impl GenericClient,
+    s: &Schema,
+    id: u32,
+    bands: [i64; 4],
+    nshash: Option<u64>,
+) -> Rows<Vec<NearRow>> {
+    let b = bands.map(|v| v as i32);
+    let columns = "id, simhash, group_id, nshash";
+    let rows = db.query(
+        &format!(
+            "SELECT {columns} FROM {s}.documents WHERE b0 = $2 AND id != $1
+             UNION SELECT {columns} FROM {s}.documents WHERE b1 = $3 AND id != $1
+             UNION SELECT {columns} FROM {s}.documents WHERE b2 = $4 AND id != $1
+             UNION SELECT {columns} FROM {s}.documents WHERE b3 = $5 AND id != $1
+             UNION SELECT {columns} FROM {s}.documents WHERE $6::bigint IS NOT NULL AND nshash = $6 AND id != $1"
+        ),
+        &[&i64::from(id), &b[0], &b[1], &b[2], &b[3], &nshash.map(stored_hash)],
+    )?;
+    rows.iter()
+        .map(|r| {
+            Ok(NearRow {
+                id: id_of(r.get(0))?,
+                simhash: hash_of(r.get(1)),
+                group: id_of(r.get(2))?,
+                nshash: hash_of(r.get(3)),
+            })
+        })
+        .collect()
+}
+
+/// The stored text, SimHash and keywords of document `doc`.
+pub(super) fn stored(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<Option<StoredRow>> {
+    let row =
+        db.query_opt(&format!("SELECT text, simhash, keywords FROM {s}.documents WHERE id = $1"), &[&i64::from(doc)])?;
+    Ok(row.map(|r| StoredRow { text: r.get(0), simhash: hash_of(r.get(1)), keywords: r.get(2) }))
+}
+
+/// (id, token keys, SimHash) of the documents of `docs`.
+pub(super) fn glances(db: &mut impl GenericClient, s: &Schema, docs: &[u32]) -> Rows<Vec<(u32, Vec<u8>, Option<u64>)>> {
+    let wanted: Vec<i64> = docs.iter().map(|&d| i64::from(d)).collect();
+    db.query(&format!("SELECT id, keys, simhash FROM {s}.documents WHERE id = ANY($1) ORDER BY id"), &[&wanted])?
+        .iter()
+        .map(|r| Ok((id_of(r.get(0))?, r.get(1), hash_of(r.get(2)))))
+        .collect()
+}
+
+/// What a report shows of document `doc`.
+pub(super) fn entry(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<Option<EntryRow>> {
+    let row = db.query_opt(
+        &format!("SELECT path, sha256, text, chars, simhash FROM {s}.documents WHERE id = $1"),
+        &[&i64::from(doc)],
+    )?;
+    Ok(row.map(|r| EntryRow { path: r.get(0), sha256: r.get(1), text: r.get(2), chars: r.get(3), simhash: hash_of(r.get(4)) }))
+}
+
+/// The documents archived as `path` (as added) with these bytes.
+pub(super) fn ids_by_path_and_sha256(db: &mut impl GenericClient, s: &Schema, path: &str, sha256: &str) -> Rows<Vec<u32>> {
+    ids(db, &format!("SELECT id FROM {s}.documents WHERE path = $1 AND sha256 = $2"), &[&path, &sha256])
+}
+
+// ---- groups ----
+
+/// The group of document `id`, if it is archived.
+pub(super) fn group_of(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows<Option<u32>> {
+    let row = db.query_opt(&format!("SELECT group_id FROM {s}.documents WHERE id = $1"), &[&i64::from(id)])?;
+    row.map(|r| id_of(r.get(0))).transpose()
+}
+
+/// Puts document `id` into group `group`.
+pub(super) fn set_group(db: &mut impl GenericClient, s: &Schema, id: u32, group: u32) -> Rows<()> {
+    db.execute(&format!("UPDATE {s}.documents SET group_id = $1 WHERE id = $2"), &[&i64::from(group), &i64::from(id)])?;
+    Ok(())
+}
+
+/// Moves every member of group `from` into group `into`.
+pub(super) fn join_groups(db: &mut impl GenericClient, s: &Schema, into: u32, from: u32) -> Rows<()> {
+    db.execute(
+        &format!("UPDATE {s}.documents SET group_id = $1 WHERE group_id = $2"),
+        &[&i64::from(into), &i64::from(from)],
+    )?;
+    Ok(())
+}
+
+/// (group, member) of every group of more than one document, by group then member.
+pub(super) fn group_members(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<(u32, u32)>> {
+    db.query(
+        &format!(
+            "SELECT group_id, id FROM {s}.documents WHERE group_id IN
+               (SELECT group_id FROM {s}.documents GROUP BY group_id HAVING count(*) > 1)
+             ORDER BY group_id, id"
+        ),
+        &[],
+    )?
+    .iter()
+    .map(|r| Ok((id_of(r.get(0))?, id_of(r.get(1))?)))
+    .collect()
+}
+
+// ---- postings ----
+
+/// The tables of postings.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Postings {
+    Kgrams,
+    Sentences,
+}
+
+impl Postings {
+    pub(super) fn table(self) -> &'static str {
+        match self {
+            Self::Kgrams => "kgrams",
+            Self::Sentences => "sentences",
+        }
+    }
+}
+
+/// Writes `entries` (hash, posting) into `table` with one binary COPY.
+pub(super) fn copy_postings(db: &mut impl GenericClient, s: &Schema, table: Postings, entries: &[(u64, Posting)]) -> Rows<u64> {
+    let writer = db.copy_in(&format!("COPY {s}.{} (hash, doc, position) FROM STDIN BINARY", table.table()))?;
+    let mut writer = BinaryCopyInWriter::new(writer, &[Type::INT8, Type::INT4, Type::INT4]);
+    for (hash, posting) in entries {
+        let position = i32::try_from(posting.position).unwrap_or(i32::MAX);
+        writer.write(&[&stored_hash(*hash), &posting_id(posting.doc)?, &position])?;
+    }
+    Ok(writer.finish()?)
+}
+
+/// The postings of each of `hashes` in `table`, in the same order, each sorted by
+/// document then position: one round trip for them all.
+pub(super) fn postings(db: &mut impl GenericClient, s: &Schema, table: Postings, hashes: &[u64]) -> Rows<Vec<Vec<Posting>>> {
+    let wanted: Vec<i64> = hashes.iter().map(|&h| stored_hash(h)).collect();
+    let rows = db.query(
+        &format!("SELECT hash, doc, position FROM {s}.{} WHERE hash = ANY($1)", table.table()),
+        &[&wanted],
+    )?;
+    let mut by_hash: rustc_hash::FxHashMap<u64, Vec<Posting>> = rustc_hash::FxHashMap::default();
+    for r in &rows {
+        let hash = hash_of(Some(r.get(0))).unwrap_or(0);
+        let doc = id_of(i64::from(r.get::<_, i32>(1)))?;
+        let position = u32::try_from(r.get::<_, i32>(2)).unwrap_or(0);
+        by_hash.entry(hash).or_default().push(Posting { doc, position });
+    }
+    Ok(hashes
+        .iter()
+        .map(|h| {
+            let mut list = by_hash.get(h).cloned().unwrap_or_default();
+            list.sort_unstable();
+            list
+        })
+        .collect())
+}
+
+/// Deletes the postings of removed documents and forgets them: what `compact` does.
+pub(super) fn purge_removed(db: &mut impl GenericClient, s: &Schema) -> Rows<u64> {
+    let mut purged = 0;
+    for table in [Postings::Kgrams, Postings::Sentences] {
+        purged += db.execute(
+            &format!("DELETE FROM {s}.{} p USING {s}.removed r WHERE p.doc = r.id", table.table()),
+            &[],
+        )?;
+    }
+    db.execute(&format!("DELETE FROM {s}.removed"), &[])?;
+    Ok(purged)
+}

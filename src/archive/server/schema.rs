@@ -1,0 +1,122 @@
+//! The tables of a shared archive, one PostgreSQL schema per archive: its settings, its
+//! documents (texts and token keys in the row, compressed as a folder archive stores
+//! them), the ids of removed documents, and the postings of k-grams and sentence hashes,
+//! one row each, partitioned by hash with a B-tree on the hash.
+
+use postgres::GenericClient;
+
+use super::super::error::ArchiveError;
+
+/// Partitions of each postings table.
+pub(super) const PARTITIONS: u32 = 16;
+
+/// The setting that marks a schema as a twinspot archive.
+const MARK: (&str, &str) = ("application", "twinspot");
+
+/// An archive's schema: a name checked to be a plain identifier, shown quoted in
+/// statements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schema(String);
+
+impl Schema {
+    /// `name` when it is a plain identifier (letters, digits, `_`; not starting with a
+    /// digit; at most 63 bytes).
+    pub fn new(name: &str) -> Result<Self, ArchiveError> {
+        plain_identifier(name).map(|n| Self(n.to_string()))
+    }
+
+    /// The name, unquoted.
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "\"{}\"", self.0)
+    }
+}
+
+/// `name` when it is a plain identifier (a schema or a role): nothing that needs quoting
+/// beyond the double quotes every statement puts around it.
+pub(super) fn plain_identifier(name: &str) -> Result<&str, ArchiveError> {
+    let mut chars = name.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if first_ok && name.len() <= 63 && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        Ok(name)
+    } else {
+        Err(ArchiveError::BadName(name.to_string()))
+    }
+}
+
+/// Whether the schema holds a twinspot archive; `Some(false)` when it holds tables that
+/// are not one (its settings table lacks the mark), `None` when it holds no settings table.
+pub(super) fn holds_archive(db: &mut impl GenericClient, s: &Schema) -> Result<Option<bool>, postgres::Error> {
+    let exists: bool =
+        db.query_one("SELECT to_regclass(format('%I.settings', $1::text)) IS NOT NULL", &[&s.name()])?.get(0);
+    if !exists {
+        return Ok(None);
+    }
+    let mark = db.query_opt(&format!("SELECT value FROM {s}.settings WHERE key = $1"), &[&MARK.0])?;
+    Ok(Some(mark.is_some_and(|r| r.get::<_, String>(0) == MARK.1)))
+}
+
+/// The stored setting `key`.
+pub(super) fn setting(db: &mut impl GenericClient, s: &Schema, key: &str) -> Result<Option<String>, postgres::Error> {
+    Ok(db.query_opt(&format!("SELECT value FROM {s}.settings WHERE key = $1"), &[&key])?.map(|r| r.get(0)))
+}
+
+/// Creates the schema (when missing) and every table of an archive in it, with its
+/// `settings`: run inside the creating transaction.
+pub(super) fn create(db: &mut impl GenericClient, s: &Schema, settings: &[(&str, String)]) -> Result<(), postgres::Error> {
+    let mut ddl = format!(
+        "CREATE SCHEMA IF NOT EXISTS {s};
+         CREATE TABLE {s}.settings (key text PRIMARY KEY, value text NOT NULL);
+         CREATE TABLE {s}.documents (
+             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+             path text NOT NULL,
+             source text NOT NULL,
+             sha256 text NOT NULL UNIQUE,
+             size bigint NOT NULL,
+             added_at bigint NOT NULL,
+             published text,
+             chars bigint NOT NULL,
+             simhash bigint,
+             b0 integer, b1 integer, b2 integer, b3 integer,
+             nshash bigint,
+             keywords text,
+             text bytea NOT NULL,
+             keys bytea NOT NULL,
+             group_id bigint NOT NULL);
+         ALTER TABLE {s}.documents ALTER COLUMN text SET STORAGE EXTERNAL;
+         CREATE INDEX ON {s}.documents (b0);
+         CREATE INDEX ON {s}.documents (b1);
+         CREATE INDEX ON {s}.documents (b2);
+         CREATE INDEX ON {s}.documents (b3);
+         CREATE INDEX ON {s}.documents (nshash);
+         CREATE INDEX ON {s}.documents (group_id);
+         CREATE INDEX ON {s}.documents (source);
+         CREATE INDEX ON {s}.documents (path);
+         CREATE TABLE {s}.removed (id bigint PRIMARY KEY);"
+    );
+    for table in ["kgrams", "sentences"] {
+        ddl.push_str(&format!(
+            "CREATE TABLE {s}.{table} (hash bigint NOT NULL, doc integer NOT NULL, position integer NOT NULL)
+                 PARTITION BY HASH (hash);"
+        ));
+        for part in 0..PARTITIONS {
+            ddl.push_str(&format!(
+                "CREATE TABLE {s}.{table}_{part} PARTITION OF {s}.{table}
+                     FOR VALUES WITH (MODULUS {PARTITIONS}, REMAINDER {part});"
+            ));
+        }
+        ddl.push_str(&format!("CREATE INDEX ON {s}.{table} (hash);"));
+    }
+    db.batch_execute(&ddl)?;
+    let insert = format!("INSERT INTO {s}.settings(key, value) VALUES ($1, $2)");
+    db.execute(&insert, &[&MARK.0, &MARK.1])?;
+    for (key, value) in settings {
+        db.execute(&insert, &[key, value])?;
+    }
+    Ok(())
+}

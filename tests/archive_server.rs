@@ -1,0 +1,252 @@
+//! The shared archive on a real PostgreSQL server (a throw-away one, `pg.rs`): the same
+//! answers as a folder archive of the same files, adders and checkers at once, an adder
+//! killed midway, a server that goes away during a check, a role that may only read, a
+//! wrong password and an unreachable server.
+
+use std::path::Path;
+
+use crate::archive::{devset, near_duplicates_by_path, pairs_by_path};
+use crate::pg::{ADMIN, ADMIN_PASSWORD, PgServer};
+use crate::util::{success, twinspot};
+
+fn json_of(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let stdout = success(&twinspot(dir, args));
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("bad JSON ({e}):\n{stdout}"))
+}
+
+/// Standard error of a run that must fail.
+fn failure(dir: &Path, args: &[&str]) -> String {
+    let out = twinspot(dir, args);
+    assert!(!out.status.success(), "expected a failure of {args:?}: {}", String::from_utf8_lossy(&out.stdout));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Writes `count` small documents to `dir/docs`.
+fn write_docs(dir: &Path, count: usize) {
+    let docs = dir.join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    for i in 0..count {
+        let body: String = (0..30).map(|j| format!("document {i} line {j} says {} things. ", i * 31 + j)).collect();
+        std::fs::write(docs.join(format!("{i:05}.txt")), body).unwrap();
+    }
+}
+
+/// A count the superuser reads from the server.
+fn count(server: &PgServer, query: &str) -> i64 {
+    let mut client = postgres::Client::connect(&server.url(), postgres::NoTls).unwrap();
+    client.query_one(query, &[]).map(|r| r.get(0)).unwrap_or(0)
+}
+
+#[test]
+fn a_shared_archive_answers_as_a_folder_archive_of_the_same_files() {
+    let Some(dir) = devset() else {
+        assert!(std::env::var_os("CI").is_none(), "CI must have ../shared/devset");
+        eprintln!("NOTE: ../shared/devset not found: same-answer test skipped");
+        return;
+    };
+    let server = PgServer::start();
+    let url = server.url();
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("a");
+    let folder = folder.to_str().unwrap();
+    let mut references: Vec<String> = std::fs::read_dir(dir.join("reference"))
+        .unwrap()
+        .map(|e| format!("reference/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    references.sort();
+    let (first, second) = references.split_at(references.len() / 2);
+    for archive in [folder, url.as_str()] {
+        for half in [first, second] {
+            let mut args = vec!["archive", "add", archive, "-q"];
+            args.extend(half.iter().map(String::as_str));
+            success(&twinspot(&dir, &args));
+        }
+    }
+    let check = |archive: &str| json_of(&dir, &["archive", "check", archive, "suspect", "--json", "-", "-q"]);
+    let same = |what: &str| {
+        let (want, got) = (check(folder), check(&url));
+        assert!(pairs_by_path(&want).len() > 30);
+        assert_eq!(pairs_by_path(&got), pairs_by_path(&want), "{what}");
+        assert_eq!(near_duplicates_by_path(&got), near_duplicates_by_path(&want), "{what}");
+        for verb in ["list", "groups"] {
+            let of = |archive: &str| success(&twinspot(&dir, &["archive", verb, archive]));
+            assert_eq!(of(&url), of(folder), "{verb} {what}");
+        }
+    };
+    same("after adding");
+    // Removed from both, and the server's archive compacted: still the same answers.
+    for archive in [folder, url.as_str()] {
+        let said = success(&twinspot(&dir, &["archive", "remove", archive, &references[3], "--id", "7"]));
+        assert_eq!(said.trim(), "2 removed");
+    }
+    same("after removing");
+    let compacted = success(&twinspot(&dir, &["archive", "compact", &url]));
+    assert!(compacted.contains("compacted"), "{compacted}");
+    same("after compacting");
+    let verify = success(&twinspot(&dir, &["archive", "verify", &url]));
+    assert!(verify.contains("58 documents") && verify.contains(" 0 problems"), "{verify}");
+    let stats = success(&twinspot(&dir, &["archive", "stats", &url]));
+    assert!(stats.contains("documents        58") && stats.contains("bytes per char"), "{stats}");
+    // Adding the folder again stores the two removed documents and nothing else.
+    let again = success(&twinspot(&dir, &["archive", "add", &url, "reference", "-q"]));
+    assert!(again.starts_with("2 added, 0 replaced, 58 unchanged"), "{again}");
+}
+
+#[test]
+fn adders_and_checkers_work_at_once_and_each_file_is_stored_once() {
+    let server = PgServer::start();
+    let url = server.url();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_docs(dir, 600);
+    std::fs::write(dir.join("suspect.txt"), std::fs::read_to_string(dir.join("docs/00003.txt")).unwrap()).unwrap();
+    // The archive exists before the checkers start.
+    success(&twinspot(dir, &["archive", "add", &url, "docs/00003.txt", "-q"]));
+    let adders: Vec<_> = (0..3)
+        .map(|_| crate::util::command().current_dir(dir).args(["archive", "add", &url, "docs", "-q"]).spawn().unwrap())
+        .collect();
+    let mut checks = 0;
+    let mut adders = adders;
+    while adders.iter_mut().any(|a| a.try_wait().unwrap().is_none()) || checks == 0 {
+        let report = json_of(dir, &["archive", "check", &url, "suspect.txt", "--json", "-", "-q"]);
+        let found = report["documents"].as_array().unwrap().iter().any(|d| d["path"] == "docs/00003.txt");
+        assert!(found, "the archived copy was not found during the adds");
+        checks += 1;
+    }
+    for mut adder in adders {
+        assert!(adder.wait().unwrap().success(), "an adder failed beside the others");
+    }
+    assert_eq!(count(&server, "SELECT count(*) FROM twinspot.documents"), 600);
+    assert_eq!(count(&server, "SELECT count(DISTINCT sha256) FROM twinspot.documents"), 600);
+    let verify = success(&twinspot(dir, &["archive", "verify", &url]));
+    assert!(verify.contains("600 documents") && verify.contains(" 0 problems"), "{verify}");
+}
+
+#[test]
+fn an_adder_killed_midway_leaves_no_half_document_and_a_second_add_completes() {
+    let server = PgServer::start();
+    let url = server.url();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let total = 2500;
+    write_docs(dir, total);
+    let mut child = crate::util::command().current_dir(dir).args(["archive", "add", &url, "docs", "-q"]).spawn().unwrap();
+    let committed = || count(&server, "SELECT count(*) FROM twinspot.documents");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let mut seen = 0;
+    while seen == 0 && std::time::Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        seen = committed();
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    // Every stored document has its postings: no batch was kept in part.
+    let bare = "SELECT count(*) FROM twinspot.documents d WHERE NOT EXISTS (SELECT 1 FROM twinspot.kgrams k WHERE k.doc = d.id)";
+    assert_eq!(count(&server, bare), 0);
+    assert_eq!(committed() % 1000, 0, "a batch was kept in part");
+    let again = success(&twinspot(dir, &["archive", "add", &url, "docs", "-q"]));
+    let numbers: Vec<usize> = again.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    assert_eq!(numbers[0] + numbers[2], total, "{again}");
+    assert!(numbers[2] as i64 >= seen, "a committed batch was lost: {again}");
+    assert_eq!(committed(), total as i64);
+}
+
+#[test]
+fn a_server_gone_during_a_check_is_one_clear_error_and_a_retry_works() {
+    use twinspot::archive::server::{Schema, ServerArchive, ServerLocation, check_against};
+    use twinspot::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
+    let server = PgServer::start();
+    let url = server.url();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_docs(dir, 20);
+    success(&twinspot(dir, &["archive", "add", &url, "docs", "-q"]));
+    let location = ServerLocation::parse(&url).unwrap();
+    let schema = Schema::new("twinspot").unwrap();
+    let settings = ServerArchive::stored_settings(&location, &schema).unwrap();
+    let request = CheckRequest {
+        documents: vec![DocumentInput::new(dir.join("docs/00004.txt"), Role::Suspect)],
+        settings: settings.clone(),
+        ..CheckRequest::default()
+    };
+    let archive = ServerArchive::open(&location, &schema, &settings).unwrap();
+    server.stop();
+    let started = std::time::Instant::now();
+    let error = check_against(&archive, &request, &NoProgress, &CancelFlag::new()).unwrap_err().to_string();
+    assert!(started.elapsed().as_secs() < 30, "the lost server was waited for");
+    assert!(error.contains("archive server") && !error.contains(ADMIN_PASSWORD), "{error}");
+    drop(archive);
+    server.start_again();
+    let archive = ServerArchive::open(&location, &schema, &settings).unwrap();
+    let report = check_against(&archive, &request, &NoProgress, &CancelFlag::new()).unwrap();
+    assert!(report.documents.iter().any(|d| d.path == "docs/00004.txt" && d.id > 0), "the retry found nothing");
+}
+
+#[test]
+fn a_role_granted_read_checks_but_is_refused_changes_until_granted_write() {
+    let server = PgServer::start();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_docs(dir, 10);
+    success(&twinspot(dir, &["archive", "add", &server.url(), "docs/00001.txt", "-q"]));
+    server.sql("CREATE ROLE reader LOGIN PASSWORD 'reader-pw'");
+    let reader = server.url_as("reader", "reader-pw");
+    // Not granted yet: refused, clearly.
+    let said = failure(dir, &["archive", "list", &reader]);
+    assert!(said.contains("permission denied") && !said.contains("reader-pw"), "{said}");
+    let granted = success(&twinspot(dir, &["archive", "grant", &server.url(), "reader", "--read"]));
+    assert!(granted.contains("reader may now check"), "{granted}");
+    assert!(success(&twinspot(dir, &["archive", "list", &reader])).contains("docs/00001.txt"));
+    let report = json_of(dir, &["archive", "check", &reader, "docs/00002.txt", "--json", "-", "-q"]);
+    assert!(report["documents"].as_array().is_some());
+    for args in [
+        &["archive", "add", &reader, "docs", "-q"][..],
+        &["archive", "remove", &reader, "--id", "1"],
+        &["archive", "expire", &reader, "--before", "2100-01-01"],
+        &["archive", "compact", &reader],
+    ] {
+        let said = failure(dir, args);
+        assert!(said.contains("reader may not") && said.contains("write permission"), "{args:?}: {said}");
+    }
+    let said = failure(dir, &["archive", "grant", &reader, "reader", "--write"]);
+    assert!(said.contains("owner"), "{said}");
+    success(&twinspot(dir, &["archive", "grant", &server.url(), "reader", "--write"]));
+    let added = success(&twinspot(dir, &["archive", "add", &reader, "docs", "-q"]));
+    assert!(added.starts_with("9 added"), "{added}");
+    success(&twinspot(dir, &["archive", "revoke", &server.url(), "reader"]));
+    let said = failure(dir, &["archive", "check", &reader, "docs/00002.txt", "-q"]);
+    assert!(said.contains("permission denied"), "{said}");
+    // Creating an archive needs the right to make a schema.
+    let said = failure(dir, &["archive", "add", &reader, "docs", "--schema", "other", "-q"]);
+    assert!(said.contains("reader may not create") || said.contains("permission denied"), "{said}");
+}
+
+#[test]
+fn a_wrong_password_and_an_unreachable_server_fail_quickly_and_never_show_the_password() {
+    let server = PgServer::start();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("doc.txt"), "one small document about rivers and the sea").unwrap();
+    let wrong = server.url_as(ADMIN, "not-the-Pw-9");
+    for url in [wrong.as_str(), "postgresql://someone:hidden-Pw-3@127.0.0.1:1/db"] {
+        let started = std::time::Instant::now();
+        let said = failure(dir, &["archive", "check", url, "doc.txt", "-q"]);
+        assert!(started.elapsed().as_secs() < 20, "took {:?}", started.elapsed());
+        assert!(said.contains("cannot connect to the archive server"), "{said}");
+        assert!(!said.contains("not-the-Pw-9") && !said.contains("hidden-Pw-3"), "{said}");
+    }
+    let said = failure(dir, &["archive", "check", &wrong, "doc.txt", "-q"]);
+    assert!(said.contains("password authentication failed"), "{said}");
+    // The password may come from PGPASSWORD instead of the URL.
+    let bare = format!("postgresql://{ADMIN}@127.0.0.1:{}/postgres?sslmode=disable", server.port);
+    let out = crate::util::command()
+        .current_dir(dir)
+        .env("PGPASSWORD", ADMIN_PASSWORD)
+        .args(["archive", "add", &bare, "doc.txt", "-q"])
+        .output()
+        .unwrap();
+    assert!(success(&out).starts_with("1 added"));
+    // Nothing was made on this machine for the URL.
+    let entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(entries, ["doc.txt"]);
+}

@@ -398,7 +398,8 @@ fn a_group_whose_representative_is_removed_keeps_its_members_under_the_earliest_
             .lines()
             .filter_map(|l| {
                 let f: Vec<&str> = l.split_whitespace().collect();
-                (f.len() >= 5 && f[0].parse::<u32>().is_ok()).then(|| (f[4].to_string(), f[0].to_string(), f[1].to_string()))
+                (f.len() >= 5 && f[0].parse::<u32>().is_ok())
+                    .then(|| (f[4].to_string(), f[0].to_string(), f[1].to_string()))
             })
             .collect()
     };
@@ -411,7 +412,11 @@ fn a_group_whose_representative_is_removed_keeps_its_members_under_the_earliest_
     assert!(run(&["archive", "remove", "arc", "a.txt"]).contains("1 removed"));
     let after = rows();
     let (b, c, d) = (find(&after, "b.txt"), find(&after, "c.txt"), find(&after, "d.txt"));
-    assert_eq!((b.2.as_str(), c.2.as_str()), (b.1.as_str(), b.1.as_str()), "b, the earliest left, represents: {after:?}");
+    assert_eq!(
+        (b.2.as_str(), c.2.as_str()),
+        (b.1.as_str(), b.1.as_str()),
+        "b, the earliest left, represents: {after:?}"
+    );
     assert_eq!(d.2, d.1, "the other document keeps its own group: {after:?}");
     let groups = run(&["archive", "groups", "arc"]);
     assert!(groups.starts_with(&format!("group {} (2 documents)", b.1)), "{groups}");

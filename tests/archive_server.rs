@@ -130,7 +130,8 @@ fn an_adder_killed_midway_leaves_no_half_document_and_a_second_add_completes() {
     let dir = tmp.path();
     let total = 2500;
     write_docs(dir, total);
-    let mut child = crate::util::command().current_dir(dir).args(["archive", "add", &url, "docs", "-q"]).spawn().unwrap();
+    let mut child =
+        crate::util::command().current_dir(dir).args(["archive", "add", &url, "docs", "-q"]).spawn().unwrap();
     let committed = || count(&server, "SELECT count(*) FROM twinspot.documents");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     let mut seen = 0;

@@ -53,9 +53,13 @@ impl PgServer {
 
     /// Starts the (stopped) server.
     pub fn start_again(&self) {
-        let options = format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", self.port, path_str(self.folder.path()));
+        let options =
+            format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", self.port, path_str(self.folder.path()));
         let log = self.folder.path().join("log");
-        self.run_as_owner("pg_ctl", &["-D", path_str(&self.data()), "-l", path_str(&log), "-o", &options, "-w", "start"]);
+        self.run_as_owner(
+            "pg_ctl",
+            &["-D", path_str(&self.data()), "-l", path_str(&log), "-o", &options, "-w", "start"],
+        );
     }
 
     /// Stops the server at once (connections are cut).

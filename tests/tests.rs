@@ -10,9 +10,9 @@ mod archive;
 mod archive_daily;
 mod archive_groups;
 #[cfg(unix)]
-mod archive_server;
-#[cfg(unix)]
 mod archive_pressure;
+#[cfg(unix)]
+mod archive_server;
 mod cli;
 mod devset;
 #[cfg(feature = "distributed")]

@@ -12,9 +12,9 @@ use super::rows::{self, NewDocument};
 use super::segment::{self, Kind};
 use super::unchanged::{FileStamp, Known, Verdict, file_digest, stamp_of};
 use super::{Archive, ArchiveError, now};
-use crate::fingerprint::simhash::Dictionary;
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
 use crate::fingerprint::TokenKeys;
+use crate::fingerprint::simhash::Dictionary;
 use crate::index::Posting;
 use crate::ingest;
 
@@ -182,7 +182,11 @@ impl Archive {
     }
 
     /// Commits one batch, then merges segments if a tier is full; what it added.
-    fn commit_and_merge(&self, docs: Vec<Seen>, options: &AddOptions) -> Result<(AddSummary, Vec<Fresh>), ArchiveError> {
+    fn commit_and_merge(
+        &self,
+        docs: Vec<Seen>,
+        options: &AddOptions,
+    ) -> Result<(AddSummary, Vec<Fresh>), ArchiveError> {
         let mut summary = AddSummary::default();
         let fresh = self.commit_batch(docs, options, &mut summary)?;
         summary.damaged_segments = self.merge_if_needed()?;

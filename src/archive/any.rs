@@ -17,7 +17,7 @@ pub enum Location {
     /// A folder on this machine.
     Folder(PathBuf),
     /// A schema of a PostgreSQL server.
-    Server(ServerLocation, Schema),
+    Server(Box<ServerLocation>, Schema),
 }
 
 impl Location {
@@ -28,7 +28,7 @@ impl Location {
         let text = name.to_string_lossy();
         if is_server_url(&text) {
             let schema = Schema::new(schema.unwrap_or(super::server::DEFAULT_SCHEMA))?;
-            return Ok(Self::Server(ServerLocation::parse(&text)?, schema));
+            return Ok(Self::Server(Box::new(ServerLocation::parse(&text)?), schema));
         }
         super::location::refuse_unsupported(name)?;
         Ok(Self::Folder(name.to_path_buf()))
@@ -66,16 +66,16 @@ impl Location {
 /// An open archive, in a folder or on a server.
 #[derive(Debug)]
 pub enum AnyArchive {
-    Folder(Archive),
-    Server(ServerArchive),
+    Folder(Box<Archive>),
+    Server(Box<ServerArchive>),
 }
 
 impl AnyArchive {
     /// Opens the archive at `location` for checking.
     pub fn open(location: &Location, settings: &Settings) -> Result<Self, ArchiveError> {
         Ok(match location {
-            Location::Folder(dir) => Self::Folder(Archive::open(dir, settings)?),
-            Location::Server(server, schema) => Self::Server(ServerArchive::open(server, schema, settings)?),
+            Location::Folder(dir) => Self::Folder(Box::new(Archive::open(dir, settings)?)),
+            Location::Server(server, schema) => Self::Server(Box::new(ServerArchive::open(server, schema, settings)?)),
         })
     }
 
@@ -90,9 +90,9 @@ impl AnyArchive {
         action: &'static str,
     ) -> Result<Self, ArchiveError> {
         Ok(match location {
-            Location::Folder(dir) => Self::Folder(Archive::open_for_changes(dir, settings, create, busy)?),
+            Location::Folder(dir) => Self::Folder(Box::new(Archive::open_for_changes(dir, settings, create, busy)?)),
             Location::Server(server, schema) => {
-                Self::Server(ServerArchive::open_for_changes(server, schema, settings, create, action)?)
+                Self::Server(Box::new(ServerArchive::open_for_changes(server, schema, settings, create, action)?))
             }
         })
     }
@@ -113,7 +113,12 @@ impl AnyArchive {
 
     /// Checks the documents of `request` against the archive (see
     /// [`super::check_against`]).
-    pub fn check(&self, request: &CheckRequest, sink: &dyn ProgressSink, cancel: &CancelFlag) -> Result<Report, ArchiveError> {
+    pub fn check(
+        &self,
+        request: &CheckRequest,
+        sink: &dyn ProgressSink,
+        cancel: &CancelFlag,
+    ) -> Result<Report, ArchiveError> {
         match self {
             Self::Folder(a) => super::check_against(a, request, sink, cancel),
             Self::Server(a) => super::server::check_against(a, request, sink, cancel),

@@ -40,7 +40,9 @@ pub enum ArchiveError {
         "the archive holds a document id ({0}) beyond what twinspot can index (4,294,967,295): it cannot be read safely"
     )]
     IdOutOfRange(i64),
-    #[error("twinspot cannot use {scheme}:// archives ({shown}): an archive is a local folder or a postgresql:// server")]
+    #[error(
+        "twinspot cannot use {scheme}:// archives ({shown}): an archive is a local folder or a postgresql:// server"
+    )]
     UnsupportedLocation { scheme: String, shown: String },
     #[error(
         "the archive {0} is being changed by another twinspot (an add, remove, expire or compact): try again when it has finished"

@@ -69,7 +69,8 @@ pub(super) fn assign_group(
     threshold: u32,
     cluster: bool,
 ) -> Result<bool, rusqlite::Error> {
-    let (near, nshash_neighbour) = near_by_simhash(rows::near_rows(conn, id, bands(simhash), nshash)?, simhash, nshash, threshold);
+    let (near, nshash_neighbour) =
+        near_by_simhash(rows::near_rows(conn, id, bands(simhash), nshash)?, simhash, nshash, threshold);
     let group = if near.is_empty() {
         id
     } else if cluster {

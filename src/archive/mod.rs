@@ -26,8 +26,8 @@ mod prepare;
 mod reader;
 mod regroup;
 mod rows;
-pub mod server;
 pub mod segment;
+pub mod server;
 mod store;
 mod stored;
 mod unchanged;
@@ -217,7 +217,11 @@ impl Archive {
     /// Refuses an archive of a newer format or made with other fingerprint settings.
     fn check_settings(&self) -> Result<(), ArchiveError> {
         let conn = self.lock();
-        refuse_other_settings(&|key| catalog::setting(&conn, &self.dir, key), &self.settings, &self.dir.display().to_string())
+        refuse_other_settings(
+            &|key| catalog::setting(&conn, &self.dir, key),
+            &self.settings,
+            &self.dir.display().to_string(),
+        )
     }
 
     /// The folder of the archive.

@@ -12,8 +12,8 @@ use super::groups::{Fresh, SKETCH_HITS, join_all};
 use super::reader::ArchiveIndex;
 use super::rows;
 use super::{Archive, ArchiveError};
-use crate::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
 use crate::engine::MAX_POSTINGS;
+use crate::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
 use crate::index::ReferenceIndex;
 
 impl Archive {

@@ -17,7 +17,11 @@ use crate::settings::Settings;
 
 /// Document `doc` as matching reads a reference: its text opened, its tokens and
 /// sentences fingerprinted (matching reads those, not k-grams, as in a check's own index).
-pub(super) fn reference_of(doc: u32, row: StoredRow, settings: &Settings) -> Result<FingerprintedDoc<'static>, ArchiveError> {
+pub(super) fn reference_of(
+    doc: u32,
+    row: StoredRow,
+    settings: &Settings,
+) -> Result<FingerprintedDoc<'static>, ArchiveError> {
     let StoredRow { text: compressed, simhash, keywords } = row;
     let text =
         decompress(&compressed).map_err(|e| ArchiveError::Corrupt(format!("the text of document {doc}: {e}")))?;
@@ -66,7 +70,9 @@ pub(super) fn entry_of(
             entry.countable_chars = text[..compared].chars().count();
             entry.text = Arc::from(text);
         }
-        Err(e) => entry.error = Some(ArchiveError::Corrupt(format!("the text of document {doc}: {e}")).to_string().into()),
+        Err(e) => {
+            entry.error = Some(ArchiveError::Corrupt(format!("the text of document {doc}: {e}")).to_string().into())
+        }
     }
     entry.chars = usize::try_from(chars).unwrap_or_default();
     entry.simhash = simhash;

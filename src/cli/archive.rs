@@ -161,7 +161,13 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `twinspot archive add`: waits for another writer, then adds and says what it did.
-fn add(location: &Location, paths: &[PathBuf], options: AddOptions, shape: &Shape, quiet: bool) -> anyhow::Result<ExitCode> {
+fn add(
+    location: &Location,
+    paths: &[PathBuf],
+    options: AddOptions,
+    shape: &Shape,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
     let mut settings = settings_for(location, shape)?;
     settings.ingest.isolation = super::isolation();
     let Some((inputs, _)) = gather(paths, Role::Reference) else {

@@ -59,14 +59,21 @@ impl ServerArchive {
             let digests: Vec<Option<String>> =
                 batch.par_iter().map(|input| file_digest(&input.path).ok().map(hex)).collect();
             let wanted: Vec<String> = digests.iter().flatten().cloned().collect();
-            let archived = rows::archived_digests(&mut *self.client(), &self.schema, &wanted).map_err(|e| self.sql(e))?;
+            let archived =
+                rows::archived_digests(&mut *self.client(), &self.schema, &wanted).map_err(|e| self.sql(e))?;
             let read: Vec<Option<Result<Prepared, (String, String)>>> = batch
                 .par_iter()
                 .zip(&digests)
                 .map(|(input, digest)| {
                     let seen = match digest {
                         Some(d) if archived.contains(d) => None,
-                        _ => Some(prepare(&self.settings, input, (&extractor, &dictionary), source_of(&input.path), None)),
+                        _ => Some(prepare(
+                            &self.settings,
+                            input,
+                            (&extractor, &dictionary),
+                            source_of(&input.path),
+                            None,
+                        )),
                     };
                     let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     sink.progress(Progress { stage: Stage::Reading, done: n, total });
@@ -87,7 +94,9 @@ impl ServerArchive {
                     Some(Err(failure)) => summary.failed.push(failure),
                 }
             }
-            fresh.extend(self.write(|tx, s| commit_batch(tx, s, docs, options, self.settings.simhash_threshold, &mut summary))?);
+            fresh.extend(
+                self.write(|tx, s| commit_batch(tx, s, docs, options, self.settings.simhash_threshold, &mut summary))?,
+            );
         }
         if fresh.len() >= ANALYZE_AFTER {
             let s = &self.schema;
@@ -217,7 +226,8 @@ fn commit_batch(
             continue;
         };
         batch.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
-        let nshash_neighbour = assign_group(tx, s, (id, doc.simhash.unwrap_or(0), doc.prints.nshash), threshold, options.cluster)?;
+        let nshash_neighbour =
+            assign_group(tx, s, (id, doc.simhash.unwrap_or(0), doc.prints.nshash), threshold, options.cluster)?;
         fresh.push(Fresh {
             id,
             file: std::path::PathBuf::from(&doc.source),
@@ -249,7 +259,8 @@ fn assign_group(
     threshold: u32,
     cluster: bool,
 ) -> Result<bool, RowError> {
-    let (near, nshash_neighbour) = near_by_simhash(rows::near_rows(tx, s, id, bands(simhash), nshash)?, simhash, nshash, threshold);
+    let (near, nshash_neighbour) =
+        near_by_simhash(rows::near_rows(tx, s, id, bands(simhash), nshash)?, simhash, nshash, threshold);
     let group = match near.first() {
         None => id,
         Some(nearest) if cluster => nearest.2,

@@ -151,7 +151,8 @@ impl ServerArchive {
 
     /// Refuses an archive of a newer format or made with other fingerprint settings.
     fn check_settings(&self) -> Result<(), ArchiveError> {
-        let get = |key: &str| schema::setting(&mut *self.client(), &self.schema, key).map_err(|e| self.sql(RowError::Sql(e)));
+        let get =
+            |key: &str| schema::setting(&mut *self.client(), &self.schema, key).map_err(|e| self.sql(RowError::Sql(e)));
         refuse_other_settings(&get, &self.settings, self.location.shown())
     }
 
@@ -166,7 +167,12 @@ impl ServerArchive {
     }
 
     fn no_permission(&self, action: &'static str, needed: &'static str) -> ArchiveError {
-        ArchiveError::NoPermission { role: self.location.user(), action, needed, shown: self.location.shown().to_string() }
+        ArchiveError::NoPermission {
+            role: self.location.user(),
+            action,
+            needed,
+            shown: self.location.shown().to_string(),
+        }
     }
 
     /// The server and archive, as they may be shown (no password).
@@ -202,7 +208,15 @@ impl ServerArchive {
     pub fn stats(&self) -> Result<Stats, ArchiveError> {
         let [documents, chars, groups, kgrams, sentences, bytes] =
             rows::counts(&mut *self.client(), &self.schema).map_err(|e| self.sql(e))?;
-        Ok(Stats { documents, chars, groups, kgram_segments: 0, sentence_segments: 0, postings: kgrams + sentences, bytes })
+        Ok(Stats {
+            documents,
+            chars,
+            groups,
+            kgram_segments: 0,
+            sentence_segments: 0,
+            postings: kgrams + sentences,
+            bytes,
+        })
     }
 
     /// Near-duplicate groups of more than one document.

@@ -282,8 +282,11 @@ pub(super) fn stored(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<
     Ok(row.map(|r| StoredRow { text: r.get(0), simhash: hash_of(r.get(1)), keywords: r.get(2) }))
 }
 
+/// (id, token keys, SimHash) of a document glanced at.
+pub(super) type GlanceRow = (u32, Vec<u8>, Option<u64>);
+
 /// (id, token keys, SimHash) of the documents of `docs`.
-pub(super) fn glances(db: &mut impl GenericClient, s: &Schema, docs: &[u32]) -> Rows<Vec<(u32, Vec<u8>, Option<u64>)>> {
+pub(super) fn glances(db: &mut impl GenericClient, s: &Schema, docs: &[u32]) -> Rows<Vec<GlanceRow>> {
     let wanted: Vec<i64> = docs.iter().map(|&d| i64::from(d)).collect();
     db.query(&format!("SELECT id, keys, simhash FROM {s}.documents WHERE id = ANY($1) ORDER BY id"), &[&wanted])?
         .iter()
@@ -297,11 +300,22 @@ pub(super) fn entry(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<O
         &format!("SELECT path, sha256, text, chars, simhash FROM {s}.documents WHERE id = $1"),
         &[&i64::from(doc)],
     )?;
-    Ok(row.map(|r| EntryRow { path: r.get(0), sha256: r.get(1), text: r.get(2), chars: r.get(3), simhash: hash_of(r.get(4)) }))
+    Ok(row.map(|r| EntryRow {
+        path: r.get(0),
+        sha256: r.get(1),
+        text: r.get(2),
+        chars: r.get(3),
+        simhash: hash_of(r.get(4)),
+    }))
 }
 
 /// The documents archived as `path` (as added) with these bytes.
-pub(super) fn ids_by_path_and_sha256(db: &mut impl GenericClient, s: &Schema, path: &str, sha256: &str) -> Rows<Vec<u32>> {
+pub(super) fn ids_by_path_and_sha256(
+    db: &mut impl GenericClient,
+    s: &Schema,
+    path: &str,
+    sha256: &str,
+) -> Rows<Vec<u32>> {
     ids(db, &format!("SELECT id FROM {s}.documents WHERE path = $1 AND sha256 = $2"), &[&path, &sha256])
 }
 
@@ -362,7 +376,12 @@ impl Postings {
 }
 
 /// Writes `entries` (hash, posting) into `table` with one binary COPY.
-pub(super) fn copy_postings(db: &mut impl GenericClient, s: &Schema, table: Postings, entries: &[(u64, Posting)]) -> Rows<u64> {
+pub(super) fn copy_postings(
+    db: &mut impl GenericClient,
+    s: &Schema,
+    table: Postings,
+    entries: &[(u64, Posting)],
+) -> Rows<u64> {
     let writer = db.copy_in(&format!("COPY {s}.{} (hash, doc, position) FROM STDIN BINARY", table.table()))?;
     let mut writer = BinaryCopyInWriter::new(writer, &[Type::INT8, Type::INT4, Type::INT4]);
     for (hash, posting) in entries {
@@ -374,12 +393,15 @@ pub(super) fn copy_postings(db: &mut impl GenericClient, s: &Schema, table: Post
 
 /// The postings of each of `hashes` in `table`, in the same order, each sorted by
 /// document then position: one round trip for them all.
-pub(super) fn postings(db: &mut impl GenericClient, s: &Schema, table: Postings, hashes: &[u64]) -> Rows<Vec<Vec<Posting>>> {
+pub(super) fn postings(
+    db: &mut impl GenericClient,
+    s: &Schema,
+    table: Postings,
+    hashes: &[u64],
+) -> Rows<Vec<Vec<Posting>>> {
     let wanted: Vec<i64> = hashes.iter().map(|&h| stored_hash(h)).collect();
-    let rows = db.query(
-        &format!("SELECT hash, doc, position FROM {s}.{} WHERE hash = ANY($1)", table.table()),
-        &[&wanted],
-    )?;
+    let rows =
+        db.query(&format!("SELECT hash, doc, position FROM {s}.{} WHERE hash = ANY($1)", table.table()), &[&wanted])?;
     let mut by_hash: rustc_hash::FxHashMap<u64, Vec<Posting>> = rustc_hash::FxHashMap::default();
     for r in &rows {
         let hash = hash_of(Some(r.get(0))).unwrap_or(0);
@@ -401,10 +423,8 @@ pub(super) fn postings(db: &mut impl GenericClient, s: &Schema, table: Postings,
 pub(super) fn purge_removed(db: &mut impl GenericClient, s: &Schema) -> Rows<u64> {
     let mut purged = 0;
     for table in [Postings::Kgrams, Postings::Sentences] {
-        purged += db.execute(
-            &format!("DELETE FROM {s}.{} p USING {s}.removed r WHERE p.doc = r.id", table.table()),
-            &[],
-        )?;
+        purged +=
+            db.execute(&format!("DELETE FROM {s}.{} p USING {s}.removed r WHERE p.doc = r.id", table.table()), &[])?;
     }
     db.execute(&format!("DELETE FROM {s}.removed"), &[])?;
     Ok(purged)

@@ -68,7 +68,11 @@ pub(super) fn setting(db: &mut impl GenericClient, s: &Schema, key: &str) -> Res
 
 /// Creates the schema (when missing) and every table of an archive in it, with its
 /// `settings`: run inside the creating transaction.
-pub(super) fn create(db: &mut impl GenericClient, s: &Schema, settings: &[(&str, String)]) -> Result<(), postgres::Error> {
+pub(super) fn create(
+    db: &mut impl GenericClient,
+    s: &Schema,
+    settings: &[(&str, String)],
+) -> Result<(), postgres::Error> {
     let mut ddl = format!(
         "CREATE SCHEMA IF NOT EXISTS {s};
          CREATE TABLE {s}.settings (key text PRIMARY KEY, value text NOT NULL);

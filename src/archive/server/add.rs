@@ -197,8 +197,10 @@ fn commit_batch(
     for doc in docs {
         let old = rows::versions_of(tx, s, &doc.source)?;
         if old.iter().any(|(_, sha)| *sha == doc.sha256) || rows::first_with_sha256(tx, s, &doc.sha256)?.is_some() {
-            // Its bytes were archived meanwhile (by another adder, or twice in this add).
+            // Its bytes were archived meanwhile (by another adder, or twice in this add):
+            // read to be sure, and unchanged.
             batch.unchanged += 1;
+            batch.hashed += 1;
             continue;
         }
         for &(id, _) in &old {
@@ -223,6 +225,7 @@ fn commit_batch(
         };
         let Some(id) = rows::insert_document(tx, s, &new)? else {
             batch.unchanged += 1;
+            batch.hashed += 1;
             continue;
         };
         batch.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
@@ -245,6 +248,7 @@ fn commit_batch(
     summary.added += batch.added;
     summary.replaced += batch.replaced;
     summary.unchanged += batch.unchanged;
+    summary.hashed += batch.hashed;
     summary.warnings.extend(batch.warnings);
     Ok(fresh)
 }

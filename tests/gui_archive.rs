@@ -276,3 +276,59 @@ fn the_archive_group_speaks_chinese_too() {
     harness.get_by_label("对比文档库检查");
     harness.get_by_label("待查文档对比文档库");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_shared_archive_opened_in_the_window_finds_the_copy_and_its_password_is_never_saved() {
+    use crate::pg::{ADMIN, ADMIN_PASSWORD, PgServer};
+    use twinspot::gui::state::SharedForm;
+    let server = PgServer::start();
+    let (dir, suspect, reference) = fixtures();
+    success(&twinspot(dir.path(), &["archive", "add", &server.url(), reference.to_str().unwrap(), "-q"]));
+    let home = marks_dir();
+    let empty = MemoryStorage::default();
+    let mut saved = MemoryStorage::default();
+    let mut harness = harness_on(&empty, &home);
+    harness.get_by_label("Open shared archive…").click();
+    harness.run();
+    harness.get_by_label("Connect");
+    // A wrong password: one clear line in the group, and the window goes on.
+    let url = format!("postgresql://127.0.0.1:{}/postgres?sslmode=disable", server.port);
+    let form = |password: &str| SharedForm {
+        url: url.clone(),
+        schema: "twinspot".into(),
+        user: ADMIN.into(),
+        password: password.into(),
+    };
+    harness.state_mut().apply(Action::EditSharedForm(form("wrong-Pw-5")));
+    harness.state_mut().apply(Action::ConnectShared);
+    wait_for_archive(&mut harness);
+    let error = harness.state().state.archive.error.clone().expect("the refused login is said");
+    assert!(error.contains("password authentication failed") && !error.contains("wrong-Pw-5"), "{error}");
+
+    harness.state_mut().apply(Action::OpenSharedForm);
+    harness.state_mut().apply(Action::EditSharedForm(form(ADMIN_PASSWORD)));
+    harness.state_mut().apply(Action::ConnectShared);
+    assert!(harness.state().state.archive.is_busy(), "connecting runs on the worker");
+    wait_for_archive(&mut harness);
+    assert_eq!(documents_in(&harness), 1);
+    let kept = harness.state().state.persisted.archive.clone().unwrap();
+    assert_eq!(kept.to_string_lossy(), format!("postgresql://{ADMIN}@127.0.0.1:{}/postgres?sslmode=disable", server.port));
+    harness.get_by_label("In use: the suspects are checked against this archive.");
+    harness.get_by_label("Review marks are kept on this computer.");
+
+    harness.state_mut().state.inputs.add(ListKind::Suspect, [suspect]);
+    harness.run();
+    harness.get_by_label("Check against the archive").click();
+    harness.step();
+    wait_for_check(&mut harness);
+    let report = harness.state().state.report.clone().expect("a report");
+    assert_eq!(report.pairs.len(), 1, "{report:#?}");
+    let archived = &report.documents[report.pairs[0].b];
+    assert!(archived.path.ends_with("reference.txt") && archived.text.contains(COPIED_1), "read from the server");
+    assert_eq!(harness.state().state.marks_path.as_deref(), Some(home.join(MARKS_FILE).as_path()));
+
+    eframe::App::save(harness.state_mut(), &mut saved);
+    let everything: String = saved.0.values().cloned().collect();
+    assert!(everything.contains("postgresql://") && !everything.contains(ADMIN_PASSWORD), "the password was saved");
+}

@@ -34,6 +34,19 @@ impl Location {
         Ok(Self::Folder(name.to_path_buf()))
     }
 
+    /// With `password` for a server's login (a folder has none).
+    pub fn with_password(mut self, password: Option<&str>) -> Self {
+        if let (Self::Server(location, _), Some(password)) = (&mut self, password) {
+            location.set_password(password);
+        }
+        self
+    }
+
+    /// Whether this is an archive on a server.
+    pub fn is_server(&self) -> bool {
+        matches!(self, Self::Server(..))
+    }
+
     /// The location as it may be shown (no password).
     pub fn shown(&self) -> String {
         match self {

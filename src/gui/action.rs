@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::export::ExportKind;
 use super::i18n::Lang;
-use super::state::{CheckSource, ListKind, MarkFilter, ResultsTab, SortColumn};
+use super::state::{CheckSource, ListKind, MarkFilter, ResultsTab, SharedForm, SortColumn};
 use crate::Settings;
 use crate::report::html::Scope;
 use crate::report::marks::Mark;
@@ -48,6 +48,17 @@ pub enum Action {
     /// Uses the archive at this folder (creating it when the folder is missing or empty),
     /// and checks the suspects against it.
     UseArchive(PathBuf),
+    /// Opens the form of a shared archive (a PostgreSQL server).
+    OpenSharedForm,
+    /// The form as edited.
+    EditSharedForm(SharedForm),
+    /// Connects to the shared archive of the form (creating it when its schema holds
+    /// none), and checks the suspects against it.
+    ConnectShared,
+    /// Closes the form without connecting.
+    CloseSharedForm,
+    /// Stops waiting for an archive being opened (a server that does not answer).
+    CancelArchiveOpen,
     /// Stops using the archive (nothing is deleted).
     CloseArchive,
     /// Picks files, or a folder, in a dialog and adds them to the archive.

@@ -9,6 +9,7 @@ use std::time::Instant;
 use egui::{Key, Modifiers, RichText};
 
 use super::action::Action;
+use super::archive_panel::shared_form_ui;
 use super::errors_panel::errors_ui;
 use super::export::export_with_dialog;
 use super::fonts;
@@ -20,12 +21,14 @@ use super::review::filter_bar_ui;
 use super::session::{self, CHECK_EXTENSION, LastSession, SavedCheck};
 use super::sidebar::sidebar_ui;
 use super::state::{
-    ArchiveTask, CheckSource, ListKind, PairView, Persisted, ResultsTab, RunState, State, Status, default_marks_path,
-    display_name,
+    ArchiveTask, CheckSource, ListKind, PairView, Persisted, ResultsTab, RunState, SharedForm, State, Status,
+    default_marks_path, display_name,
 };
 use super::status_bar::status_ui;
 use super::toolbar::{progress_ui, toolbar_ui};
+use super::archive_jobs::ArchiveTarget;
 use super::worker::{CheckPlan, Command, Event, JobId, Worker};
+use crate::archive::server::is_server_url;
 use crate::ingest::Isolation;
 use crate::{CancelFlag, Mode, Report};
 
@@ -203,9 +206,42 @@ impl TwinspotApp {
         let settings = self.archive_settings();
         self.state.archive.reset();
         self.state.persisted.archive = Some(dir.clone());
-        let command = Command::OpenArchive { job, archive: dir, create, settings };
+        let command = Command::OpenArchive { job, archive: self.archive_target(&dir), create, settings };
         if self.worker.as_ref().is_some_and(|w| w.send(command)) {
             self.state.archive.task = ArchiveTask::Opening { job };
+        }
+    }
+
+    /// Connects to the shared archive of the open form: its URL (without the password)
+    /// and schema are kept, its password only in memory.
+    fn connect_shared(&mut self) {
+        let Some(form) = self.state.archive.shared_form.clone() else {
+            return;
+        };
+        if self.state.is_running() {
+            return;
+        }
+        let Some((url, password)) = form.target() else {
+            self.state.archive.error = Some(self.state.persisted.lang.shared_tr().not_a_url.to_owned());
+            return;
+        };
+        let schema = form.schema.trim();
+        self.state.archive.shared_form = None;
+        self.state.archive.password = password;
+        self.state.persisted.archive_schema = Some(if schema.is_empty() { "twinspot" } else { schema }.to_owned());
+        self.state.persisted.mode = Mode::SuspectsVsReferences;
+        self.state.persisted.use_archive = true;
+        self.open_archive(PathBuf::from(url), true);
+    }
+
+    /// The archive named `name` (a folder, or a shared archive's URL without its password)
+    /// as a job opens it: with the schema chosen and the password typed, if any.
+    fn archive_target(&self, name: &std::path::Path) -> ArchiveTarget {
+        let shared = is_server_url(&name.to_string_lossy());
+        ArchiveTarget {
+            name: name.to_path_buf(),
+            schema: if shared { self.state.persisted.archive_schema.clone() } else { None },
+            password: if shared { self.state.archive.password.clone() } else { None },
         }
     }
 
@@ -227,7 +263,8 @@ impl TwinspotApp {
         let job = self.new_job();
         let cancel = CancelFlag::new();
         let settings = self.archive_settings();
-        let command = Command::AddToArchive { job, archive: dir, paths, settings, cancel: cancel.clone() };
+        let archive = self.archive_target(&dir);
+        let command = Command::AddToArchive { job, archive, paths, settings, cancel: cancel.clone() };
         if self.worker.as_ref().is_some_and(|w| w.send(command)) {
             self.archive_cancel = Some(cancel);
             self.state.archive.error = None;
@@ -261,7 +298,7 @@ impl TwinspotApp {
             templates: inputs.list(ListKind::Template).to_vec(),
             mode: self.state.persisted.mode,
             settings: self.state.persisted.settings.clone(),
-            archive: archive.clone(),
+            archive: archive.as_deref().map(|name| self.archive_target(name)),
         };
         // Same protection as the command line: documents are read in helper processes.
         plan.settings.ingest.isolation = self.isolation.clone();
@@ -566,12 +603,33 @@ impl TwinspotApp {
                     self.open_archive(dir, true);
                 }
             }
+            Action::OpenSharedForm => {
+                let shared = state.persisted.archive.as_deref().map(|n| n.to_string_lossy().into_owned());
+                let form = match shared.filter(|name| is_server_url(name)) {
+                    Some(name) => SharedForm::of(&name, state.persisted.archive_schema.as_deref()),
+                    None => SharedForm::default(),
+                };
+                state.archive.shared_form = Some(form);
+            }
+            Action::EditSharedForm(form) => state.archive.shared_form = Some(form),
+            Action::CloseSharedForm => state.archive.shared_form = None,
+            Action::ConnectShared => self.connect_shared(),
+            Action::CancelArchiveOpen => {
+                if matches!(state.archive.task, ArchiveTask::Opening { .. }) {
+                    // The job's late answer is dropped as stale.
+                    state.archive.task = ArchiveTask::Idle;
+                    state.archive.error = None;
+                    state.persisted.archive = None;
+                    state.persisted.use_archive = false;
+                }
+            }
             Action::CloseArchive => {
                 if !state.is_running() {
                     self.cancel_archive_add();
                     self.archive_cancel = None;
                     let state = &mut self.state;
                     state.archive.reset();
+                    state.archive.password = None;
                     state.persisted.archive = None;
                     state.persisted.use_archive = false;
                 }
@@ -1005,6 +1063,7 @@ impl eframe::App for TwinspotApp {
         if self.state.show_shortcuts {
             shortcuts_ui(&ctx, self.state.persisted.lang, &mut actions);
         }
+        shared_form_ui(&ctx, &self.state, &mut actions);
         for action in actions {
             self.apply(action);
         }

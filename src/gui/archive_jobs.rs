@@ -1,10 +1,11 @@
-//! The worker's archive jobs: open or create an archive and read its sizes, add files and
-//! folders to it, check suspects against it. Each job opens the archive for itself and
-//! closes it when done, so the command line can use the same archive meanwhile.
+//! The worker's archive jobs: open or create an archive (a folder, or a shared one on a
+//! PostgreSQL server) and read its sizes, add files and folders to it, check suspects
+//! against it. Each job opens the archive for itself and closes it when done, so the
+//! command line (and, for a shared archive, other desktops) can use it meanwhile.
 
 use std::path::{Path, PathBuf};
 
-use crate::archive::{AddOptions, AddSummary, Archive, ArchiveError, Stats, catalog, check_against};
+use crate::archive::{AddOptions, AddSummary, AnyArchive, ArchiveError, Location, Stats, WhenBusy};
 use crate::engine::{InputSet, display_path};
 use crate::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, Role, Settings};
 
@@ -31,12 +32,36 @@ pub struct AddOutcome {
     pub info: ArchiveInfo,
 }
 
-/// The window's `settings` with the fingerprint settings of the archive at `dir` when it
-/// exists: an archive keeps the settings it was made with, whatever the window's are.
-pub fn settings_for(dir: &Path, window: &Settings) -> Result<Settings, ArchiveError> {
+/// The archive a job works on: a folder, or a `postgresql://` URL (without its password)
+/// and schema, with the password typed into the window (kept in memory only).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArchiveTarget {
+    /// The folder or URL, as persisted and shown.
+    pub name: PathBuf,
+    /// The schema of a shared archive.
+    pub schema: Option<String>,
+    /// The password of a shared archive's login, when one was typed.
+    pub password: Option<String>,
+}
+
+impl ArchiveTarget {
+    /// A folder archive.
+    pub fn folder(dir: &Path) -> Self {
+        Self { name: dir.to_path_buf(), ..Self::default() }
+    }
+
+    /// Where the archive lives, with the password for the login.
+    pub fn location(&self) -> Result<Location, ArchiveError> {
+        Ok(Location::parse(&self.name, self.schema.as_deref())?.with_password(self.password.as_deref()))
+    }
+}
+
+/// The window's `settings` with the fingerprint settings of the archive at `location`
+/// when it exists: an archive keeps the settings it was made with, whatever the window's
+/// are.
+pub fn settings_for(location: &Location, window: &Settings) -> Result<Settings, ArchiveError> {
     let mut settings = window.clone();
-    if dir.join(catalog::CATALOG).exists() {
-        let stored = Archive::stored_settings(dir)?;
+    if let Some(stored) = location.stored_settings()? {
         settings.k = stored.k;
         settings.w = stored.w;
         settings.min_sentence_tokens = stored.min_sentence_tokens;
@@ -50,7 +75,7 @@ pub fn same_shape(a: &Settings, b: &Settings) -> bool {
     a.k == b.k && a.w == b.w && a.min_sentence_tokens == b.min_sentence_tokens && a.normalize == b.normalize
 }
 
-fn info_of(archive: &Archive) -> Result<ArchiveInfo, ArchiveError> {
+fn info_of(archive: &AnyArchive, name: &Path) -> Result<ArchiveInfo, ArchiveError> {
     let groups = archive.groups()?;
     let paths: std::collections::HashMap<u32, String> = if groups.is_empty() {
         std::collections::HashMap::new()
@@ -62,34 +87,40 @@ fn info_of(archive: &Archive) -> Result<ArchiveInfo, ArchiveError> {
         .map(|g| g.members.iter().map(|id| paths.get(id).cloned().unwrap_or_else(|| format!("#{id}"))).collect())
         .collect();
     Ok(ArchiveInfo {
-        dir: archive.dir().to_path_buf(),
+        dir: name.to_path_buf(),
         stats: archive.stats()?,
         made_with: archive.settings().clone(),
         groups,
     })
 }
 
-/// Opens the archive at `dir` and reads its sizes. With `create`, a missing or empty
-/// folder becomes a new archive made with the window's `settings`; an existing archive is
-/// only read here (it may sit where it cannot be changed and still be checked against).
-pub fn open(dir: &Path, create: bool, settings: &Settings) -> Result<ArchiveInfo, ArchiveError> {
-    let settings = settings_for(dir, settings)?;
-    let exists = dir.join(catalog::CATALOG).exists();
-    let archive =
-        if create && !exists { Archive::open_or_create(dir, &settings)? } else { Archive::open(dir, &settings)? };
-    info_of(&archive)
+/// Opens the archive `target` and reads its sizes. With `create`, a missing or empty
+/// folder (or a schema without an archive) becomes a new archive made with the window's
+/// `settings`; an existing archive is only read here (it may sit where it cannot be
+/// changed and still be checked against).
+pub fn open(target: &ArchiveTarget, create: bool, settings: &Settings) -> Result<ArchiveInfo, ArchiveError> {
+    let location = target.location()?;
+    let exists = location.stored_settings()?.is_some();
+    let settings = settings_for(&location, settings)?;
+    let archive = if create && !exists {
+        AnyArchive::open_for_changes(&location, &settings, true, WhenBusy::Refuse, "create")?
+    } else {
+        AnyArchive::open(&location, &settings)?
+    };
+    info_of(&archive, &target.name)
 }
 
-/// Adds the files and folders `paths` to the archive at `dir` (created when missing).
+/// Adds the files and folders `paths` to the archive `target` (created when missing).
 pub fn add(
-    dir: &Path,
+    target: &ArchiveTarget,
     paths: &[PathBuf],
     settings: &Settings,
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<AddOutcome, ArchiveError> {
-    let settings = settings_for(dir, settings)?;
-    let archive = Archive::open_or_create(dir, &settings)?;
+    let location = target.location()?;
+    let settings = settings_for(&location, settings)?;
+    let archive = AnyArchive::open_for_changes(&location, &settings, true, WhenBusy::Refuse, "add to")?;
     let mut inputs = InputSet::new();
     inputs.add(paths, Role::Reference);
     let mut failed: Vec<(String, String)> =
@@ -98,20 +129,26 @@ pub fn add(
     let mut summary = archive.add(&documents, &AddOptions::default(), sink, cancel)?;
     failed.append(&mut summary.failed);
     summary.failed = failed;
-    Ok(AddOutcome { summary, skipped: skipped.len(), cancelled: cancel.is_cancelled(), info: info_of(&archive)? })
+    Ok(AddOutcome {
+        summary,
+        skipped: skipped.len(),
+        cancelled: cancel.is_cancelled(),
+        info: info_of(&archive, &target.name)?,
+    })
 }
 
-/// Checks the suspects of `request` against the archive at `dir`, with its fingerprint
+/// Checks the suspects of `request` against the archive `target`, with its fingerprint
 /// settings and the request's others; returns the report and the archive's sizes now.
 pub fn check(
-    dir: &Path,
+    target: &ArchiveTarget,
     request: &CheckRequest,
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<(Report, ArchiveInfo), ArchiveError> {
-    let settings = settings_for(dir, &request.settings)?;
-    let archive = Archive::open(dir, &settings)?;
+    let location = target.location()?;
+    let settings = settings_for(&location, &request.settings)?;
+    let archive = AnyArchive::open(&location, &settings)?;
     let request = CheckRequest { mode: Mode::SuspectsVsReferences, ..request.clone() };
-    let report = check_against(&archive, &request, sink, cancel)?;
-    Ok((report, info_of(&archive)?))
+    let report = archive.check(&request, sink, cancel)?;
+    Ok((report, info_of(&archive, &target.name)?))
 }

@@ -1,12 +1,14 @@
-//! The sidebar's Archive group: open or create an archive, its sizes, add files and folders
-//! (progress, cancel), close it; whether the check uses it, and where the review marks go.
-//! Drawing only: every change is an [`Action`].
+//! The sidebar's Archive group: open or create an archive, or open a shared one (the form
+//! of a PostgreSQL server), its sizes, add files and folders (progress, cancel), close it;
+//! whether the check uses it, and where the review marks go. Drawing only: every change
+//! is an [`Action`].
 
 use egui::{RichText, Stroke};
 
 use super::action::Action;
 use super::archive_jobs::same_shape;
 use super::state::{ArchiveTask, CheckSource, State};
+use crate::archive::server::is_server_url;
 
 /// The colour of an error line.
 pub const ERROR_COLOUR: egui::Color32 = egui::Color32::from_rgb(0xd0, 0x40, 0x40);
@@ -26,13 +28,17 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
         ui.horizontal(|ui| {
             ui.label(RichText::new(words.title).strong().size(15.0)).on_hover_text(words.tip_title);
             if let Some(dir) = &state.persisted.archive {
-                let name =
-                    dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+                let name = if is_shared(state) {
+                    shared_name(&dir.to_string_lossy(), state.persisted.archive_schema.as_deref())
+                } else {
+                    dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
+                };
                 ui.label(RichText::new(name).monospace()).on_hover_text(dir.display().to_string());
             }
         });
         let checking = state.is_running();
         let busy = state.archive.is_busy();
+        let shared = is_shared(state);
         if state.persisted.archive.is_none() {
             ui.label(RichText::new(words.none).weak().italics());
         } else {
@@ -52,7 +58,16 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
             ui.add(egui::ProgressBar::new(fraction).text(text));
         }
         if let ArchiveTask::Opening { .. } = state.archive.task {
-            ui.label(RichText::new(words.opening).weak());
+            ui.horizontal(|ui| {
+                ui.label(
+                    RichText::new(if shared { state.persisted.lang.shared_tr().connecting } else { words.opening })
+                        .weak(),
+                );
+                let tip = state.persisted.lang.shared_tr().tip_cancel_open;
+                if ui.small_button(tr.cancel).on_hover_text(tip).clicked() {
+                    actions.push(Action::CancelArchiveOpen);
+                }
+            });
         }
         if let Some(error) = &state.archive.error {
             ui.label(RichText::new(error).color(ERROR_COLOUR));
@@ -65,6 +80,11 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
             }
             if open.clicked() {
                 actions.push(Action::OpenArchive);
+            }
+            let shared_words = state.persisted.lang.shared_tr();
+            let open_shared = egui::Button::new(shared_words.open_shared).small();
+            if ui.add_enabled(can_open, open_shared).on_hover_text(shared_words.tip_open_shared).clicked() {
+                actions.push(Action::OpenSharedForm);
             }
             if state.persisted.archive.is_none() {
                 return;
@@ -95,6 +115,68 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
             }
         });
     });
+}
+
+/// Whether the chosen archive is a shared one (on a PostgreSQL server).
+fn is_shared(state: &State) -> bool {
+    state.persisted.archive.as_deref().is_some_and(|name| is_server_url(&name.to_string_lossy()))
+}
+
+/// A shared archive's short name: server and database, then the schema
+/// (`db.example/news · twinspot`), without the scheme, the user or the options.
+fn shared_name(url: &str, schema: Option<&str>) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let rest = rest.split_once('?').map_or(rest, |(before, _)| before);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+    format!("{rest} · {}", schema.unwrap_or("twinspot"))
+}
+
+/// The form of "Open shared archive…", while it is open: a window of its own over the
+/// main one. Edits are pushed as the whole form.
+pub fn shared_form_ui(ctx: &egui::Context, state: &State, actions: &mut Vec<Action>) {
+    let Some(form) = &state.archive.shared_form else {
+        return;
+    };
+    let words = state.persisted.lang.shared_tr();
+    let mut edited = form.clone();
+    egui::Window::new(words.form_title).collapsible(false).resizable(false).show(ctx, |ui| {
+        egui::Grid::new("shared-archive-form").num_columns(2).spacing([8.0, 6.0]).show(ui, |ui| {
+            let fields: [(&str, &mut String, f32, bool); 4] = [
+                (words.url, &mut edited.url, 320.0, false),
+                (words.schema, &mut edited.schema, 160.0, false),
+                (words.user, &mut edited.user, 160.0, false),
+                (words.password, &mut edited.password, 160.0, true),
+            ];
+            for (name, value, width, secret) in fields {
+                let tip = match (secret, name == words.url) {
+                    (true, _) => Some(words.tip_password),
+                    (false, true) => Some(words.tip_url),
+                    _ => None,
+                };
+                let label = ui.label(name);
+                let edit = ui
+                    .add(egui::TextEdit::singleline(value).password(secret).desired_width(width))
+                    .labelled_by(label.id);
+                if let Some(tip) = tip {
+                    label.on_hover_text(tip);
+                    edit.on_hover_text(tip);
+                }
+                ui.end_row();
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button(words.connect).clicked() {
+                actions.push(Action::ConnectShared);
+            }
+            if ui.button(words.cancel).clicked() {
+                actions.push(Action::CloseSharedForm);
+            }
+        });
+    });
+    if edited != *form {
+        // Pushed first: a click on Connect in the same frame connects what was typed.
+        actions.insert(0, Action::EditSharedForm(edited));
+    }
 }
 
 /// The open archive's sizes, the last add, whether the check uses it, and the notes that
@@ -142,7 +224,11 @@ fn status_lines(ui: &mut egui::Ui, state: &State, in_use: bool) {
     }
     if in_use {
         ui.label(RichText::new(words.in_use).strong());
-        ui.label(RichText::new(words.marks_here).weak()).on_hover_text(words.tip_marks_here);
+        if is_shared(state) {
+            ui.label(RichText::new(state.persisted.lang.shared_tr().marks_home).weak());
+        } else {
+            ui.label(RichText::new(words.marks_here).weak()).on_hover_text(words.tip_marks_here);
+        }
     } else {
         ui.label(RichText::new(words.not_in_use).weak());
     }
@@ -219,5 +305,10 @@ mod tests {
         assert_eq!(grouped(0), "0");
         assert_eq!(grouped(1234), "1,234");
         assert_eq!(grouped(1_234_567), "1,234,567");
+        assert_eq!(
+            shared_name("postgresql://editor@db.example:6543/news?sslmode=require", None),
+            "db.example:6543/news · twinspot"
+        );
+        assert_eq!(shared_name("postgres://h/d", Some("sports")), "h/d · sports");
     }
 }

@@ -14,6 +14,7 @@ pub mod fonts;
 pub mod heatmap;
 pub mod i18n;
 pub mod i18n_class;
+pub mod i18n_shared;
 pub mod overview;
 pub mod pair_view;
 pub mod results_table;

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::archive_jobs::{self, AddOutcome, ArchiveInfo};
+use super::archive_jobs::{self, AddOutcome, ArchiveInfo, ArchiveTarget};
 use crate::engine::InputSet;
 use crate::fingerprint::simhash::Dictionary;
 use crate::{CancelFlag, CheckRequest, Mode, Progress, Report, Role, Settings, Stage, run_check};
@@ -31,7 +31,7 @@ pub struct CheckPlan {
     pub mode: Mode,
     pub settings: Settings,
     /// Check the suspects against this archive instead of the references and templates.
-    pub archive: Option<PathBuf>,
+    pub archive: Option<ArchiveTarget>,
 }
 
 /// From the UI to the worker.
@@ -41,10 +41,10 @@ pub enum Command {
     Check { job: JobId, plan: CheckPlan, cancel: CancelFlag },
     /// Open the archive at `archive` (with `create`, a missing or empty folder becomes a
     /// new archive made with `settings`) and read its sizes.
-    OpenArchive { job: JobId, archive: PathBuf, create: bool, settings: Settings },
+    OpenArchive { job: JobId, archive: ArchiveTarget, create: bool, settings: Settings },
     /// Add the files and folders `paths` to the archive; `cancel` stops after the batch
     /// being read (the batches committed before are kept).
-    AddToArchive { job: JobId, archive: PathBuf, paths: Vec<PathBuf>, settings: Settings, cancel: CancelFlag },
+    AddToArchive { job: JobId, archive: ArchiveTarget, paths: Vec<PathBuf>, settings: Settings, cancel: CancelFlag },
 }
 
 /// From the worker to the UI.

@@ -97,6 +97,11 @@ impl ServerLocation {
         Ok(Self { config, tls, root_cert, shown })
     }
 
+    /// Uses `password` for the login (one typed into the window, kept in memory only).
+    pub fn set_password(&mut self, password: &str) {
+        self.config.password(password);
+    }
+
     /// The URL as it may be shown: without its password.
     pub fn shown(&self) -> &str {
         &self.shown

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub use archive::{ArchiveState, ArchiveTask};
+pub use archive::{ArchiveState, ArchiveTask, SharedForm};
 pub use inputs::{CheckSource, Inputs, ListKind};
 pub use pair::{Find, PairView};
 pub use persisted::Persisted;
@@ -318,11 +318,12 @@ impl State {
         self.names.get(id).map_or("?", String::as_str)
     }
 
-    /// Where the marks belong now: in the folder of the archive the check uses, else home.
+    /// Where the marks belong now: in the folder of the archive the check uses, else home
+    /// (also while a shared archive, on a server, is used).
     pub fn wanted_marks_path(&self) -> Option<PathBuf> {
         match self.archive_in_use() {
-            Some(dir) => Some(dir.join(MARKS_FILE)),
-            None => self.marks_home.clone(),
+            Some(dir) if !crate::archive::server::is_server_url(&dir.to_string_lossy()) => Some(dir.join(MARKS_FILE)),
+            _ => self.marks_home.clone(),
         }
     }
 

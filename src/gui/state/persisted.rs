@@ -21,8 +21,11 @@ pub struct Persisted {
     /// The engine's defaults when these settings were saved: settings the user left at
     /// their defaults follow the engine when its defaults change.
     pub engine_defaults: Option<Settings>,
-    /// The archive chosen in the sidebar (opened again at start).
+    /// The archive chosen in the sidebar (opened again at start): a folder, or a shared
+    /// archive's URL, which never holds a password.
     pub archive: Option<PathBuf>,
+    /// The schema of a shared archive.
+    pub archive_schema: Option<String>,
     /// The suspects are checked against the archive instead of the reference list.
     pub use_archive: bool,
     /// The user picked the mode: it no longer follows the lists (classmates and
@@ -43,6 +46,7 @@ impl Default for Persisted {
             last_dir: None,
             engine_defaults: Some(Settings::default()),
             archive: None,
+            archive_schema: None,
             use_archive: false,
             mode_chosen: false,
             sidebar_hidden: false,

@@ -251,3 +251,36 @@ fn a_wrong_password_and_an_unreachable_server_fail_quickly_and_never_show_the_pa
     let entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(entries, ["doc.txt"]);
 }
+
+#[test]
+fn tls_is_used_when_asked_and_verify_full_checks_the_certificate() {
+    use twinspot::archive::server::ServerLocation;
+    let server = PgServer::start_with_tls();
+    let cert = server.certificate.clone().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_docs(dir, 3);
+    let base = format!("postgresql://{ADMIN}:{ADMIN_PASSWORD}@127.0.0.1:{}/postgres", server.port);
+    let encrypted = |url: &str| -> bool {
+        let mut client = ServerLocation::parse(url).unwrap().connect().unwrap();
+        client.query_one("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[]).unwrap().get(0)
+    };
+    // require: encrypted, the self-signed certificate not checked (as libpq).
+    let require = format!("{base}?sslmode=require");
+    assert!(encrypted(&require));
+    let added = success(&twinspot(dir, &["archive", "add", &require, "docs", "-q"]));
+    assert!(added.starts_with("3 added"), "{added}");
+    // verify-full: refused while the certificate's signer is not trusted…
+    let said = failure(dir, &["archive", "list", &format!("{base}?sslmode=verify-full")]);
+    assert!(said.contains("cannot connect to the archive server") && !said.contains(ADMIN_PASSWORD), "{said}");
+    // …accepted with it, for the names the certificate holds…
+    let trusted = format!("sslmode=verify-full&sslrootcert={}", cert.display());
+    assert!(encrypted(&format!("{base}?{trusted}")));
+    let by_name = format!("postgresql://{ADMIN}:{ADMIN_PASSWORD}@localhost:{}/postgres?{trusted}", server.port);
+    assert_eq!(success(&twinspot(dir, &["archive", "list", &by_name])).lines().count(), 3);
+    // …and a server without TLS is refused when TLS is required.
+    let plain = PgServer::start();
+    let said =
+        failure(dir, &["archive", "list", &format!("{}?sslmode=require", plain.url().split('?').next().unwrap())]);
+    assert!(said.contains("cannot connect to the archive server"), "{said}");
+}

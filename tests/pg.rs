@@ -17,11 +17,23 @@ pub struct PgServer {
     folder: tempfile::TempDir,
     bin: PathBuf,
     pub port: u16,
+    /// The certificate of a server started with TLS (self-signed, for `localhost` and
+    /// `127.0.0.1`).
+    pub certificate: Option<PathBuf>,
 }
 
 impl PgServer {
     /// Makes and starts a new server.
     pub fn start() -> Self {
+        Self::make(false)
+    }
+
+    /// Makes and starts a new server that offers TLS, with a self-signed certificate.
+    pub fn start_with_tls() -> Self {
+        Self::make(true)
+    }
+
+    fn make(tls: bool) -> Self {
         let bin = server_binaries();
         let folder = tempfile::tempdir().expect("a folder for the server");
         open_to_all(folder.path());
@@ -30,7 +42,7 @@ impl PgServer {
         std::fs::write(&pwfile, ADMIN_PASSWORD).unwrap();
         open_to_all(&pwfile);
         let port = free_port();
-        let server = Self { folder, bin, port };
+        let mut server = Self { folder, bin, port, certificate: None };
         server.run_as_owner(
             "initdb",
             &[
@@ -47,14 +59,48 @@ impl PgServer {
                 "--locale=C",
             ],
         );
+        if tls {
+            server.certificate = Some(server.make_certificate());
+        }
         server.start_again();
         server
     }
 
+    /// A self-signed certificate and its key in the server's folder, readable by the
+    /// server's user only (as PostgreSQL demands); the certificate's path.
+    fn make_certificate(&self) -> PathBuf {
+        let (cert, key) = (self.folder.path().join("server.crt"), self.folder.path().join("server.key"));
+        let made = Command::new("openssl")
+            .args(["req", "-new", "-x509", "-days", "2", "-nodes", "-subj", "/CN=localhost"])
+            .args(["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout"])
+            .arg(&key)
+            .arg("-out")
+            .arg(&cert)
+            .output()
+            .expect("run openssl");
+        assert!(made.status.success(), "openssl: {}", String::from_utf8_lossy(&made.stderr));
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+        open_to_all(&cert);
+        if is_root() {
+            let owned = Command::new("chown").args(["postgres"]).arg(&key).status().expect("run chown");
+            assert!(owned.success(), "chown the key");
+        }
+        cert
+    }
+
     /// Starts the (stopped) server.
     pub fn start_again(&self) {
-        let options =
+        let mut options =
             format!("-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", self.port, path_str(self.folder.path()));
+        if let Some(cert) = &self.certificate {
+            let key = self.folder.path().join("server.key");
+            options.push_str(&format!(
+                " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+                path_str(cert),
+                path_str(&key)
+            ));
+        }
         let log = self.folder.path().join("log");
         self.run_as_owner(
             "pg_ctl",

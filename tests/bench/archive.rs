@@ -13,6 +13,8 @@
 //!
 //! N is 5,000 by default; `TWINSPOT_ARCHIVE_DOCS=100000` runs the full size of the issue.
 //! With `TWINSPOT_ARCHIVE_DAILY=ROUNDS`, the daily add is measured instead (`daily.rs`).
+//! With `TWINSPOT_ARCHIVE_SERVER=postgresql://…`, the shared archive is measured beside
+//! the folder archive on the same documents (`server.rs`).
 //! The archives are left in `TWINSPOT_ARCHIVE_DIR` when it is set, else in a temporary
 //! folder; a kept archive that already holds its documents is reused, not added again.
 //!
@@ -27,6 +29,8 @@
 mod corpus;
 #[path = "daily.rs"]
 mod daily;
+#[path = "server.rs"]
+mod server;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -47,7 +51,7 @@ use corpus::{Lang, Rng, TextGen};
 /// process's peak across `exec`, so a child forked from this benchmark, which holds an
 /// archive's worth of memory, would report this benchmark's size. Without GNU time the
 /// peak is not printed.
-fn time_cli_check(archive: &Path, suspect: &Path, out: &Path, runs: usize) {
+fn time_cli_check(archive: &Path, extra: &[&str], suspect: &Path, out: &Path, runs: usize) {
     let gnu_time = Path::new("/usr/bin/time");
     let peak_file = out.with_extension("peak");
     let mut walls = Vec::with_capacity(runs);
@@ -60,7 +64,7 @@ fn time_cli_check(archive: &Path, suspect: &Path, out: &Path, runs: usize) {
         } else {
             Command::new(env!("CARGO_BIN_EXE_twinspot"))
         };
-        command.arg("archive").arg("check").arg(archive).arg(suspect).arg("--json").arg(out);
+        command.arg("archive").arg("check").arg(archive).arg(suspect).arg("--json").arg(out).args(extra);
         let start = Instant::now();
         let status = command.stderr(std::process::Stdio::null()).status().expect("start twinspot");
         walls.push(start.elapsed().as_secs_f64());
@@ -95,6 +99,7 @@ fn time_cli_check(archive: &Path, suspect: &Path, out: &Path, runs: usize) {
         .arg(out)
         .arg("--timings")
         .arg("-q")
+        .args(extra)
         .output()
         .expect("start twinspot");
     let said = String::from_utf8_lossy(&timed.stderr);
@@ -200,10 +205,12 @@ fn main() {
     let big = Archive::open_or_create(&big_dir, &settings).expect("archive");
     add(&big, missing(&big, &first_paths, total));
     let mut next = small;
+    let mut all_paths = first_paths.clone();
     while next < total {
         let count = 5_000.min(total - next);
         let paths = write_docs(&docs_dir, &textgen, next, count);
         add(&big, missing(&big, &paths, total));
+        all_paths.extend(paths);
         next += count;
     }
     report_disk(&big);
@@ -217,11 +224,15 @@ fn main() {
         });
     }
     group.finish();
-    criterion.final_summary();
     let out = root.join("check.json");
     for dir in [&small_dir, &big_dir] {
-        time_cli_check(dir, &suspect_path, &out, 7);
+        time_cli_check(dir, &[], &suspect_path, &out, 7);
     }
+    if let Ok(url) = std::env::var("TWINSPOT_ARCHIVE_SERVER") {
+        let cli = |archive: &Path, extra: &[&str]| time_cli_check(archive, extra, &suspect_path, &out, 7);
+        server::run(&url, &all_paths, (small, total), &suspect, &big_dir, &mut criterion, &cli);
+    }
+    criterion.final_summary();
     if keep.is_some() {
         println!("archives kept in {}", root.display());
     }

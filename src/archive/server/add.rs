@@ -194,9 +194,12 @@ fn commit_batch(
     let mut sentences: Vec<(u64, Posting)> = Vec::new();
     let mut fresh = Vec::new();
     let mut batch = AddSummary::default();
+    let lookup = tx.prepare(&rows::same_file_or_bytes_sql(s))?;
+    let insert = tx.prepare(&rows::insert_sql(s))?;
+    let near = tx.prepare(&rows::near_sql(s))?;
     for doc in docs {
-        let old = rows::versions_of(tx, s, &doc.source)?;
-        if old.iter().any(|(_, sha)| *sha == doc.sha256) || rows::first_with_sha256(tx, s, &doc.sha256)?.is_some() {
+        let (old, bytes_held) = rows::same_file_or_bytes(tx, &lookup, &doc.source, &doc.sha256)?;
+        if bytes_held {
             // Its bytes were archived meanwhile (by another adder, or twice in this add):
             // read to be sure, and unchanged.
             batch.unchanged += 1;
@@ -223,14 +226,14 @@ fn commit_batch(
             keys: keys.as_bytes(),
             stamp: None,
         };
-        let Some(id) = rows::insert_document(tx, s, &new)? else {
+        let Some(id) = rows::insert_document(tx, &insert, &new)? else {
             batch.unchanged += 1;
             batch.hashed += 1;
             continue;
         };
         batch.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
         let nshash_neighbour =
-            assign_group(tx, s, (id, doc.simhash.unwrap_or(0), doc.prints.nshash), threshold, options.cluster)?;
+            assign_group(tx, (s, &near), (id, doc.simhash.unwrap_or(0), doc.prints.nshash), threshold, options.cluster)?;
         fresh.push(Fresh {
             id,
             file: std::path::PathBuf::from(&doc.source),
@@ -241,8 +244,8 @@ fn commit_batch(
         sentences.extend(doc.prints.sentences.iter().map(|x| (x.hash, Posting { doc: id, position: x.start })));
         if old.is_empty() { batch.added += 1 } else { batch.replaced += 1 }
     }
-    rows::copy_postings(tx, s, Postings::Kgrams, &kgrams)?;
-    rows::copy_postings(tx, s, Postings::Sentences, &sentences)?;
+    rows::copy_postings(tx, s, Postings::Kgrams, &mut kgrams)?;
+    rows::copy_postings(tx, s, Postings::Sentences, &mut sentences)?;
     // Counted only once the batch's rows are all written (the commit may still fail, and
     // then the add fails as a whole).
     summary.added += batch.added;
@@ -258,13 +261,13 @@ fn commit_batch(
 /// near duplicate by SimHash.
 fn assign_group(
     tx: &mut postgres::Transaction<'_>,
-    s: &Schema,
+    (s, near_sql): (&Schema, &postgres::Statement),
     (id, simhash, nshash): (u32, u64, Option<u64>),
     threshold: u32,
     cluster: bool,
 ) -> Result<bool, RowError> {
-    let (near, nshash_neighbour) =
-        near_by_simhash(rows::near_rows(tx, s, id, bands(simhash), nshash)?, simhash, nshash, threshold);
+    let rows = rows::near_rows(tx, near_sql, id, bands(simhash), nshash)?;
+    let (near, nshash_neighbour) = near_by_simhash(rows, simhash, nshash, threshold);
     let group = match near.first() {
         None => id,
         Some(nearest) if cluster => nearest.2,

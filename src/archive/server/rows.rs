@@ -7,6 +7,7 @@
 
 use postgres::GenericClient;
 use postgres::binary_copy::BinaryCopyInWriter;
+use postgres::Statement;
 use postgres::types::Type;
 use rustc_hash::FxHashSet;
 
@@ -51,19 +52,25 @@ fn unsigned(value: i64) -> u64 {
 
 // ---- documents ----
 
-/// Inserts `doc` in a group of its own; returns its id, or `None` when another adder
-/// stored the same bytes meanwhile (the SHA-256 is unique).
-pub(super) fn insert_document(db: &mut impl GenericClient, s: &Schema, doc: &NewDocument<'_>) -> Rows<Option<u32>> {
+/// The statement of [`insert_document`] (prepared once per batch by an add).
+pub(super) fn insert_sql(s: &Schema) -> String {
+    format!(
+        "INSERT INTO {s}.documents(path, source, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3,
+             nshash, keywords, text, keys, group_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 0)
+         ON CONFLICT (sha256) DO NOTHING RETURNING id"
+    )
+}
+
+/// Inserts `doc` (statement [`insert_sql`]) in group 0, which its add sets in the same
+/// transaction; returns its id, or `None` when another adder stored the same bytes
+/// meanwhile (the SHA-256 is unique).
+pub(super) fn insert_document(db: &mut impl GenericClient, insert: &Statement, doc: &NewDocument<'_>) -> Rows<Option<u32>> {
     let band = |i: usize| doc.bands.map(|b| b[i] as i32);
     let size = i64::try_from(doc.size).unwrap_or(i64::MAX);
     let chars = i64::try_from(doc.chars).unwrap_or(i64::MAX);
     let row = db.query_opt(
-        &format!(
-            "INSERT INTO {s}.documents(path, source, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3,
-                 nshash, keywords, text, keys, group_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 0)
-             ON CONFLICT (sha256) DO NOTHING RETURNING id"
-        ),
+        insert,
         &[
             &doc.path,
             &doc.source,
@@ -83,18 +90,32 @@ pub(super) fn insert_document(db: &mut impl GenericClient, s: &Schema, doc: &New
             &doc.keys,
         ],
     )?;
-    let Some(row) = row else { return Ok(None) };
-    let id = id_of(row.get(0))?;
-    set_group(db, s, id, id)?;
-    Ok(Some(id))
+    row.map(|r| id_of(r.get(0))).transpose()
 }
 
-/// (id, SHA-256) of the archived versions of a file: by the path it resolves to.
-pub(super) fn versions_of(db: &mut impl GenericClient, s: &Schema, source: &str) -> Rows<Vec<(u32, String)>> {
-    db.query(&format!("SELECT id, sha256 FROM {s}.documents WHERE source = $1"), &[&source])?
-        .iter()
-        .map(|r| Ok((id_of(r.get(0))?, r.get(1))))
-        .collect()
+/// The statement of [`same_file_or_bytes`].
+pub(super) fn same_file_or_bytes_sql(s: &Schema) -> String {
+    format!("SELECT id, sha256, source = $1 FROM {s}.documents WHERE source = $1 OR sha256 = $2")
+}
+
+/// (id, SHA-256) of the archived versions of the file at `source`, and whether any
+/// document holds the bytes `sha256` (statement [`same_file_or_bytes_sql`]).
+pub(super) fn same_file_or_bytes(
+    db: &mut impl GenericClient,
+    lookup: &Statement,
+    source: &str,
+    sha256: &str,
+) -> Rows<(Vec<(u32, String)>, bool)> {
+    let mut versions = Vec::new();
+    let mut bytes_held = false;
+    for r in db.query(lookup, &[&source, &sha256])? {
+        let sha: String = r.get(1);
+        bytes_held |= sha == sha256;
+        if r.get::<_, bool>(2) {
+            versions.push((id_of(r.get(0))?, sha));
+        }
+    }
+    Ok((versions, bytes_held))
 }
 
 /// The path document `id`'s file resolved to when it was archived.
@@ -243,26 +264,29 @@ pub(super) fn simhash_rows(db: &mut impl GenericClient, s: &Schema, bands: Optio
     rows.iter().map(|r| Ok((id_of(r.get(0))?, hash_of(r.get(1)).unwrap_or(0)))).collect()
 }
 
-/// The documents other than `id` sharing a SimHash band or the nshash key with it.
+/// The statement of [`near_rows`] (prepared once per batch by an add).
+pub(super) fn near_sql(s: &Schema) -> String {
+    let columns = "id, simhash, group_id, nshash";
+    format!(
+        "SELECT {columns} FROM {s}.documents WHERE b0 = $2 AND id != $1
+         UNION SELECT {columns} FROM {s}.documents WHERE b1 = $3 AND id != $1
+         UNION SELECT {columns} FROM {s}.documents WHERE b2 = $4 AND id != $1
+         UNION SELECT {columns} FROM {s}.documents WHERE b3 = $5 AND id != $1
+         UNION SELECT {columns} FROM {s}.documents WHERE $6::bigint IS NOT NULL AND nshash = $6 AND id != $1"
+    )
+}
+
+/// The documents other than `id` sharing a SimHash band or the nshash key with it
+/// (statement [`near_sql`]).
 pub(super) fn near_rows(
     db: &mut impl GenericClient,
-    s: &Schema,
+    near: &Statement,
     id: u32,
     bands: [i64; 4],
     nshash: Option<u64>,
 ) -> Rows<Vec<NearRow>> {
     let b = bands.map(|v| v as i32);
-    let columns = "id, simhash, group_id, nshash";
-    let rows = db.query(
-        &format!(
-            "SELECT {columns} FROM {s}.documents WHERE b0 = $2 AND id != $1
-             UNION SELECT {columns} FROM {s}.documents WHERE b1 = $3 AND id != $1
-             UNION SELECT {columns} FROM {s}.documents WHERE b2 = $4 AND id != $1
-             UNION SELECT {columns} FROM {s}.documents WHERE b3 = $5 AND id != $1
-             UNION SELECT {columns} FROM {s}.documents WHERE $6::bigint IS NOT NULL AND nshash = $6 AND id != $1"
-        ),
-        &[&i64::from(id), &b[0], &b[1], &b[2], &b[3], &nshash.map(stored_hash)],
-    )?;
+    let rows = db.query(near, &[&i64::from(id), &b[0], &b[1], &b[2], &b[3], &nshash.map(stored_hash)])?;
     rows.iter()
         .map(|r| {
             Ok(NearRow {
@@ -375,13 +399,16 @@ impl Postings {
     }
 }
 
-/// Writes `entries` (hash, posting) into `table` with one binary COPY.
+/// Writes `entries` (hash, posting) into `table` with one binary COPY, in hash order:
+/// each partition's index then takes its new entries from left to right, a leaf page
+/// after another, instead of at random places.
 pub(super) fn copy_postings(
     db: &mut impl GenericClient,
     s: &Schema,
     table: Postings,
-    entries: &[(u64, Posting)],
+    entries: &mut [(u64, Posting)],
 ) -> Rows<u64> {
+    entries.sort_unstable_by_key(|&(hash, _)| stored_hash(hash));
     let writer = db.copy_in(&format!("COPY {s}.{} (hash, doc, position) FROM STDIN BINARY", table.table()))?;
     let mut writer = BinaryCopyInWriter::new(writer, &[Type::INT8, Type::INT4, Type::INT4]);
     for (hash, posting) in entries {
@@ -392,16 +419,26 @@ pub(super) fn copy_postings(
 }
 
 /// The postings of each of `hashes` in `table`, in the same order, each sorted by
-/// document then position: one round trip for them all.
-pub(super) fn postings(
-    db: &mut impl GenericClient,
-    s: &Schema,
-    table: Postings,
-    hashes: &[u64],
-) -> Rows<Vec<Vec<Posting>>> {
-    let wanted: Vec<i64> = hashes.iter().map(|&h| stored_hash(h)).collect();
-    let rows =
-        db.query(&format!("SELECT hash, doc, position FROM {s}.{} WHERE hash = ANY($1)", table.table()), &[&wanted])?;
+/// document then position: one round trip for them all, each partition asked for its
+/// own hashes only.
+pub(super) fn postings(db: &mut impl GenericClient, s: &Schema, table: Postings, hashes: &[u64]) -> Rows<Vec<Vec<Posting>>> {
+    let mut by_partition: Vec<Vec<i64>> = vec![Vec::new(); super::schema::PARTITIONS as usize];
+    for &h in hashes {
+        by_partition[super::schema::partition_of(stored_hash(h))].push(stored_hash(h));
+    }
+    let asked: Vec<(usize, &Vec<i64>)> = by_partition.iter().enumerate().filter(|(_, h)| !h.is_empty()).collect();
+    if asked.is_empty() {
+        return Ok(vec![Vec::new(); hashes.len()]);
+    }
+    let query = asked
+        .iter()
+        .enumerate()
+        .map(|(i, (part, _))| format!("SELECT hash, doc, position FROM {s}.{}_{part} WHERE hash = ANY(${})", table.table(), i + 1))
+        .collect::<Vec<_>>()
+        .join(" UNION ALL ");
+    let params: Vec<&(dyn postgres::types::ToSql + Sync)> =
+        asked.iter().map(|(_, h)| *h as &(dyn postgres::types::ToSql + Sync)).collect();
+    let rows = db.query(&query, &params)?;
     let mut by_hash: rustc_hash::FxHashMap<u64, Vec<Posting>> = rustc_hash::FxHashMap::default();
     for r in &rows {
         let hash = hash_of(Some(r.get(0))).unwrap_or(0);

@@ -1,14 +1,32 @@
 //! The tables of a shared archive, one PostgreSQL schema per archive: its settings, its
 //! documents (texts and token keys in the row, compressed as a folder archive stores
 //! them), the ids of removed documents, and the postings of k-grams and sentence hashes,
-//! one row each, partitioned by hash with a B-tree on the hash.
+//! one row each, partitioned by ranges of the hash with a B-tree on the hash.
 
 use postgres::GenericClient;
 
 use super::super::error::ArchiveError;
 
-/// Partitions of each postings table.
+/// Partitions of each postings table: ranges of the hash, told by its top bits, so that a
+/// lookup sends each partition only its own hashes (a lookup of all hashes in every
+/// partition probed each index sixteen times as often).
 pub(super) const PARTITIONS: u32 = 16;
+
+/// Bits of a hash that name its partition.
+const PARTITION_BITS: u32 = PARTITIONS.trailing_zeros();
+
+/// The partition of a stored (signed) hash: by its top bits, counted from the smallest.
+pub(super) fn partition_of(stored: i64) -> usize {
+    ((stored as u64 ^ (1 << 63)) >> (64 - PARTITION_BITS)) as usize
+}
+
+/// The bounds of partition `part`, as `FOR VALUES FROM (…) TO (…)` takes them.
+fn partition_bounds(part: u32) -> (String, String) {
+    let width = 1i128 << (64 - PARTITION_BITS);
+    let from = i128::from(i64::MIN) + i128::from(part) * width;
+    let to = if part + 1 == PARTITIONS { "MAXVALUE".to_string() } else { (from + width).to_string() };
+    (from.to_string(), to)
+}
 
 /// The setting that marks a schema as a twinspot archive.
 const MARK: (&str, &str) = ("application", "twinspot");
@@ -106,13 +124,11 @@ pub(super) fn create(
     for table in ["kgrams", "sentences"] {
         ddl.push_str(&format!(
             "CREATE TABLE {s}.{table} (hash bigint NOT NULL, doc integer NOT NULL, position integer NOT NULL)
-                 PARTITION BY HASH (hash);"
+                 PARTITION BY RANGE (hash);"
         ));
         for part in 0..PARTITIONS {
-            ddl.push_str(&format!(
-                "CREATE TABLE {s}.{table}_{part} PARTITION OF {s}.{table}
-                     FOR VALUES WITH (MODULUS {PARTITIONS}, REMAINDER {part});"
-            ));
+            let (from, to) = partition_bounds(part);
+            ddl.push_str(&format!("CREATE TABLE {s}.{table}_{part} PARTITION OF {s}.{table} FOR VALUES FROM ({from}) TO ({to});"));
         }
         ddl.push_str(&format!("CREATE INDEX ON {s}.{table} (hash);"));
     }
@@ -123,4 +139,26 @@ pub(super) fn create(
         db.execute(&insert, &[key, value])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_cover_every_hash_in_order() {
+        assert_eq!(partition_of(i64::MIN), 0);
+        assert_eq!(partition_of(-1), 7);
+        assert_eq!(partition_of(0), 8);
+        assert_eq!(partition_of(i64::MAX), 15);
+        for part in 0..PARTITIONS {
+            let (from, to) = partition_bounds(part);
+            let from: i64 = from.parse().unwrap();
+            assert_eq!(partition_of(from), part as usize);
+            if let Ok(to) = to.parse::<i64>() {
+                assert_eq!(partition_of(to - 1), part as usize);
+                assert_eq!(partition_of(to), part as usize + 1);
+            }
+        }
+    }
 }

@@ -313,7 +313,10 @@ fn a_shared_archive_opened_in_the_window_finds_the_copy_and_its_password_is_neve
     wait_for_archive(&mut harness);
     assert_eq!(documents_in(&harness), 1);
     let kept = harness.state().state.persisted.archive.clone().unwrap();
-    assert_eq!(kept.to_string_lossy(), format!("postgresql://{ADMIN}@127.0.0.1:{}/postgres?sslmode=disable", server.port));
+    assert_eq!(
+        kept.to_string_lossy(),
+        format!("postgresql://{ADMIN}@127.0.0.1:{}/postgres?sslmode=disable", server.port)
+    );
     harness.get_by_label("In use: the suspects are checked against this archive.");
     harness.get_by_label("Review marks are kept on this computer.");
 

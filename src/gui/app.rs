@@ -9,6 +9,7 @@ use std::time::Instant;
 use egui::{Key, Modifiers, RichText};
 
 use super::action::Action;
+use super::archive_jobs::ArchiveTarget;
 use super::archive_panel::shared_form_ui;
 use super::errors_panel::errors_ui;
 use super::export::export_with_dialog;
@@ -26,7 +27,6 @@ use super::state::{
 };
 use super::status_bar::status_ui;
 use super::toolbar::{progress_ui, toolbar_ui};
-use super::archive_jobs::ArchiveTarget;
 use super::worker::{CheckPlan, Command, Event, JobId, Worker};
 use crate::archive::server::is_server_url;
 use crate::ingest::Isolation;

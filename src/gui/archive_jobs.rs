@@ -86,12 +86,7 @@ fn info_of(archive: &AnyArchive, name: &Path) -> Result<ArchiveInfo, ArchiveErro
         .into_iter()
         .map(|g| g.members.iter().map(|id| paths.get(id).cloned().unwrap_or_else(|| format!("#{id}"))).collect())
         .collect();
-    Ok(ArchiveInfo {
-        dir: name.to_path_buf(),
-        stats: archive.stats()?,
-        made_with: archive.settings().clone(),
-        groups,
-    })
+    Ok(ArchiveInfo { dir: name.to_path_buf(), stats: archive.stats()?, made_with: archive.settings().clone(), groups })
 }
 
 /// Opens the archive `target` and reads its sizes. With `create`, a missing or empty

@@ -232,8 +232,13 @@ fn commit_batch(
             continue;
         };
         batch.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
-        let nshash_neighbour =
-            assign_group(tx, (s, &near), (id, doc.simhash.unwrap_or(0), doc.prints.nshash), threshold, options.cluster)?;
+        let nshash_neighbour = assign_group(
+            tx,
+            (s, &near),
+            (id, doc.simhash.unwrap_or(0), doc.prints.nshash),
+            threshold,
+            options.cluster,
+        )?;
         fresh.push(Fresh {
             id,
             file: std::path::PathBuf::from(&doc.source),

@@ -6,8 +6,8 @@
 //! `u32`: every id read goes through [`id_of`], a checked conversion.
 
 use postgres::GenericClient;
-use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::Statement;
+use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::Type;
 use rustc_hash::FxHashSet;
 
@@ -65,7 +65,11 @@ pub(super) fn insert_sql(s: &Schema) -> String {
 /// Inserts `doc` (statement [`insert_sql`]) in group 0, which its add sets in the same
 /// transaction; returns its id, or `None` when another adder stored the same bytes
 /// meanwhile (the SHA-256 is unique).
-pub(super) fn insert_document(db: &mut impl GenericClient, insert: &Statement, doc: &NewDocument<'_>) -> Rows<Option<u32>> {
+pub(super) fn insert_document(
+    db: &mut impl GenericClient,
+    insert: &Statement,
+    doc: &NewDocument<'_>,
+) -> Rows<Option<u32>> {
     let band = |i: usize| doc.bands.map(|b| b[i] as i32);
     let size = i64::try_from(doc.size).unwrap_or(i64::MAX);
     let chars = i64::try_from(doc.chars).unwrap_or(i64::MAX);
@@ -421,7 +425,12 @@ pub(super) fn copy_postings(
 /// The postings of each of `hashes` in `table`, in the same order, each sorted by
 /// document then position: one round trip for them all, each partition asked for its
 /// own hashes only.
-pub(super) fn postings(db: &mut impl GenericClient, s: &Schema, table: Postings, hashes: &[u64]) -> Rows<Vec<Vec<Posting>>> {
+pub(super) fn postings(
+    db: &mut impl GenericClient,
+    s: &Schema,
+    table: Postings,
+    hashes: &[u64],
+) -> Rows<Vec<Vec<Posting>>> {
     let mut by_partition: Vec<Vec<i64>> = vec![Vec::new(); super::schema::PARTITIONS as usize];
     for &h in hashes {
         by_partition[super::schema::partition_of(stored_hash(h))].push(stored_hash(h));
@@ -433,7 +442,9 @@ pub(super) fn postings(db: &mut impl GenericClient, s: &Schema, table: Postings,
     let query = asked
         .iter()
         .enumerate()
-        .map(|(i, (part, _))| format!("SELECT hash, doc, position FROM {s}.{}_{part} WHERE hash = ANY(${})", table.table(), i + 1))
+        .map(|(i, (part, _))| {
+            format!("SELECT hash, doc, position FROM {s}.{}_{part} WHERE hash = ANY(${})", table.table(), i + 1)
+        })
         .collect::<Vec<_>>()
         .join(" UNION ALL ");
     let params: Vec<&(dyn postgres::types::ToSql + Sync)> =

@@ -128,7 +128,9 @@ pub(super) fn create(
         ));
         for part in 0..PARTITIONS {
             let (from, to) = partition_bounds(part);
-            ddl.push_str(&format!("CREATE TABLE {s}.{table}_{part} PARTITION OF {s}.{table} FOR VALUES FROM ({from}) TO ({to});"));
+            ddl.push_str(&format!(
+                "CREATE TABLE {s}.{table}_{part} PARTITION OF {s}.{table} FOR VALUES FROM ({from}) TO ({to});"
+            ));
         }
         ddl.push_str(&format!("CREATE INDEX ON {s}.{table} (hash);"));
     }

@@ -143,7 +143,10 @@ mod tests {
         let typed = SharedForm { url: "postgres://me:pw@h/db".into(), ..SharedForm::default() };
         assert_eq!(typed.target().unwrap(), ("postgres://me@h/db".to_owned(), Some("pw".to_owned())));
         let again = SharedForm::of("postgresql://editor@db.example/news", Some("sports"));
-        assert_eq!((again.url.as_str(), again.user.as_str(), again.schema.as_str()), ("postgresql://db.example/news", "editor", "sports"));
+        assert_eq!(
+            (again.url.as_str(), again.user.as_str(), again.schema.as_str()),
+            ("postgresql://db.example/news", "editor", "sports")
+        );
         assert!(SharedForm { url: "/srv/archive".into(), ..SharedForm::default() }.target().is_none());
     }
 }

@@ -14,6 +14,23 @@ pub(crate) fn devset() -> Option<PathBuf> {
     dir.join("truth.json").exists().then_some(dir)
 }
 
+/// Adds the references of the devset at `dir` to `archive` in two adds (each half in
+/// name order); the references, as added (`reference/…`), in that order.
+pub(crate) fn add_devset_in_halves(dir: &Path, archive: &str) -> Vec<String> {
+    let mut references: Vec<String> = std::fs::read_dir(dir.join("reference"))
+        .unwrap()
+        .map(|e| format!("reference/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    references.sort();
+    let (first, second) = references.split_at(references.len() / 2);
+    for half in [first, second] {
+        let mut args = vec!["archive", "add", archive, "-q"];
+        args.extend(half.iter().map(String::as_str));
+        success(&twinspot(dir, &args));
+    }
+    references
+}
+
 /// (suspect path, reference path, passages, both scores) of every pair
 /// of a report, sorted; the documents of alternative twins named by path too, as the two
 /// reports number documents differently.
@@ -85,17 +102,7 @@ fn archive_check_reports_the_same_passages_as_compare_on_the_devset() {
     let archive = tmp.path().join("a");
     let archive = archive.to_str().unwrap();
     // Two adds, so that the archive holds more than one segment of each kind.
-    let mut references: Vec<String> = std::fs::read_dir(dir.join("reference"))
-        .unwrap()
-        .map(|e| format!("reference/{}", e.unwrap().file_name().to_string_lossy()))
-        .collect();
-    references.sort();
-    let (first, second) = references.split_at(references.len() / 2);
-    for half in [first, second] {
-        let mut args = vec!["archive", "add", archive, "-q"];
-        args.extend(half.iter().map(String::as_str));
-        success(&twinspot(&dir, &args));
-    }
+    add_devset_in_halves(&dir, archive);
     // An archive holds no character grams: the check finds no short edited copies.
     let compared =
         json_of(&dir, &["compare", "-r", "reference", "-s", "suspect", "--no-short-copies", "--json", "-", "-q"]);

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::archive::{devset, near_duplicates_by_path, pairs_by_path};
+use crate::archive::{add_devset_in_halves, devset, near_duplicates_by_path, pairs_by_path};
 use crate::pg::{ADMIN, ADMIN_PASSWORD, PgServer};
 use crate::util::{success, twinspot};
 
@@ -49,19 +49,8 @@ fn a_shared_archive_answers_as_a_folder_archive_of_the_same_files() {
     let tmp = tempfile::tempdir().unwrap();
     let folder = tmp.path().join("a");
     let folder = folder.to_str().unwrap();
-    let mut references: Vec<String> = std::fs::read_dir(dir.join("reference"))
-        .unwrap()
-        .map(|e| format!("reference/{}", e.unwrap().file_name().to_string_lossy()))
-        .collect();
-    references.sort();
-    let (first, second) = references.split_at(references.len() / 2);
-    for archive in [folder, url.as_str()] {
-        for half in [first, second] {
-            let mut args = vec!["archive", "add", archive, "-q"];
-            args.extend(half.iter().map(String::as_str));
-            success(&twinspot(&dir, &args));
-        }
-    }
+    let references = add_devset_in_halves(&dir, folder);
+    add_devset_in_halves(&dir, &url);
     let check = |archive: &str| json_of(&dir, &["archive", "check", archive, "suspect", "--json", "-", "-q"]);
     let same = |what: &str| {
         let (want, got) = (check(folder), check(&url));

@@ -4,16 +4,14 @@
 use rayon::prelude::*;
 use rusqlite::Connection;
 
-use super::codec::bands;
 use super::files::{segment_name, sync_dir};
-use super::groups::{Fresh, assign_group, sketch};
+use super::groups::{Fresh, assign_group};
 use super::prepare::{Prepared, prepare, source_of};
-use super::rows::{self, NewDocument};
+use super::rows;
 use super::segment::{self, Kind};
 use super::unchanged::{FileStamp, Known, Verdict, file_digest, stamp_of};
-use super::{Archive, ArchiveError, now};
+use super::{Archive, ArchiveError};
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
-use crate::fingerprint::TokenKeys;
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::Posting;
 use crate::ingest;
@@ -269,27 +267,7 @@ impl Archive {
             for &id in &old {
                 rows::remove_document(&tx, id).map_err(sql)?;
             }
-            let keys = TokenKeys::of(&doc.prints.tokenized.tokens);
-            let id = rows::insert_document(
-                &tx,
-                &NewDocument {
-                    path: &doc.path,
-                    source: &doc.source,
-                    sha256: &doc.sha256,
-                    size: doc.size,
-                    added_at: now(),
-                    published: options.published.as_deref(),
-                    chars: doc.chars,
-                    simhash: doc.simhash,
-                    bands: doc.simhash.map(bands),
-                    nshash: doc.prints.nshash,
-                    keywords: doc.keywords.as_ref().map(|k| k.keywords.join("\n")),
-                    text: &doc.compressed,
-                    keys: keys.as_bytes(),
-                    stamp: doc.stamp,
-                },
-            )
-            .map_err(sql)?;
+            let id = rows::insert_document(&tx, &doc.row(options.published.as_deref())).map_err(sql)?;
             first_id.get_or_insert(id);
             let nshash_neighbour = assign_group(
                 &tx,
@@ -300,14 +278,8 @@ impl Archive {
                 options.cluster,
             )
             .map_err(sql)?;
-            fresh.push(Fresh {
-                id,
-                file: std::path::PathBuf::from(&doc.source),
-                sketch: sketch(doc.prints.kgrams.iter().map(|f| f.hash)),
-                nshash_neighbour,
-            });
-            kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: id, position: f.position })));
-            sentences.extend(doc.prints.sentences.iter().map(|s| (s.hash, Posting { doc: id, position: s.start })));
+            fresh.push(doc.fresh(id, nshash_neighbour));
+            doc.push_postings(id, &mut kgrams, &mut sentences);
             if old.is_empty() { summary.added += 1 } else { summary.replaced += 1 }
         }
         if let Some(first) = first_id {

@@ -76,6 +76,15 @@ impl Location {
     }
 }
 
+/// What `compact` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compacted {
+    /// A folder's segments: whether any were merged, and how many of each kind are left.
+    Segments { merged: bool, kgram_segments: u64, sentence_segments: u64 },
+    /// A server's postings of removed documents dropped, their space reclaimed.
+    Server { purged: u64 },
+}
+
 /// An open archive, in a folder or on a server.
 #[derive(Debug)]
 pub enum AnyArchive {
@@ -187,23 +196,19 @@ impl AnyArchive {
     }
 
     /// Compacts the archive: a folder merges its segments, a server drops the postings
-    /// of removed documents and reclaims their space. What was done, in words.
-    pub fn compact(&self) -> Result<String, ArchiveError> {
+    /// of removed documents and reclaims their space.
+    pub fn compact(&self) -> Result<Compacted, ArchiveError> {
         match self {
             Self::Folder(a) => {
                 let merged = a.merge_all()?;
                 let stats = a.stats()?;
-                Ok(format!(
-                    "{}: {} k-gram and {} sentence segments",
-                    if merged { "merged" } else { "nothing to merge" },
-                    stats.kgram_segments,
-                    stats.sentence_segments
-                ))
+                Ok(Compacted::Segments {
+                    merged,
+                    kgram_segments: stats.kgram_segments,
+                    sentence_segments: stats.sentence_segments,
+                })
             }
-            Self::Server(a) => {
-                let purged = a.compact()?;
-                Ok(format!("compacted: {purged} postings of removed documents dropped, space reclaimed"))
-            }
+            Self::Server(a) => Ok(Compacted::Server { purged: a.compact()? }),
         }
     }
 

@@ -1,5 +1,6 @@
 //! Looking after an archive: list, stats, remove, expire, groups and verify.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use super::codec::decompress;
@@ -29,6 +30,42 @@ pub struct RemoveSummary {
     pub removed: usize,
     /// The keys that matched no document (`id N` for an id, else the path as given).
     pub not_found: Vec<String>,
+}
+
+/// A key of a remove: an id (the first column of `list`), or a path as given and the
+/// file it resolves to.
+pub(super) enum RemoveKey<'a> {
+    Id(u32),
+    Path { given: &'a str, real: &'a str },
+}
+
+/// The documents the keys of a remove name, and the keys that named none (`id N` for an
+/// id, else the path as given): `find` answers each key with the archived documents it
+/// names, whichever store it asks. An id and a path are never taken one for the other.
+pub(super) fn named_documents<E>(
+    ids: &[u32],
+    paths: &[PathBuf],
+    find: &mut dyn FnMut(RemoveKey<'_>) -> Result<Vec<u32>, E>,
+) -> Result<(BTreeSet<u32>, Vec<String>), E> {
+    let mut gone = BTreeSet::new();
+    let mut not_found = Vec::new();
+    for &id in ids {
+        let found = find(RemoveKey::Id(id))?;
+        if found.is_empty() {
+            not_found.push(format!("id {id}"));
+        }
+        gone.extend(found);
+    }
+    for path in paths {
+        let given = path.to_string_lossy().into_owned();
+        let real = std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.clone());
+        let found = find(RemoveKey::Path { given: &given, real: &real.to_string_lossy() })?;
+        if found.is_empty() {
+            not_found.push(given);
+        }
+        gone.extend(found);
+    }
+    Ok((gone, not_found))
 }
 
 /// Whether no file is left at `path`: nothing there, or a folder. A file that cannot be
@@ -84,31 +121,16 @@ impl Archive {
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        let mut summary = RemoveSummary::default();
-        let mut gone = std::collections::BTreeSet::new();
-        for &id in ids {
-            if rows::has_document(&tx, id).map_err(sql)? {
-                gone.insert(id);
-            } else {
-                summary.not_found.push(format!("id {id}"));
-            }
-        }
-        for path in paths {
-            let given = path.to_string_lossy().into_owned();
-            let real =
-                std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.clone());
-            let found = rows::ids_by_path(&tx, &given, &real.to_string_lossy()).map_err(sql)?;
-            if found.is_empty() {
-                summary.not_found.push(given);
-            }
-            gone.extend(found);
-        }
+        let (gone, not_found) = named_documents(ids, paths, &mut |key| match key {
+            RemoveKey::Id(id) => Ok(if rows::has_document(&tx, id)? { vec![id] } else { Vec::new() }),
+            RemoveKey::Path { given, real } => rows::ids_by_path(&tx, given, real),
+        })
+        .map_err(sql)?;
         for &id in &gone {
             rows::remove_document(&tx, id).map_err(sql)?;
         }
         tx.commit().map_err(sql)?;
-        summary.removed = gone.len();
-        Ok(summary)
+        Ok(RemoveSummary { removed: gone.len(), not_found })
     }
 
     /// Removes the archived documents whose file lay under one of `folders` and is gone

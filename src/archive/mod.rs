@@ -33,7 +33,7 @@ mod stored;
 mod unchanged;
 
 pub use add::{AddOptions, AddSummary};
-pub use any::{AnyArchive, Location};
+pub use any::{AnyArchive, Compacted, Location};
 pub use check::check_against;
 pub use date::parse_date;
 pub use error::ArchiveError;

@@ -1,14 +1,19 @@
 //! One file read for adding, the same way whichever store it goes to: its text
-//! extracted and fingerprinted exactly as a check reads a reference, compressed as stored.
+//! extracted and fingerprinted exactly as a check reads a reference, compressed as stored;
+//! and what either store makes of it (its row, its postings, its entry for regrouping).
 
 use std::path::Path;
 
-use super::codec::compress;
+use super::codec::{bands, compress};
+use super::groups::{Fresh, sketch};
+use super::now;
+use super::rows::NewDocument;
 use super::unchanged::FileStamp;
 use crate::engine::{DocumentInput, fingerprint_document};
-use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::Dictionary;
+use crate::fingerprint::{DocumentFingerprints, TokenKeys};
+use crate::index::Posting;
 use crate::ingest;
 use crate::settings::Settings;
 
@@ -31,6 +36,48 @@ pub(super) struct Prepared {
     /// `None` for a text without words: it is nobody's near duplicate.
     pub simhash: Option<u64>,
     pub keywords: Option<KeywordPrint>,
+    /// The keys of its compared tokens, as stored (in the parallel part of an add).
+    pub keys: Vec<u8>,
+}
+
+impl Prepared {
+    /// Its row as a store inserts it, published on `published`.
+    pub fn row<'a>(&'a self, published: Option<&'a str>) -> NewDocument<'a> {
+        let keywords = self.keywords.as_ref().map(|k| k.keywords.join("\n"));
+        NewDocument {
+            path: &self.path,
+            source: &self.source,
+            sha256: &self.sha256,
+            size: self.size,
+            added_at: now(),
+            published,
+            chars: self.chars,
+            simhash: self.simhash,
+            bands: self.simhash.map(bands),
+            nshash: self.prints.nshash,
+            keywords,
+            text: &self.compressed,
+            keys: &self.keys,
+            stamp: self.stamp,
+        }
+    }
+
+    /// Itself as archived document `id`, kept for its check by the groups' rule.
+    pub fn fresh(&self, id: u32, nshash_neighbour: bool) -> Fresh {
+        Fresh {
+            id,
+            file: std::path::PathBuf::from(&self.source),
+            sketch: sketch(self.prints.kgrams.iter().map(|f| f.hash)),
+            nshash_neighbour,
+        }
+    }
+
+    /// Appends its postings as archived document `id`: (hash, posting) of its k-grams to
+    /// `kgrams`, of its sentences to `sentences`.
+    pub fn push_postings(&self, id: u32, kgrams: &mut Vec<(u64, Posting)>, sentences: &mut Vec<(u64, Posting)>) {
+        kgrams.extend(self.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: id, position: f.position })));
+        sentences.extend(self.prints.sentences.iter().map(|s| (s.hash, Posting { doc: id, position: s.start })));
+    }
 }
 
 /// Reads and fingerprints `input` exactly as a check reads a reference.
@@ -44,6 +91,7 @@ pub(super) fn prepare(
     let read = fingerprint_document(input, settings, readers).map_err(|e| (input.display.clone(), e))?;
     let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
     let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
+    let keys = TokenKeys::of(&read.prints.tokenized.tokens).as_bytes().to_vec();
     Ok(Prepared {
         path: input.display.clone(),
         source,
@@ -56,6 +104,7 @@ pub(super) fn prepare(
         prints: read.prints,
         simhash: read.entry.simhash,
         keywords: read.keywords,
+        keys,
     })
 }
 

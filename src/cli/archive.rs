@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use twinspot::archive::server::Access;
-use twinspot::archive::{AddOptions, AnyArchive, Location, WhenBusy};
+use twinspot::archive::{AddOptions, AnyArchive, Compacted, Location, WhenBusy};
 use twinspot::engine::{CheckRequest, InputSet, Skipped, display_path};
 use twinspot::{CancelFlag, DocumentInput, Role, Settings};
 
@@ -124,9 +124,15 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
             let dropped = open_write(&location, "expire documents of")?.expire(&before)?;
             println!("{dropped} expired");
         }
-        ArchiveCommand::Compact { .. } => {
-            println!("{}", open_write(&location, "compact")?.compact()?);
-        }
+        ArchiveCommand::Compact { .. } => match open_write(&location, "compact")?.compact()? {
+            Compacted::Segments { merged, kgram_segments, sentence_segments } => println!(
+                "{}: {kgram_segments} k-gram and {sentence_segments} sentence segments",
+                if merged { "merged" } else { "nothing to merge" }
+            ),
+            Compacted::Server { purged } => {
+                println!("compacted: {purged} postings of removed documents dropped, space reclaimed")
+            }
+        },
         ArchiveCommand::Grant { role, write, .. } => {
             let access = if write { Access::Write } else { Access::Read };
             open_read(&location)?.grant(&role, access)?;

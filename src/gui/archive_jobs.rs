@@ -60,14 +60,19 @@ impl ArchiveTarget {
 /// when it exists: an archive keeps the settings it was made with, whatever the window's
 /// are.
 pub fn settings_for(location: &Location, window: &Settings) -> Result<Settings, ArchiveError> {
+    Ok(with_stored(window, location.stored_settings()?))
+}
+
+/// The window's `settings` with the fingerprint settings of `stored`, an archive's.
+fn with_stored(window: &Settings, stored: Option<Settings>) -> Settings {
     let mut settings = window.clone();
-    if let Some(stored) = location.stored_settings()? {
+    if let Some(stored) = stored {
         settings.k = stored.k;
         settings.w = stored.w;
         settings.min_sentence_tokens = stored.min_sentence_tokens;
         settings.normalize = stored.normalize;
     }
-    Ok(settings)
+    settings
 }
 
 /// True when `a` and `b` shape fingerprints alike.
@@ -95,8 +100,10 @@ fn info_of(archive: &AnyArchive, name: &Path) -> Result<ArchiveInfo, ArchiveErro
 /// changed and still be checked against).
 pub fn open(target: &ArchiveTarget, create: bool, settings: &Settings) -> Result<ArchiveInfo, ArchiveError> {
     let location = target.location()?;
-    let exists = location.stored_settings()?.is_some();
-    let settings = settings_for(&location, settings)?;
+    // Read once: for a shared archive each read is a connection.
+    let stored = location.stored_settings()?;
+    let exists = stored.is_some();
+    let settings = with_stored(settings, stored);
     let archive = if create && !exists {
         AnyArchive::open_for_changes(&location, &settings, true, WhenBusy::Refuse, "create")?
     } else {

@@ -48,9 +48,13 @@ pub struct Extracted {
 /// SHA-256 of `bytes` as lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;
+    lowercase_hex(&sha2::Sha256::digest(bytes))
+}
+
+/// `digest` written as lowercase hex, as a file's SHA-256 is kept.
+pub fn lowercase_hex(digest: &[u8]) -> String {
     use std::fmt::Write;
-    let digest = sha2::Sha256::digest(bytes);
-    digest.iter().fold(String::with_capacity(64), |mut hex, byte| {
+    digest.iter().fold(String::with_capacity(2 * digest.len()), |mut hex, byte| {
         let _ = write!(hex, "{byte:02x}");
         hex
     })

@@ -8,17 +8,15 @@ use rayon::prelude::*;
 
 use super::super::add::{AddOptions, AddSummary};
 use super::super::codec::bands;
-use super::super::groups::{Fresh, near_by_simhash, sketch};
+use super::super::groups::{Fresh, near_by_simhash};
 use super::super::maintain::is_gone;
 use super::super::prepare::{Prepared, prepare, source_of};
 use super::super::regroup::{check_of, near_duplicates_in, sharing_sketch};
-use super::super::rows::NewDocument;
 use super::super::unchanged::file_digest;
 use super::index::{ServerIndex, check_against};
 use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, Schema, ServerArchive};
 use crate::engine::{CancelFlag, DocumentInput, NoProgress, Progress, ProgressSink, Stage};
-use crate::fingerprint::TokenKeys;
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::Posting;
 use crate::ingest;
@@ -56,8 +54,10 @@ impl ServerArchive {
             if cancel.is_cancelled() {
                 break;
             }
-            let digests: Vec<Option<String>> =
-                batch.par_iter().map(|input| file_digest(&input.path).ok().map(hex)).collect();
+            let digests: Vec<Option<String>> = batch
+                .par_iter()
+                .map(|input| file_digest(&input.path).ok().map(|d| ingest::lowercase_hex(&d)))
+                .collect();
             let wanted: Vec<String> = digests.iter().flatten().cloned().collect();
             let archived =
                 rows::archived_digests(&mut *self.client(), &self.schema, &wanted).map_err(|e| self.sql(e))?;
@@ -209,24 +209,7 @@ fn commit_batch(
         for &(id, _) in &old {
             rows::remove_document(tx, s, id)?;
         }
-        let keys = TokenKeys::of(&doc.prints.tokenized.tokens);
-        let new = NewDocument {
-            path: &doc.path,
-            source: &doc.source,
-            sha256: &doc.sha256,
-            size: doc.size,
-            added_at: super::super::now(),
-            published: options.published.as_deref(),
-            chars: doc.chars,
-            simhash: doc.simhash,
-            bands: doc.simhash.map(bands),
-            nshash: doc.prints.nshash,
-            keywords: doc.keywords.as_ref().map(|k| k.keywords.join("\n")),
-            text: &doc.compressed,
-            keys: keys.as_bytes(),
-            stamp: None,
-        };
-        let Some(id) = rows::insert_document(tx, &insert, &new)? else {
+        let Some(id) = rows::insert_document(tx, &insert, &doc.row(options.published.as_deref()))? else {
             batch.unchanged += 1;
             batch.hashed += 1;
             continue;
@@ -239,14 +222,8 @@ fn commit_batch(
             threshold,
             options.cluster,
         )?;
-        fresh.push(Fresh {
-            id,
-            file: std::path::PathBuf::from(&doc.source),
-            sketch: sketch(doc.prints.kgrams.iter().map(|f| f.hash)),
-            nshash_neighbour,
-        });
-        kgrams.extend(doc.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: id, position: f.position })));
-        sentences.extend(doc.prints.sentences.iter().map(|x| (x.hash, Posting { doc: id, position: x.start })));
+        fresh.push(doc.fresh(id, nshash_neighbour));
+        doc.push_postings(id, &mut kgrams, &mut sentences);
         if old.is_empty() { batch.added += 1 } else { batch.replaced += 1 }
     }
     rows::copy_postings(tx, s, Postings::Kgrams, &mut kgrams)?;
@@ -291,9 +268,4 @@ fn join_all(tx: &mut postgres::Transaction<'_>, s: &Schema, mut groups: Vec<u32>
         rows::join_groups(tx, s, target, other)?;
     }
     Ok(target)
-}
-
-/// A SHA-256 as the archive stores it: lowercase hex.
-fn hex(digest: [u8; 32]) -> String {
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -34,7 +34,7 @@ pub struct ServerIndex<'a> {
 impl<'a> ServerIndex<'a> {
     /// Begins the check's snapshot and reads what it needs once.
     pub fn open(archive: &'a ServerArchive) -> Result<Self, ArchiveError> {
-        let (removed, (documents, _)) = {
+        let (removed, documents) = {
             let mut client = archive.client();
             // Lookups are of a few thousand hashes among millions: the planner, which
             // counts a common k-gram's many postings against every hash, would scan
@@ -44,7 +44,7 @@ impl<'a> ServerIndex<'a> {
             client.batch_execute(begin).map_err(|e| archive.sql(RowError::Sql(e)))?;
             let s = &archive.schema;
             let read = rows::removed_ids(&mut *client, s)
-                .and_then(|removed| Ok((removed, rows::document_count_and_last_id(&mut *client, s)?)));
+                .and_then(|removed| Ok((removed, rows::document_count(&mut *client, s)?)));
             match read {
                 Ok(read) => read,
                 Err(e) => {

@@ -24,11 +24,11 @@ pub use connect::{ServerLocation, Tls, is_server_url};
 pub use index::{ServerIndex, check_against};
 pub use schema::Schema;
 
+use super::codec::decompress;
 use super::error::ArchiveError;
 use super::groups::Group;
-use super::maintain::{RemoveSummary, VerifyReport};
+use super::maintain::{RemoveKey, RemoveSummary, VerifyReport, named_documents};
 use super::rows::{DocumentInfo, Stats};
-use super::stored::reference_of;
 use super::{refuse_other_settings, settings_from, shaping_settings};
 use crate::settings::Settings;
 use rows::RowError;
@@ -63,18 +63,7 @@ impl ServerArchive {
     /// Opens the archive in `schema` on the server for checking, with `settings` (whose
     /// fingerprint settings must be the archive's).
     pub fn open(location: &ServerLocation, schema: &Schema, settings: &Settings) -> Result<Self, ArchiveError> {
-        let mut client = location.connect()?;
-        let failed = |e| told(location, e);
-        match schema::holds_archive(&mut client, schema).map_err(failed)? {
-            Some(true) => {}
-            Some(false) => return Err(not_ours(location, schema)),
-            None => {
-                return Err(ArchiveError::NoSuchSchema {
-                    shown: location.shown().to_string(),
-                    schema: schema.name().to_string(),
-                });
-            }
-        }
+        let client = connect_to_archive(location, schema)?;
         let archive = Self {
             location: location.clone(),
             schema: schema.clone(),
@@ -129,23 +118,9 @@ impl ServerArchive {
 
     /// The fingerprint settings stored in the archive, read back as [`Settings`].
     pub fn stored_settings(location: &ServerLocation, schema: &Schema) -> Result<Settings, ArchiveError> {
-        let mut client = location.connect()?;
-        let failed = |e| told(location, e);
-        match schema::holds_archive(&mut client, schema).map_err(failed)? {
-            Some(true) => {}
-            Some(false) => return Err(not_ours(location, schema)),
-            None => {
-                return Err(ArchiveError::NoSuchSchema {
-                    shown: location.shown().to_string(),
-                    schema: schema.name().to_string(),
-                });
-            }
-        }
-        let client = Mutex::new(client);
-        let get = |key: &str| {
-            let mut guard = client.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            schema::setting(&mut *guard, schema, key).map_err(|e| told(location, e))
-        };
+        let client = connect_to_archive(location, schema)?;
+        let client = std::cell::RefCell::new(client);
+        let get = |key: &str| schema::setting(&mut *client.borrow_mut(), schema, key).map_err(|e| told(location, e));
         settings_from(&get)
     }
 
@@ -229,30 +204,14 @@ impl ServerArchive {
     /// one transaction. Says what went and which keys matched nothing.
     pub fn remove(&self, ids: &[u32], paths: &[std::path::PathBuf]) -> Result<RemoveSummary, ArchiveError> {
         self.write(|tx, s| {
-            let mut summary = RemoveSummary::default();
-            let mut gone = std::collections::BTreeSet::new();
-            for &id in ids {
-                if rows::has_document(tx, s, id)? {
-                    gone.insert(id);
-                } else {
-                    summary.not_found.push(format!("id {id}"));
-                }
-            }
-            for path in paths {
-                let given = path.to_string_lossy().into_owned();
-                let real =
-                    std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.clone());
-                let found = rows::ids_by_path(tx, s, &given, &real.to_string_lossy())?;
-                if found.is_empty() {
-                    summary.not_found.push(given);
-                }
-                gone.extend(found);
-            }
+            let (gone, not_found) = named_documents(ids, paths, &mut |key| match key {
+                RemoveKey::Id(id) => Ok(if rows::has_document(tx, s, id)? { vec![id] } else { Vec::new() }),
+                RemoveKey::Path { given, real } => rows::ids_by_path(tx, s, given, real),
+            })?;
             for &id in &gone {
                 rows::remove_document(tx, s, id)?;
             }
-            summary.removed = gone.len();
-            Ok(summary)
+            Ok(RemoveSummary { removed: gone.len(), not_found })
         })
     }
 
@@ -292,10 +251,10 @@ impl ServerArchive {
             }
             let row = rows::stored(&mut *self.client(), &self.schema, doc.id).map_err(|e| self.sql(e))?;
             let Some(row) = row else { continue };
-            match reference_of(doc.id, row, &self.settings) {
-                Ok(read) if read.text.chars().count() as u64 == doc.chars => {}
+            match decompress(&row.text) {
+                Ok(text) if text.chars().count() as u64 == doc.chars => {}
                 Ok(_) => report.problems.push(format!("document {}: text length differs from the catalog", doc.id)),
-                Err(e) => report.problems.push(format!("document {}: {e}", doc.id)),
+                Err(e) => report.problems.push(format!("document {}: text does not decompress: {e}", doc.id)),
             }
         }
         Ok(report)
@@ -388,6 +347,19 @@ fn told(location: &ServerLocation, error: postgres::Error) -> ArchiveError {
             ArchiveError::ConnectionLost { shown, why: error.to_string() }
         }
         None => ArchiveError::Server { shown, message: error.to_string() },
+    }
+}
+
+/// A connection to the server at `location` once schema `schema` is known to hold a
+/// twinspot archive: refused when it holds none, or tables that are not one.
+fn connect_to_archive(location: &ServerLocation, schema: &Schema) -> Result<Client, ArchiveError> {
+    let mut client = location.connect()?;
+    match schema::holds_archive(&mut client, schema).map_err(|e| told(location, e))? {
+        Some(true) => Ok(client),
+        Some(false) => Err(not_ours(location, schema)),
+        None => {
+            Err(ArchiveError::NoSuchSchema { shown: location.shown().to_string(), schema: schema.name().to_string() })
+        }
     }
 }
 

@@ -237,16 +237,10 @@ pub(super) fn removed_ids(db: &mut impl GenericClient, s: &Schema) -> Rows<FxHas
     db.query(&format!("SELECT id FROM {s}.removed"), &[])?.iter().map(|r| id_of(r.get(0))).collect()
 }
 
-/// (number of documents, largest id ever given).
-pub(super) fn document_count_and_last_id(db: &mut impl GenericClient, s: &Schema) -> Rows<(usize, u32)> {
-    let row = db.query_one(
-        &format!(
-            "SELECT (SELECT count(*) FROM {s}.documents),
-                    greatest((SELECT coalesce(max(id), 0) FROM {s}.documents), (SELECT coalesce(max(id), 0) FROM {s}.removed))"
-        ),
-        &[],
-    )?;
-    Ok((usize::try_from(row.get::<_, i64>(0)).unwrap_or(0), id_of(row.get(1))?))
+/// The number of archived documents.
+pub(super) fn document_count(db: &mut impl GenericClient, s: &Schema) -> Rows<usize> {
+    let count: i64 = db.query_one(&format!("SELECT count(*) FROM {s}.documents"), &[])?.get(0);
+    Ok(usize::try_from(count).unwrap_or(0))
 }
 
 /// (id, SimHash) of the documents sharing a band with `bands`, or of every document with

@@ -5,6 +5,8 @@
 //! grouped while the add committed (`groups.rs`); both follow
 //! [`crate::score::near_duplicate_rule`].
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 
 use super::check::check_against;
@@ -14,7 +16,7 @@ use super::rows;
 use super::{Archive, ArchiveError};
 use crate::engine::MAX_POSTINGS;
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
-use crate::index::ReferenceIndex;
+use crate::index::{Posting, ReferenceIndex};
 
 impl Archive {
     /// Checks the new documents of `fresh` that may have near duplicates the SimHash did
@@ -57,8 +59,8 @@ impl Archive {
         let mut sharing: Vec<(&Fresh, Vec<u32>)> = Vec::new();
         {
             let index = ArchiveIndex::open(self)?;
-            for doc in fresh {
-                if let Some(others) = sharing_sketch(&index, doc) {
+            for (doc, others) in fresh.iter().zip(sharing_sketches(&index, fresh)) {
+                if let Some(others) = others {
                     sharing.push((doc, others));
                 }
             }
@@ -92,12 +94,29 @@ impl Archive {
     }
 }
 
-/// The documents whose sketch `doc` shares [`SKETCH_HITS`] hashes with (hashes held by
-/// more than [`MAX_POSTINGS`] postings say nothing, as in a check), when there are any or
-/// it shares an nshash key: it is worth checking for near duplicates.
-pub(super) fn sharing_sketch(index: &dyn ReferenceIndex, doc: &Fresh) -> Option<Vec<u32>> {
+/// Documents whose sketches are looked up together: one round trip to a server for them
+/// all rather than one each.
+const SKETCHES_AT_ONCE: usize = 256;
+
+/// For each of `docs`, the documents whose sketch it shares [`SKETCH_HITS`] hashes with
+/// (hashes held by more than [`MAX_POSTINGS`] postings say nothing, as in a check), when
+/// there are any or it shares an nshash key: it is worth checking for near duplicates.
+pub(super) fn sharing_sketches(index: &dyn ReferenceIndex, docs: &[Fresh]) -> Vec<Option<Vec<u32>>> {
+    let mut out = Vec::with_capacity(docs.len());
+    for chunk in docs.chunks(SKETCHES_AT_ONCE) {
+        let hashes: Vec<u64> = chunk.iter().flat_map(|doc| doc.sketch.iter().copied()).collect();
+        let mut found = index.kgram_postings(&hashes).into_iter();
+        for doc in chunk {
+            out.push(sharing(doc, found.by_ref().take(doc.sketch.len())));
+        }
+    }
+    out
+}
+
+/// What [`sharing_sketches`] says of one document, from the postings of its sketch.
+fn sharing<'p>(doc: &Fresh, sketch_postings: impl Iterator<Item = Cow<'p, [Posting]>>) -> Option<Vec<u32>> {
     let mut counts: FxHashMap<u32, usize> = FxHashMap::default();
-    for postings in index.kgram_postings(&doc.sketch) {
+    for postings in sketch_postings {
         if postings.len() > MAX_POSTINGS {
             continue;
         }

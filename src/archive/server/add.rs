@@ -11,10 +11,11 @@ use super::super::codec::bands;
 use super::super::groups::{Fresh, near_by_simhash};
 use super::super::maintain::is_gone;
 use super::super::prepare::{Prepared, prepare, source_of};
-use super::super::regroup::{check_of, near_duplicates_in, sharing_sketch};
+use super::super::regroup::{check_of, near_duplicates_in, sharing_sketches};
 use super::super::unchanged::file_digest;
+use super::copiers::Copiers;
 use super::index::{ServerIndex, check_against};
-use super::rows::{self, Postings, RowError};
+use super::rows::{self, RowError};
 use super::{ArchiveError, Schema, ServerArchive};
 use crate::engine::{CancelFlag, DocumentInput, NoProgress, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
@@ -49,6 +50,7 @@ impl ServerArchive {
         let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
         let dictionary = Dictionary::new();
         let mut fresh = Vec::new();
+        let mut copiers: Option<Copiers> = None;
         let ticks = std::sync::atomic::AtomicUsize::new(0);
         for batch in inputs.chunks(BATCH) {
             if cancel.is_cancelled() {
@@ -94,9 +96,15 @@ impl ServerArchive {
                     Some(Err(failure)) => summary.failed.push(failure),
                 }
             }
-            fresh.extend(
-                self.write(|tx, s| commit_batch(tx, s, docs, options, self.settings.simhash_threshold, &mut summary))?,
-            );
+            if docs.is_empty() {
+                continue;
+            }
+            let copiers = match &mut copiers {
+                Some(open) => open,
+                None => copiers.insert(Copiers::open(&self.location)?),
+            };
+            let rule = (options, self.settings.simhash_threshold);
+            fresh.extend(self.write(|tx, s| commit_batch(tx, s, copiers, docs, rule, &mut summary))?);
         }
         if fresh.len() >= ANALYZE_AFTER {
             let s = &self.schema;
@@ -123,7 +131,8 @@ impl ServerArchive {
         }
         let worth: Vec<&Fresh> = {
             let index = ServerIndex::open(self)?;
-            let worth = fresh.iter().filter(|doc| sharing_sketch(&index, doc).is_some()).collect();
+            let sharing = sharing_sketches(&index, fresh);
+            let worth = fresh.iter().zip(sharing).filter(|(_, others)| others.is_some()).map(|(doc, _)| doc).collect();
             if let Some(failure) = index.failure() {
                 return Err(failure);
             }
@@ -181,53 +190,34 @@ impl ServerArchive {
 }
 
 /// One batch in one transaction: old versions out, documents in and grouped by SimHash,
-/// postings copied. The documents added, for their check by the groups' rule.
+/// their postings copied beside it by `copiers` (see [`super::copiers`] for how a check
+/// sees them only with their documents). The documents added, for their check by the
+/// groups' rule.
 fn commit_batch(
     tx: &mut postgres::Transaction<'_>,
     s: &Schema,
+    copiers: &mut Copiers,
     docs: Vec<Prepared>,
-    options: &AddOptions,
-    threshold: u32,
+    (options, threshold): (&AddOptions, u32),
     summary: &mut AddSummary,
 ) -> Result<Vec<Fresh>, RowError> {
+    let ids = rows::reserve_ids(tx, s, docs.len())?;
     let mut kgrams: Vec<(u64, Posting)> = Vec::new();
     let mut sentences: Vec<(u64, Posting)> = Vec::new();
-    let mut fresh = Vec::new();
-    let mut batch = AddSummary::default();
-    let lookup = tx.prepare(&rows::same_file_or_bytes_sql(s))?;
-    let insert = tx.prepare(&rows::insert_sql(s))?;
-    let near = tx.prepare(&rows::near_sql(s))?;
-    for doc in docs {
-        let (old, bytes_held) = rows::same_file_or_bytes(tx, &lookup, &doc.source, &doc.sha256)?;
-        if bytes_held {
-            // Its bytes were archived meanwhile (by another adder, or twice in this add):
-            // read to be sure, and unchanged.
-            batch.unchanged += 1;
-            batch.hashed += 1;
-            continue;
-        }
-        for &(id, _) in &old {
-            rows::remove_document(tx, s, id)?;
-        }
-        let Some(id) = rows::insert_document(tx, &insert, &doc.row(options.published.as_deref()))? else {
-            batch.unchanged += 1;
-            batch.hashed += 1;
-            continue;
-        };
-        batch.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
-        let nshash_neighbour = assign_group(
-            tx,
-            (s, &near),
-            (id, doc.simhash.unwrap_or(0), doc.prints.nshash),
-            threshold,
-            options.cluster,
-        )?;
-        fresh.push(doc.fresh(id, nshash_neighbour));
+    for (doc, &id) in docs.iter().zip(&ids) {
         doc.push_postings(id, &mut kgrams, &mut sentences);
-        if old.is_empty() { batch.added += 1 } else { batch.replaced += 1 }
     }
-    rows::copy_postings(tx, s, Postings::Kgrams, &mut kgrams)?;
-    rows::copy_postings(tx, s, Postings::Sentences, &mut sentences)?;
+    copiers.reserve(s, &ids)?;
+    let (inserted, copied) = std::thread::scope(|scope| {
+        let copying = scope.spawn(move || copiers.copy(s, kgrams, sentences));
+        let numbered: Vec<(&Prepared, u32)> = docs.iter().zip(ids.iter().copied()).collect();
+        let inserted = insert_documents(tx, s, &numbered, (options, threshold));
+        (inserted, copying.join().unwrap_or(Err(RowError::WriterLost)))
+    });
+    let (fresh, batch) = inserted?;
+    copied?;
+    let whole: Vec<u32> = fresh.iter().map(|f| f.id).collect();
+    rows::unmark_removed(tx, s, &whole)?;
     // Counted only once the batch's rows are all written (the commit may still fail, and
     // then the add fails as a whole).
     summary.added += batch.added;
@@ -238,16 +228,60 @@ fn commit_batch(
     Ok(fresh)
 }
 
-/// Puts the new document (id, SimHash, nshash) into a group by SimHash, as a folder
-/// archive does (`groups.rs`); true when another shares its nshash key without being its
-/// near duplicate by SimHash.
-fn assign_group(
+/// Inserts each document under its reserved id, in its group by SimHash, replacing the
+/// old versions of its file; one whose bytes are archived (by another adder meanwhile,
+/// or twice in this batch) is counted unchanged and its id stays removed. The documents
+/// inserted, and the batch's counts.
+fn insert_documents<'d>(
+    tx: &mut postgres::Transaction<'_>,
+    s: &Schema,
+    docs: &[(&'d Prepared, u32)],
+    (options, threshold): (&AddOptions, u32),
+) -> Result<(Vec<Fresh>, AddSummary), RowError> {
+    let mut fresh = Vec::new();
+    let mut batch = AddSummary::default();
+    let sources: Vec<&str> = docs.iter().map(|(doc, _)| doc.source.as_str()).collect();
+    let sha256s: Vec<&str> = docs.iter().map(|(doc, _)| doc.sha256.as_str()).collect();
+    let mut held = rows::held(tx, s, &sources, &sha256s)?;
+    let insert = tx.prepare(&rows::insert_sql(s))?;
+    let near = tx.prepare(&rows::near_sql(s))?;
+    for &(doc, id) in docs {
+        if held.bytes.contains(&doc.sha256) {
+            batch.unchanged += 1;
+            batch.hashed += 1;
+            continue;
+        }
+        let old = held.versions.remove(&doc.source).unwrap_or_default();
+        for &(old_id, _) in &old {
+            rows::remove_document(tx, s, old_id)?;
+        }
+        let simhash = (doc.simhash.unwrap_or(0), doc.prints.nshash);
+        let (group, nshash_neighbour) = group_of_new(tx, (s, &near), id, simhash, (threshold, options.cluster))?;
+        if !rows::insert_document(tx, &insert, (id, group), &doc.row(options.published.as_deref()))? {
+            batch.unchanged += 1;
+            batch.hashed += 1;
+            continue;
+        }
+        held.bytes.insert(doc.sha256.clone());
+        held.versions.insert(doc.source.clone(), vec![(id, doc.sha256.clone())]);
+        batch.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
+        fresh.push(doc.fresh(id, nshash_neighbour));
+        if old.is_empty() { batch.added += 1 } else { batch.replaced += 1 }
+    }
+    Ok((fresh, batch))
+}
+
+/// The group by SimHash of new document `id` (SimHash, nshash), as a folder archive
+/// chooses it (`groups.rs`): its own, or its nearest's with `cluster`, or the earliest of
+/// its near duplicates' groups, joined; and whether another shares its nshash key
+/// without being its near duplicate by SimHash.
+fn group_of_new(
     tx: &mut postgres::Transaction<'_>,
     (s, near_sql): (&Schema, &postgres::Statement),
-    (id, simhash, nshash): (u32, u64, Option<u64>),
-    threshold: u32,
-    cluster: bool,
-) -> Result<bool, RowError> {
+    id: u32,
+    (simhash, nshash): (u64, Option<u64>),
+    (threshold, cluster): (u32, bool),
+) -> Result<(u32, bool), RowError> {
     let rows = rows::near_rows(tx, near_sql, id, bands(simhash), nshash)?;
     let (near, nshash_neighbour) = near_by_simhash(rows, simhash, nshash, threshold);
     let group = match near.first() {
@@ -255,8 +289,7 @@ fn assign_group(
         Some(nearest) if cluster => nearest.2,
         Some(_) => join_all(tx, s, near.iter().map(|n| n.2).collect())?,
     };
-    rows::set_group(tx, s, id, group)?;
-    Ok(nshash_neighbour)
+    Ok((group, nshash_neighbour))
 }
 
 /// Joins `groups` into the earliest of them; returns it (0 for none).

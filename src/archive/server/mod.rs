@@ -12,6 +12,7 @@
 
 mod add;
 mod connect;
+mod copiers;
 mod index;
 mod rows;
 mod schema;
@@ -171,6 +172,11 @@ impl ServerArchive {
             RowError::IdOutOfRange(id) => ArchiveError::IdOutOfRange(id),
             RowError::Sql(e) if permission_denied(&e) => self.no_permission("change", "write"),
             RowError::Sql(e) => told(&self.location, e),
+            RowError::Io(e) => ArchiveError::ConnectionLost { shown: self.shown(), why: e.to_string() },
+            RowError::WriterLost => ArchiveError::ConnectionLost {
+                shown: self.shown(),
+                why: "a connection writing postings stopped".to_string(),
+            },
         }
     }
 

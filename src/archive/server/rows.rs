@@ -7,9 +7,7 @@
 
 use postgres::GenericClient;
 use postgres::Statement;
-use postgres::binary_copy::BinaryCopyInWriter;
-use postgres::types::Type;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::rows::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
 use super::Schema;
@@ -20,6 +18,10 @@ use crate::index::Posting;
 pub(super) enum RowError {
     Sql(postgres::Error),
     IdOutOfRange(i64),
+    /// Writing to the server's connection failed.
+    Io(std::io::Error),
+    /// A thread writing postings stopped without an answer.
+    WriterLost,
 }
 
 impl From<postgres::Error> for RowError {
@@ -55,21 +57,23 @@ fn unsigned(value: i64) -> u64 {
 /// The statement of [`insert_document`] (prepared once per batch by an add).
 pub(super) fn insert_sql(s: &Schema) -> String {
     format!(
-        "INSERT INTO {s}.documents(path, source, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3,
+        "INSERT INTO {s}.documents(id, path, source, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3,
              nshash, keywords, text, keys, group_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 0)
+         OVERRIDING SYSTEM VALUE
+         VALUES ($17, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18)
          ON CONFLICT (sha256) DO NOTHING RETURNING id"
     )
 }
 
-/// Inserts `doc` (statement [`insert_sql`]) in group 0, which its add sets in the same
-/// transaction; returns its id, or `None` when another adder stored the same bytes
-/// meanwhile (the SHA-256 is unique).
+/// Inserts `doc` (statement [`insert_sql`]) as document `id` (reserved by
+/// [`reserve_ids`]) in `group`; false when another adder stored the same bytes meanwhile
+/// (the SHA-256 is unique).
 pub(super) fn insert_document(
     db: &mut impl GenericClient,
     insert: &Statement,
+    (id, group): (u32, u32),
     doc: &NewDocument<'_>,
-) -> Rows<Option<u32>> {
+) -> Rows<bool> {
     let band = |i: usize| doc.bands.map(|b| b[i] as i32);
     let size = i64::try_from(doc.size).unwrap_or(i64::MAX);
     let chars = i64::try_from(doc.chars).unwrap_or(i64::MAX);
@@ -92,34 +96,62 @@ pub(super) fn insert_document(
             &doc.keywords,
             &doc.text,
             &doc.keys,
+            &i64::from(id),
+            &i64::from(group),
         ],
     )?;
-    row.map(|r| id_of(r.get(0))).transpose()
+    Ok(row.is_some())
 }
 
-/// The statement of [`same_file_or_bytes`].
-pub(super) fn same_file_or_bytes_sql(s: &Schema) -> String {
-    format!("SELECT id, sha256, source = $1 FROM {s}.documents WHERE source = $1 OR sha256 = $2")
+/// `n` new document ids, taken from the documents' identity (never given out again).
+pub(super) fn reserve_ids(db: &mut impl GenericClient, s: &Schema, n: usize) -> Rows<Vec<u32>> {
+    let count = i32::try_from(n).map_err(|_| RowError::IdOutOfRange(i64::MAX))?;
+    let table = format!("{s}.documents");
+    let reserved = db.query(
+        "SELECT nextval(pg_get_serial_sequence($1, 'id')) FROM generate_series(1, $2::int)",
+        &[&table, &count],
+    )?;
+    reserved.iter().map(|r| id_of(r.get(0))).collect()
 }
 
-/// (id, SHA-256) of the archived versions of the file at `source`, and whether any
-/// document holds the bytes `sha256` (statement [`same_file_or_bytes_sql`]).
-pub(super) fn same_file_or_bytes(
-    db: &mut impl GenericClient,
-    lookup: &Statement,
-    source: &str,
-    sha256: &str,
-) -> Rows<(Vec<(u32, String)>, bool)> {
-    let mut versions = Vec::new();
-    let mut bytes_held = false;
-    for r in db.query(lookup, &[&source, &sha256])? {
-        let sha: String = r.get(1);
-        bytes_held |= sha == sha256;
-        if r.get::<_, bool>(2) {
-            versions.push((id_of(r.get(0))?, sha));
+/// Lists `ids` as removed: what postings they get are skipped by checks until the ids
+/// are taken back ([`unmark_removed`]) or `compact` deletes them.
+pub(super) fn mark_removed(db: &mut impl GenericClient, s: &Schema, ids: &[u32]) -> Rows<()> {
+    let ids: Vec<i64> = ids.iter().map(|&id| i64::from(id)).collect();
+    db.execute(&format!("INSERT INTO {s}.removed(id) SELECT unnest($1::bigint[]) ON CONFLICT DO NOTHING"), &[&ids])?;
+    Ok(())
+}
+
+/// Takes `ids` off the removed list: their documents are whole.
+pub(super) fn unmark_removed(db: &mut impl GenericClient, s: &Schema, ids: &[u32]) -> Rows<()> {
+    let ids: Vec<i64> = ids.iter().map(|&id| i64::from(id)).collect();
+    db.execute(&format!("DELETE FROM {s}.removed WHERE id = ANY($1)"), &[&ids])?;
+    Ok(())
+}
+
+/// What the archive holds of a batch's files: the archived versions (id, SHA-256) of
+/// each of `sources`, and which of `sha256s` some document holds.
+pub(super) struct Held {
+    pub versions: FxHashMap<String, Vec<(u32, String)>>,
+    pub bytes: FxHashSet<String>,
+}
+
+/// [`Held`] for a batch's files, in one statement.
+pub(super) fn held(db: &mut impl GenericClient, s: &Schema, sources: &[&str], sha256s: &[&str]) -> Rows<Held> {
+    let found = db.query(
+        &format!("SELECT id, sha256, source FROM {s}.documents WHERE source = ANY($1) OR sha256 = ANY($2)"),
+        &[&sources, &sha256s],
+    )?;
+    let wanted: FxHashSet<&str> = sha256s.iter().copied().collect();
+    let mut held = Held { versions: FxHashMap::default(), bytes: FxHashSet::default() };
+    for r in found {
+        let (sha, source): (String, String) = (r.get(1), r.get(2));
+        if wanted.contains(sha.as_str()) {
+            held.bytes.insert(sha.clone());
         }
+        held.versions.entry(source).or_default().push((id_of(r.get(0))?, sha));
     }
-    Ok((versions, bytes_held))
+    Ok(held)
 }
 
 /// The path document `id`'s file resolved to when it was archived.
@@ -349,12 +381,6 @@ pub(super) fn group_of(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows
     row.map(|r| id_of(r.get(0))).transpose()
 }
 
-/// Puts document `id` into group `group`.
-pub(super) fn set_group(db: &mut impl GenericClient, s: &Schema, id: u32, group: u32) -> Rows<()> {
-    db.execute(&format!("UPDATE {s}.documents SET group_id = $1 WHERE id = $2"), &[&i64::from(group), &i64::from(id)])?;
-    Ok(())
-}
-
 /// Moves every member of group `from` into group `into`.
 pub(super) fn join_groups(db: &mut impl GenericClient, s: &Schema, into: u32, from: u32) -> Rows<()> {
     db.execute(
@@ -397,22 +423,35 @@ impl Postings {
     }
 }
 
-/// Writes `entries` (hash, posting) into `table` with one binary COPY, in hash order:
-/// each partition's index then takes its new entries from left to right, a leaf page
-/// after another, instead of at random places.
-pub(super) fn copy_postings(
+/// The signature and header of PostgreSQL's binary COPY format (no flags, no extension).
+const COPY_HEADER: &[u8] = b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0";
+
+/// Writes `entries` (stored hash, posting), sorted by hash, into partition `part` of
+/// `table` with one binary COPY. In hash order, the partition's index takes its new
+/// entries from left to right, a leaf page after another, instead of at random places.
+/// The rows are encoded here, 38 bytes each, rather than value by value.
+pub(super) fn copy_partition(
     db: &mut impl GenericClient,
     s: &Schema,
-    table: Postings,
-    entries: &mut [(u64, Posting)],
+    (table, part): (Postings, usize),
+    entries: &[(i64, Posting)],
 ) -> Rows<u64> {
-    entries.sort_unstable_by_key(|&(hash, _)| stored_hash(hash));
-    let writer = db.copy_in(&format!("COPY {s}.{} (hash, doc, position) FROM STDIN BINARY", table.table()))?;
-    let mut writer = BinaryCopyInWriter::new(writer, &[Type::INT8, Type::INT4, Type::INT4]);
-    for (hash, posting) in entries {
+    let mut bytes = Vec::with_capacity(COPY_HEADER.len() + entries.len() * 38 + 2);
+    bytes.extend_from_slice(COPY_HEADER);
+    for &(hash, posting) in entries {
         let position = i32::try_from(posting.position).unwrap_or(i32::MAX);
-        writer.write(&[&stored_hash(*hash), &posting_id(posting.doc)?, &position])?;
+        bytes.extend_from_slice(&3i16.to_be_bytes());
+        bytes.extend_from_slice(&8i32.to_be_bytes());
+        bytes.extend_from_slice(&hash.to_be_bytes());
+        bytes.extend_from_slice(&4i32.to_be_bytes());
+        bytes.extend_from_slice(&posting_id(posting.doc)?.to_be_bytes());
+        bytes.extend_from_slice(&4i32.to_be_bytes());
+        bytes.extend_from_slice(&position.to_be_bytes());
     }
+    bytes.extend_from_slice(&(-1i16).to_be_bytes());
+    let sql = format!("COPY {s}.{}_{part} (hash, doc, position) FROM STDIN BINARY", table.table());
+    let mut writer = db.copy_in(&sql)?;
+    std::io::Write::write_all(&mut writer, &bytes).map_err(RowError::Io)?;
     Ok(writer.finish()?)
 }
 

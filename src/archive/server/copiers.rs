@@ -1,0 +1,106 @@
+//! A batch's postings written in parallel, over connections of their own, while the
+//! batch's transaction inserts its documents: the server copies into several partitions
+//! at once instead of one after another.
+//!
+//! Postings committed apart from their documents must not be seen before them. So the
+//! batch's document ids are reserved first and listed as removed (committed at once);
+//! the postings are then copied and committed; the batch's transaction takes the ids
+//! of the documents it inserted off the list as it commits them. A check skips the
+//! postings of removed ids, so it sees a document with all its postings or not at all;
+//! an adder killed midway leaves only postings of removed ids, which `compact` deletes
+//! as it deletes any removed document's (under the writers' lock, so never those of a
+//! batch still being written).
+
+use super::super::rows::stored_hash;
+use super::rows::{self, Postings, RowError};
+use super::schema::{PARTITIONS, partition_of};
+use super::{ArchiveError, Schema, ServerLocation};
+use crate::index::Posting;
+
+/// Connections copying postings at once.
+const WRITERS: usize = 4;
+
+/// The postings of one partition of one table, sorted by hash.
+type Share = ((Postings, usize), Vec<(i64, Posting)>);
+
+/// Connections that write postings beside an add's own.
+pub(super) struct Copiers {
+    clients: Vec<postgres::Client>,
+}
+
+impl Copiers {
+    /// Opens the writers' connections.
+    pub(super) fn open(location: &ServerLocation) -> Result<Self, ArchiveError> {
+        let clients = (0..WRITERS).map(|_| location.connect()).collect::<Result<_, _>>()?;
+        Ok(Self { clients })
+    }
+
+    /// Lists `ids` as removed and commits it, before any of their postings is written.
+    pub(super) fn reserve(&mut self, s: &Schema, ids: &[u32]) -> Result<(), RowError> {
+        match self.clients.first_mut() {
+            Some(client) => rows::mark_removed(client, s, ids),
+            None => Err(RowError::WriterLost),
+        }
+    }
+
+    /// Copies `kgrams` and `sentences` (hash, posting) into their partitions, each
+    /// writer its share in one transaction of its own.
+    pub(super) fn copy(
+        &mut self,
+        s: &Schema,
+        kgrams: Vec<(u64, Posting)>,
+        sentences: Vec<(u64, Posting)>,
+    ) -> Result<(), RowError> {
+        let mut shares: Vec<Vec<Share>> = (0..self.clients.len()).map(|_| Vec::new()).collect();
+        let writers = shares.len().max(1);
+        for (table, entries) in [(Postings::Kgrams, kgrams), (Postings::Sentences, sentences)] {
+            for (part, list) in by_partition(entries).into_iter().enumerate() {
+                if !list.is_empty() {
+                    shares[part % writers].push(((table, part), list));
+                }
+            }
+        }
+        std::thread::scope(|scope| {
+            let running: Vec<_> = self
+                .clients
+                .iter_mut()
+                .zip(shares)
+                .map(|(client, share)| scope.spawn(move || write_share(client, s, &share)))
+                .collect();
+            let mut outcome = Ok(());
+            for writer in running {
+                let result = writer.join().unwrap_or(Err(RowError::WriterLost));
+                if outcome.is_ok() {
+                    outcome = result;
+                }
+            }
+            outcome
+        })
+    }
+}
+
+/// `entries` split by the partition their stored hash falls in, each sorted by hash.
+fn by_partition(entries: Vec<(u64, Posting)>) -> Vec<Vec<(i64, Posting)>> {
+    let mut parts: Vec<Vec<(i64, Posting)>> = vec![Vec::new(); PARTITIONS as usize];
+    for (hash, posting) in entries {
+        let stored = stored_hash(hash);
+        parts[partition_of(stored)].push((stored, posting));
+    }
+    for part in &mut parts {
+        part.sort_unstable_by_key(|&(hash, _)| hash);
+    }
+    parts
+}
+
+/// One writer's share, in one transaction.
+fn write_share(client: &mut postgres::Client, s: &Schema, share: &[Share]) -> Result<(), RowError> {
+    if share.is_empty() {
+        return Ok(());
+    }
+    let mut tx = client.transaction()?;
+    for (at, entries) in share {
+        rows::copy_partition(&mut tx, s, *at, entries)?;
+    }
+    tx.commit()?;
+    Ok(())
+}

@@ -232,10 +232,10 @@ fn commit_batch(
 /// old versions of its file; one whose bytes are archived (by another adder meanwhile,
 /// or twice in this batch) is counted unchanged and its id stays removed. The documents
 /// inserted, and the batch's counts.
-fn insert_documents<'d>(
+fn insert_documents(
     tx: &mut postgres::Transaction<'_>,
     s: &Schema,
-    docs: &[(&'d Prepared, u32)],
+    docs: &[(&Prepared, u32)],
     (options, threshold): (&AddOptions, u32),
 ) -> Result<(Vec<Fresh>, AddSummary), RowError> {
     let mut fresh = Vec::new();

@@ -154,6 +154,12 @@ fn an_adder_killed_midway_leaves_no_half_document_and_a_second_add_completes() {
     success(&twinspot(dir, &["archive", "compact", &url]));
     assert_eq!(exact_count(&server, orphans), 0);
     assert_eq!(exact_count(&server, "SELECT count(*) FROM twinspot.removed"), 0);
+    // A lookup reads postings from the index alone.
+    let mut client = postgres::Client::connect(&server.url(), postgres::NoTls).unwrap();
+    client.batch_execute("SET enable_seqscan = off").unwrap();
+    let plan = client.query("EXPLAIN SELECT hash, doc, position FROM twinspot.kgrams_3 WHERE hash = ANY('{1,2}')", &[]);
+    let plan: Vec<String> = plan.unwrap().iter().map(|r| r.get(0)).collect();
+    assert!(plan.iter().any(|line| line.contains("Index Only Scan")), "{plan:?}");
 }
 
 #[test]

@@ -13,7 +13,7 @@
 
 use super::super::rows::stored_hash;
 use super::rows::{self, Postings, RowError};
-use super::schema::{PARTITIONS, partition_of};
+use super::schema::by_partition;
 use super::{ArchiveError, Schema, ServerLocation};
 use crate::index::Posting;
 
@@ -51,10 +51,13 @@ impl Copiers {
         kgrams: Vec<(u64, Posting)>,
         sentences: Vec<(u64, Posting)>,
     ) -> Result<(), RowError> {
-        let mut shares: Vec<Vec<Share>> = (0..self.clients.len()).map(|_| Vec::new()).collect();
-        let writers = shares.len().max(1);
+        let writers = self.clients.len();
+        if writers == 0 {
+            return Err(RowError::WriterLost);
+        }
+        let mut shares: Vec<Vec<Share>> = (0..writers).map(|_| Vec::new()).collect();
         for (table, entries) in [(Postings::Kgrams, kgrams), (Postings::Sentences, sentences)] {
-            for (part, list) in by_partition(entries).into_iter().enumerate() {
+            for (part, list) in sorted_by_partition(entries).into_iter().enumerate() {
                 if !list.is_empty() {
                     shares[part % writers].push(((table, part), list));
                 }
@@ -80,12 +83,9 @@ impl Copiers {
 }
 
 /// `entries` split by the partition their stored hash falls in, each sorted by hash.
-fn by_partition(entries: Vec<(u64, Posting)>) -> Vec<Vec<(i64, Posting)>> {
-    let mut parts: Vec<Vec<(i64, Posting)>> = vec![Vec::new(); PARTITIONS as usize];
-    for (hash, posting) in entries {
-        let stored = stored_hash(hash);
-        parts[partition_of(stored)].push((stored, posting));
-    }
+fn sorted_by_partition(entries: Vec<(u64, Posting)>) -> Vec<Vec<(i64, Posting)>> {
+    let stored = entries.into_iter().map(|(hash, posting)| (stored_hash(hash), posting));
+    let mut parts = by_partition(stored, |&(hash, _)| hash);
     for part in &mut parts {
         part.sort_unstable_by_key(|&(hash, _)| hash);
     }

@@ -464,10 +464,7 @@ pub(super) fn postings(
     table: Postings,
     hashes: &[u64],
 ) -> Rows<Vec<Vec<Posting>>> {
-    let mut by_partition: Vec<Vec<i64>> = vec![Vec::new(); super::schema::PARTITIONS as usize];
-    for &h in hashes {
-        by_partition[super::schema::partition_of(stored_hash(h))].push(stored_hash(h));
-    }
+    let by_partition = super::schema::by_partition(hashes.iter().map(|&h| stored_hash(h)), |&h| h);
     let asked: Vec<(usize, &Vec<i64>)> = by_partition.iter().enumerate().filter(|(_, h)| !h.is_empty()).collect();
     if asked.is_empty() {
         return Ok(vec![Vec::new(); hashes.len()]);

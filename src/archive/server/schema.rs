@@ -21,8 +21,18 @@ const VACUUM_INSERTED: f64 = 0.02;
 const PARTITION_BITS: u32 = PARTITIONS.trailing_zeros();
 
 /// The partition of a stored (signed) hash: by its top bits, counted from the smallest.
-pub(super) fn partition_of(stored: i64) -> usize {
+fn partition_of(stored: i64) -> usize {
     ((stored as u64 ^ (1 << 63)) >> (64 - PARTITION_BITS)) as usize
+}
+
+/// `items` split by the partition their stored hash (`hash` of each) falls in, each
+/// partition's in their order.
+pub(super) fn by_partition<T>(items: impl IntoIterator<Item = T>, hash: impl Fn(&T) -> i64) -> Vec<Vec<T>> {
+    let mut parts: Vec<Vec<T>> = (0..PARTITIONS).map(|_| Vec::new()).collect();
+    for item in items {
+        parts[partition_of(hash(&item))].push(item);
+    }
+    parts
 }
 
 /// The bounds of partition `part`, as `FOR VALUES FROM (…) TO (…)` takes them.

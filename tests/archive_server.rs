@@ -113,6 +113,9 @@ fn adders_and_checkers_work_at_once_and_each_file_is_stored_once() {
     }
     assert_eq!(count(&server, "SELECT count(*) FROM twinspot.documents"), 600);
     assert_eq!(count(&server, "SELECT count(DISTINCT sha256) FROM twinspot.documents"), 600);
+    // A file whose bytes another adder (or this batch) stored first is counted unchanged
+    // before any posting of it is copied: no id is left listed as removed.
+    assert_eq!(exact_count(&server, "SELECT count(*) FROM twinspot.removed"), 0);
     let verify = success(&twinspot(dir, &["archive", "verify", &url]));
     assert!(verify.contains("600 documents") && verify.contains(" 0 problems"), "{verify}");
 }

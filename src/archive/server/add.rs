@@ -196,8 +196,9 @@ impl ServerArchive {
 
 /// One batch in one transaction: old versions out, documents in and grouped by SimHash,
 /// their postings copied beside it by `copiers` (see [`super::copiers`] for how a check
-/// sees them only with their documents). The documents added, for their check by the
-/// groups' rule.
+/// sees them only with their documents). A file whose bytes are archived (by another
+/// adder meanwhile, or twice in this batch) is counted unchanged before anything of it is
+/// written. The documents added, for their check by the groups' rule.
 fn commit_batch(
     tx: &mut postgres::Transaction<'_>,
     s: &Schema,
@@ -206,23 +207,41 @@ fn commit_batch(
     (options, threshold): (&AddOptions, u32),
     summary: &mut AddSummary,
 ) -> Result<Vec<Fresh>, RowError> {
-    let ids = rows::reserve_ids(tx, s, docs.len())?;
-    let mut kgrams: Vec<(u64, Posting)> = Vec::new();
-    let mut sentences: Vec<(u64, Posting)> = Vec::new();
-    for (doc, &id) in docs.iter().zip(&ids) {
-        doc.push_postings(id, &mut kgrams, &mut sentences);
+    let mut batch = AddSummary::default();
+    let sources: Vec<&str> = docs.iter().map(|doc| doc.source.as_str()).collect();
+    let sha256s: Vec<&str> = docs.iter().map(|doc| doc.sha256.as_str()).collect();
+    let rows::Held { mut versions, mut bytes } = rows::held(tx, s, &sources, &sha256s)?;
+    let docs: Vec<Prepared> = docs
+        .into_iter()
+        .filter(|doc| {
+            let new = bytes.insert(doc.sha256.clone());
+            if !new {
+                batch.unchanged += 1;
+                batch.hashed += 1;
+            }
+            new
+        })
+        .collect();
+    let mut fresh = Vec::new();
+    if !docs.is_empty() {
+        let ids = rows::reserve_ids(tx, s, docs.len())?;
+        let mut kgrams: Vec<(u64, Posting)> = Vec::new();
+        let mut sentences: Vec<(u64, Posting)> = Vec::new();
+        for (doc, &id) in docs.iter().zip(&ids) {
+            doc.push_postings(id, &mut kgrams, &mut sentences);
+        }
+        copiers.reserve(s, &ids)?;
+        let (inserted, copied) = std::thread::scope(|scope| {
+            let copying = scope.spawn(move || copiers.copy(s, kgrams, sentences));
+            let numbered: Vec<(&Prepared, u32)> = docs.iter().zip(ids.iter().copied()).collect();
+            let inserted = insert_documents(tx, s, &numbered, &mut versions, (options, threshold), &mut batch);
+            (inserted, copying.join().unwrap_or(Err(RowError::WriterLost)))
+        });
+        fresh = inserted?;
+        copied?;
+        let whole: Vec<u32> = fresh.iter().map(|f| f.id).collect();
+        rows::unmark_removed(tx, s, &whole)?;
     }
-    copiers.reserve(s, &ids)?;
-    let (inserted, copied) = std::thread::scope(|scope| {
-        let copying = scope.spawn(move || copiers.copy(s, kgrams, sentences));
-        let numbered: Vec<(&Prepared, u32)> = docs.iter().zip(ids.iter().copied()).collect();
-        let inserted = insert_documents(tx, s, &numbered, (options, threshold));
-        (inserted, copying.join().unwrap_or(Err(RowError::WriterLost)))
-    });
-    let (fresh, batch) = inserted?;
-    copied?;
-    let whole: Vec<u32> = fresh.iter().map(|f| f.id).collect();
-    rows::unmark_removed(tx, s, &whole)?;
     // Counted only once the batch's rows are all written (the commit may still fail, and
     // then the add fails as a whole).
     summary.added += batch.added;
@@ -234,29 +253,22 @@ fn commit_batch(
 }
 
 /// Inserts each document under its reserved id, in its group by SimHash, replacing the
-/// old versions of its file; one whose bytes are archived (by another adder meanwhile,
-/// or twice in this batch) is counted unchanged and its id stays removed. The documents
-/// inserted, and the batch's counts.
+/// old `versions` of its file (by the path it resolved to), and counts it in `batch`; one
+/// another adder stored meanwhile without the writers' lock is counted unchanged, and its
+/// id stays removed. The documents inserted.
 fn insert_documents(
     tx: &mut postgres::Transaction<'_>,
     s: &Schema,
     docs: &[(&Prepared, u32)],
+    versions: &mut rustc_hash::FxHashMap<String, Vec<(u32, String)>>,
     (options, threshold): (&AddOptions, u32),
-) -> Result<(Vec<Fresh>, AddSummary), RowError> {
+    batch: &mut AddSummary,
+) -> Result<Vec<Fresh>, RowError> {
     let mut fresh = Vec::new();
-    let mut batch = AddSummary::default();
-    let sources: Vec<&str> = docs.iter().map(|(doc, _)| doc.source.as_str()).collect();
-    let sha256s: Vec<&str> = docs.iter().map(|(doc, _)| doc.sha256.as_str()).collect();
-    let mut held = rows::held(tx, s, &sources, &sha256s)?;
     let insert = tx.prepare(&rows::insert_sql(s))?;
     let near = tx.prepare(&rows::near_sql(s))?;
     for &(doc, id) in docs {
-        if held.bytes.contains(&doc.sha256) {
-            batch.unchanged += 1;
-            batch.hashed += 1;
-            continue;
-        }
-        let old = held.versions.remove(&doc.source).unwrap_or_default();
+        let old = versions.remove(&doc.source).unwrap_or_default();
         for &(old_id, _) in &old {
             rows::remove_document(tx, s, old_id)?;
         }
@@ -267,13 +279,12 @@ fn insert_documents(
             batch.hashed += 1;
             continue;
         }
-        held.bytes.insert(doc.sha256.clone());
-        held.versions.insert(doc.source.clone(), vec![(id, doc.sha256.clone())]);
+        versions.insert(doc.source.clone(), vec![(id, doc.sha256.clone())]);
         batch.warnings.extend(doc.warnings.iter().map(|w| (doc.path.clone(), w.clone())));
         fresh.push(doc.fresh(id, nshash_neighbour));
         if old.is_empty() { batch.added += 1 } else { batch.replaced += 1 }
     }
-    Ok((fresh, batch))
+    Ok(fresh)
 }
 
 /// The group by SimHash of new document `id` (SimHash, nshash), as a folder archive

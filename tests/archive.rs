@@ -42,8 +42,9 @@ pub(crate) fn pairs_by_path(report: &serde_json::Value) -> Vec<(String, String, 
         .unwrap()
         .iter()
         .map(|p| {
-            let mut passages = p["passages"].clone();
-            for passage in passages.as_array_mut().unwrap() {
+            // Counted passages, then those shown but not counted (common text, quotations).
+            let mut passages = serde_json::json!([p["passages"], p["excluded"]]);
+            for passage in passages.as_array_mut().unwrap().iter_mut().filter_map(|l| l.as_array_mut()).flatten() {
                 for alt in passage["alternatives"].as_array_mut().into_iter().flatten() {
                     if let Some(id) = alt.get("reference").cloned() {
                         alt["reference"] = path(&id).into();

@@ -87,6 +87,94 @@ fn a_shared_archive_answers_as_a_folder_archive_of_the_same_files() {
     assert!(again.starts_with("2 added, 0 replaced, 58 unchanged"), "{again}");
 }
 
+/// Text most documents hold is sent by the server in part (a hash's first postings and
+/// how many documents hold it): checks must still judge it as a folder archive does.
+/// Two phrases, each written nine times in a document: one in 8 of 200 documents (64
+/// postings kept, over the 50 that make it frequent, under the 10 documents that make it
+/// common), one in 12 (common, counted past its first 51 postings); the first document
+/// holding the common one removed from both archives.
+#[test]
+fn frequent_and_common_text_is_judged_as_by_a_folder_archive() {
+    const FREQUENT: &str = "amber falcons orbit the quiet lighthouse while copper kettles whistle softly tonight";
+    const COMMON: &str = "velvet glaciers remember every crimson harbor that the wandering cartographers forgot";
+    let server = PgServer::start();
+    let url = server.url();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let docs = dir.join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    // Words of letters (digits are all one to the tokenizer): each line its own.
+    let word = |n: usize| -> String {
+        let mixed = (n as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (0..7).map(|d| char::from(b'a' + (mixed >> (8 * d) & 0xff) as u8 % 26)).collect()
+    };
+    let line = |i: usize, j: usize| {
+        let n = i * 31 + j;
+        format!("{} {} {} {} {}. ", word(4 * n), word(4 * n + 1), word(4 * n + 2), word(4 * n + 3), word(n % 7))
+    };
+    for i in 0..200 {
+        let phrase = match i {
+            0..8 => Some(FREQUENT),
+            20..32 => Some(COMMON),
+            _ => None,
+        };
+        let body: String = (0..30)
+            .map(|j| match phrase {
+                Some(phrase) if j % 3 == 0 => format!("{}{phrase}. ", line(i, j)),
+                _ => line(i, j),
+            })
+            .collect();
+        std::fs::write(docs.join(format!("{i:05}.txt")), body).unwrap();
+    }
+    // Copies of a holder of each phrase, and of a document that holds neither.
+    let copy = |i: usize, phrase: &str| -> String {
+        (2..9).map(|j| if j % 3 == 0 { format!("{}{phrase}. ", line(i, j)) } else { line(i, j) }).collect()
+    };
+    let (frequent, common, plain) = (copy(5, FREQUENT), copy(23, COMMON), copy(100, ""));
+    std::fs::create_dir_all(dir.join("suspect")).unwrap();
+    let suspect = format!(
+        "Words of its own come first here. {frequent} Then more. {common} Again. {plain} Each phrase alone \
+         follows, common text: {COMMON}. And frequent text: {FREQUENT}. The end."
+    );
+    std::fs::write(dir.join("suspect/s.txt"), suspect).unwrap();
+    let folder = dir.join("a");
+    let folder = folder.to_str().unwrap();
+    for archive in [folder, url.as_str()] {
+        success(&twinspot(dir, &["archive", "add", archive, "docs", "-q"]));
+        let said = success(&twinspot(dir, &["archive", "remove", archive, "docs/00020.txt"]));
+        assert_eq!(said.trim(), "1 removed");
+    }
+    // The archive holds both kinds: hashes with more than 50 postings in under 10
+    // documents, and in 10 or more.
+    let held = |documents: &str| {
+        exact_count(
+            &server,
+            &format!(
+                "SELECT count(*) FROM (SELECT hash FROM twinspot.kgrams GROUP BY hash HAVING count(*) > 50 AND count(DISTINCT doc) {documents}) AS h"
+            ),
+        )
+    };
+    assert!(held("< 10") > 0 && held(">= 10") > 0);
+    let check = |archive: &str| json_of(dir, &["archive", "check", archive, "suspect", "--json", "-", "-q"]);
+    let (want, got) = (check(folder), check(&url));
+    let pairs = pairs_by_path(&want);
+    assert!(pairs.iter().any(|(_, b, _, _)| b.ends_with("00100.txt")), "{pairs:?}");
+    assert_eq!(pairs_by_path(&got), pairs);
+    let suspect_of = |report: &serde_json::Value| {
+        let mut doc = report["documents"][0].clone();
+        doc.as_object_mut().unwrap().retain(|key, _| !["path", "display"].contains(&key.as_str()));
+        doc
+    };
+    assert_eq!(suspect_of(&got), suspect_of(&want));
+    // Each copy is found against the document it was copied from; the frequent phrase
+    // alone against one of its first holders, counted; the common one against the first
+    // live one (00020 was removed), shown as common text and not counted.
+    let holders: Vec<&str> = pairs.iter().map(|(_, b, _, _)| b.as_str()).collect();
+    let expected = ["docs/00001.txt", "docs/00005.txt", "docs/00021.txt", "docs/00023.txt", "docs/00100.txt"];
+    assert_eq!(holders, expected, "{pairs:#?}");
+    assert!(pairs[2].2.starts_with("[[],[{") && pairs[2].2.contains("\"common\"") && pairs[2].3 == "0.0 0.0");
+}
+
 #[test]
 fn adders_and_checkers_work_at_once_and_each_file_is_stored_once() {
     let server = PgServer::start();

@@ -331,8 +331,9 @@ impl Matcher<'_> {
     fn shared_sentences(&self, a: usize, doc: &FingerprintedDoc) -> FxHashMap<u32, u32> {
         let hashes: Vec<u64> = doc.prints.sentences.iter().map(|s| s.hash).collect();
         let mut shared: FxHashMap<u32, u32> = FxHashMap::default();
+        let lists = self.index.sentence_postings(&hashes);
         let spreads = self.index.sentence_spreads(&hashes);
-        for (postings, spread) in self.index.sentence_postings(&hashes).into_iter().zip(spreads) {
+        for (postings, spread) in lists.into_iter().zip(spreads) {
             // A sentence most references hold says nothing (and would cost every suspect
             // a walk over all of them).
             if spread.map_or(postings.len(), |s| s.postings) > MAX_POSTINGS {

@@ -46,7 +46,9 @@ pub trait ReferenceIndex: Sync {
     /// How the whole collection holds each k-gram hash of `hashes`, where this index holds
     /// only part of it (the documents of some candidate pairs) and its postings would
     /// say less: `None` where they tell it all. An index over every reference keeps this
-    /// default.
+    /// default. Asked after [`Self::kgram_postings`] of the same hashes: an index that
+    /// sends a frequent hash's first postings only (a shared archive) tells here what it
+    /// cut.
     fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
         vec![None; hashes.len()]
     }

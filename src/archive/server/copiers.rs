@@ -15,7 +15,7 @@ use super::super::rows::stored_hash;
 use super::rows::{self, Postings, RowError};
 use super::schema::by_partition;
 use super::{ArchiveError, Schema, ServerLocation};
-use crate::index::Posting;
+use crate::index::{Posting, keep_first_positions};
 
 /// Connections copying postings at once.
 const WRITERS: usize = 4;
@@ -82,8 +82,13 @@ impl Copiers {
     }
 }
 
-/// `entries` split by the partition their stored hash falls in, each sorted by hash.
-fn sorted_by_partition(entries: Vec<(u64, Posting)>) -> Vec<Vec<(i64, Posting)>> {
+/// `entries` split by the partition their stored hash falls in, each sorted by hash,
+/// with at most [`crate::index::MAX_POSITIONS_PER_DOCUMENT`] positions of one hash in
+/// one document, as every index of postings keeps them.
+fn sorted_by_partition(mut entries: Vec<(u64, Posting)>) -> Vec<Vec<(i64, Posting)>> {
+    entries.sort_unstable();
+    entries.dedup();
+    keep_first_positions(&mut entries);
     let stored = entries.into_iter().map(|(hash, posting)| (stored_hash(hash), posting));
     let mut parts = by_partition(stored, |&(hash, _)| hash);
     for part in &mut parts {
@@ -103,4 +108,25 @@ fn write_share(client: &mut postgres::Client, s: &Schema, share: &[Share]) -> Re
     }
     tx.commit()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::MAX_POSITIONS_PER_DOCUMENT;
+
+    #[test]
+    fn one_document_keeps_its_first_positions_of_a_hash_as_every_index_does() {
+        let p = |doc, position| Posting { doc, position };
+        let mut entries: Vec<(u64, Posting)> = (0..12).rev().map(|i| (7, p(1, i))).collect();
+        entries.extend([(7, p(2, 0)), (7, p(2, 0)), (u64::MAX, p(1, 3))]);
+        let parts = sorted_by_partition(entries);
+        let all: Vec<(i64, Posting)> = parts.into_iter().flatten().collect();
+        let of = |hash: u64, doc: u32| -> Vec<u32> {
+            all.iter().filter(|(h, q)| *h == stored_hash(hash) && q.doc == doc).map(|(_, q)| q.position).collect()
+        };
+        assert_eq!(of(7, 1), (0..MAX_POSITIONS_PER_DOCUMENT as u32).collect::<Vec<u32>>());
+        assert_eq!(of(u64::MAX, 1), [3]);
+        assert_eq!(all.iter().filter(|(_, q)| q.doc == 2).count(), 1);
+    }
 }

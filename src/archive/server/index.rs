@@ -6,16 +6,18 @@
 use std::borrow::Cow;
 use std::sync::Mutex;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::codec::bands;
 use super::super::reader::{BAND_DISTANCE, nearest};
 use super::super::stored::{entry_of, reference_of};
+use super::lookup::{self, Found};
 use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, ServerArchive};
 use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_against};
+use crate::exclusions::CommonRule;
 use crate::fingerprint::{FingerprintedDoc, TokenKeys};
-use crate::index::{Glance, Posting, ReferenceIndex, StoredReferences};
+use crate::index::{Glance, Posting, ReferenceIndex, Spread, StoredReferences};
 use crate::model::DocumentEntry;
 
 /// Documents glanced at per query.
@@ -25,7 +27,12 @@ const GLANCE_CHUNK: usize = 4096;
 pub struct ServerIndex<'a> {
     archive: &'a ServerArchive,
     removed: FxHashSet<u32>,
+    /// The same ids as postings hold them, for lookups that skip them on the server.
+    removed_ids: Vec<i32>,
     documents: usize,
+    /// How the archive holds the hashes whose postings a lookup cut (frequent ones), by
+    /// table and hash: the same for every suspect of the check's snapshot.
+    cut: Mutex<FxHashMap<(Postings, u64), Spread>>,
     /// The first thing that went wrong while the archive was read (the seam has no error
     /// channel of its own): the check fails with it.
     failure: Mutex<Option<ArchiveError>>,
@@ -53,7 +60,8 @@ impl<'a> ServerIndex<'a> {
                 }
             }
         };
-        Ok(Self { archive, removed, documents, failure: Mutex::default() })
+        let removed_ids = removed.iter().filter_map(|&id| i32::try_from(id).ok()).collect();
+        Ok(Self { archive, removed, removed_ids, documents, cut: Mutex::default(), failure: Mutex::default() })
     }
 
     /// What went wrong while the archive was read, if anything: the first failure.
@@ -75,17 +83,29 @@ impl<'a> ServerIndex<'a> {
         })
     }
 
-    /// The live postings of each of `hashes` in `table`.
+    /// The live postings of each of `hashes` in `table`, a frequent hash's first ones
+    /// only; how the archive holds those it cut is kept for [`Self::spreads`].
     fn postings(&self, table: Postings, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
         let s = &self.archive.schema;
-        let found = self.read(vec![Vec::new(); hashes.len()], |c| rows::postings(c, s, table, hashes));
-        found
-            .into_iter()
-            .map(|mut list| {
-                list.retain(|p| !self.removed.contains(&p.doc));
-                Cow::Owned(list)
-            })
-            .collect()
+        let count_up_to = match table {
+            Postings::Kgrams => CommonRule::for_collection(self.documents).min_documents,
+            Postings::Sentences => 0,
+        };
+        let empty = || Found { lists: vec![Vec::new(); hashes.len()], spreads: vec![None; hashes.len()] };
+        let found = self.read(empty(), |c| lookup::found(c, s, table, hashes, &self.removed_ids, count_up_to));
+        let mut cut = self.cut.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        for (&hash, spread) in hashes.iter().zip(&found.spreads) {
+            if let Some(spread) = spread {
+                cut.insert((table, hash), *spread);
+            }
+        }
+        found.lists.into_iter().map(Cow::Owned).collect()
+    }
+
+    /// How the archive holds each of `hashes` whose postings [`Self::postings`] cut.
+    fn spreads(&self, table: Postings, hashes: &[u64]) -> Vec<Option<Spread>> {
+        let cut = self.cut.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        hashes.iter().map(|&hash| cut.get(&(table, hash)).copied()).collect()
     }
 }
 
@@ -106,6 +126,14 @@ impl ReferenceIndex for ServerIndex<'_> {
 
     fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
         self.postings(Postings::Sentences, hashes)
+    }
+
+    fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
+        self.spreads(Postings::Kgrams, hashes)
+    }
+
+    fn sentence_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
+        self.spreads(Postings::Sentences, hashes)
     }
 
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {

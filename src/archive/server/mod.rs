@@ -14,6 +14,7 @@ mod add;
 mod connect;
 mod copiers;
 mod index;
+mod lookup;
 mod rows;
 mod schema;
 

@@ -33,7 +33,7 @@ impl From<postgres::Error> for RowError {
 type Rows<T> = Result<T, RowError>;
 
 /// A document id as postings and checks hold it.
-fn id_of(id: i64) -> Rows<u32> {
+pub(super) fn id_of(id: i64) -> Rows<u32> {
     u32::try_from(id).ok().filter(|&i| i32::try_from(i).is_ok()).ok_or(RowError::IdOutOfRange(id))
 }
 
@@ -43,7 +43,7 @@ fn posting_id(id: u32) -> Rows<i32> {
 }
 
 /// A 64-bit hash read back from its signed column.
-fn hash_of(value: Option<i64>) -> Option<u64> {
+pub(super) fn hash_of(value: Option<i64>) -> Option<u64> {
     value.map(|h| u64::from_ne_bytes(h.to_ne_bytes()))
 }
 
@@ -408,7 +408,7 @@ pub(super) fn group_members(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec
 // ---- postings ----
 
 /// The tables of postings.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Postings {
     Kgrams,
     Sentences,
@@ -453,48 +453,6 @@ pub(super) fn copy_partition(
     let mut writer = db.copy_in(&sql)?;
     std::io::Write::write_all(&mut writer, &bytes).map_err(RowError::Io)?;
     Ok(writer.finish()?)
-}
-
-/// The postings of each of `hashes` in `table`, in the same order, each sorted by
-/// document then position: one round trip for them all, each partition asked for its
-/// own hashes only.
-pub(super) fn postings(
-    db: &mut impl GenericClient,
-    s: &Schema,
-    table: Postings,
-    hashes: &[u64],
-) -> Rows<Vec<Vec<Posting>>> {
-    let by_partition = super::schema::by_partition(hashes.iter().map(|&h| stored_hash(h)), |&h| h);
-    let asked: Vec<(usize, &Vec<i64>)> = by_partition.iter().enumerate().filter(|(_, h)| !h.is_empty()).collect();
-    if asked.is_empty() {
-        return Ok(vec![Vec::new(); hashes.len()]);
-    }
-    let query = asked
-        .iter()
-        .enumerate()
-        .map(|(i, (part, _))| {
-            format!("SELECT hash, doc, position FROM {s}.{}_{part} WHERE hash = ANY(${})", table.table(), i + 1)
-        })
-        .collect::<Vec<_>>()
-        .join(" UNION ALL ");
-    let params: Vec<&(dyn postgres::types::ToSql + Sync)> =
-        asked.iter().map(|(_, h)| *h as &(dyn postgres::types::ToSql + Sync)).collect();
-    let rows = db.query(&query, &params)?;
-    let mut by_hash: rustc_hash::FxHashMap<u64, Vec<Posting>> = rustc_hash::FxHashMap::default();
-    for r in &rows {
-        let hash = hash_of(Some(r.get(0))).unwrap_or(0);
-        let doc = id_of(i64::from(r.get::<_, i32>(1)))?;
-        let position = u32::try_from(r.get::<_, i32>(2)).unwrap_or(0);
-        by_hash.entry(hash).or_default().push(Posting { doc, position });
-    }
-    Ok(hashes
-        .iter()
-        .map(|h| {
-            let mut list = by_hash.get(h).cloned().unwrap_or_default();
-            list.sort_unstable();
-            list
-        })
-        .collect())
 }
 
 /// Deletes the postings of removed documents and forgets them: what `compact` does.

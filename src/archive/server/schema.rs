@@ -149,8 +149,9 @@ pub(super) fn create(
             ));
         }
         // A lookup reads the postings from the index alone (an index-only scan), not from
-        // heap pages all over the table: 1.5 times faster at 100,000 documents.
-        ddl.push_str(&format!("CREATE INDEX ON {s}.{table} (hash) INCLUDE (doc, position);"));
+        // heap pages all over the table: 1.5 times faster at 100,000 documents. In
+        // document order, so that it stops after a frequent hash's first postings.
+        ddl.push_str(&format!("CREATE INDEX ON {s}.{table} (hash, doc, position);"));
     }
     db.batch_execute(&ddl)?;
     let insert = format!("INSERT INTO {s}.settings(key, value) VALUES ($1, $2)");

@@ -1,0 +1,203 @@
+//! Postings looked up in a shared archive for a check: all the hashes a suspect asks for
+//! in one round trip, each hash's first postings only.
+//!
+//! A hash held more than [`MAX_POSTINGS`] times is matched against its first documents
+//! only (the exclusions' rule, [`crate::exclusions`]), so the server sends at most
+//! [`CAP`] postings of a hash, the lowest documents first, as one row of arrays, and a
+//! [`Spread`] says how the archive holds what was cut: more than [`MAX_POSTINGS`]
+//! postings, how many documents (counted on the server up to the number that makes a
+//! hash common), the first of them. The check then judges every hash as it would with
+//! all its postings, and a frequent k-gram of Chinese text no longer costs thousands of
+//! rows sent and decoded.
+
+use rustc_hash::FxHashMap;
+
+use super::super::rows::stored_hash;
+use super::Schema;
+use super::rows::{Postings, RowError, hash_of, id_of};
+use super::schema::by_partition;
+use crate::engine::MAX_POSTINGS;
+use crate::index::{Posting, Spread};
+
+/// Postings of one hash sent at most: one more than a hash may have and still be matched
+/// against every document holding it.
+const CAP: usize = MAX_POSTINGS + 1;
+
+/// The postings of each hash asked for, in the order asked, each sorted by document then
+/// position: all of them, or the first [`CAP`] with a spread that tells the rest.
+pub(super) struct Found {
+    pub lists: Vec<Vec<Posting>>,
+    pub spreads: Vec<Option<Spread>>,
+}
+
+type Rows<T> = Result<T, RowError>;
+
+/// Looks up `hashes` in `table`, skipping the postings of `removed` documents. The
+/// documents of a hash held more than [`MAX_POSTINGS`] times are counted up to
+/// `min_documents` (the number that makes a k-gram common; 0 where nothing asks, as for
+/// sentences): a spread's `documents` is that count, or more.
+pub(super) fn found(
+    db: &mut impl postgres::GenericClient,
+    s: &Schema,
+    table: Postings,
+    hashes: &[u64],
+    removed: &[i32],
+    min_documents: usize,
+) -> Rows<Found> {
+    let found = first_postings(db, s, table, hashes, removed)?;
+    let mut documents: FxHashMap<u64, usize> = found
+        .iter()
+        .filter(|(_, list)| list.len() > MAX_POSTINGS)
+        .map(|(&h, list)| (h, distinct_documents(list)))
+        .collect();
+    let uncounted: Vec<u64> = documents.iter().filter(|&(_, &n)| n < min_documents).map(|(&h, _)| h).collect();
+    if !uncounted.is_empty() {
+        documents.extend(document_counts(db, s, table, &uncounted, removed, min_documents)?);
+    }
+    let mut lists = Vec::with_capacity(hashes.len());
+    let mut spreads = Vec::with_capacity(hashes.len());
+    for hash in hashes {
+        let list = found.get(hash).cloned().unwrap_or_default();
+        spreads.push(documents.get(hash).map(|&n| spread_of(&list, n)));
+        lists.push(list);
+    }
+    Ok(Found { lists, spreads })
+}
+
+/// How the archive holds a hash of which `list` are the first postings, `documents` the
+/// documents counted.
+fn spread_of(list: &[Posting], documents: usize) -> Spread {
+    let mut first = [0; Spread::FIRST];
+    let mut docs = list.iter().map(|p| p.doc).collect::<Vec<_>>();
+    docs.dedup();
+    for (slot, doc) in first.iter_mut().zip(docs) {
+        *slot = doc;
+    }
+    Spread { documents, postings: list.len(), first }
+}
+
+/// Documents among postings sorted by document.
+fn distinct_documents(list: &[Posting]) -> usize {
+    list.iter().enumerate().filter(|&(i, p)| i == 0 || list[i - 1].doc != p.doc).count()
+}
+
+/// The first [`CAP`] live postings of each hash that has any, one row a hash: one
+/// statement for all partitions, each asked for its own hashes only.
+fn first_postings(
+    db: &mut impl postgres::GenericClient,
+    s: &Schema,
+    table: Postings,
+    hashes: &[u64],
+    removed: &[i32],
+) -> Rows<FxHashMap<u64, Vec<Posting>>> {
+    let each = |part: usize, param: usize, removed: usize| {
+        format!(
+            "SELECT h, c.docs, c.positions FROM unnest(${param}::bigint[]) AS h
+             CROSS JOIN LATERAL (
+                 SELECT array_agg(doc ORDER BY doc, position) AS docs,
+                        array_agg(position ORDER BY doc, position) AS positions
+                 FROM (SELECT doc, position FROM {s}.{t}_{part}
+                       WHERE hash = h AND doc <> ALL(${removed}) ORDER BY doc, position LIMIT {CAP}) AS first
+             ) AS c
+             WHERE c.docs IS NOT NULL",
+            t = table.table()
+        )
+    };
+    let rows = per_partition(db, hashes, removed, None, each)?;
+    let mut found = FxHashMap::default();
+    for r in &rows {
+        let hash = hash_of(Some(r.get(0))).unwrap_or(0);
+        let docs: Vec<i32> = r.get(1);
+        let positions: Vec<i32> = r.get(2);
+        let list = docs
+            .into_iter()
+            .zip(positions)
+            .map(|(doc, position)| {
+                Ok(Posting { doc: id_of(i64::from(doc))?, position: u32::try_from(position).unwrap_or(0) })
+            })
+            .collect::<Rows<Vec<Posting>>>()?;
+        found.insert(hash, list);
+    }
+    Ok(found)
+}
+
+/// How many live documents hold each of `hashes`, counted up to `limit`.
+fn document_counts(
+    db: &mut impl postgres::GenericClient,
+    s: &Schema,
+    table: Postings,
+    hashes: &[u64],
+    removed: &[i32],
+    limit: usize,
+) -> Rows<Vec<(u64, usize)>> {
+    let each = |part: usize, param: usize, removed: usize| {
+        format!(
+            "SELECT h, (SELECT count(*) FROM (SELECT DISTINCT doc FROM {s}.{t}_{part}
+                                            WHERE hash = h AND doc <> ALL(${removed}) LIMIT ${limit}) AS d)
+             FROM unnest(${param}::bigint[]) AS h",
+            t = table.table(),
+            limit = removed + 1
+        )
+    };
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows = per_partition(db, hashes, removed, Some(&limit), each)?;
+    Ok(rows
+        .iter()
+        .map(|r| (hash_of(Some(r.get(0))).unwrap_or(0), usize::try_from(r.get::<_, i64>(1)).unwrap_or(0)))
+        .collect())
+}
+
+/// Runs the statement `each(partition, parameter of its hashes, parameter of the removed
+/// ids)` for every partition some of `hashes` fall in, as one statement (`UNION ALL`):
+/// each partition's distinct hashes, then the removed ids, then `extra` when given.
+fn per_partition(
+    db: &mut impl postgres::GenericClient,
+    hashes: &[u64],
+    removed: &[i32],
+    extra: Option<&i64>,
+    each: impl Fn(usize, usize, usize) -> String,
+) -> Rows<Vec<postgres::Row>> {
+    let mut parts = by_partition(hashes.iter().map(|&h| stored_hash(h)), |&h| h);
+    for part in &mut parts {
+        part.sort_unstable();
+        part.dedup();
+    }
+    let asked: Vec<(usize, &Vec<i64>)> = parts.iter().enumerate().filter(|(_, h)| !h.is_empty()).collect();
+    if asked.is_empty() {
+        return Ok(Vec::new());
+    }
+    let removed_param = asked.len() + 1;
+    let query = asked
+        .iter()
+        .enumerate()
+        .map(|(i, (part, _))| each(*part, i + 1, removed_param))
+        .collect::<Vec<_>>()
+        .join(" UNION ALL ");
+    let mut params: Vec<&(dyn postgres::types::ToSql + Sync)> =
+        asked.iter().map(|(_, h)| *h as &(dyn postgres::types::ToSql + Sync)).collect();
+    params.push(&removed);
+    if let Some(extra) = extra {
+        params.push(extra);
+    }
+    Ok(db.query(&query, &params)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(doc: u32, position: u32) -> Posting {
+        Posting { doc, position }
+    }
+
+    #[test]
+    fn a_spread_keeps_the_first_documents_and_the_count() {
+        let list = [p(3, 1), p(3, 9), p(5, 2), p(8, 0)];
+        let spread = spread_of(&list, 40);
+        assert_eq!(spread.documents, 40);
+        assert_eq!(spread.postings, 4);
+        assert_eq!(spread.first_documents(2), &[3, 5]);
+        assert_eq!(distinct_documents(&list), 3);
+        assert_eq!(distinct_documents(&[]), 0);
+    }
+}

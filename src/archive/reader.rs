@@ -14,8 +14,8 @@ use super::segment::Kind;
 use super::stored::{entry_of, reference_of};
 use super::{Archive, ArchiveError};
 use crate::fingerprint::FingerprintedDoc;
-use crate::fingerprint::TokenKeys;
 use crate::fingerprint::simhash::hamming;
+use crate::fingerprint::{GlancedKeys, TokenKeys};
 use crate::index::{Glance, Posting, ReferenceIndex, StoredReferences};
 use crate::model::DocumentEntry;
 
@@ -127,7 +127,7 @@ impl<'a> ArchiveIndex<'a> {
             let mut odd = None;
             self.archive.catalog().glances(chunk, &mut |doc, keys, simhash| match TokenKeys::from_bytes(keys) {
                 Some(token_keys) => {
-                    each(doc, &Glance { token_keys, simhash });
+                    each(doc, &Glance { token_keys: GlancedKeys::Whole(token_keys), simhash });
                     true
                 }
                 None => {
@@ -222,7 +222,8 @@ impl ReferenceIndex for ArchiveIndex<'_> {
         }
     }
 
-    fn glances(&self, docs: &[u32], each: &mut dyn FnMut(u32, &Glance<'_>)) {
+    /// Glances with all of a reference's keys: they are read from this computer's disk.
+    fn glances(&self, docs: &[u32], _windows: &dyn Fn(u32) -> Vec<(u32, u32)>, each: &mut dyn FnMut(u32, &Glance<'_>)) {
         if let Err(error) = self.load_glances(docs, each) {
             self.note(error.to_string());
         }

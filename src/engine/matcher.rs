@@ -7,20 +7,20 @@ use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
-use crate::exclusions::quoted::quoted_spans;
-use crate::exclusions::{Exclusions, SuspectExclusions, SuspectKgrams, token_ranges};
 use super::policy::PairPolicy;
 use super::progress::MatchClock;
-use crate::hash::kgram_hashes;
+use crate::exclusions::quoted::quoted_spans;
+use crate::exclusions::{Exclusions, SuspectExclusions, SuspectKgrams, token_ranges};
 use crate::fingerprint::keywords::{may_reach, similarity};
 use crate::fingerprint::{FingerprintedDoc, simhash};
+use crate::hash::kgram_hashes;
 use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceIndex};
 use crate::matching::alternatives::fold_across_pairs;
 use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
 use crate::matching::dense::Ties;
 use crate::matching::{
-    Hit, LazyStream, MIN_HITS, MatchTuning, PairContext, Side, align, lone_hit_may_open_box, may_open_box,
-    overlaps,
+    Hit, LazyStream, MIN_HITS, MatchTuning, PairContext, Side, align, glance_windows, lone_hit_may_open_box,
+    may_open_box, overlaps,
 };
 use crate::model::{Pair, Passage, TokenAt};
 use crate::score::{KEYWORD_SIMILARITY, near_duplicate_rule, pair_scores};
@@ -203,8 +203,10 @@ impl Matcher<'_> {
         }
         // Where the index keeps glances, references that cannot come to anything are not read.
         let glanced: Vec<u32> = candidates.iter().copied().filter(|b| near.binary_search(b).is_err()).collect();
+        let ctx = self.glance_context(doc);
+        let windows = |b: u32| glance_windows(hits.of(b), &ctx);
         let mut passed_over: Vec<u32> = Vec::new();
-        self.index.glances(&glanced, &mut |b, glance| {
+        self.index.glances(&glanced, &windows, &mut |b, glance| {
             if !self.worth_reading(doc, glance, hits.of(b)) {
                 passed_over.push(b);
             }
@@ -274,6 +276,17 @@ impl Matcher<'_> {
         }
     }
 
+    /// How `doc` is matched with a reference known by a glance (its masked text only).
+    fn glance_context<'c>(&'c self, doc: &'c FingerprintedDoc) -> PairContext<'c> {
+        PairContext {
+            k: self.settings.k.max(1),
+            min_chars: self.settings.min_chars,
+            tuning: self.tuning,
+            suspect_masked: &doc.masked_chars,
+            reference_masked: &[],
+        }
+    }
+
     /// False when a glance at a reference proves that the pair would come to nothing: its
     /// `hits` with `doc` open no box, so the first pass finds no passage; the dense pass
     /// aligns only around groups of hits that pass a stricter form of the same test
@@ -282,13 +295,7 @@ impl Matcher<'_> {
     /// without hits, tied by SimHash alone, is aligned densely as a whole. The
     /// reference's text need not be read.
     fn worth_reading(&self, doc: &FingerprintedDoc, glance: &Glance<'_>, hits: &[Hit]) -> bool {
-        let ctx = PairContext {
-            k: self.settings.k.max(1),
-            min_chars: self.settings.min_chars,
-            tuning: self.tuning,
-            suspect_masked: &doc.masked_chars,
-            reference_masked: &[],
-        };
+        let ctx = self.glance_context(doc);
         let simhash_distance = match (doc.simhash, glance.simhash) {
             (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
             _ => None,

@@ -13,7 +13,7 @@ pub mod winnow;
 
 pub use document::FingerprintedDoc;
 pub use sentence::{SentenceFingerprint, nshash, sentence_fingerprints};
-pub use token_keys::TokenKeys;
+pub use token_keys::{GlancedKeys, TokenKeys};
 pub use winnow::{Fingerprint, winnow};
 
 use crate::normalize::{Tokenized, tokenize};

@@ -52,10 +52,63 @@ impl<'a> TokenKeys<'a> {
     }
 }
 
+/// The keys a glance at a reference holds: all of them, or only some windows of them
+/// (what [`crate::matching::may_open_box`] can read, [`crate::matching::glance_windows`]),
+/// which is all a remote archive sends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GlancedKeys<'a> {
+    /// Every key of the document.
+    Whole(TokenKeys<'a>),
+    /// Keys of a document of `len` tokens at some places only: each window its first
+    /// token and its keys, sorted and apart.
+    Windows { len: usize, windows: Vec<(usize, TokenKeys<'a>)> },
+}
+
+impl GlancedKeys<'_> {
+    /// Number of tokens of the document.
+    pub fn len(&self) -> usize {
+        match self {
+            Self::Whole(keys) => keys.len(),
+            Self::Windows { len, .. } => *len,
+        }
+    }
+
+    /// True for a document without tokens.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The key of token `i`, when held.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<u16> {
+        match self {
+            Self::Whole(keys) => (i < keys.len()).then(|| keys.get(i)),
+            Self::Windows { windows, .. } => {
+                let after = windows.partition_point(|(first, _)| *first <= i);
+                let (first, keys) = windows.get(after.checked_sub(1)?)?;
+                (i - first < keys.len()).then(|| keys.get(i - first))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::normalize::{NormalizeOptions, tokenize};
+
+    #[test]
+    fn windows_hold_the_keys_of_their_tokens_only() {
+        let whole = TokenKeys::from_bytes(&[1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0]).unwrap();
+        let piece = |bytes: &'static [u8]| TokenKeys::from_bytes(bytes).unwrap();
+        let windows = GlancedKeys::Windows { len: 6, windows: vec![(1, piece(&[2, 0, 3, 0])), (4, piece(&[5, 0]))] };
+        let all = GlancedKeys::Whole(whole);
+        assert_eq!((all.len(), windows.len()), (6, 6));
+        let held: Vec<Option<u16>> = (0..7).map(|i| windows.get(i)).collect();
+        assert_eq!(held, [None, Some(2), Some(3), None, Some(5), None, None]);
+        assert_eq!((0..7).map(|i| all.get(i)).collect::<Vec<_>>()[..6], [1, 2, 3, 4, 5, 6].map(Some));
+        assert_eq!(all.get(6), None);
+    }
 
     #[test]
     fn keys_round_trip_through_bytes_and_agree_where_tokens_do() {

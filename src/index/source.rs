@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::{Posting, Spread};
-use crate::fingerprint::{FingerprintedDoc, TokenKeys};
+use crate::fingerprint::{FingerprintedDoc, GlancedKeys};
 use crate::model::DocumentEntry;
 
 /// What a check can know of a reference without reading its text: enough to pass over
@@ -14,10 +14,15 @@ use crate::model::DocumentEntry;
 /// [`crate::matching::may_open_box`]).
 #[derive(Clone, Debug)]
 pub struct Glance<'a> {
-    /// The keys of its compared tokens.
-    pub token_keys: TokenKeys<'a>,
+    /// The keys of its compared tokens: all of them, or the windows asked for.
+    pub token_keys: GlancedKeys<'a>,
     /// Its SimHash, when it has one.
     pub simhash: Option<u64>,
+}
+
+pub struct GlanceAsk {
+    pub doc: u32,
+    pub windows: Vec<(u32, u32)>,
 }
 
 /// Where the references of a check are looked up. Implemented by the in-memory index of
@@ -66,8 +71,17 @@ pub trait ReferenceIndex: Sync {
 
     /// Calls `each` with a glance at every reference of `docs` (ascending) that this
     /// index keeps one for, where reading a reference whole costs more than looking; the
-    /// others are read. An index that keeps none (the check's own) keeps this default.
-    fn glances(&self, _docs: &[u32], _each: &mut dyn FnMut(u32, &Glance<'_>)) {}
+    /// others are read. `windows(doc)` gives the windows of its tokens the glance reads
+    /// (first token, end; sorted and apart: [`crate::matching::glance_windows`]): an index
+    /// that sends keys over a network sends those only, one that has them at hand may
+    /// give them all. An index that keeps none (the check's own) keeps this default.
+    fn glances(
+        &self,
+        _docs: &[u32],
+        _windows: &dyn Fn(u32) -> Vec<(u32, u32)>,
+        _each: &mut dyn FnMut(u32, &Glance<'_>),
+    ) {
+    }
 
     /// The reference `doc`, or `None` when there is no such reference.
     fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>>;

@@ -23,7 +23,7 @@ pub mod extend;
 mod runs;
 
 pub use align::align;
-pub use prefilter::{MIN_HITS, lone_hit_may_open_box, lone_hit_reach, may_open_box};
+pub use prefilter::{MIN_HITS, glance_windows, lone_hit_may_open_box, lone_hit_reach, may_open_box};
 
 use std::cell::OnceCell;
 
@@ -415,6 +415,8 @@ const MAX_RUN_GROWTH: usize = 1 << 16;
 /// match near its diagonal for it to deserve a closer look.
 const SUPPORT_RADIUS: usize = 24;
 const SUPPORT_EXTRA: usize = 4;
+/// Diagonals looked at on each side of a lone hit's own (a word or two inserted).
+const SUPPORT_SHIFT: usize = 2;
 
 /// Whether a lone k-gram hit has company: tokens around it that also match, on its
 /// diagonal or a diagonal or two beside it (a word inserted or deleted). A chance phrase
@@ -427,7 +429,8 @@ fn diagonal_support(a_len: usize, b_len: usize, same: impl Fn(usize, usize) -> b
     let index = |at: i64, len: usize| usize::try_from(at).ok().filter(|&x| x < len);
     let matched = (-r..r + k as i64)
         .filter(|d| {
-            (-2..=2).any(|shift| match (index(i + d, a_len), index(j + d + shift, b_len)) {
+            let shift = SUPPORT_SHIFT as i64;
+            (-shift..=shift).any(|shift| match (index(i + d, a_len), index(j + d + shift, b_len)) {
                 (Some(x), Some(y)) => same(x, y),
                 _ => false,
             })
@@ -648,7 +651,7 @@ pub fn merge_passages(passages: Vec<Passage>, gap_chars: u32) -> Vec<Passage> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fingerprint::TokenKeys;
+    use crate::fingerprint::{GlancedKeys, TokenKeys};
     use crate::settings::Settings;
 
     fn hits_between(a: &DocumentFingerprints, b: &DocumentFingerprints) -> Vec<Hit> {
@@ -809,9 +812,41 @@ mod tests {
                 .collect();
             let colliding = TokenKeys::from_bytes(&collided).unwrap();
             if boxes > 0 {
-                proptest::prop_assert!(may_open_box(tokens, &stored, &hits, &ctx));
-                proptest::prop_assert!(may_open_box(tokens, &colliding, &hits, &ctx));
+                proptest::prop_assert!(may_open_box(tokens, &GlancedKeys::Whole(stored), &hits, &ctx));
+                proptest::prop_assert!(may_open_box(tokens, &GlancedKeys::Whole(colliding), &hits, &ctx));
             }
+        }
+
+        /// A glance that holds only the keys of [`glance_windows`] answers as one that
+        /// holds them all, on texts long enough for runs to leave the windows.
+        #[test]
+        fn windows_of_keys_answer_as_all_the_keys(
+            a in proptest::collection::vec(0usize..5, 1..400),
+            b in proptest::collection::vec(0usize..5, 1..400),
+            min_chars in 10usize..200,
+        ) {
+            const WORDS: [&str; 5] = ["alpha", "be", "c", "delta", "e"];
+            let text = |words: &[usize]| words.iter().map(|&w| WORDS[w]).collect::<Vec<_>>().join(" ");
+            let settings = Settings::default();
+            let fa = DocumentFingerprints::compute(&text(&a), &settings);
+            let fb = DocumentFingerprints::compute(&text(&b), &settings);
+            let tuning = MatchTuning::default();
+            let ctx = PairContext { k: settings.k, min_chars, tuning: &tuning, suspect_masked: &[], reference_masked: &[] };
+            let hits = hits_between(&fa, &fb);
+            let stored = TokenKeys::of(&fb.tokenized.tokens);
+            let bytes = stored.as_bytes();
+            let windows = glance_windows(&hits, &ctx)
+                .into_iter()
+                .map(|(first, end)| (first as usize, (end as usize).min(stored.len())))
+                .filter(|(first, end)| first < end)
+                .map(|(first, end)| (first, TokenKeys::from_bytes(&bytes[2 * first..2 * end]).unwrap()))
+                .collect();
+            let windowed = GlancedKeys::Windows { len: stored.len(), windows };
+            let tokens = &fa.tokenized.tokens;
+            proptest::prop_assert_eq!(
+                may_open_box(tokens, &windowed, &hits, &ctx),
+                may_open_box(tokens, &GlancedKeys::Whole(stored.clone()), &hits, &ctx)
+            );
         }
     }
 }

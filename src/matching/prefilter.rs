@@ -4,28 +4,53 @@
 //! the first pass of [`super::match_pair_counting`] needs: `false` is certain.
 
 use super::cluster::cluster;
-use super::{Hit, PairContext, group_opens_box, rough_seeds};
-use crate::fingerprint::TokenKeys;
+use super::{Hit, PairContext, SUPPORT_RADIUS, SUPPORT_SHIFT, group_opens_box, rough_seeds};
+use crate::fingerprint::{GlancedKeys, TokenKeys};
 use crate::model::TokenAt;
 use crate::normalize::Token;
 
-/// Whether a reference known only by its [`TokenKeys`] may open a box with `suspect`
+/// Whether a reference known only by its token keys may open a box with `suspect`
 /// through `hits`: [`match_pair_counting`]'s tests on groups of hits, each passed at
 /// least as easily as with the reference's tokens. Keys agree wherever tokens agree, so
 /// runs and support measured on keys are never shorter; hits are grouped by their
 /// suspect characters and their reference tokens (a token is at least one character), so
 /// each group holds whole groups of the real clustering. `false` is therefore certain:
 /// the pair opens no box, and the reference's text need not be read.
-pub fn may_open_box(suspect: &[Token], reference: &TokenKeys<'_>, hits: &[Hit], ctx: &PairContext) -> bool {
+///
+/// The keys may be only those of [`glance_windows`] of `hits`: the answer is the same.
+pub fn may_open_box(suspect: &[Token], reference: &GlancedKeys<'_>, hits: &[Hit], ctx: &PairContext) -> bool {
     let (k, tuning) = (ctx.k.max(1), ctx.tuning);
     let b_len = reference.len();
     // The reference's text is not read: its side of each hit spans its k tokens, counted
     // in tokens, which never makes a gap wider than in characters (see above).
     let rough = rough_seeds(hits, suspect, b_len, k, |b: TokenAt| (b.0, (b.index() + k).min(b_len) as u32));
-    let same = |i: usize, j: usize| TokenKeys::key(suspect[i].hash) == reference.get(j);
+    let same = |i: usize, j: usize| reference.get(j) == Some(TokenKeys::key(suspect[i].hash));
     cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars)
         .iter()
         .any(|group| group_opens_box(group, suspect, b_len, same, ctx))
+}
+
+/// The reference tokens [`may_open_box`] may read for `hits`, as sorted, disjoint
+/// (first, end) windows: around each hit's k-gram, its support's reach
+/// ([`SUPPORT_RADIUS`] and [`SUPPORT_SHIFT`]) or the minimum exact run in tokens,
+/// whichever is more. A run grown from a hit stops inside its window unless it has
+/// already covered that many tokens, so at least as many characters as a box needs:
+/// the answer with these keys only is the answer with all of them.
+pub fn glance_windows(hits: &[Hit], ctx: &PairContext) -> Vec<(u32, u32)> {
+    let k = ctx.k.max(1);
+    let reach = (SUPPORT_RADIUS + SUPPORT_SHIFT).max(ctx.tuning.min_exact(ctx.min_chars).ceil() as usize);
+    let mut around: Vec<(usize, usize)> =
+        hits.iter().map(|h| (h.b.index().saturating_sub(reach), h.b.index() + k + reach)).collect();
+    around.sort_unstable();
+    let mut windows: Vec<(u32, u32)> = Vec::with_capacity(around.len());
+    for (first, end) in around {
+        let (first, end) = (u32::try_from(first).unwrap_or(u32::MAX), u32::try_from(end).unwrap_or(u32::MAX));
+        match windows.last_mut() {
+            Some(last) if first <= last.1 => last.1 = last.1.max(end),
+            _ => windows.push((first, end)),
+        }
+    }
+    windows
 }
 
 /// A pair tied by this many k-gram hits or more is worth aligning whatever their

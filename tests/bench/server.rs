@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion};
-use twinspot::archive::server::{Schema, ServerArchive, ServerLocation, check_against};
+use twinspot::archive::server::{Schema, ServerArchive, ServerIndex, ServerLocation, check_against};
 use twinspot::archive::{AddOptions, Archive};
+use twinspot::index::ReferenceIndex;
 use twinspot::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role, Settings};
 
 /// Checks each of the eight checkers runs.
@@ -66,15 +67,18 @@ fn eight_at_once(what: &str, open: &(dyn Fn() -> Box<dyn Fn() + Send> + Sync)) {
 /// The k-gram postings of the archive in schema `schema` laid out two ways, and the
 /// lookup of `hashes` (a suspect's) timed in each, alternated: one row per posting (what
 /// the archive keeps), and one row per hash with its documents and positions in arrays
-/// (made here from the first, kept for the next run). Prints medians and sizes.
-fn layouts(location: &ServerLocation, schema: &str, hashes: &[i64]) {
+/// (made here from the first, kept for the next run); each with all the postings of a
+/// hash, and with its first 51 only, as a check asks them (for the rows, the check's own
+/// lookup through `archive`). Prints medians and sizes.
+fn layouts(location: &ServerLocation, archive: &ServerArchive, schema: &str, hashes: &[i64]) {
     let mut client = location.connect().expect("connect");
     let s = format!("\"{schema}\"");
     client
         .batch_execute(&format!(
             "CREATE TABLE IF NOT EXISTS {s}.kgrams_packed AS
                SELECT hash, array_agg(doc ORDER BY doc, position) AS docs,
-                      array_agg(position ORDER BY doc, position) AS positions
+                      array_agg(position ORDER BY doc, position) AS positions,
+                      count(DISTINCT doc) AS documents
                FROM {s}.kgrams GROUP BY hash;
              CREATE UNIQUE INDEX IF NOT EXISTS kgrams_packed_hash ON {s}.kgrams_packed (hash);
              ANALYZE {s}.kgrams_packed;"
@@ -94,8 +98,14 @@ fn layouts(location: &ServerLocation, schema: &str, hashes: &[i64]) {
     let part_params: Vec<&(dyn postgres::types::ToSql + Sync)> =
         parts.iter().map(|p| p as &(dyn postgres::types::ToSql + Sync)).collect();
     let packed = format!("SELECT hash, docs, positions FROM {s}.kgrams_packed WHERE hash = ANY($1)");
-    let (mut by_row, mut by_hash) = (Vec::new(), Vec::new());
-    let (mut found_rows, mut found_packed) = (0, 0);
+    let packed_first = format!(
+        "SELECT hash, docs[1:51], positions[1:51], cardinality(docs), documents FROM {s}.kgrams_packed WHERE hash = ANY($1)"
+    );
+    let unsigned: Vec<u64> = hashes.iter().map(|&h| u64::from_ne_bytes(h.to_ne_bytes())).collect();
+    let index = ServerIndex::open(archive).expect("a check's snapshot");
+    let (mut by_row, mut by_hash, mut by_row_first, mut by_hash_first) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut found_rows, mut found_packed, mut sent_rows, mut sent_packed) = (0, 0, 0, 0);
     for _ in 0..21 {
         let start = Instant::now();
         found_rows = client.query(&rows, &part_params).expect("rows").len();
@@ -104,10 +114,20 @@ fn layouts(location: &ServerLocation, schema: &str, hashes: &[i64]) {
         let answer = client.query(&packed, &[&hashes]).expect("packed");
         found_packed = answer.iter().map(|r| r.get::<_, Vec<i32>>(1).len()).sum::<usize>();
         by_hash.push(start.elapsed().as_secs_f64() * 1000.0);
+        let start = Instant::now();
+        sent_rows = index.kgram_postings(&unsigned).iter().map(|list| list.len()).sum::<usize>();
+        by_row_first.push(start.elapsed().as_secs_f64() * 1000.0);
+        let start = Instant::now();
+        let answer = client.query(&packed_first, &[&hashes]).expect("packed, first postings");
+        sent_packed = answer.iter().map(|r| r.get::<_, Vec<i32>>(1).len()).sum::<usize>();
+        by_hash_first.push(start.elapsed().as_secs_f64() * 1000.0);
     }
+    assert!(index.failure().is_none(), "the check's lookups failed");
     assert_eq!(found_rows, found_packed, "both layouts hold the same postings");
-    by_row.sort_by(f64::total_cmp);
-    by_hash.sort_by(f64::total_cmp);
+    assert_eq!(sent_rows, sent_packed, "both layouts send the same first postings");
+    for times in [&mut by_row, &mut by_hash, &mut by_row_first, &mut by_hash_first] {
+        times.sort_by(f64::total_cmp);
+    }
     let mut size = |table: &str| -> i64 {
         client
             .query_one(
@@ -121,12 +141,15 @@ fn layouts(location: &ServerLocation, schema: &str, hashes: &[i64]) {
     let (row_bytes, packed_bytes) = (size("kgrams"), size("kgrams_packed"));
     println!(
         "k-gram lookup of {} hashes ({found_rows} postings), median of 21 alternated: one row a posting {:.1} ms \
-         ({:.0} MB), one row a hash {:.1} ms ({:.0} MB)",
+         ({:.0} MB), one row a hash {:.1} ms ({:.0} MB); the first 51 of each ({sent_rows} postings): one row a \
+         posting, the check's lookup, {:.1} ms, one row a hash {:.1} ms",
         hashes.len(),
         by_row[10],
         row_bytes as f64 / 1e6,
         by_hash[10],
-        packed_bytes as f64 / 1e6
+        packed_bytes as f64 / 1e6,
+        by_row_first[10],
+        by_hash_first[10]
     );
 }
 
@@ -159,7 +182,8 @@ pub fn run(
     let text = std::fs::read_to_string(&suspect.documents[0].path).expect("the suspect");
     let prints = twinspot::fingerprint::DocumentFingerprints::compute(&text, &settings);
     let hashes: Vec<i64> = prints.kgrams.iter().map(|k| i64::from_ne_bytes(k.hash.to_ne_bytes())).collect();
-    layouts(&location, &format!("bench_{total}"), &hashes);
+    let big = archives.iter().find(|(n, _)| *n == total).map(|(_, a)| a).expect("the largest archive");
+    layouts(&location, big, &format!("bench_{total}"), &hashes);
     let big_schema = Schema::new(&format!("bench_{total}")).expect("schema name");
     eight_at_once("shared archive", &|| {
         let archive = ServerArchive::open(&location, &big_schema, &settings).expect("open");

@@ -16,11 +16,11 @@ use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, ServerArchive};
 use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_against};
 use crate::exclusions::CommonRule;
-use crate::fingerprint::{FingerprintedDoc, TokenKeys};
+use crate::fingerprint::{FingerprintedDoc, GlancedKeys, TokenKeys};
 use crate::index::{Glance, Posting, ReferenceIndex, Spread, StoredReferences};
 use crate::model::DocumentEntry;
 
-/// Documents glanced at per query.
+/// References glanced at per query.
 const GLANCE_CHUNK: usize = 4096;
 
 /// The shared archive's references, as one check sees them.
@@ -144,13 +144,18 @@ impl ReferenceIndex for ServerIndex<'_> {
         nearest(rows, simhash, threshold, after, limit, &self.removed)
     }
 
-    fn glances(&self, docs: &[u32], each: &mut dyn FnMut(u32, &Glance<'_>)) {
+    /// Glances with the keys of the windows asked for only (a few hundred bytes a
+    /// reference instead of all its keys).
+    fn glances(&self, docs: &[u32], windows: &dyn Fn(u32) -> Vec<(u32, u32)>, each: &mut dyn FnMut(u32, &Glance<'_>)) {
         let s = &self.archive.schema;
         for chunk in docs.chunks(GLANCE_CHUNK) {
-            for (doc, keys, simhash) in self.read(Vec::new(), |c| rows::glances(c, s, chunk)) {
-                match TokenKeys::from_bytes(&keys) {
-                    Some(token_keys) => each(doc, &Glance { token_keys, simhash }),
+            let asked: Vec<(u32, Vec<(u32, u32)>)> = chunk.iter().map(|&doc| (doc, windows(doc))).collect();
+            let rows = self.read(Vec::new(), |c| rows::glances(c, s, &asked));
+            for rows in rows.chunk_by(|x, y| x.doc == y.doc) {
+                match glance_of(rows) {
+                    Some(glance) => each(rows[0].doc, &glance),
                     None => {
+                        let doc = rows[0].doc;
                         self.note(ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")));
                         return;
                     }
@@ -191,6 +196,21 @@ impl StoredReferences for ServerIndex<'_> {
         let row = rows::entry(&mut *self.archive.client(), s, doc).map_err(|e| self.archive.sql(e));
         entry_of(doc, id, row, std::path::PathBuf::from(self.archive.shown()), &self.archive.settings)
     }
+}
+
+/// The glance at one document from its windows' `rows` (at least one); `None` when its
+/// keys are of odd length.
+fn glance_of(rows: &[rows::GlanceRow]) -> Option<Glance<'_>> {
+    let first = rows.first()?;
+    if first.key_bytes % 2 == 1 {
+        return None;
+    }
+    let windows = rows
+        .iter()
+        .filter(|row| !row.keys.is_empty())
+        .map(|row| Some((row.first, TokenKeys::from_bytes(&row.keys)?)))
+        .collect::<Option<Vec<_>>>()?;
+    Some(Glance { token_keys: GlancedKeys::Windows { len: first.key_bytes / 2, windows }, simhash: first.simhash })
 }
 
 /// Checks the documents of `request` — all suspects — against the shared `archive`, as

@@ -94,8 +94,7 @@ fn first_postings(
         format!(
             "SELECT h, c.docs, c.positions FROM unnest(${param}::bigint[]) AS h
              CROSS JOIN LATERAL (
-                 SELECT array_agg(doc ORDER BY doc, position) AS docs,
-                        array_agg(position ORDER BY doc, position) AS positions
+                 SELECT array_agg(doc) AS docs, array_agg(position) AS positions
                  FROM (SELECT doc, position FROM {s}.{t}_{part}
                        WHERE hash = h AND doc <> ALL(${removed}) ORDER BY doc, position LIMIT {CAP}) AS first
              ) AS c
@@ -109,13 +108,16 @@ fn first_postings(
         let hash = hash_of(Some(r.get(0))).unwrap_or(0);
         let docs: Vec<i32> = r.get(1);
         let positions: Vec<i32> = r.get(2);
-        let list = docs
+        let mut list = docs
             .into_iter()
             .zip(positions)
             .map(|(doc, position)| {
                 Ok(Posting { doc: id_of(i64::from(doc))?, position: u32::try_from(position).unwrap_or(0) })
             })
             .collect::<Rows<Vec<Posting>>>()?;
+        // The rows came in index order; the aggregate keeps the two arrays in step but
+        // need not keep that order.
+        list.sort_unstable();
         found.insert(hash, list);
     }
     Ok(found)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Build a seeded test set of short edited English copies, in the development sets' layout.
+"""Build a seeded test set of short edited English (or Chinese) copies, in the development sets' layout.
 
-    make_set.py OUT_DIR SOURCE_FILE... [--seed N] [--references N] [--suspects N]
+    make_set.py OUT_DIR SOURCE_FILE... [--seed N] [--references N] [--suspects N] [--chinese]
 
 SOURCE_FILEs are English prose (plain text, or gzip-compressed when their name ends in
 .gz), for instance the documentation of a Debian system. Their paragraphs are dealt out,
@@ -14,7 +14,11 @@ passages of 50-150 characters from the references, each with one obfuscation:
   short-light    a typo every twenty-five characters or so
   short-verbatim copied as it stands
 
-and a few suspects copy nothing. OUT_DIR gets reference/, suspect/, truth.json (the schema
+and a few suspects copy nothing. With --chinese the sources are Chinese prose (for instance
+the zh_CN and zh_TW manual pages, rendered as text): paragraphs are lines of Han text, a copy
+starts and ends anywhere, and a typo replaces, drops, doubles or swaps Han characters (a
+replacement drawn from the sources' own characters). OUT_DIR gets reference/, suspect/,
+truth.json (the schema
 of ../shared/devset/README.md, offsets in code points) and manifest.json. Score a check
 with the project's scorer:
 
@@ -33,6 +37,9 @@ from pathlib import Path
 
 OBFUSCATIONS = [("short-edit", 10), ("short-light", 25), ("short-verbatim", 0)]
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# Set by --chinese: Chinese sources, and the Han characters a typo may put in.
+CHINESE = False
+HAN_POOL: list[str] = []
 
 
 def read(path: Path) -> str:
@@ -42,9 +49,26 @@ def read(path: Path) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def is_han(c: str) -> bool:
+    return "\u4e00" <= c <= "\u9fff"
+
+
+def chinese_paragraphs(text: str) -> list[str]:
+    """Lines that are mostly Han text, long enough to copy from."""
+    out = []
+    for line in text.split("\n"):
+        line = " ".join(line.split())
+        han = sum(is_han(c) for c in line)
+        if han >= 40 and han >= 0.5 * len(line.replace(" ", "")):
+            out.append(line)
+    return out
+
+
 def paragraphs(text: str) -> list[str]:
     """Prose paragraphs: blank-line separated blocks joined into one line, kept when
     they read like sentences (mostly letters, long enough)."""
+    if CHINESE:
+        return chinese_paragraphs(text)
     out = []
     # A file without blank lines (the development sets) has one paragraph per line.
     blocks = re.split(r"\n\s*\n", text) if re.search(r"\n\s*\n", text) else text.split("\n")
@@ -57,6 +81,9 @@ def paragraphs(text: str) -> list[str]:
 
 
 def shingles(text: str, n: int = 6) -> set[tuple[str, ...]]:
+    if CHINESE:
+        chars = [c for c in text if is_han(c)]
+        return {tuple(chars[i : i + 2 * n]) for i in range(len(chars) - 2 * n + 1)}
     words = re.findall(r"[a-z0-9]+", text.lower())
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
@@ -75,12 +102,13 @@ def typo(rng: random.Random, text: str, every: int) -> str:
     if every == 0:
         return text
     chars = list(text)
+    letters = HAN_POOL if CHINESE else LETTERS
     i = rng.randint(2, every)
     while i < len(chars) - 1:
         if chars[i].isalpha():
             kind = rng.randrange(4)
             if kind == 0:
-                chars[i] = rng.choice([c for c in LETTERS if c != chars[i].lower()])
+                chars[i] = rng.choice([c for c in letters if c != chars[i].lower()])
             elif kind == 1:
                 del chars[i]
             elif kind == 2:
@@ -98,6 +126,11 @@ def short_passage(rng: random.Random, text: str) -> tuple[int, int] | None:
         if len(text) <= length + 2:
             return None
         start = rng.randrange(0, len(text) - length)
+        if CHINESE:
+            end = start + length
+            if "\n" not in text[start:end] and sum(is_han(c) for c in text[start:end]) >= 0.6 * length:
+                return start, end
+            continue
         while start > 0 and not text[start - 1].isspace():
             start -= 1
         end = start + length
@@ -110,7 +143,10 @@ def short_passage(rng: random.Random, text: str) -> tuple[int, int] | None:
 
 def build(sources: list[Path], out: Path, seed: int, n_references: int, n_suspects: int) -> dict:
     rng = random.Random(seed)
-    docs = [(s, paragraphs(read(s))) for s in sources]
+    texts = [read(s) for s in sources]
+    if CHINESE:
+        HAN_POOL.extend(sorted({c for text in texts for c in text if is_han(c)}))
+    docs = [(s, paragraphs(text)) for s, text in zip(sources, texts)]
     docs = [(s, p) for s, p in docs if len(p) >= 2]
     rng.shuffle(docs)
     references = docs[:n_references]
@@ -183,7 +219,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--references", type=int, default=20)
     parser.add_argument("--suspects", type=int, default=40)
+    parser.add_argument("--chinese", action="store_true", help="Chinese sources and Han typos")
     args = parser.parse_args()
+    global CHINESE
+    CHINESE = args.chinese
     print(json.dumps(build(args.sources, args.out, args.seed, args.references, args.suspects)))
 
 

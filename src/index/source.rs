@@ -20,11 +20,6 @@ pub struct Glance<'a> {
     pub simhash: Option<u64>,
 }
 
-pub struct GlanceAsk {
-    pub doc: u32,
-    pub windows: Vec<(u32, u32)>,
-}
-
 /// Where the references of a check are looked up. Implemented by the in-memory index of
 /// one check and by the archive; shared by the threads that match suspects.
 pub trait ReferenceIndex: Sync {

@@ -23,7 +23,7 @@ pub mod extend;
 mod runs;
 
 pub use align::align;
-pub use prefilter::{MIN_HITS, glance_windows, lone_hit_may_open_box, lone_hit_reach, may_open_box};
+pub use prefilter::{MIN_HITS, glance_windows, join_windows, lone_hit_may_open_box, lone_hit_reach, may_open_box};
 
 use std::cell::OnceCell;
 

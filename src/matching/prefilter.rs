@@ -39,18 +39,24 @@ pub fn may_open_box(suspect: &[Token], reference: &GlancedKeys<'_>, hits: &[Hit]
 pub fn glance_windows(hits: &[Hit], ctx: &PairContext) -> Vec<(u32, u32)> {
     let k = ctx.k.max(1);
     let reach = (SUPPORT_RADIUS + SUPPORT_SHIFT).max(ctx.tuning.min_exact(ctx.min_chars).ceil() as usize);
-    let mut around: Vec<(usize, usize)> =
-        hits.iter().map(|h| (h.b.index().saturating_sub(reach), h.b.index() + k + reach)).collect();
+    let token = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+    let mut around: Vec<(u32, u32)> =
+        hits.iter().map(|h| (token(h.b.index().saturating_sub(reach)), token(h.b.index() + k + reach))).collect();
     around.sort_unstable();
-    let mut windows: Vec<(u32, u32)> = Vec::with_capacity(around.len());
-    for (first, end) in around {
-        let (first, end) = (u32::try_from(first).unwrap_or(u32::MAX), u32::try_from(end).unwrap_or(u32::MAX));
-        match windows.last_mut() {
-            Some(last) if first <= last.1 => last.1 = last.1.max(end),
-            _ => windows.push((first, end)),
+    join_windows(around, 0)
+}
+
+/// `windows` (first, end; sorted by first) with those that overlap or lie within `gap`
+/// tokens of each other joined into one.
+pub fn join_windows(windows: impl IntoIterator<Item = (u32, u32)>, gap: u32) -> Vec<(u32, u32)> {
+    let mut joined: Vec<(u32, u32)> = Vec::new();
+    for (first, end) in windows {
+        match joined.last_mut() {
+            Some(last) if first <= last.1.saturating_add(gap) => last.1 = last.1.max(end),
+            _ => joined.push((first, end)),
         }
     }
-    windows
+    joined
 }
 
 /// A pair tied by this many k-gram hits or more is worth aligning whatever their

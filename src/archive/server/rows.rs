@@ -12,6 +12,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::super::rows::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
 use super::Schema;
 use crate::index::Posting;
+use crate::matching::join_windows;
 
 /// A failure of a statement: the server's error, or an id past what postings can hold.
 #[derive(Debug)]
@@ -395,13 +396,7 @@ const WINDOW_GAP: u32 = 512;
 /// empty window for a reference asked without any, so that its row (length, SimHash)
 /// still comes.
 fn sent_windows(windows: &[(u32, u32)]) -> Vec<(u32, u32)> {
-    let mut sent: Vec<(u32, u32)> = Vec::with_capacity(windows.len().max(1));
-    for &(first, end) in windows {
-        match sent.last_mut() {
-            Some(last) if first <= last.1.saturating_add(WINDOW_GAP) => last.1 = last.1.max(end),
-            _ => sent.push((first, end)),
-        }
-    }
+    let mut sent = join_windows(windows.iter().copied(), WINDOW_GAP);
     if sent.is_empty() {
         sent.push((0, 0));
     }

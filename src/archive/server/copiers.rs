@@ -86,15 +86,14 @@ impl Copiers {
 /// with at most [`crate::index::MAX_POSITIONS_PER_DOCUMENT`] positions of one hash in
 /// one document, as every index of postings keeps them.
 fn sorted_by_partition(mut entries: Vec<(u64, Posting)>) -> Vec<Vec<(i64, Posting)>> {
-    entries.sort_unstable();
+    // Sorted once, in the order of the stored hash: each partition then takes its share
+    // already in order (the stored form is one-to-one, so a hash's postings stay together
+    // for keeping their first positions).
+    entries.sort_unstable_by_key(|&(hash, posting)| (stored_hash(hash), posting));
     entries.dedup();
     keep_first_positions(&mut entries);
     let stored = entries.into_iter().map(|(hash, posting)| (stored_hash(hash), posting));
-    let mut parts = by_partition(stored, |&(hash, _)| hash);
-    for part in &mut parts {
-        part.sort_unstable_by_key(|&(hash, _)| hash);
-    }
-    parts
+    by_partition(stored, |&(hash, _)| hash)
 }
 
 /// One writer's share, in one transaction.
@@ -119,8 +118,9 @@ mod tests {
     fn one_document_keeps_its_first_positions_of_a_hash_as_every_index_does() {
         let p = |doc, position| Posting { doc, position };
         let mut entries: Vec<(u64, Posting)> = (0..12).rev().map(|i| (7, p(1, i))).collect();
-        entries.extend([(7, p(2, 0)), (7, p(2, 0)), (u64::MAX, p(1, 3))]);
+        entries.extend([(7, p(2, 0)), (7, p(2, 0)), (u64::MAX, p(1, 3)), (3, p(4, 0)), (u64::MAX - 9, p(4, 1))]);
         let parts = sorted_by_partition(entries);
+        assert!(parts.iter().all(|part| part.is_sorted_by_key(|&(hash, _)| hash)));
         let all: Vec<(i64, Posting)> = parts.into_iter().flatten().collect();
         let of = |hash: u64, doc: u32| -> Vec<u32> {
             all.iter().filter(|(h, q)| *h == stored_hash(hash) && q.doc == doc).map(|(_, q)| q.position).collect()

@@ -215,3 +215,29 @@ fn technical_text_that_quotes_nothing_loses_no_copy_to_the_quoted_rule() {
     }
     println!("{excluded} of {total} stretches excluded as quoted");
 }
+
+/// Two references hold nearly the same paragraph, one word apart ("whatis" and "apropos"
+/// in man-db's pages): a suspect that copies one of them is shown against that one, with
+/// the other listed as an alternative, though the other's twin is the longer.
+#[test]
+fn text_in_two_references_is_shown_against_the_one_it_matches_closely() {
+    let dir = tempfile::tempdir().unwrap();
+    let paragraph = |name: &str| {
+        format!(
+            "要临时覆盖检测到的值，请使用该选项直接向 {name} 提供一个区域字符串。注意，在搜索页面实际开始前它不会生效。帮助消息总是以请求的语言显示。\n"
+        )
+    };
+    write(dir.path(), "reference/apropos.txt", &format!("{}{}{}", filler(1, 40), paragraph("apropos"), filler(2, 40)));
+    write(dir.path(), "reference/whatis.txt", &format!("{}{}{}", filler(3, 40), paragraph("whatis"), filler(4, 40)));
+    write(dir.path(), "suspect/s.txt", &format!("{}{}{}", filler(5, 40), paragraph("whatis"), filler(6, 40)));
+    let report = compare_json(dir.path(), &["-r", "reference", "-s", "suspect"]);
+    let pairs = report["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 1, "{report:#}");
+    let whatis = crate::util::doc_id(&report, "reference/whatis.txt");
+    let apropos = crate::util::doc_id(&report, "reference/apropos.txt");
+    let other = |p: &serde_json::Value| p["a"].as_u64().unwrap() + p["b"].as_u64().unwrap();
+    let suspect = crate::util::doc_id(&report, "suspect/s.txt");
+    assert_eq!(other(&pairs[0]) - suspect, whatis, "{report:#}");
+    let alternatives = pairs[0]["passages"][0]["alternatives"].as_array().unwrap();
+    assert!(alternatives.iter().any(|a| a["reference"].as_u64() == Some(apropos)), "{report:#}");
+}

@@ -17,6 +17,7 @@ use crate::hash::kgram_hashes;
 use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceIndex};
 use crate::matching::alternatives::fold_across_pairs;
 use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
+use crate::matching::closeness::shared_trigrams;
 use crate::matching::dense::Ties;
 use crate::matching::{
     Hit, LazyStream, MIN_HITS, MatchTuning, PairContext, Side, align, glance_windows, lone_hit_may_open_box,
@@ -111,7 +112,11 @@ impl Matcher<'_> {
         }
         // One suspect span, one twin: text found in several references is shown against
         // the best of them.
-        let changed = fold_across_pairs(&mut pairs);
+        let streams: Vec<LazyStream> =
+            references.iter().map(|r| LazyStream::new(r.compared_text(), self.settings.normalize)).collect();
+        let changed = fold_across_pairs(&mut pairs, |i, p| {
+            shared_trigrams(suspect_stream.chars_in(p.a_start, p.a_end), streams[i].chars_in(p.b_start, p.b_end))
+        });
         for ((pair, reference), changed) in pairs.iter_mut().zip(&references).zip(changed) {
             if changed {
                 self.score(pair, doc, reference);

@@ -55,16 +55,13 @@ pub fn fold_alternatives(mut passages: Vec<Passage>, min_chars: usize) -> Vec<Pa
 }
 
 /// Folds passages of different pairs of one suspect: a passage whose suspect side lies
-/// at least half inside a longer passage of another pair becomes an alternative of that
-/// passage (naming its reference). Returns, per pair, whether its passages changed.
-pub fn fold_across_pairs(pairs: &mut [Pair]) -> Vec<bool> {
-    let mut order: Vec<(usize, usize)> =
-        pairs.iter().enumerate().flat_map(|(i, pair)| (0..pair.passages.len()).map(move |j| (i, j))).collect();
-    let weight = |&(i, j): &(usize, usize)| {
-        let p: &Passage = &pairs[i].passages[j];
-        (std::cmp::Reverse(p.a_len() + p.b_len()), pairs[i].b, p.a_start)
-    };
-    order.sort_by_key(weight);
+/// at least half inside a closer passage of another pair becomes an alternative of that
+/// passage (naming its reference). Where passages of different pairs overlap, the one
+/// that matches its suspect text most closely (`closeness(pair index, passage)`, see
+/// [`super::closeness`]) comes first; then the longer. Returns, per pair, whether its
+/// passages changed.
+pub fn fold_across_pairs(pairs: &mut [Pair], closeness: impl Fn(usize, &Passage) -> usize) -> Vec<bool> {
+    let order = closest_first(pairs, closeness);
     let mut kept: Vec<(usize, usize)> = Vec::new();
     let mut moved: Vec<((usize, usize), (usize, usize))> = Vec::new();
     for (i, j) in order {
@@ -102,6 +99,27 @@ pub fn fold_across_pairs(pairs: &mut [Pair]) -> Vec<bool> {
         pairs[i].passages.remove(j);
     }
     changed
+}
+
+/// Every passage of `pairs` as (pair index, passage index): those whose suspect side
+/// overlaps a passage of another pair by `closeness`, highest first, then by the
+/// characters of both sides, most first. Closeness is asked only of those: the order of
+/// a passage without a rival changes nothing.
+fn closest_first(pairs: &[Pair], closeness: impl Fn(usize, &Passage) -> usize) -> Vec<(usize, usize)> {
+    use std::cmp::Reverse;
+    let rivalled = |i: usize, p: &Passage| {
+        pairs.iter().enumerate().any(|(k, other)| {
+            k != i && other.passages.iter().any(|o| o.a_start < p.a_end && p.a_start < o.a_end)
+        })
+    };
+    let mut order: Vec<(usize, usize)> =
+        pairs.iter().enumerate().flat_map(|(i, pair)| (0..pair.passages.len()).map(move |j| (i, j))).collect();
+    order.sort_by_cached_key(|&(i, j)| {
+        let p = &pairs[i].passages[j];
+        let close = if rivalled(i, p) { closeness(i, p) } else { 0 };
+        (Reverse(close), Reverse(p.a_len() + p.b_len()), pairs[i].b, p.a_start, j)
+    });
+    order
 }
 
 /// The part of `p` whose suspect side lies outside `taken`, its reference side cut in
@@ -161,10 +179,43 @@ mod tests {
             pair(1, vec![Passage::copied((50, 120), (800, 870))]),
             pair(2, vec![Passage::copied((0, 2000), (0, 2000)), Passage::copied((3000, 3100), (3000, 3100))]),
         ];
-        assert_eq!(fold_across_pairs(&mut pairs), vec![true, false]);
+        assert_eq!(fold_across_pairs(&mut pairs, |_, p| p.a_len() as usize), vec![true, false]);
         assert!(pairs[0].passages.is_empty());
         assert_eq!(pairs[1].passages[0].alternatives[0].reference, Some(1));
         assert_eq!(pairs[1].passages.len(), 2);
+    }
+
+    #[test]
+    fn a_span_in_two_references_is_shown_against_the_closer_one() {
+        let pair = |b, passages| Pair {
+            a: 0,
+            b,
+            score: 0.0,
+            score_b: 0.0,
+            simhash_distance: None,
+            passages,
+            longest: 0,
+            shared_sentences: 0,
+            near_duplicate: false,
+        };
+        // The second reference's twin is longer (another word in it) but matches worse.
+        let mut pairs = vec![
+            pair(1, vec![Passage::copied((0, 125), (900, 1025))]),
+            pair(2, vec![Passage::copied((0, 125), (300, 426))]),
+        ];
+        let closeness = |i: usize, _: &Passage| if i == 0 { 123 } else { 110 };
+        assert_eq!(fold_across_pairs(&mut pairs, closeness), vec![false, true]);
+        assert_eq!(pairs[0].passages[0].alternatives[0].reference, Some(2));
+        assert!(pairs[1].passages.is_empty());
+        // Without rivals, closeness is never asked.
+        let mut alone = vec![pair(1, vec![Passage::copied((0, 125), (900, 1025))])];
+        let asked = std::cell::Cell::new(0);
+        let count = |_: usize, _: &Passage| {
+            asked.set(asked.get() + 1);
+            0
+        };
+        assert_eq!(fold_across_pairs(&mut alone, count), vec![false]);
+        assert_eq!(asked.get(), 0);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod prefilter;
 pub mod alternatives;
 pub mod bridge;
 pub mod char_seeds;
+pub mod closeness;
 pub mod cluster;
 pub mod dense;
 pub mod extend;
@@ -162,6 +163,14 @@ impl<'a> LazyStream<'a> {
 
     fn get(&self) -> &CharStream {
         self.built.get_or_init(|| char_stream(self.text, self.options))
+    }
+
+    /// The normalized characters that came from characters `[from, to)` of the text.
+    pub fn chars_in(&self, from: u32, to: u32) -> &[char] {
+        let stream = self.get();
+        let start = stream.offsets.partition_point(|&o| o < from);
+        let end = stream.offsets.partition_point(|&o| o < to);
+        &stream.chars[start..end.max(start)]
     }
 }
 

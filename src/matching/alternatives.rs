@@ -108,9 +108,10 @@ pub fn fold_across_pairs(pairs: &mut [Pair], closeness: impl Fn(usize, &Passage)
 fn closest_first(pairs: &[Pair], closeness: impl Fn(usize, &Passage) -> usize) -> Vec<(usize, usize)> {
     use std::cmp::Reverse;
     let rivalled = |i: usize, p: &Passage| {
-        pairs.iter().enumerate().any(|(k, other)| {
-            k != i && other.passages.iter().any(|o| o.a_start < p.a_end && p.a_start < o.a_end)
-        })
+        pairs
+            .iter()
+            .enumerate()
+            .any(|(k, other)| k != i && other.passages.iter().any(|o| o.a_start < p.a_end && p.a_start < o.a_end))
     };
     let mut order: Vec<(usize, usize)> =
         pairs.iter().enumerate().flat_map(|(i, pair)| (0..pair.passages.len()).map(move |j| (i, j))).collect();

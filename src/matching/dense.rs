@@ -100,7 +100,8 @@ fn dense_boxes(suspect: Side, reference: Side, found: &[Passage], hits: &[Hit], 
         ) else {
             continue;
         };
-        let covered: u32 = found.iter().map(|p| p.a_end.min(a_hi).saturating_sub(p.a_start.max(a_lo))).sum();
+        let covered: u32 =
+            found.iter().map(|p| p.a_end.min(a_hi).saturating_sub(p.a_start.max(a_lo))).max().unwrap_or(0);
         if covered * 10 < (a_hi - a_lo) * 9 {
             spans.push(((a_lo, a_hi), (b_lo, b_hi)));
         }

@@ -13,7 +13,6 @@
 //!    copied passage is reported once.
 
 mod align;
-mod prefilter;
 pub mod alternatives;
 pub mod bridge;
 pub mod char_seeds;
@@ -21,6 +20,7 @@ pub mod closeness;
 pub mod cluster;
 pub mod dense;
 pub mod extend;
+mod prefilter;
 mod runs;
 
 pub use align::align;
@@ -30,10 +30,10 @@ use std::cell::OnceCell;
 
 use rustc_hash::FxHashMap;
 
-use crate::hash::fmix64;
 use crate::fingerprint::DocumentFingerprints;
-use crate::normalize::{CharStream, NormalizeOptions, Token, char_stream, is_single_char_token};
+use crate::hash::fmix64;
 use crate::model::{Passage, StreamAt, TokenAt};
+use crate::normalize::{CharStream, NormalizeOptions, Token, char_stream, is_single_char_token};
 use cluster::{Spanned, cluster};
 
 /// Internal tuning of the matcher. The defaults are what the engine uses; they are
@@ -59,6 +59,11 @@ pub struct MatchTuning {
     pub gap_chars: u32,
     /// Share of a passage's normalized characters, on each side, that seeds must cover.
     pub min_density: f64,
+    /// A group whose seeds cover less than `min_density` is clustered again with half the
+    /// gap: a copy beside text that shares scattered phrases with the reference keeps its
+    /// passage. The dense pass keeps such a group whole: a reworded copy is sparse by
+    /// nature, and its pieces apart are weaker evidence than the whole.
+    pub split_sparse: bool,
     /// Seeds whose gram occurs more often than this inside one reference box are noise.
     pub max_seed_repeats: usize,
     /// A seed counts only inside a run of at least this many seeds on one diagonal
@@ -102,6 +107,7 @@ impl Default for MatchTuning {
             box_margin: 120,
             gap_chars: 60,
             min_density: 0.75,
+            split_sparse: true,
             max_seed_repeats: 8,
             min_run: 3,
             max_length_ratio: 1.5,
@@ -130,6 +136,7 @@ impl MatchTuning {
             seed_weight: self.dense_seed_weight,
             min_density: self.dense_min_density,
             min_run: self.dense_min_run,
+            split_sparse: false,
             ..self.clone()
         }
     }
@@ -432,7 +439,13 @@ const SUPPORT_SHIFT: usize = 2;
 /// stands alone; a copied passage under light edits does not. Much cheaper than a box.
 /// `same(i, j)` says whether suspect token `i` (of `a_len`) and reference token `j` (of
 /// `b_len`) agree.
-fn diagonal_support(a_len: usize, b_len: usize, same: impl Fn(usize, usize) -> bool, hit: &TokenSeed, k: usize) -> bool {
+fn diagonal_support(
+    a_len: usize,
+    b_len: usize,
+    same: impl Fn(usize, usize) -> bool,
+    hit: &TokenSeed,
+    k: usize,
+) -> bool {
     let (i, j) = (i64::from(hit.a_at.0), i64::from(hit.b_at.0));
     let r = SUPPORT_RADIUS as i64;
     let index = |at: i64, len: usize| usize::try_from(at).ok().filter(|&x| x < len);
@@ -536,18 +549,25 @@ fn passages_in_box(suspect: Side, reference: Side, sb: StreamBox, ctx: &PairCont
     found
 }
 
-/// Gaps are halved at most this often when a group's two sides disagree in length.
+/// Gaps are halved, while a group is loose, down to this.
 const MIN_SPLIT_GAP: u32 = 8;
 
 /// Clusters `seeds` with `gap` and keeps the groups that make passages. A group whose two
-/// sides differ too much in length holds chance matches beside the copied text: it is
+/// sides differ too much in length, or whose seeds cover too little of its span (see
+/// [`MatchTuning::split_sparse`]), holds chance matches beside the copied text: it is
 /// clustered again with half the gap, which sheds them.
-fn accept_groups(seeds: Vec<StreamSeed>, gap: u32, docs: (Side, Side), ctx: &PairContext, found: &mut Vec<FoundPassage>) {
+fn accept_groups(
+    seeds: Vec<StreamSeed>,
+    gap: u32,
+    docs: (Side, Side),
+    ctx: &PairContext,
+    found: &mut Vec<FoundPassage>,
+) {
     for group in cluster(seeds, gap, gap) {
         match accept(&group, docs, ctx) {
             Verdict::Passage(passage) => found.push(passage),
-            Verdict::Lopsided if gap / 2 >= MIN_SPLIT_GAP => accept_groups(group, gap / 2, docs, ctx, found),
-            Verdict::Lopsided | Verdict::Rejected => {}
+            Verdict::Loose if gap / 2 >= MIN_SPLIT_GAP => accept_groups(group, gap / 2, docs, ctx, found),
+            Verdict::Loose | Verdict::Rejected => {}
         }
     }
 }
@@ -555,8 +575,9 @@ fn accept_groups(seeds: Vec<StreamSeed>, gap: u32, docs: (Side, Side), ctx: &Pai
 /// What a group of seeds amounts to.
 enum Verdict {
     Passage(FoundPassage),
-    /// Its sides differ too much in length.
-    Lopsided,
+    /// Its sides differ too much in length, or its seeds are too sparse to be a passage
+    /// whole.
+    Loose,
     Rejected,
 }
 
@@ -587,12 +608,12 @@ fn accept(group: &[StreamSeed], (suspect, reference): (Side, Side), ctx: &PairCo
     };
     let (a_stream, b_stream) = (f64::from(a_hi - a_lo), f64::from(b_hi - b_lo));
     if a_stream.max(b_stream) > ctx.tuning.max_length_ratio * a_stream.min(b_stream) {
-        return Verdict::Lopsided;
+        return Verdict::Loose;
     }
     let da = density(group.iter().map(|s| (s.a_at, s.len)), a_lo, a_hi);
     let db = density(group.iter().map(|s| (s.b_at, s.len)), b_lo, b_hi);
     if da.min(db) < ctx.tuning.min_density {
-        return Verdict::Rejected;
+        return if ctx.tuning.split_sparse { Verdict::Loose } else { Verdict::Rejected };
     }
     let seeded = stream_range_span(sa, (a_lo, a_hi));
     if ((seeded.1 - seeded.0) as f64) < ctx.tuning.min_seeded_share * ctx.min_chars as f64 {
@@ -695,6 +716,38 @@ mod tests {
             .collect()
     }
 
+    /// man-db's manpath page, and a suspect that copies a sentence of it right after text
+    /// (copied from elsewhere) that shares scattered phrases with it.
+    const MANPATH: &str = "如果设置了 $MANPATH，manpath 只会显示其内容并显示一条警告。如果未设置，manpath 会确定一个合适的手册页层次结构搜索路径并显示结果。\n如果此系统可以访问其他操作系统的手册页层次结构，可以使用此选项将它们包含在 manpath 的输出中。要包含NewOS 的手册页层次结构，使用 -m NewOS 选项。\n指定的 系统 选项可以是逗号分隔的操作系统名称组合。要包括本地操作系统的手册页层次结构，可以在参数字符串中包含系统名 man。此选项会覆盖 $SYSTEM 环境变量。\n";
+    const COPY: &str = "系统的手册页层次结构，可以使用此选项将它们包含在 manpath 的输出中。要包含NewOS 的手册页";
+    const BESIDE: &str = "SYSTEM 环境变量，它们应该包含使用英文逗号或冒号分隔的操系作统名称的列表。它将作为模板，并再一次扩展为搜索路径径以访问其它操作系 ";
+
+    #[test]
+    fn a_copy_beside_text_that_shares_scattered_phrases_keeps_its_passage() {
+        let suspect = format!(
+            "这是一些无关的文字，讲述天气和季节的变化。\n{BESIDE}{COPY}\n今天我们去公园散步，看见很多人在跑步。\n"
+        );
+        let settings = Settings::default();
+        let (fa, fb) =
+            (DocumentFingerprints::compute(&suspect, &settings), DocumentFingerprints::compute(MANPATH, &settings));
+        let found = |tuning: &MatchTuning| -> Vec<String> {
+            let ctx = PairContext { k: settings.k, min_chars: 40, tuning, suspect_masked: &[], reference_masked: &[] };
+            let (sa, sb) =
+                (LazyStream::new(&suspect, settings.normalize), LazyStream::new(MANPATH, settings.normalize));
+            let (side_a, side_b) = (Side { prints: &fa, stream: &sa }, Side { prints: &fb, stream: &sb });
+            let chars: Vec<char> = suspect.chars().collect();
+            match_pair(side_a, side_b, &hits_between(&fa, &fb), &ctx)
+                .iter()
+                .map(|p| chars[p.a_start as usize..p.a_end as usize].iter().collect())
+                .collect()
+        };
+        let split = found(&MatchTuning::default());
+        assert!(split.iter().any(|p| p.contains(COPY)), "{split:?}");
+        // Taken whole, the group of seeds is too sparse and the copy is lost with it.
+        let whole = found(&MatchTuning { split_sparse: false, ..MatchTuning::default() });
+        assert!(!whole.iter().any(|p| p.contains(COPY)), "{whole:?}");
+    }
+
     #[test]
     fn a_lone_hit_may_open_a_box_only_where_its_longest_run_reaches_the_minimum() {
         let settings = Settings::default();
@@ -733,8 +786,7 @@ mod tests {
             let fa = DocumentFingerprints::compute(&a, &settings);
             let fb = DocumentFingerprints::compute(&b, &settings);
             // Every k-gram of the suspect against the reference's winnowed ones.
-            let hashes =
-                crate::hash::kgram_hashes(fa.tokenized.tokens.iter().map(|t| t.hash), settings.k);
+            let hashes = crate::hash::kgram_hashes(fa.tokenized.tokens.iter().map(|t| t.hash), settings.k);
             let diagonal = before_a.chars().count() as i64 - before_b.chars().count() as i64;
             let on_run = hashes
                 .iter()

@@ -359,10 +359,12 @@ fn rough_seeds(
         .collect()
 }
 
-/// The first pass's test of one group of hits: it opens a box when it has
-/// [`MatchTuning::min_hits`] hits, or support around one of them, and its exact runs
-/// cover [`MatchTuning::min_exact_share`] of the minimum passage on the suspect side.
-/// `same(i, j)` says whether suspect token `i` and reference token `j` (of `b_len`) agree.
+/// The first pass's test of one group of hits: it opens a box when its exact runs cover
+/// [`MatchTuning::min_exact_share`] of the minimum passage on the suspect side and it has
+/// [`MatchTuning::min_hits`] hits, or its runs cover the minimum passage itself (a copy
+/// of eight words brings one hit, and is a passage whatever surrounds it), or one of its
+/// hits has support around it. `same(i, j)` says whether suspect token `i` and
+/// reference token `j` (of `b_len`) agree.
 fn group_opens_box(
     group: &[TokenSeed],
     suspect: &[Token],
@@ -371,9 +373,11 @@ fn group_opens_box(
     ctx: &PairContext,
 ) -> bool {
     let (k, tuning) = (ctx.k.max(1), ctx.tuning);
-    let min_exact = tuning.min_exact(ctx.min_chars);
-    (group.len() >= tuning.min_hits || group.iter().any(|h| diagonal_support(suspect.len(), b_len, same, h, k)))
-        && f64::from(exact_coverage_by(suspect, b_len, same, group.iter().map(|h| (h.a_at, h.b_at)), k)) >= min_exact
+    let covered = f64::from(exact_coverage_by(suspect, b_len, same, group.iter().map(|h| (h.a_at, h.b_at)), k));
+    covered >= tuning.min_exact(ctx.min_chars)
+        && (group.len() >= tuning.min_hits
+            || covered >= ctx.min_chars as f64
+            || group.iter().any(|h| diagonal_support(suspect.len(), b_len, same, h, k)))
 }
 
 /// [`exact_coverage`] with token equality given by `same(i, j)` (suspect token `i`,
@@ -722,30 +726,51 @@ mod tests {
     const COPY: &str = "系统的手册页层次结构，可以使用此选项将它们包含在 manpath 的输出中。要包含NewOS 的手册页";
     const BESIDE: &str = "SYSTEM 环境变量，它们应该包含使用英文逗号或冒号分隔的操系作统名称的列表。它将作为模板，并再一次扩展为搜索路径径以访问其它操作系 ";
 
+    /// The suspect text of the passages the first pass finds between `suspect` and
+    /// `reference` with `tuning` and a 40-character minimum.
+    fn first_pass(suspect: &str, reference: &str, tuning: &MatchTuning) -> Vec<String> {
+        let settings = Settings::default();
+        let (fa, fb) =
+            (DocumentFingerprints::compute(suspect, &settings), DocumentFingerprints::compute(reference, &settings));
+        let ctx = PairContext { k: settings.k, min_chars: 40, tuning, suspect_masked: &[], reference_masked: &[] };
+        let (sa, sb) = (LazyStream::new(suspect, settings.normalize), LazyStream::new(reference, settings.normalize));
+        let (side_a, side_b) = (Side { prints: &fa, stream: &sa }, Side { prints: &fb, stream: &sb });
+        let chars: Vec<char> = suspect.chars().collect();
+        match_pair(side_a, side_b, &hits_between(&fa, &fb), &ctx)
+            .iter()
+            .map(|p| chars[p.a_start as usize..p.a_end as usize].iter().collect())
+            .collect()
+    }
+
     #[test]
     fn a_copy_beside_text_that_shares_scattered_phrases_keeps_its_passage() {
         let suspect = format!(
             "这是一些无关的文字，讲述天气和季节的变化。\n{BESIDE}{COPY}\n今天我们去公园散步，看见很多人在跑步。\n"
         );
-        let settings = Settings::default();
-        let (fa, fb) =
-            (DocumentFingerprints::compute(&suspect, &settings), DocumentFingerprints::compute(MANPATH, &settings));
-        let found = |tuning: &MatchTuning| -> Vec<String> {
-            let ctx = PairContext { k: settings.k, min_chars: 40, tuning, suspect_masked: &[], reference_masked: &[] };
-            let (sa, sb) =
-                (LazyStream::new(&suspect, settings.normalize), LazyStream::new(MANPATH, settings.normalize));
-            let (side_a, side_b) = (Side { prints: &fa, stream: &sa }, Side { prints: &fb, stream: &sb });
-            let chars: Vec<char> = suspect.chars().collect();
-            match_pair(side_a, side_b, &hits_between(&fa, &fb), &ctx)
-                .iter()
-                .map(|p| chars[p.a_start as usize..p.a_end as usize].iter().collect())
-                .collect()
-        };
-        let split = found(&MatchTuning::default());
+        let split = first_pass(&suspect, MANPATH, &MatchTuning::default());
         assert!(split.iter().any(|p| p.contains(COPY)), "{split:?}");
         // Taken whole, the group of seeds is too sparse and the copy is lost with it.
-        let whole = found(&MatchTuning { split_sparse: false, ..MatchTuning::default() });
+        let whole = first_pass(&suspect, MANPATH, &MatchTuning { split_sparse: false, ..MatchTuning::default() });
         assert!(!whole.iter().any(|p| p.contains(COPY)), "{whole:?}");
+    }
+
+    #[test]
+    fn eight_copied_words_are_a_passage_wherever_they_stand() {
+        let reference = "Many small fixes went into this release, including clarification of the API \
+            documentation, tightening the code to honor documented length limit, etc.\n* Remove the escape \
+            hatch we added when we introduced the weather balloon to use variadic macros unconditionally, to \
+            make it official that we now have a hard dependency on the feature.\n";
+        let copy = "introduced the weather balloon to use variadic macros";
+        // One k-gram hit, and nothing around it that matches: at the end of the suspect, at
+        // its start, and between unrelated sentences.
+        for suspect in [
+            format!("They have been corrected.\n{copy} \n"),
+            format!("{copy}\nOur group wrote a small tool for the course.\n"),
+            format!("Hello there.\n{copy}\nAnd then some more unrelated text follows here.\n"),
+        ] {
+            let found = first_pass(&suspect, reference, &MatchTuning::default());
+            assert!(found.iter().any(|p| p.contains(copy)), "{suspect:?}: {found:?}");
+        }
     }
 
     #[test]

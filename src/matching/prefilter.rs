@@ -32,13 +32,14 @@ pub fn may_open_box(suspect: &[Token], reference: &GlancedKeys<'_>, hits: &[Hit]
 
 /// The reference tokens [`may_open_box`] may read for `hits`, as sorted, disjoint
 /// (first, end) windows: around each hit's k-gram, its support's reach
-/// ([`SUPPORT_RADIUS`] and [`SUPPORT_SHIFT`]) or the minimum exact run in tokens,
+/// ([`SUPPORT_RADIUS`] and [`SUPPORT_SHIFT`]) or the minimum passage length in tokens,
 /// whichever is more. A run grown from a hit stops inside its window unless it has
-/// already covered that many tokens, so at least as many characters as a box needs:
-/// the answer with these keys only is the answer with all of them.
+/// already covered that many tokens, so at least as many characters as opens a box
+/// whatever else the group holds: the answer with these keys only is the answer with all
+/// of them.
 pub fn glance_windows(hits: &[Hit], ctx: &PairContext) -> Vec<(u32, u32)> {
     let k = ctx.k.max(1);
-    let reach = (SUPPORT_RADIUS + SUPPORT_SHIFT).max(ctx.tuning.min_exact(ctx.min_chars).ceil() as usize);
+    let reach = (SUPPORT_RADIUS + SUPPORT_SHIFT).max(ctx.min_chars);
     let token = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
     let mut around: Vec<(u32, u32)> =
         hits.iter().map(|h| (token(h.b.index().saturating_sub(reach)), token(h.b.index() + k + reach))).collect();

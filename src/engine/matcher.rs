@@ -15,7 +15,7 @@ use crate::fingerprint::keywords::{may_reach, similarity};
 use crate::fingerprint::{FingerprintedDoc, simhash};
 use crate::hash::kgram_hashes;
 use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceIndex};
-use crate::matching::alternatives::fold_across_pairs;
+use crate::matching::across::fold_across_pairs;
 use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
 use crate::matching::closeness::shared_trigrams;
 use crate::matching::dense::Ties;
@@ -114,7 +114,7 @@ impl Matcher<'_> {
         // the best of them.
         let streams: Vec<LazyStream> =
             references.iter().map(|r| LazyStream::new(r.compared_text(), self.settings.normalize)).collect();
-        let changed = fold_across_pairs(&mut pairs, |i, p| {
+        let changed = fold_across_pairs(&mut pairs, self.settings.min_chars, |i, p| {
             shared_trigrams(suspect_stream.chars_in(p.a_start, p.a_end), streams[i].chars_in(p.b_start, p.b_end))
         });
         for ((pair, reference), changed) in pairs.iter_mut().zip(&references).zip(changed) {

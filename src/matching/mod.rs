@@ -12,6 +12,7 @@
 //!    mapped to character offsets. Passages that touch or overlap are merged, so one
 //!    copied passage is reported once.
 
+pub mod across;
 mod align;
 pub mod alternatives;
 pub mod bridge;

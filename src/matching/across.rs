@@ -1,0 +1,217 @@
+//! One suspect span, one source, across references: text of a suspect found in several
+//! references is shown against the reference it matches most closely, the others listed
+//! as its alternatives. A suspect pieced together from several sources, each of which a
+//! further reference holds in a near twin, keeps each piece with its own source: where a
+//! passage of another reference matches part of a longer passage clearly more closely,
+//! that part is its, and the longer passage keeps what lies around it.
+
+use crate::model::{Alternative, Pair, Passage};
+
+/// A passage takes the part of a longer one that it overlaps when it shares at least
+/// this much more of that part's text (9/8: an eighth more), not on a tie: a repost
+/// keeps a paragraph that another reference holds as well.
+const CLEARLY_CLOSER: (usize, usize) = (9, 8);
+
+/// Folds passages of different pairs of one suspect. A passage whose suspect side lies
+/// at least half inside a passage kept before it (of another pair) becomes an
+/// alternative of that passage (naming its reference), unless it matches the part they
+/// share clearly more closely: then it is kept, the other passage's part becomes its
+/// alternative, and the other passage keeps the parts around it that still hold
+/// `min_chars` characters. Passages come in order of `closeness(pair index, passage)`
+/// (see [`super::closeness`]), highest first, then the longer. Returns, per pair,
+/// whether its passages changed.
+pub fn fold_across_pairs(
+    pairs: &mut [Pair],
+    min_chars: usize,
+    closeness: impl Fn(usize, &Passage) -> usize,
+) -> Vec<bool> {
+    let order = closest_first(pairs, &closeness);
+    let mut slots: Vec<Vec<Option<Passage>>> =
+        pairs.iter_mut().map(|p| std::mem::take(&mut p.passages).into_iter().map(Some).collect()).collect();
+    let mut kept: Vec<(usize, Passage)> = Vec::new();
+    let mut changed = vec![false; pairs.len()];
+    for (i, j) in order {
+        let Some(mut p) = slots[i][j].take() else { continue };
+        let Some(h) = kept.iter().position(|(k, host)| *k != i && 2 * shared(&p, host) >= p.a_len()) else {
+            kept.push((i, p));
+            continue;
+        };
+        let (hi, host_b) = (kept[h].0, pairs[kept[h].0].b);
+        let both = (p.a_start.max(kept[h].1.a_start), p.a_end.min(kept[h].1.a_end));
+        let mine = closeness(i, &widened(&part(&p, both)));
+        let theirs = closeness(hi, &widened(&part(&kept[h].1, both)));
+        if mine * CLEARLY_CLOSER.1 > theirs * CLEARLY_CLOSER.0 {
+            let (_, host) = kept.remove(h);
+            p.alternatives.push(alternative(&part(&host, both), host_b));
+            let mut rest = around(&host, both, min_chars);
+            match rest.first_mut() {
+                Some(first) => first.alternatives = host.alternatives,
+                None => p.alternatives.extend(host.alternatives.iter().map(|a| named(a, host_b))),
+            }
+            p.alternatives.sort_unstable();
+            kept.extend(rest.into_iter().map(|r| (hi, r)));
+            kept.push((i, p));
+            changed[hi] = true;
+        } else {
+            let host = &mut kept[h].1;
+            host.alternatives.push(alternative(&p, pairs[i].b));
+            host.alternatives.extend(p.alternatives.iter().map(|a| named(a, pairs[i].b)));
+            host.alternatives.sort_unstable();
+            changed[i] = true;
+        }
+    }
+    for (i, p) in kept {
+        pairs[i].passages.push(p);
+    }
+    for pair in pairs.iter_mut() {
+        pair.passages.sort_by_key(|p| (p.a_start, p.b_start));
+    }
+    changed
+}
+
+/// Every passage of `pairs` as (pair index, passage index): those whose suspect side
+/// overlaps a passage of another pair by `closeness`, highest first, then by the
+/// characters of both sides, most first. Closeness is asked only of those: the order of
+/// a passage without a rival changes nothing.
+fn closest_first(pairs: &[Pair], closeness: &impl Fn(usize, &Passage) -> usize) -> Vec<(usize, usize)> {
+    use std::cmp::Reverse;
+    let rivalled = |i: usize, p: &Passage| {
+        pairs.iter().enumerate().any(|(k, other)| k != i && other.passages.iter().any(|o| shared(o, p) > 0))
+    };
+    let mut order: Vec<(usize, usize)> =
+        pairs.iter().enumerate().flat_map(|(i, pair)| (0..pair.passages.len()).map(move |j| (i, j))).collect();
+    order.sort_by_cached_key(|&(i, j)| {
+        let p = &pairs[i].passages[j];
+        let close = if rivalled(i, p) { closeness(i, p) } else { 0 };
+        (Reverse(close), Reverse(p.a_len() + p.b_len()), pairs[i].b, p.a_start, j)
+    });
+    order
+}
+
+/// Suspect characters that `p` and `q` both cover.
+fn shared(p: &Passage, q: &Passage) -> u32 {
+    p.a_end.min(q.a_end).saturating_sub(p.a_start.max(q.a_start))
+}
+
+/// The part of `p` over suspect characters `[a0, a1)` (inside it), its reference side
+/// cut in the same proportion.
+fn part(p: &Passage, (a0, a1): (u32, u32)) -> Passage {
+    let scale = |x: u32| -> u32 {
+        let share = f64::from(x - p.a_start) / f64::from(p.a_len().max(1));
+        p.b_start + (share * f64::from(p.b_len())).round() as u32
+    };
+    Passage { a_start: a0, a_end: a1, b_start: scale(a0), b_end: scale(a1).max(scale(a0) + 1), ..p.clone() }
+}
+
+/// `p` with its reference side widened by an eighth of its length and a few characters
+/// each way: a part's reference side is cut by proportion, and closeness counts the
+/// suspect's text found on the reference side, which a little more of it never lowers.
+fn widened(p: &Passage) -> Passage {
+    let slack = 8 + p.b_len() / 8;
+    Passage { b_start: p.b_start.saturating_sub(slack), b_end: p.b_end + slack, ..p.clone() }
+}
+
+/// The parts of `p` before and after suspect characters `taken` that hold `min_chars`.
+fn around(p: &Passage, taken: (u32, u32), min_chars: usize) -> Vec<Passage> {
+    [(p.a_start, taken.0.max(p.a_start)), (taken.1.min(p.a_end), p.a_end)]
+        .into_iter()
+        .filter(|&(a0, a1)| a1 > a0 && (a1 - a0) as usize >= min_chars)
+        .map(|span| Passage { alternatives: Vec::new(), ..part(p, span) })
+        .collect()
+}
+
+/// `p` as an alternative held by reference `b`.
+fn alternative(p: &Passage, b: usize) -> Alternative {
+    Alternative { a_start: p.a_start, a_end: p.a_end, b_start: p.b_start, b_end: p.b_end, reference: Some(b) }
+}
+
+/// An alternative of a passage of reference `b`, moved to another reference's passage:
+/// one in `b` itself now names it.
+fn named(a: &Alternative, b: usize) -> Alternative {
+    Alternative { reference: a.reference.or(Some(b)), ..*a }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(b: usize, passages: Vec<Passage>) -> Pair {
+        Pair {
+            a: 0,
+            b,
+            score: 0.0,
+            score_b: 0.0,
+            simhash_distance: None,
+            passages,
+            longest: 0,
+            shared_sentences: 0,
+            near_duplicate: false,
+        }
+    }
+
+    #[test]
+    fn text_found_in_two_references_is_shown_against_the_better_twin() {
+        let mut pairs = vec![
+            pair(1, vec![Passage::copied((50, 120), (800, 870))]),
+            pair(2, vec![Passage::copied((0, 2000), (0, 2000)), Passage::copied((3000, 3100), (3000, 3100))]),
+        ];
+        assert_eq!(fold_across_pairs(&mut pairs, 40, |_, p| p.a_len() as usize), vec![true, false]);
+        assert!(pairs[0].passages.is_empty());
+        assert_eq!(pairs[1].passages[0].alternatives[0].reference, Some(1));
+        assert_eq!(pairs[1].passages.len(), 2);
+    }
+
+    #[test]
+    fn a_span_in_two_references_is_shown_against_the_closer_one() {
+        // The second reference's twin is longer (another word in it) but matches worse.
+        let mut pairs = vec![
+            pair(1, vec![Passage::copied((0, 125), (900, 1025))]),
+            pair(2, vec![Passage::copied((0, 125), (300, 426))]),
+        ];
+        let closeness = |i: usize, _: &Passage| if i == 0 { 123 } else { 110 };
+        assert_eq!(fold_across_pairs(&mut pairs, 40, closeness), vec![false, true]);
+        assert_eq!(pairs[0].passages[0].alternatives[0].reference, Some(2));
+        assert!(pairs[1].passages.is_empty());
+        // Without rivals, closeness is never asked.
+        let mut alone = vec![pair(1, vec![Passage::copied((0, 125), (900, 1025))])];
+        let asked = std::cell::Cell::new(0);
+        let count = |_: usize, _: &Passage| {
+            asked.set(asked.get() + 1);
+            0
+        };
+        assert_eq!(fold_across_pairs(&mut alone, 40, count), vec![false]);
+        assert_eq!(asked.get(), 0);
+    }
+
+    #[test]
+    fn a_piece_matched_clearly_closer_by_its_own_source_is_cut_out_of_a_longer_passage() {
+        // Reference 1 holds near twins of pieces the suspect took from references 2 and 3;
+        // its passage is the longest, but each source matches its piece exactly. Reference 4
+        // matches its piece no better than reference 1 does.
+        let mut pairs = vec![
+            pair(1, vec![Passage::copied((0, 300), (1000, 1300))]),
+            pair(2, vec![Passage::copied((0, 100), (50, 150))]),
+            pair(3, vec![Passage::copied((100, 200), (500, 600))]),
+            pair(4, vec![Passage::copied((200, 260), (70, 130))]),
+        ];
+        // Reference 1's text matches four in five of any span; the sources match all of it.
+        let closeness =
+            |i: usize, p: &Passage| if i == 0 || i == 3 { p.a_len() as usize * 4 / 5 } else { p.a_len() as usize };
+        assert_eq!(fold_across_pairs(&mut pairs, 40, closeness), vec![true, false, false, true]);
+        let spans = |p: &Pair| p.passages.iter().map(|p| (p.a_start, p.a_end)).collect::<Vec<_>>();
+        assert_eq!(spans(&pairs[1]), vec![(0, 100)]);
+        assert_eq!(spans(&pairs[2]), vec![(100, 200)]);
+        // Reference 4's piece lies inside what reference 1 keeps, an alternative there.
+        assert_eq!(spans(&pairs[0]), vec![(200, 300)]);
+        assert_eq!((pairs[0].passages[0].b_start, pairs[0].passages[0].b_end), (1200, 1300));
+        assert!(pairs[0].passages[0].alternatives.iter().any(|a| a.reference == Some(4)));
+        assert!(pairs[1].passages[0].alternatives.iter().any(|a| a.reference == Some(1)));
+        // A tie leaves the longer passage whole.
+        let mut tie = vec![
+            pair(1, vec![Passage::copied((0, 300), (1000, 1300))]),
+            pair(2, vec![Passage::copied((0, 100), (50, 150))]),
+        ];
+        assert_eq!(fold_across_pairs(&mut tie, 40, |_, p| p.a_len() as usize), vec![false, true]);
+        assert_eq!(spans(&tie[0]), vec![(0, 300)]);
+    }
+}

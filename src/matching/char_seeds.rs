@@ -15,6 +15,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use super::edits::{SHORT_COPY_LENGTH_FACTOR, copy_edits_between};
 use super::extend::{MAX_EXTENSION, extend};
 use super::{LazyStream, overlaps};
 use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram, winnowed_grams};
@@ -31,13 +32,6 @@ const BAND: i64 = 4;
 const REACH: i64 = 60;
 /// Hits (the anchor's own included) on separate stretches a passage needs.
 const MIN_SEEDS: usize = 2;
-/// A passage's two sides may differ by at most this share of edits (edit distance over
-/// the longer side): a typo every ten characters is 0.1, light edits less.
-const MAX_EDIT_SHARE: f64 = 0.2;
-/// A short copy found this way needs this many times the minimum passage length: host
-/// text on the reference's subject shares commands and package lists of about the
-/// minimum length, a copied sentence is longer.
-const MIN_LENGTH_FACTOR: f64 = 1.2;
 /// How far the score of a growing end may fall below its best (see [`extend`]).
 const X_DROP: i32 = 6;
 
@@ -244,7 +238,7 @@ fn copies_in_reference(
         tried.push((a, diagonal));
         let Some(edits) = copy_edits(suspect, reference_stream, a, b, hits, diagonal) else { continue };
         let passage = Passage::copied(span(suspect, a.0, a.1), span(reference_stream, b.0, b.1));
-        let shortest = (MIN_LENGTH_FACTOR * settings.min_chars as f64) as u32;
+        let shortest = (SHORT_COPY_LENGTH_FACTOR * settings.min_chars as f64) as u32;
         let long_enough = passage.a_len() >= shortest && passage.b_len() >= shortest;
         let masked = overlaps(settings.masked, (passage.a_start, passage.a_end))
             || overlaps(&reference.masked_chars, (passage.b_start, passage.b_end));
@@ -326,8 +320,7 @@ fn copy_edits(
 ) -> Option<usize> {
     let (x, y) = (&sa.chars[a.0 as usize..a.1 as usize], &sb.chars[b.0 as usize..b.1 as usize]);
     let longer = x.len().max(y.len());
-    let allowed = (MAX_EDIT_SHARE * longer as f64) as usize;
-    let edits = edit_distance_within(x, y, allowed)?;
+    let edits = copy_edits_between(x, y)?;
     let mut inside: Vec<u32> = hits
         .iter()
         .filter(|&&(d, i)| {
@@ -338,37 +331,6 @@ fn copy_edits(
     inside.sort_unstable();
     inside.dedup();
     (stretches(inside.into_iter()) >= MIN_SEEDS).then_some(edits)
-}
-
-/// The Levenshtein distance of `x` and `y` when it is at most `limit`, computed in a band
-/// of `limit` diagonals; `None` beyond.
-fn edit_distance_within(x: &[char], y: &[char], limit: usize) -> Option<usize> {
-    if x.len().abs_diff(y.len()) > limit {
-        return None;
-    }
-    const FAR: usize = usize::MAX / 2;
-    let mut previous: Vec<usize> = (0..=y.len()).map(|j| if j <= limit { j } else { FAR }).collect();
-    let mut row = vec![FAR; y.len() + 1];
-    for i in 1..=x.len() {
-        let lo = i.saturating_sub(limit);
-        let hi = (i + limit).min(y.len());
-        row.iter_mut().for_each(|c| *c = FAR);
-        if lo == 0 {
-            row[0] = i;
-        }
-        let mut best = row[0];
-        for j in lo.max(1)..=hi {
-            let substitute = previous[j - 1] + usize::from(x[i - 1] != y[j - 1]);
-            let cell = substitute.min(previous[j] + 1).min(row[j - 1] + 1);
-            row[j] = cell;
-            best = best.min(cell);
-        }
-        if best > limit {
-            return None;
-        }
-        std::mem::swap(&mut previous, &mut row);
-    }
-    Some(previous[y.len()]).filter(|&d| d <= limit)
 }
 
 /// The character span of stream indices `[from, to)`.
@@ -393,18 +355,6 @@ fn with_short_copies(mut passages: Vec<Passage>, short: &[Passage], gap_chars: u
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn chars(s: &str) -> Vec<char> {
-        s.chars().collect()
-    }
-
-    #[test]
-    fn edit_distance_is_exact_within_its_limit() {
-        assert_eq!(edit_distance_within(&chars("kitten"), &chars("sitting"), 3), Some(3));
-        assert_eq!(edit_distance_within(&chars("kitten"), &chars("sitting"), 2), None);
-        assert_eq!(edit_distance_within(&chars(""), &chars("ab"), 2), Some(2));
-        assert_eq!(edit_distance_within(&chars("abcdefgh"), &chars("abcdefgh"), 0), Some(0));
-    }
 
     /// Separate stretches of hits within [`BAND`] diagonals and [`REACH`] characters of
     /// `hit` (its own included); `hits` sorted by diagonal, then suspect index.

@@ -7,6 +7,7 @@
 //! and a passage needs less of its span covered.
 
 use super::cluster::cluster;
+use super::edits::{SHORT_COPY_LENGTH_FACTOR, copy_edits_between};
 use super::{
     FoundPassage, Hit, PairContext, Seed, Side, StreamBox, TokenSeed, exact_coverage, merge_passages,
     passages_in_box, stream_end, token_span,
@@ -56,16 +57,34 @@ pub fn densify(suspect: Side, reference: Side, found: Vec<Passage>, ties: Ties<'
         return found;
     }
     // A passage of the dense pass that extends or joins one of the first pass is kept; one
-    // of its own needs more length.
+    // of its own needs more length, or few enough edits to be a short edited copy.
     let min_alone = ctx.tuning.dense_only_length_factor * ctx.min_chars as f64;
     let firsts: Vec<(u32, u32)> = found.iter().map(|p| (p.a_start, p.a_end)).collect();
     let extra = extra.into_iter().filter(|f| {
         firsts.iter().any(|&(s, e)| s < f.passage.a_end && f.passage.a_start < e)
             || f64::from(f.passage.a_len()) >= min_alone
+            || short_edited_copy(suspect, reference, f, ctx.min_chars)
     });
     let mut all = found;
     all.extend(extra.into_iter().map(|f| f.passage));
     merge_passages(all, ctx.tuning.gap_chars)
+}
+
+/// Whether a passage of the dense pass is a short edited copy: at least
+/// [`SHORT_COPY_LENGTH_FACTOR`] times the minimum length, and its two sides few enough
+/// edits apart ([`copy_edits_between`]). Chinese text with a typo every ten characters
+/// keeps runs too short for the first pass, while host text on the reference's subject
+/// that the dense pass aligns is far more than a fifth apart.
+fn short_edited_copy(suspect: Side, reference: Side, f: &FoundPassage, min_chars: usize) -> bool {
+    if f64::from(f.passage.a_len()) < SHORT_COPY_LENGTH_FACTOR * min_chars as f64 {
+        return false;
+    }
+    let (sa, rb) = (suspect.stream.get(), reference.stream.get());
+    let (a, b) = (f.span.a.0.index()..f.span.a.1.index(), f.span.b.0.index()..f.span.b.1.index());
+    match (sa.chars.get(a), rb.chars.get(b)) {
+        (Some(x), Some(y)) => copy_edits_between(x, y).is_some(),
+        _ => false,
+    }
 }
 
 /// The boxes of the two streams worth aligning densely: around each group of k-gram hits

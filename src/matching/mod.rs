@@ -20,6 +20,7 @@ pub mod char_seeds;
 pub mod closeness;
 pub mod cluster;
 pub mod dense;
+mod edits;
 pub mod extend;
 mod prefilter;
 mod runs;

@@ -125,7 +125,7 @@ fn short_edited_chinese_copies_stay_above_their_floors() {
     let Some(table) = scored_set(true, &["--chinese", "--seed", "2", "--references", "12", "--suspects", "30"]) else {
         return;
     };
-    assert!(plagdet(&table, "short-edit") >= 0.87, "{table}");
+    assert!(plagdet(&table, "short-edit") >= 0.89, "{table}");
     assert!(plagdet(&table, "short-light") >= 0.90, "{table}");
     assert!(precision(&table) >= 0.97, "{table}");
 }

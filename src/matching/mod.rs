@@ -61,11 +61,6 @@ pub struct MatchTuning {
     pub gap_chars: u32,
     /// Share of a passage's normalized characters, on each side, that seeds must cover.
     pub min_density: f64,
-    /// A group whose seeds cover less than `min_density` is clustered again with half the
-    /// gap: a copy beside text that shares scattered phrases with the reference keeps its
-    /// passage. The dense pass keeps such a group whole: a reworded copy is sparse by
-    /// nature, and its pieces apart are weaker evidence than the whole.
-    pub split_sparse: bool,
     /// Seeds whose gram occurs more often than this inside one reference box are noise.
     pub max_seed_repeats: usize,
     /// A seed counts only inside a run of at least this many seeds on one diagonal
@@ -109,7 +104,6 @@ impl Default for MatchTuning {
             box_margin: 120,
             gap_chars: 60,
             min_density: 0.75,
-            split_sparse: true,
             max_seed_repeats: 8,
             min_run: 3,
             max_length_ratio: 1.5,
@@ -138,7 +132,6 @@ impl MatchTuning {
             seed_weight: self.dense_seed_weight,
             min_density: self.dense_min_density,
             min_run: self.dense_min_run,
-            split_sparse: false,
             ..self.clone()
         }
     }
@@ -559,9 +552,10 @@ fn passages_in_box(suspect: Side, reference: Side, sb: StreamBox, ctx: &PairCont
 const MIN_SPLIT_GAP: u32 = 8;
 
 /// Clusters `seeds` with `gap` and keeps the groups that make passages. A group whose two
-/// sides differ too much in length, or whose seeds cover too little of its span (see
-/// [`MatchTuning::split_sparse`]), holds chance matches beside the copied text: it is
-/// clustered again with half the gap, which sheds them.
+/// sides differ too much in length, or whose seeds cover too little of its span, may hold
+/// chance matches beside the copied text (a copy beside text that shares scattered
+/// phrases with the reference): it is clustered again with half the gap, which sheds
+/// them.
 fn accept_groups(
     seeds: Vec<StreamSeed>,
     gap: u32,
@@ -619,7 +613,7 @@ fn accept(group: &[StreamSeed], (suspect, reference): (Side, Side), ctx: &PairCo
     let da = density(group.iter().map(|s| (s.a_at, s.len)), a_lo, a_hi);
     let db = density(group.iter().map(|s| (s.b_at, s.len)), b_lo, b_hi);
     if da.min(db) < ctx.tuning.min_density {
-        return if ctx.tuning.split_sparse { Verdict::Loose } else { Verdict::Rejected };
+        return Verdict::Loose;
     }
     let seeded = stream_range_span(sa, (a_lo, a_hi));
     if ((seeded.1 - seeded.0) as f64) < ctx.tuning.min_seeded_share * ctx.min_chars as f64 {
@@ -749,11 +743,9 @@ mod tests {
         let suspect = format!(
             "这是一些无关的文字，讲述天气和季节的变化。\n{BESIDE}{COPY}\n今天我们去公园散步，看见很多人在跑步。\n"
         );
-        let split = first_pass(&suspect, MANPATH, &MatchTuning::default());
-        assert!(split.iter().any(|p| p.contains(COPY)), "{split:?}");
-        // Taken whole, the group of seeds is too sparse and the copy is lost with it.
-        let whole = first_pass(&suspect, MANPATH, &MatchTuning { split_sparse: false, ..MatchTuning::default() });
-        assert!(!whole.iter().any(|p| p.contains(COPY)), "{whole:?}");
+        // Taken whole, the group of seeds is too sparse: the copy was lost with it.
+        let found = first_pass(&suspect, MANPATH, &MatchTuning::default());
+        assert!(found.iter().any(|p| p.contains(COPY)), "{found:?}");
     }
 
     #[test]

@@ -46,6 +46,37 @@ fn a_short_copy_with_a_typo_every_ten_characters_is_found() {
     assert!(a_end - a_start >= edited * 8 / 10, "{a_start}..{a_end} of {edited}");
 }
 
+/// A line of commands and Chinese with two edits (a character put in for a hyphen, two
+/// swapped): no five tokens in a row survive, and the character grams of its Latin words
+/// grow across its Chinese words into one passage.
+#[test]
+fn a_short_copy_of_mixed_latin_and_chinese_text_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "reference/r.txt",
+        "使用 pbuilder 可以在干净的环境中构建软件包，它会自动完成从源代码包构建平台依赖二进制包的工作，包括：\n\
+         pdebuild = pbuilder + dpkg-buildpackage (在chroot环境中构建)\n\
+         清理源代码树，安装构建依赖，然后构建二进制包并检查结果。\n",
+    );
+    let copy = "pdebuild = pbuilder + dpkg境buildpackage (在chroot环构中构建)";
+    write(
+        dir.path(),
+        "suspect/s.txt",
+        &format!(
+            "我们小组这学期写了一个小工具，用来读取配置文件并检查每一项是否正确。\n{copy}\n\
+             测试时我们在三台机器上运行，并记录了遇到的问题和解决办法。\n"
+        ),
+    );
+    let report = compare_json(dir.path(), &["-r", "reference", "-s", "suspect"]);
+    let passages = report["pairs"][0]["passages"].as_array().cloned().unwrap_or_default();
+    assert_eq!(passages.len(), 1, "{report:#}");
+    let (a_start, a_end) = (passages[0]["a_start"].as_u64().unwrap(), passages[0]["a_end"].as_u64().unwrap());
+    let start = "我们小组这学期写了一个小工具，用来读取配置文件并检查每一项是否正确。\n".chars().count() as u64;
+    let len = copy.chars().count() as u64;
+    assert!(a_start <= start + 2 && a_end + 2 >= start + len, "{a_start}..{a_end} for {start}..{}", start + len);
+}
+
 /// The scorer's table for a seeded set of short copies (`tools/shortedit/make_set.py`,
 /// with `args`) made from the references of `../shared/devset` that `chinese` picks
 /// (those holding Chinese characters, or those without), checked with the defaults;

@@ -5,7 +5,8 @@
 //!
 //! A suspect looks up every gram of its Latin text. A hit with company on its diagonal
 //! (other hits close by, allowing a few characters inserted or deleted) is an anchor: the
-//! alignment grows from it both ways over text that still aligns ([`super::extend`]), and
+//! alignment grows from it both ways over text that still aligns ([`super::extend`]), the
+//! Chinese words of a line that mixes both scripts included, and
 //! the stretch becomes a passage when it is long enough, few enough edits apart, and held
 //! by enough separate hits. Chance grams are many but scattered; a copy's line up.
 //!
@@ -18,11 +19,11 @@ use rustc_hash::FxHashMap;
 use super::edits::{SHORT_COPY_LENGTH_FACTOR, copy_edits_between};
 use super::extend::{MAX_EXTENSION, extend};
 use super::{LazyStream, overlaps};
-use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram, winnowed_grams};
 use crate::fingerprint::FingerprintedDoc;
+use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram, winnowed_grams};
 use crate::index::{InvertedIndex, Posting, ReferenceIndex};
-use crate::normalize::{CharStream, NormalizeOptions, char_stream, is_single_char_token};
 use crate::model::Passage;
+use crate::normalize::{CharStream, NormalizeOptions, char_stream};
 
 /// A gram held by more reference positions than this says nothing (a common syllable).
 const MAX_GRAM_POSTINGS: usize = 24;
@@ -291,21 +292,19 @@ fn grow(a: &CharStream, b: &CharStream, i: u32, j: u32) -> Option<((u32, u32), (
     if i + q > a.chars.len() || j + q > b.chars.len() || a.chars[i..i + q] != b.chars[j..j + q] {
         return None;
     }
-    // Only Latin text grows: Han text has k-grams of its own characters.
-    let ahead = |s: &[char], at: usize| -> Vec<char> {
-        s[at..(at + MAX_EXTENSION).min(s.len())].iter().copied().take_while(|&c| !is_single_char_token(c)).collect()
-    };
+    // The anchor is Latin text; the stretch grows over whatever still aligns, the Chinese
+    // words of a line that mixes both included.
     let back = |s: &[char], at: usize| -> Vec<char> {
-        s[at.saturating_sub(MAX_EXTENSION)..at]
-            .iter()
-            .rev()
-            .copied()
-            .take_while(|&c| !is_single_char_token(c))
-            .collect()
+        s[at.saturating_sub(MAX_EXTENSION)..at].iter().rev().copied().collect()
     };
-    let (fa, fb) = extend(&ahead(&a.chars, i + q), &ahead(&b.chars, j + q), X_DROP);
+    let (fa, fb) = extend(ahead(&a.chars, i + q), ahead(&b.chars, j + q), X_DROP);
     let (ba, bb) = extend(&back(&a.chars, i), &back(&b.chars, j), X_DROP);
     Some((((i - ba) as u32, (i + q + fa) as u32), ((j - bb) as u32, (j + q + fb) as u32)))
+}
+
+/// Up to [`MAX_EXTENSION`] characters of `s` from `at` on.
+fn ahead(s: &[char], at: usize) -> &[char] {
+    &s[at..(at + MAX_EXTENSION).min(s.len())]
 }
 
 /// The edits between the stretches `a` (suspect) and `b` (reference) when they are a

@@ -110,8 +110,9 @@ impl Matcher<'_> {
             pairs.push(pair);
             references.push(reference);
         }
-        // One suspect span, one twin: text found in several references is shown against
-        // the best of them.
+        // One suspect span, one source: text found in several references is shown against
+        // the one whose text it matches most closely (character trigrams of both sides, on
+        // the normalized streams; a reference's stream is built only when asked).
         let streams: Vec<LazyStream> =
             references.iter().map(|r| LazyStream::new(r.compared_text(), self.settings.normalize)).collect();
         let changed = fold_across_pairs(&mut pairs, self.settings.min_chars, |i, p| {

@@ -17,7 +17,13 @@ use std::path::{Path, PathBuf};
 
 use super::error::ArchiveError;
 use super::segment::{BLOCK_WORDS, ENTRY, FilterLayout, HEADER, Header, decode_entry, top_bits, u64_at};
+use crate::engine::MAX_POSTINGS;
 use crate::index::Posting;
+
+/// Postings of one hash a check reads at most, the lowest documents first: one more than
+/// a hash may have and still be matched against every document holding it
+/// ([`MAX_POSTINGS`]); a [`crate::index::Spread`] tells the rest.
+pub(crate) const CAP: usize = MAX_POSTINGS + 1;
 
 /// Entries read around the guessed place of a hash (4 KiB). Within a bucket of n
 /// entries the guess is off by about √n entries: a few dozen at 100,000 documents.
@@ -71,14 +77,66 @@ impl SegmentLookup {
 
     /// Appends the postings of `hash` to `out`, in stored order (by document, then
     /// position).
+    #[cfg(test)]
     pub fn postings(&self, hash: u64, out: &mut Vec<Posting>) -> io::Result<()> {
+        self.walk(hash, |posting| {
+            out.push(posting);
+            true
+        })
+        .map(|_| ())
+    }
+
+    /// Appends to `out` the first `cap` postings of `hash` that `keep` keeps, in stored
+    /// order; returns how many entries the segment holds for `hash` in all (kept or not),
+    /// found by a search past those read rather than by reading them.
+    pub fn first_postings(
+        &self,
+        hash: u64,
+        cap: usize,
+        keep: impl Fn(&Posting) -> bool,
+        out: &mut Vec<Posting>,
+    ) -> io::Result<usize> {
+        let mut kept = 0;
+        let walked = self.walk(hash, |posting| {
+            if keep(&posting) {
+                out.push(posting);
+                kept += 1;
+            }
+            kept < cap
+        })?;
+        let Some(walked) = walked else { return Ok(0) };
+        let end = match (walked.ended, hash.checked_add(1)) {
+            (false, Some(above)) => self.lower_bound(above, walked.next, walked.last)?,
+            (false, None) => walked.last,
+            (true, _) => walked.next,
+        };
+        Ok(end - walked.first)
+    }
+
+    /// The documents holding `hash` that `keep` keeps, counted up to `limit`.
+    pub fn documents(&self, hash: u64, limit: usize, keep: impl Fn(&Posting) -> bool) -> io::Result<usize> {
+        let (mut count, mut previous) = (0, None);
+        self.walk(hash, |posting| {
+            if keep(&posting) && previous != Some(posting.doc) {
+                count += 1;
+                previous = Some(posting.doc);
+            }
+            count < limit
+        })?;
+        Ok(count)
+    }
+
+    /// Calls `each` with the postings of `hash` in stored order while it returns true.
+    /// `None` when the segment holds no entry of `hash`'s bucket (or its filter says it
+    /// holds no `hash`).
+    fn walk(&self, hash: u64, mut each: impl FnMut(Posting) -> bool) -> io::Result<Option<Walked>> {
         if self.header.count == 0 || (self.filtered && !self.may_hold(hash)?) {
-            return Ok(());
+            return Ok(None);
         }
         let bucket = top_bits(hash, self.header.bits);
         let (first, last) = (self.starts[bucket as usize] as usize, self.starts[bucket as usize + 1] as usize);
         if first >= last {
-            return Ok(());
+            return Ok(None);
         }
         let guess = self.guess(hash, first, last, bucket);
         let from = guess.saturating_sub(WINDOW / 2).max(first);
@@ -86,7 +144,8 @@ impl SegmentLookup {
         window.check_order(bucket, self.header.bits)?;
         let bracketed = (window.from == first || window.hash(window.from) < hash)
             && (window.to == last || window.hash(window.to - 1) >= hash);
-        let mut at = if bracketed { window.lower_bound(hash) } else { self.lower_bound(hash, first, last)? };
+        let start = if bracketed { window.lower_bound(hash) } else { self.lower_bound(hash, first, last)? };
+        let mut at = start;
         while at < last {
             if !(window.from..window.to).contains(&at) {
                 window = Window::read(self, at, (at + WINDOW).min(last))?;
@@ -96,10 +155,13 @@ impl SegmentLookup {
             if found != hash {
                 break;
             }
-            out.push(posting);
             at += 1;
+            if !each(posting) {
+                let ended = at == last || (window.contains(at) && window.hash(at) != hash);
+                return Ok(Some(Walked { first: start, next: at, last, ended }));
+            }
         }
-        Ok(())
+        Ok(Some(Walked { first: start, next: at, last, ended: true }))
     }
 
     /// Where `hash` would lie in `first..last` (the entries of `bucket`) were the bucket's
@@ -161,6 +223,16 @@ impl SegmentLookup {
     }
 }
 
+/// How far [`SegmentLookup::walk`] read the entries of a hash: from `first` (its first
+/// entry) to `next` (the first not read), in a bucket ending at `last`; `ended` when
+/// `next` is past the hash's last entry.
+struct Walked {
+    first: usize,
+    next: usize,
+    last: usize,
+    ended: bool,
+}
+
 /// Entries `from..to` of a segment, read at once and decoded as they are asked for (a
 /// lookup uses a few of them).
 struct Window {
@@ -201,6 +273,10 @@ impl Window {
 
     fn hash(&self, i: usize) -> u64 {
         self.entry(i).0
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        (self.from..self.to).contains(&i)
     }
 
     /// The first entry of the window whose hash is not below `hash`, or its end.

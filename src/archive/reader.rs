@@ -5,10 +5,10 @@
 use std::borrow::Cow;
 use std::sync::Mutex;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::codec::bands;
-use super::lookup::SegmentLookup;
+use super::lookup::{CAP, SegmentLookup};
 use super::rows;
 use super::segment::Kind;
 use super::stored::{entry_of, reference_of};
@@ -16,7 +16,10 @@ use super::{Archive, ArchiveError};
 use crate::fingerprint::FingerprintedDoc;
 use crate::fingerprint::simhash::hamming;
 use crate::fingerprint::{GlancedKeys, TokenKeys};
-use crate::index::{Glance, Posting, ReferenceIndex, StoredReferences};
+use crate::exclusions::CommonRule;
+use crate::index::{
+    Glance, MAX_POSITIONS_PER_DOCUMENT, Posting, ReferenceIndex, Spread, StoredReferences, distinct_documents,
+};
 use crate::model::DocumentEntry;
 
 /// Documents glanced at per query.
@@ -35,6 +38,8 @@ pub struct ArchiveIndex<'a> {
     /// from a damaged segment.
     last_id: u32,
     problems: Mutex<Vec<String>>,
+    /// How the archive holds the hashes whose postings a lookup cut, by (kind, hash).
+    cut: Mutex<FxHashMap<(i64, u64), Spread>>,
 }
 
 impl<'a> ArchiveIndex<'a> {
@@ -71,6 +76,7 @@ impl<'a> ArchiveIndex<'a> {
             documents,
             last_id,
             problems: Mutex::default(),
+            cut: Mutex::default(),
         };
         for rows::SegmentRow { kind, file, .. } in listed {
             let segment = SegmentLookup::open(&archive.dir.join(&file))?;
@@ -88,14 +94,24 @@ impl<'a> ArchiveIndex<'a> {
         (self.kgrams.len(), self.sentences.len())
     }
 
-    /// Every live posting of `hash` over `segments`, sorted by document then position.
-    fn collect(&self, segments: &[SegmentLookup], hash: u64) -> Vec<Posting> {
+    /// The first [`CAP`] live postings of `hash` over `segments`, the lowest documents
+    /// first, and when it has more, how the archive holds it: its documents counted up to
+    /// `min_documents` (the number that makes a k-gram common; 0 for sentences). A hash
+    /// held by more than [`crate::engine::MAX_POSTINGS`] postings is matched against its
+    /// first documents only, so the rest of a frequent Chinese phrase's postings (tens of
+    /// thousands in a large archive) need not be read.
+    fn capped(&self, segments: &[SegmentLookup], hash: u64, min_documents: usize) -> (Vec<Posting>, Option<Spread>) {
+        let live = |p: &Posting| !self.removed.contains(&p.doc);
         let mut out = Vec::new();
+        let mut entries = 0;
         for segment in segments {
             let before = out.len();
-            if let Err(error) = segment.postings(hash, &mut out) {
-                out.truncate(before);
-                self.note(damaged(segment, &error.to_string()));
+            match segment.first_postings(hash, CAP, live, &mut out) {
+                Ok(held) => entries += held,
+                Err(error) => {
+                    out.truncate(before);
+                    self.note(damaged(segment, &error.to_string()));
+                }
             }
             if let Some(stray) = out[before..].iter().find(|p| p.doc == 0 || p.doc > self.last_id) {
                 let what = format!("it names document {}, which the archive never held", stray.doc);
@@ -103,16 +119,77 @@ impl<'a> ArchiveIndex<'a> {
                 self.note(damaged(segment, &what));
             }
         }
-        out.retain(|p| !self.removed.contains(&p.doc));
         if segments.len() > 1 {
             out.sort_unstable();
         }
-        out
+        if out.len() < CAP {
+            return (out, None);
+        }
+        out.truncate(CAP);
+        let documents = self.documents_of(segments, hash, entries, &out, min_documents);
+        let spread = Spread::of(&out, documents);
+        (out, Some(spread))
     }
 
-    /// [`Self::collect`] for each of `hashes`.
-    fn collect_all(&self, segments: &[SegmentLookup], hashes: &[u64]) -> Vec<Cow<'static, [Posting]>> {
-        hashes.iter().map(|&hash| Cow::Owned(self.collect(segments, hash))).collect()
+    /// The live documents holding `hash`, counted up to `min_documents`, of which `first`
+    /// are the first postings and `entries` the entries over `segments` (removed
+    /// documents' included): known from the entries when they are too few or too many to
+    /// leave a doubt (a document keeps at most [`MAX_POSITIONS_PER_DOCUMENT`] positions of
+    /// a hash), counted otherwise.
+    fn documents_of(
+        &self,
+        segments: &[SegmentLookup],
+        hash: u64,
+        entries: usize,
+        first: &[Posting],
+        min_documents: usize,
+    ) -> usize {
+        let seen = distinct_documents(first);
+        if entries < min_documents || seen >= min_documents {
+            return seen;
+        }
+        let most_removed = MAX_POSITIONS_PER_DOCUMENT * self.removed.len();
+        let at_least = entries.saturating_sub(most_removed) / MAX_POSITIONS_PER_DOCUMENT;
+        if at_least >= min_documents {
+            return at_least;
+        }
+        let live = |p: &Posting| !self.removed.contains(&p.doc);
+        let mut counted = 0;
+        for segment in segments {
+            if counted >= min_documents {
+                break;
+            }
+            match segment.documents(hash, min_documents - counted, live) {
+                Ok(documents) => counted += documents,
+                Err(error) => self.note(damaged(segment, &error.to_string())),
+            }
+        }
+        counted.max(seen)
+    }
+
+    /// [`Self::capped`] for each of `hashes`, the spreads of those cut kept for
+    /// [`Self::spreads`].
+    fn capped_all(&self, kind: Kind, hashes: &[u64]) -> Vec<Cow<'static, [Posting]>> {
+        let (segments, min_documents) = match kind {
+            Kind::Kgrams => (&self.kgrams, CommonRule::for_collection(self.documents).min_documents),
+            Kind::Sentences => (&self.sentences, 0),
+        };
+        let mut lists = Vec::with_capacity(hashes.len());
+        let mut spreads = Vec::new();
+        for &hash in hashes {
+            let (list, spread) = self.capped(segments, hash, min_documents);
+            spreads.extend(spread.map(|s| (hash, s)));
+            lists.push(Cow::Owned(list));
+        }
+        let mut cut = self.cut.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        cut.extend(spreads.into_iter().map(|(hash, spread)| ((kind.code(), hash), spread)));
+        lists
+    }
+
+    /// How the archive holds each of `hashes` whose postings [`Self::capped_all`] cut.
+    fn spreads(&self, kind: Kind, hashes: &[u64]) -> Vec<Option<Spread>> {
+        let cut = self.cut.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        hashes.iter().map(|&hash| cut.get(&(kind.code(), hash)).copied()).collect()
     }
 
     fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(u32, u64)>, ArchiveError> {
@@ -204,11 +281,19 @@ fn damaged(segment: &SegmentLookup, what: &str) -> String {
 
 impl ReferenceIndex for ArchiveIndex<'_> {
     fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        self.collect_all(&self.kgrams, hashes)
+        self.capped_all(Kind::Kgrams, hashes)
     }
 
     fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        self.collect_all(&self.sentences, hashes)
+        self.capped_all(Kind::Sentences, hashes)
+    }
+
+    fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
+        self.spreads(Kind::Kgrams, hashes)
+    }
+
+    fn sentence_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
+        self.spreads(Kind::Sentences, hashes)
     }
 
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {

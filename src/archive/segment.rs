@@ -399,6 +399,40 @@ mod tests {
     }
 
     #[test]
+    fn a_frequent_hash_gives_its_first_postings_its_entry_count_and_its_documents() {
+        // One hash held 1,000 times (up to 8 positions in each of 200 documents, some of
+        // them removed), beside others, spread over more than one read window.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.seg");
+        let frequent = 0x5555_5555_5555_5555u64;
+        let mut entries: Vec<(u64, Posting)> = (0..1000u32)
+            .map(|i| (frequent, Posting { doc: 1 + i / 5, position: i % 5 }))
+            .chain((0..3000u64).map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15), Posting { doc: 7, position: 1 })))
+            .collect();
+        entries.push((frequent + 1, Posting { doc: 3, position: 0 }));
+        write(&path, Kind::Kgrams, entries.clone()).unwrap();
+        let lookup = SegmentLookup::open(&path).unwrap();
+        let removed = |p: &Posting| p.doc.is_multiple_of(10);
+        let mut first = Vec::new();
+        let held = lookup.first_postings(frequent, 51, |p| !removed(p), &mut first).unwrap();
+        assert_eq!(held, 1000);
+        assert_eq!(first.len(), 51);
+        let mut want: Vec<Posting> =
+            entries.iter().filter(|e| e.0 == frequent && !removed(&e.1)).map(|e| e.1).collect();
+        want.sort();
+        assert_eq!(first, want[..51]);
+        // All of them when the cap is not reached; none of an absent hash.
+        let mut all = Vec::new();
+        assert_eq!(lookup.first_postings(frequent, 5000, |p| !removed(p), &mut all).unwrap(), 1000);
+        assert_eq!(all, want);
+        assert_eq!(lookup.first_postings(frequent ^ 2, 51, |_| true, &mut Vec::new()).unwrap(), 0);
+        // 200 documents, 20 of them removed; counted up to a limit.
+        assert_eq!(lookup.documents(frequent, 1000, |p| !removed(p)).unwrap(), 180);
+        assert_eq!(lookup.documents(frequent, 50, |p| !removed(p)).unwrap(), 50);
+        assert_eq!(lookup.documents(frequent + 1, 1000, |_| true).unwrap(), 1);
+    }
+
+    #[test]
     fn segments_with_the_spread_filter_of_archive_formats_1_to_3_are_still_read() {
         let dir = tempfile::tempdir().unwrap();
         let entries: Vec<(u64, Posting)> = (0..3000u64)

@@ -37,6 +37,23 @@ impl Spread {
     pub fn first_documents(&self, n: usize) -> &[u32] {
         &self.first[..self.documents.min(n).min(Self::FIRST)]
     }
+
+    /// How a collection holds a hash of which `list` are the first postings (sorted by
+    /// document), `documents` the documents counted.
+    pub fn of(list: &[Posting], documents: usize) -> Self {
+        let mut first = [0; Self::FIRST];
+        let mut docs = list.iter().map(|p| p.doc).collect::<Vec<_>>();
+        docs.dedup();
+        for (slot, doc) in first.iter_mut().zip(docs) {
+            *slot = doc;
+        }
+        Self { documents, postings: list.len(), first }
+    }
+}
+
+/// Documents among postings sorted by document.
+pub fn distinct_documents(list: &[Posting]) -> usize {
+    list.iter().enumerate().filter(|&(i, p)| i == 0 || list[i - 1].doc != p.doc).count()
 }
 
 /// hash → every (document, position) holding it. Built once, read by many threads.

@@ -12,16 +12,14 @@
 
 use rustc_hash::FxHashMap;
 
+use super::super::lookup::CAP;
 use super::super::rows::stored_hash;
 use super::Schema;
 use super::rows::{Postings, RowError, hash_of, id_of};
 use super::schema::by_partition;
 use crate::engine::MAX_POSTINGS;
-use crate::index::{Posting, Spread};
+use crate::index::{Posting, Spread, distinct_documents};
 
-/// Postings of one hash sent at most: one more than a hash may have and still be matched
-/// against every document holding it.
-const CAP: usize = MAX_POSTINGS + 1;
 
 /// The postings of each hash asked for, in the order asked, each sorted by document then
 /// position: all of them, or the first [`CAP`] with a spread that tells the rest.
@@ -58,27 +56,10 @@ pub(super) fn found(
     let mut spreads = Vec::with_capacity(hashes.len());
     for hash in hashes {
         let list = found.get(hash).cloned().unwrap_or_default();
-        spreads.push(documents.get(hash).map(|&n| spread_of(&list, n)));
+        spreads.push(documents.get(hash).map(|&n| Spread::of(&list, n)));
         lists.push(list);
     }
     Ok(Found { lists, spreads })
-}
-
-/// How the archive holds a hash of which `list` are the first postings, `documents` the
-/// documents counted.
-fn spread_of(list: &[Posting], documents: usize) -> Spread {
-    let mut first = [0; Spread::FIRST];
-    let mut docs = list.iter().map(|p| p.doc).collect::<Vec<_>>();
-    docs.dedup();
-    for (slot, doc) in first.iter_mut().zip(docs) {
-        *slot = doc;
-    }
-    Spread { documents, postings: list.len(), first }
-}
-
-/// Documents among postings sorted by document.
-fn distinct_documents(list: &[Posting]) -> usize {
-    list.iter().enumerate().filter(|&(i, p)| i == 0 || list[i - 1].doc != p.doc).count()
 }
 
 /// The first [`CAP`] live postings of each hash that has any, one row a hash: one
@@ -195,7 +176,7 @@ mod tests {
     #[test]
     fn a_spread_keeps_the_first_documents_and_the_count() {
         let list = [p(3, 1), p(3, 9), p(5, 2), p(8, 0)];
-        let spread = spread_of(&list, 40);
+        let spread = Spread::of(&list, 40);
         assert_eq!(spread.documents, 40);
         assert_eq!(spread.postings, 4);
         assert_eq!(spread.first_documents(2), &[3, 5]);

@@ -38,11 +38,11 @@ pub fn fold_across_pairs(
         };
         let (hi, host_b) = (kept[h].0, pairs[kept[h].0].b);
         let both = (p.a_start.max(kept[h].1.a_start), p.a_end.min(kept[h].1.a_end));
-        let mine = closeness(i, &widened(&part(&p, both)));
-        let theirs = closeness(hi, &widened(&part(&kept[h].1, both)));
+        let mine = closeness(i, &widened(&p.part(both)));
+        let theirs = closeness(hi, &widened(&kept[h].1.part(both)));
         if mine * CLEARLY_CLOSER.1 > theirs * CLEARLY_CLOSER.0 {
             let (_, host) = kept.remove(h);
-            p.alternatives.push(alternative(&part(&host, both), host_b));
+            p.alternatives.push(host.part(both).as_alternative(Some(host_b)));
             let mut rest = around(&host, both, min_chars);
             match rest.first_mut() {
                 Some(first) => first.alternatives = host.alternatives,
@@ -54,7 +54,7 @@ pub fn fold_across_pairs(
             changed[hi] = true;
         } else {
             let host = &mut kept[h].1;
-            host.alternatives.push(alternative(&p, pairs[i].b));
+            host.alternatives.push(p.as_alternative(Some(pairs[i].b)));
             host.alternatives.extend(p.alternatives.iter().map(|a| named(a, pairs[i].b)));
             host.alternatives.sort_unstable();
             changed[i] = true;
@@ -93,16 +93,6 @@ fn shared(p: &Passage, q: &Passage) -> u32 {
     p.a_end.min(q.a_end).saturating_sub(p.a_start.max(q.a_start))
 }
 
-/// The part of `p` over suspect characters `[a0, a1)` (inside it), its reference side
-/// cut in the same proportion.
-fn part(p: &Passage, (a0, a1): (u32, u32)) -> Passage {
-    let scale = |x: u32| -> u32 {
-        let share = f64::from(x - p.a_start) / f64::from(p.a_len().max(1));
-        p.b_start + (share * f64::from(p.b_len())).round() as u32
-    };
-    Passage { a_start: a0, a_end: a1, b_start: scale(a0), b_end: scale(a1).max(scale(a0) + 1), ..p.clone() }
-}
-
 /// `p` with its reference side widened by an eighth of its length and a few characters
 /// each way: a part's reference side is cut by proportion, and closeness counts the
 /// suspect's text found on the reference side, which a little more of it never lowers.
@@ -116,13 +106,8 @@ fn around(p: &Passage, taken: (u32, u32), min_chars: usize) -> Vec<Passage> {
     [(p.a_start, taken.0.max(p.a_start)), (taken.1.min(p.a_end), p.a_end)]
         .into_iter()
         .filter(|&(a0, a1)| a1 > a0 && (a1 - a0) as usize >= min_chars)
-        .map(|span| Passage { alternatives: Vec::new(), ..part(p, span) })
+        .map(|span| Passage { alternatives: Vec::new(), ..p.part(span) })
         .collect()
-}
-
-/// `p` as an alternative held by reference `b`.
-fn alternative(p: &Passage, b: usize) -> Alternative {
-    Alternative { a_start: p.a_start, a_end: p.a_end, b_start: p.b_start, b_end: p.b_end, reference: Some(b) }
 }
 
 /// An alternative of a passage of reference `b`, moved to another reference's passage:

@@ -2,7 +2,7 @@
 //! aligns to several places of it. The best twin (the longest alignment) keeps the
 //! passage; the other places become its alternatives, listed but never counted again.
 
-use crate::model::{Alternative, Passage};
+use crate::model::Passage;
 
 /// Folds passages of one pair whose suspect spans overlap: the one with the most
 /// characters on both sides is kept, a passage mostly inside it becomes one of its
@@ -32,14 +32,7 @@ pub fn fold_alternatives(mut passages: Vec<Passage>, min_chars: usize) -> Vec<Pa
             match trimmed(&p, (host.a_start, host.a_end), min_chars) {
                 Some(rest) if overlap * 2 < p.a_len() => p = rest,
                 _ => {
-                    let alternative = Alternative {
-                        a_start: p.a_start,
-                        a_end: p.a_end,
-                        b_start: p.b_start,
-                        b_end: p.b_end,
-                        reference: None,
-                    };
-                    kept[i].alternatives.push(alternative);
+                    kept[i].alternatives.push(p.as_alternative(None));
                     kept[i].alternatives.extend(p.alternatives);
                     break;
                 }
@@ -68,16 +61,13 @@ fn trimmed(p: &Passage, taken: (u32, u32), min_chars: usize) -> Option<Passage> 
     if ((a1 - a0) as usize) < min_chars {
         return None;
     }
-    let scale = |x: u32| -> u32 {
-        let share = f64::from(x - p.a_start) / f64::from(p.a_len().max(1));
-        p.b_start + (share * f64::from(p.b_len())).round() as u32
-    };
-    Some(Passage { a_start: a0, a_end: a1, b_start: scale(a0), b_end: scale(a1).max(scale(a0) + 1), ..p.clone() })
+    Some(p.part((a0, a1)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Alternative;
 
     #[test]
     fn a_span_aligned_twice_is_one_passage_with_an_alternative() {

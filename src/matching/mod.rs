@@ -694,18 +694,22 @@ mod tests {
         hits
     }
 
-    fn find(a: &str, b: &str) -> Vec<(String, String)> {
+    /// The passages the first pass finds between `a` (suspect) and `b` with `tuning` and
+    /// a minimum of `min_chars`.
+    fn first_pass_passages(a: &str, b: &str, tuning: &MatchTuning, min_chars: usize) -> Vec<Passage> {
         let settings = Settings::default();
         let fa = DocumentFingerprints::compute(a, &settings);
         let fb = DocumentFingerprints::compute(b, &settings);
-        let tuning = MatchTuning::default();
-        let ctx =
-            PairContext { k: settings.k, min_chars: 30, tuning: &tuning, suspect_masked: &[], reference_masked: &[] };
-        let ca: Vec<char> = a.chars().collect();
-        let cb: Vec<char> = b.chars().collect();
+        let ctx = PairContext { k: settings.k, min_chars, tuning, suspect_masked: &[], reference_masked: &[] };
         let (sa, sb) = (LazyStream::new(a, settings.normalize), LazyStream::new(b, settings.normalize));
         let (side_a, side_b) = (Side { prints: &fa, stream: &sa }, Side { prints: &fb, stream: &sb });
         match_pair(side_a, side_b, &hits_between(&fa, &fb), &ctx)
+    }
+
+    fn find(a: &str, b: &str) -> Vec<(String, String)> {
+        let ca: Vec<char> = a.chars().collect();
+        let cb: Vec<char> = b.chars().collect();
+        first_pass_passages(a, b, &MatchTuning::default(), 30)
             .iter()
             .map(|p| {
                 (
@@ -725,14 +729,8 @@ mod tests {
     /// The suspect text of the passages the first pass finds between `suspect` and
     /// `reference` with `tuning` and a 40-character minimum.
     fn first_pass(suspect: &str, reference: &str, tuning: &MatchTuning) -> Vec<String> {
-        let settings = Settings::default();
-        let (fa, fb) =
-            (DocumentFingerprints::compute(suspect, &settings), DocumentFingerprints::compute(reference, &settings));
-        let ctx = PairContext { k: settings.k, min_chars: 40, tuning, suspect_masked: &[], reference_masked: &[] };
-        let (sa, sb) = (LazyStream::new(suspect, settings.normalize), LazyStream::new(reference, settings.normalize));
-        let (side_a, side_b) = (Side { prints: &fa, stream: &sa }, Side { prints: &fb, stream: &sb });
         let chars: Vec<char> = suspect.chars().collect();
-        match_pair(side_a, side_b, &hits_between(&fa, &fb), &ctx)
+        first_pass_passages(suspect, reference, tuning, 40)
             .iter()
             .map(|p| chars[p.a_start as usize..p.a_end as usize].iter().collect())
             .collect()

@@ -73,6 +73,20 @@ impl Passage {
     pub fn b_len(&self) -> u32 {
         self.b_end - self.b_start
     }
+    /// The part over suspect characters `[a0, a1)` (inside the passage), its reference
+    /// side cut in the same proportion; kind and alternatives kept.
+    pub fn part(&self, (a0, a1): (u32, u32)) -> Passage {
+        let scale = |x: u32| -> u32 {
+            let share = f64::from(x - self.a_start) / f64::from(self.a_len().max(1));
+            self.b_start + (share * f64::from(self.b_len())).round() as u32
+        };
+        Passage { a_start: a0, a_end: a1, b_start: scale(a0), b_end: scale(a1).max(scale(a0) + 1), ..self.clone() }
+    }
+    /// The passage's ranges as another twin's, held by `reference` (`None`: the same
+    /// reference).
+    pub fn as_alternative(&self, reference: Option<usize>) -> Alternative {
+        Alternative { a_start: self.a_start, a_end: self.a_end, b_start: self.b_start, b_end: self.b_end, reference }
+    }
 }
 
 /// Characters covered by the union of half-open `spans` (sorted in place).

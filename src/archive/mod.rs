@@ -12,6 +12,7 @@ mod any;
 pub mod catalog;
 mod check;
 mod codec;
+mod cut;
 mod date;
 mod error;
 mod files;

@@ -5,18 +5,19 @@
 use std::borrow::Cow;
 use std::sync::Mutex;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::codec::bands;
+use super::cut::CutSpreads;
 use super::lookup::{CAP, SegmentLookup};
 use super::rows;
 use super::segment::Kind;
 use super::stored::{entry_of, reference_of};
 use super::{Archive, ArchiveError};
+use crate::exclusions::CommonRule;
 use crate::fingerprint::FingerprintedDoc;
 use crate::fingerprint::simhash::hamming;
 use crate::fingerprint::{GlancedKeys, TokenKeys};
-use crate::exclusions::CommonRule;
 use crate::index::{
     Glance, MAX_POSITIONS_PER_DOCUMENT, Posting, ReferenceIndex, Spread, StoredReferences, distinct_documents,
 };
@@ -38,8 +39,8 @@ pub struct ArchiveIndex<'a> {
     /// from a damaged segment.
     last_id: u32,
     problems: Mutex<Vec<String>>,
-    /// How the archive holds the hashes whose postings a lookup cut, by (kind, hash).
-    cut: Mutex<FxHashMap<(i64, u64), Spread>>,
+    /// How the archive holds the hashes whose postings a lookup cut.
+    cut: CutSpreads<Kind>,
 }
 
 impl<'a> ArchiveIndex<'a> {
@@ -76,7 +77,7 @@ impl<'a> ArchiveIndex<'a> {
             documents,
             last_id,
             problems: Mutex::default(),
-            cut: Mutex::default(),
+            cut: CutSpreads::new(),
         };
         for rows::SegmentRow { kind, file, .. } in listed {
             let segment = SegmentLookup::open(&archive.dir.join(&file))?;
@@ -167,29 +168,17 @@ impl<'a> ArchiveIndex<'a> {
         counted.max(seen)
     }
 
-    /// [`Self::capped`] for each of `hashes`, the spreads of those cut kept for
-    /// [`Self::spreads`].
+    /// [`Self::capped`] for each of `hashes`, the spreads of those cut kept in
+    /// [`Self::cut`].
     fn capped_all(&self, kind: Kind, hashes: &[u64]) -> Vec<Cow<'static, [Posting]>> {
         let (segments, min_documents) = match kind {
             Kind::Kgrams => (&self.kgrams, CommonRule::for_collection(self.documents).min_documents),
             Kind::Sentences => (&self.sentences, 0),
         };
-        let mut lists = Vec::with_capacity(hashes.len());
-        let mut spreads = Vec::new();
-        for &hash in hashes {
-            let (list, spread) = self.capped(segments, hash, min_documents);
-            spreads.extend(spread.map(|s| (hash, s)));
-            lists.push(Cow::Owned(list));
-        }
-        let mut cut = self.cut.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        cut.extend(spreads.into_iter().map(|(hash, spread)| ((kind.code(), hash), spread)));
-        lists
-    }
-
-    /// How the archive holds each of `hashes` whose postings [`Self::capped_all`] cut.
-    fn spreads(&self, kind: Kind, hashes: &[u64]) -> Vec<Option<Spread>> {
-        let cut = self.cut.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        hashes.iter().map(|&hash| cut.get(&(kind.code(), hash)).copied()).collect()
+        let (lists, spreads): (Vec<Vec<Posting>>, Vec<Option<Spread>>) =
+            hashes.iter().map(|&hash| self.capped(segments, hash, min_documents)).unzip();
+        self.cut.keep(kind, hashes, &spreads);
+        lists.into_iter().map(Cow::Owned).collect()
     }
 
     fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(u32, u64)>, ArchiveError> {
@@ -289,11 +278,11 @@ impl ReferenceIndex for ArchiveIndex<'_> {
     }
 
     fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        self.spreads(Kind::Kgrams, hashes)
+        self.cut.of(Kind::Kgrams, hashes)
     }
 
     fn sentence_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        self.spreads(Kind::Sentences, hashes)
+        self.cut.of(Kind::Sentences, hashes)
     }
 
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {

@@ -72,7 +72,7 @@ impl FilterLayout {
 }
 
 /// What a segment holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     Kgrams = 0,
     Sentences = 1,

@@ -6,9 +6,10 @@
 use std::borrow::Cow;
 use std::sync::Mutex;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::super::codec::bands;
+use super::super::cut::CutSpreads;
 use super::super::reader::{BAND_DISTANCE, nearest};
 use super::super::stored::{entry_of, reference_of};
 use super::lookup::{self, Found};
@@ -32,7 +33,7 @@ pub struct ServerIndex<'a> {
     documents: usize,
     /// How the archive holds the hashes whose postings a lookup cut (frequent ones), by
     /// table and hash: the same for every suspect of the check's snapshot.
-    cut: Mutex<FxHashMap<(Postings, u64), Spread>>,
+    cut: CutSpreads<Postings>,
     /// The first thing that went wrong while the archive was read (the seam has no error
     /// channel of its own): the check fails with it.
     failure: Mutex<Option<ArchiveError>>,
@@ -61,7 +62,7 @@ impl<'a> ServerIndex<'a> {
             }
         };
         let removed_ids = removed.iter().filter_map(|&id| i32::try_from(id).ok()).collect();
-        Ok(Self { archive, removed, removed_ids, documents, cut: Mutex::default(), failure: Mutex::default() })
+        Ok(Self { archive, removed, removed_ids, documents, cut: CutSpreads::new(), failure: Mutex::default() })
     }
 
     /// What went wrong while the archive was read, if anything: the first failure.
@@ -84,7 +85,7 @@ impl<'a> ServerIndex<'a> {
     }
 
     /// The live postings of each of `hashes` in `table`, a frequent hash's first ones
-    /// only; how the archive holds those it cut is kept for [`Self::spreads`].
+    /// only; how the archive holds those it cut is kept in [`Self::cut`].
     fn postings(&self, table: Postings, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
         let s = &self.archive.schema;
         let count_up_to = match table {
@@ -93,19 +94,8 @@ impl<'a> ServerIndex<'a> {
         };
         let empty = || Found { lists: vec![Vec::new(); hashes.len()], spreads: vec![None; hashes.len()] };
         let found = self.read(empty(), |c| lookup::found(c, s, table, hashes, &self.removed_ids, count_up_to));
-        let mut cut = self.cut.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        for (&hash, spread) in hashes.iter().zip(&found.spreads) {
-            if let Some(spread) = spread {
-                cut.insert((table, hash), *spread);
-            }
-        }
+        self.cut.keep(table, hashes, &found.spreads);
         found.lists.into_iter().map(Cow::Owned).collect()
-    }
-
-    /// How the archive holds each of `hashes` whose postings [`Self::postings`] cut.
-    fn spreads(&self, table: Postings, hashes: &[u64]) -> Vec<Option<Spread>> {
-        let cut = self.cut.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        hashes.iter().map(|&hash| cut.get(&(table, hash)).copied()).collect()
     }
 }
 
@@ -129,11 +119,11 @@ impl ReferenceIndex for ServerIndex<'_> {
     }
 
     fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        self.spreads(Postings::Kgrams, hashes)
+        self.cut.of(Postings::Kgrams, hashes)
     }
 
     fn sentence_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        self.spreads(Postings::Sentences, hashes)
+        self.cut.of(Postings::Sentences, hashes)
     }
 
     fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {

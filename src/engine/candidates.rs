@@ -25,7 +25,7 @@ use crate::fingerprint::simhash::{self, Dictionary};
 use crate::fingerprint::winnow;
 use crate::hash::kgram_hashes;
 use crate::fingerprint::FingerprintedDoc;
-use crate::index::{Posting, ReferenceIndex, Spread};
+use crate::index::{InvertedIndex, Posting, ReferenceIndex, Spread};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::model::Notice;
@@ -194,7 +194,7 @@ impl Part<'_> {
         let kgrams = take_kgrams(docs, &is_reference);
         let docs: &[Loaded] = docs;
         let index = PartIndex {
-            part: MemoryIndex::build(docs, kgrams, settings.simhash_threshold, None, &is_reference),
+            part: MemoryIndex::build(docs, (kgrams, InvertedIndex::default()), settings.simhash_threshold, &is_reference),
             references: self.references,
             kgram_spreads: self.request.kgram_spreads,
             sentence_spreads: self.request.sentence_spreads,

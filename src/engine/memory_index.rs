@@ -6,7 +6,8 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::char_grams::grams_of_text;
+use crate::fingerprint::{DocumentFingerprints, Fingerprint};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::FingerprintedDoc;
 use crate::index::{InvertedIndex, Posting, ReferenceIndex, SimhashIndex};
@@ -75,15 +76,35 @@ pub(super) fn take_kgrams(docs: &mut [Loaded], is_reference: IsReference) -> Inv
     InvertedIndex::build(kgrams)
 }
 
+/// Moves the references' character grams (see [`char_seeds`]) out of `docs` into an
+/// index, taking them from the text of a reference read without them, and drops everyone
+/// else's. `normalize`: the run's normalization, `None` when it searches no short copies.
+pub(super) fn take_char_grams(
+    docs: &mut [Loaded],
+    is_reference: IsReference,
+    normalize: Option<NormalizeOptions>,
+) -> InvertedIndex {
+    let grams: Vec<(u32, Vec<Fingerprint>)> = docs
+        .par_iter_mut()
+        .enumerate()
+        .filter_map(|(id, d)| {
+            let keep = normalize.is_some() && is_reference(d);
+            let taken = d.prints.as_mut().and_then(|p| p.char_grams.take());
+            let normalize = normalize.filter(|_| keep)?;
+            let grams = taken.unwrap_or_else(|| grams_of_text(&d.entry.text[..d.compared], normalize));
+            Some((id as u32, grams))
+        })
+        .collect();
+    char_seeds::gram_index(grams)
+}
+
 impl<'a> MemoryIndex<'a> {
     /// Indexes the references among `docs`, whose k-grams [`take_kgrams`] already moved
-    /// into `kgrams`, and their character grams when `char_grams` gives the normalization
-    /// (see [`char_seeds`]).
+    /// into `kgrams` and character grams [`take_char_grams`] into `char_grams`.
     pub fn build(
         docs: &'a [Loaded],
-        kgrams: InvertedIndex,
+        (kgrams, char_grams): (InvertedIndex, InvertedIndex),
         simhash_threshold: u32,
-        char_grams: Option<NormalizeOptions>,
         is_reference: IsReference<'a>,
     ) -> Self {
         let sentences: Vec<(u64, Posting)> = docs
@@ -100,15 +121,6 @@ impl<'a> MemoryIndex<'a> {
             }
         }
         let references = docs.iter().filter(|d| is_reference(d)).count();
-        let references_text = docs
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| is_reference(d))
-            .map(|(id, d)| (id as u32, &d.entry.text[..d.compared]));
-        let char_grams = match char_grams {
-            Some(normalize) => char_seeds::gram_index(references_text.collect(), normalize),
-            None => InvertedIndex::default(),
-        };
         Self {
             docs,
             kgrams,

@@ -9,11 +9,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::matcher::Matcher;
-use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
+use super::memory_index::{Loaded, MemoryIndex, take_char_grams, take_kgrams};
 use super::progress::{CancelFlag, Cancelled, MatchClock, Progress, ProgressSink, Stage};
 use super::read_cache::ReadCache;
 use super::assemble::{Report, assemble};
-use super::policy::{PairPolicy, Pairing};
+use super::policy::{PairPolicy, Pairing, reads_char_grams};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
@@ -96,7 +96,8 @@ fn run(
     cancel: &CancelFlag,
 ) -> Result<Report, Cancelled> {
     let settings = request.settings.clone().sanitized();
-    let mut docs = read_and_sign(request, &settings, cache, sink, cancel)?;
+    let grams = |input: &DocumentInput| settings.short_copies && reads_char_grams(request.mode, stored.is_some(), input);
+    let mut docs = read_and_sign(request, (&settings, &grams), cache, sink, cancel)?;
     apply_templates(&mut docs, &settings);
     let identical = find_identical(&mut docs, request.mode);
     // Suspects with the same bytes as a stored reference: stated whole, not aligned.
@@ -133,7 +134,7 @@ fn run(
 /// go after unless the request keeps it.
 fn read_and_sign(
     request: &CheckRequest,
-    settings: &Settings,
+    (settings, grams): (&Settings, &GramsFor),
     cache: Option<&dyn ReadCache>,
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
@@ -143,7 +144,7 @@ fn read_and_sign(
     let dictionary = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(move || preparing.prepare());
     // Each document is counted twice: once read and fingerprinted, once SimHashed.
     let counter = Counter::start(sink, Stage::Reading, request.documents.len() * 2);
-    let mut docs = read_all(&request.documents, settings, cache, &counter, cancel)?;
+    let mut docs = read_all(&request.documents, (settings, grams), cache, &counter, cancel)?;
     // Joined (and so built) before any SimHash; if the thread could not start or died,
     // the dictionary is simply built on first use.
     if let Ok(handle) = dictionary {
@@ -178,16 +179,17 @@ fn match_all(
     let is_reference = |d: &Loaded| policy.is_reference(d);
     let counter = Counter::start(sink, Stage::Indexing, 1);
     let kgrams = take_kgrams(docs, &is_reference);
+    // All-vs-all must give what the distributed join and `align` give, whose candidate
+    // pairs come from word k-grams alone: no short-copy search there.
+    let short_copies = settings.short_copies && policy.short_copies();
+    let char_grams = take_char_grams(docs, &is_reference, short_copies.then_some(settings.normalize));
     let docs: &[Loaded] = docs;
     let source = match stored {
         Some(stored) => Source::Stored(stored),
         None => Source::Memory(Box::new(MemoryIndex::build(
             docs,
-            kgrams,
+            (kgrams, char_grams),
             settings.simhash_threshold,
-            // All-vs-all must give what the distributed join and `align` give, whose
-            // candidate pairs come from word k-grams alone: no short-copy search there.
-            (settings.short_copies && policy.short_copies()).then_some(settings.normalize),
             &is_reference,
         ))),
     };
@@ -248,10 +250,13 @@ fn check(cancel: &CancelFlag) -> Result<(), Cancelled> {
     if cancel.is_cancelled() { Err(Cancelled) } else { Ok(()) }
 }
 
+/// Whether an input is read with its character grams ([`reads_char_grams`]).
+type GramsFor<'a> = dyn Fn(&DocumentInput) -> bool + Sync + 'a;
+
 /// Reads and fingerprints every input, in parallel; one tick of `counter` per input.
 fn read_all(
     inputs: &[DocumentInput],
-    settings: &Settings,
+    (settings, grams): (&Settings, &GramsFor),
     cache: Option<&dyn ReadCache>,
     counter: &Counter,
     cancel: &CancelFlag,
@@ -265,7 +270,7 @@ fn read_all(
             if cancel.is_cancelled() {
                 return None;
             }
-            let loaded = load(id, input, settings, &extractor, cache);
+            let loaded = load(id, input, (settings, grams(input)), &extractor, cache);
             counter.tick();
             Some(loaded)
         })
@@ -440,7 +445,7 @@ pub(crate) fn fingerprint_document(
     settings: &Settings,
     (extractor, dictionary): (&ingest::Extractor, &Dictionary),
 ) -> Result<Fingerprinted, String> {
-    let mut loaded = load(0, input, settings, extractor, None);
+    let mut loaded = load(0, input, (settings, false), extractor, None);
     let prints = match (loaded.prints.take(), loaded.entry.error.take()) {
         (Some(prints), None) => prints,
         (_, error) => return Err(error.map(|e| e.to_string()).unwrap_or_default()),
@@ -484,10 +489,11 @@ fn extract(
     extracted
 }
 
+/// Reads and fingerprints one input; `char_grams`: with its character grams.
 fn load(
     id: usize,
     input: &DocumentInput,
-    settings: &Settings,
+    (settings, char_grams): (&Settings, bool),
     extractor: &ingest::Extractor,
     cache: Option<&dyn ReadCache>,
 ) -> Loaded {
@@ -495,7 +501,11 @@ fn load(
     match extract(input, settings, extractor, cache) {
         Ok(extracted) => {
             let compared = compared_prefix(&extracted.text, settings);
-            let prints = DocumentFingerprints::compute(&extracted.text[..compared], settings);
+            let prints = if char_grams {
+                DocumentFingerprints::compute_with_char_grams(&extracted.text[..compared], settings)
+            } else {
+                DocumentFingerprints::compute(&extracted.text[..compared], settings)
+            };
             entry.chars = extracted.text.chars().count();
             entry.countable_chars = extracted.text[..compared].chars().count();
             let (flags, warnings): (Vec<Notice>, Vec<Notice>) =

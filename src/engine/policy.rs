@@ -6,9 +6,25 @@
 
 use rustc_hash::FxHashMap;
 
+use super::DocumentInput;
 use super::identical::IdenticalFiles;
 use super::memory_index::Loaded;
-use crate::model::Role;
+use crate::model::{Mode, Role};
+
+/// Whether the run's own index will hold the character grams of `input` (a reference of a
+/// pairing that searches short copies, [`PairPolicy::short_copies`]), decided before
+/// reading so that they are taken in the pass that tokenizes it. Only a guess at speed:
+/// a reference read without them has them taken when the index is built, and grams of a
+/// document that is no reference are dropped there.
+pub(crate) fn reads_char_grams(mode: Mode, against_store: bool, input: &DocumentInput) -> bool {
+    let reference = input.role == Role::Reference || input.also_reference;
+    !against_store
+        && match mode {
+            Mode::SuspectsVsReferences => reference,
+            Mode::Classmates => input.role != Role::Template,
+            Mode::AllVsAll => false,
+        }
+}
 
 /// How the documents of one run are paired.
 pub(crate) enum Pairing<'a> {

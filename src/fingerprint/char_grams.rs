@@ -7,9 +7,9 @@
 //! Grams holding a Han, Kana or Hangul character are left out: those scripts have their
 //! own one-character tokens, and their k-grams already work at that scale.
 
-use crate::hash::fmix64;
 use super::winnow::{Fingerprint, winnow};
-use crate::normalize::is_single_char_token;
+use crate::hash::fmix64;
+use crate::normalize::{NormalizeOptions, StreamSink, char_stream, is_single_char_token};
 
 /// Characters in a gram.
 pub const GRAM_CHARS: usize = 6;
@@ -36,10 +36,16 @@ pub fn gram_hashes(chars: &[char]) -> Vec<u64> {
             out.push(NO_GRAM);
             continue;
         }
-        let h = chars[start..=end].iter().fold(0x6368_6172_6772_616du64, |h, &c| fmix64(h ^ c as u64));
-        out.push(if h == NO_GRAM { NO_GRAM - 1 } else { h });
+        out.push(gram_hash(chars[start..=end].iter().copied()));
     }
     out
+}
+
+/// The hash of one gram of Latin text, its characters in order (never [`NO_GRAM`]).
+#[inline]
+fn gram_hash(chars: impl Iterator<Item = char>) -> u64 {
+    let h = chars.fold(0x6368_6172_6772_616du64, |h, c| fmix64(h ^ c as u64));
+    if h == NO_GRAM { NO_GRAM - 1 } else { h }
 }
 
 /// Whether a gram hash stands for a gram of Latin text.
@@ -52,6 +58,88 @@ pub fn winnowed_grams(chars: &[char]) -> Vec<Fingerprint> {
     let mut kept = winnow(&gram_hashes(chars), GRAM_WINDOW);
     kept.retain(|f| is_gram(f.hash));
     kept
+}
+
+/// The grams a reference keeps, from its text: what [`GramWinnower`] takes in the pass
+/// that tokenizes it.
+pub fn grams_of_text(text: &str, options: NormalizeOptions) -> Vec<Fingerprint> {
+    winnowed_grams(&char_stream(text, options).chars)
+}
+
+/// The grams a reference keeps, taken character by character as its text is scanned
+/// ([`crate::normalize::tokenize_into`]): the same as [`winnowed_grams`] of its whole
+/// stream, without building the stream.
+#[derive(Debug, Default)]
+pub struct GramWinnower {
+    /// The last [`GRAM_CHARS`] characters, at their index modulo [`GRAM_CHARS`].
+    recent: [char; GRAM_CHARS],
+    /// Characters seen so far.
+    seen: usize,
+    /// Index of the last character (so far) that no gram may hold.
+    blocked: Option<usize>,
+    /// Candidate minima of the current window (gram index, hash), hashes strictly
+    /// increasing from front to back, as in [`winnow`].
+    window: Vec<(usize, u64)>,
+    /// The gram last kept (or passed over as not Latin), so that none is kept twice.
+    last: Option<usize>,
+    kept: Vec<Fingerprint>,
+}
+
+impl StreamSink for GramWinnower {
+    #[inline]
+    fn push(&mut self, _offset: u32, c: char) {
+        let end = self.seen;
+        self.seen += 1;
+        self.recent[end % GRAM_CHARS] = c;
+        if is_single_char_token(c) {
+            self.blocked = Some(end);
+        }
+        let Some(start) = (end + 1).checked_sub(GRAM_CHARS) else { return };
+        let hash = if self.blocked.is_some_and(|b| b >= start) {
+            NO_GRAM
+        } else {
+            gram_hash((start..=end).map(|i| self.recent[i % GRAM_CHARS]))
+        };
+        self.next_gram(start, hash);
+    }
+}
+
+impl GramWinnower {
+    /// One more gram hash, at gram index `at`: one step of [`winnow`].
+    fn next_gram(&mut self, at: usize, hash: u64) {
+        while self.window.last().is_some_and(|&(_, h)| h >= hash) {
+            self.window.pop();
+        }
+        self.window.push((at, hash));
+        if self.window.first().is_some_and(|&(i, _)| i + GRAM_WINDOW <= at) {
+            self.window.remove(0);
+        }
+        if at + 1 >= GRAM_WINDOW {
+            self.keep_minimum();
+        }
+    }
+
+    /// Keeps the minimum of the current window unless it was kept already.
+    fn keep_minimum(&mut self) {
+        if let Some(&(i, hash)) = self.window.first()
+            && self.last != Some(i)
+        {
+            if is_gram(hash) {
+                self.kept.push(Fingerprint { hash, position: i as u32 });
+            }
+            self.last = Some(i);
+        }
+    }
+
+    /// The grams kept, ascending by position. A stream of fewer grams than a window keeps
+    /// the minimum of them, as [`winnow`] does.
+    pub fn finish(mut self) -> Vec<Fingerprint> {
+        let grams = (self.seen + 1).saturating_sub(GRAM_CHARS);
+        if grams > 0 && grams < GRAM_WINDOW {
+            self.keep_minimum();
+        }
+        self.kept
+    }
 }
 
 #[cfg(test)]
@@ -83,6 +171,37 @@ mod tests {
                 kept.iter()
                     .any(|f| (f.position as usize) >= start && (f.position as usize) + GRAM_CHARS <= start + run)
             );
+        }
+    }
+
+    #[test]
+    fn the_grams_taken_while_scanning_are_those_of_the_whole_stream() {
+        let options = crate::normalize::NormalizeOptions::default();
+        let texts = [
+            "",
+            "abc",
+            "abcdefg",
+            "Configuration files are kept across upgrades of the package.",
+            "软件包 apt-get install 管理系统 dpkg --configure -a 帮助",
+            "Ｈｅｌｌｏ wоrld, the pаckage mаnager (Cyrillic а and о) ﬁle ﬂow",
+            "ab 软 cdefgh 件 ijklmnopq",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut random: Vec<String> = Vec::new();
+        for _ in 0..200 {
+            let mut text = String::new();
+            for _ in 0..(state % 90) {
+                state = fmix64(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
+                text.push(['a', 'b', 'c', ' ', '软', 'X', '.', 'é', 'e'][(state % 9) as usize]);
+            }
+            random.push(text);
+        }
+        for text in texts.iter().copied().chain(random.iter().map(String::as_str)) {
+            let stream = crate::normalize::char_stream(text, options);
+            let mut winnower = GramWinnower::default();
+            let tokens = crate::normalize::tokenize_into(text, options, &mut winnower);
+            assert_eq!(winnower.finish(), winnowed_grams(&stream.chars), "{text:?}");
+            assert_eq!(tokens.tokens, crate::normalize::tokenize(text, options).tokens);
         }
     }
 }

@@ -16,7 +16,7 @@ pub use sentence::{SentenceFingerprint, nshash, sentence_fingerprints};
 pub use token_keys::{GlancedKeys, TokenKeys};
 pub use winnow::{Fingerprint, winnow};
 
-use crate::normalize::{Tokenized, tokenize};
+use crate::normalize::{Tokenized, tokenize, tokenize_into};
 use crate::settings::Settings;
 
 /// Everything the index and the matcher need to know about one document.
@@ -31,6 +31,9 @@ pub struct DocumentFingerprints {
     pub sentences: Vec<SentenceFingerprint>,
     /// Whole-document repost key; `None` for documents with few sentences.
     pub nshash: Option<u64>,
+    /// The winnowed character grams of a check's reference ([`char_grams`]), taken in the
+    /// pass that tokenizes it; `None` when not asked for. A check moves them into its index.
+    pub char_grams: Option<Vec<Fingerprint>>,
 }
 
 impl DocumentFingerprints {
@@ -38,20 +41,37 @@ impl DocumentFingerprints {
     /// ([`simhash::Dictionary::text_simhash`]): it costs word segmentation, and a check takes it in a
     /// pass of its own, after the jieba dictionary is built.
     pub fn compute(text: &str, settings: &Settings) -> Self {
-        let mut prints = Self::without_kgrams(text, settings);
-        let kgram_hashes = crate::hash::kgram_hashes(prints.tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
-        prints.kgrams = winnow(&kgram_hashes, settings.w);
-        prints
+        Self::with_kgrams(tokenize(text, settings.normalize), settings)
+    }
+
+    /// [`Self::compute`], with the character grams a check indexes for its references
+    /// ([`char_grams`]) taken in the same pass over the text.
+    pub fn compute_with_char_grams(text: &str, settings: &Settings) -> Self {
+        let mut grams = char_grams::GramWinnower::default();
+        let tokenized = tokenize_into(text, settings.normalize, &mut grams);
+        Self { char_grams: Some(grams.finish()), ..Self::with_kgrams(tokenized, settings) }
     }
 
     /// Tokens and sentences only: what matching reads of a reference whose k-grams are
     /// already in an index.
     pub fn without_kgrams(text: &str, settings: &Settings) -> Self {
-        let tokenized = tokenize(text, settings.normalize);
+        Self::of_tokens(tokenize(text, settings.normalize), settings)
+    }
+
+    /// The fingerprints of `tokenized`, its winnowed k-grams included.
+    fn with_kgrams(tokenized: Tokenized, settings: &Settings) -> Self {
+        let mut prints = Self::of_tokens(tokenized, settings);
+        let kgram_hashes = crate::hash::kgram_hashes(prints.tokenized.tokens.iter().map(|t| t.hash), settings.k.max(1));
+        prints.kgrams = winnow(&kgram_hashes, settings.w);
+        prints
+    }
+
+    /// The sentence hashes and repost key of `tokenized`, without k-grams.
+    fn of_tokens(tokenized: Tokenized, settings: &Settings) -> Self {
         let sentences =
             sentence_fingerprints(&tokenized.tokens, &tokenized.sentence_starts, settings.min_sentence_tokens);
         let nshash = nshash(&sentences);
-        Self { tokenized, kgrams: Vec::new(), sentences, nshash }
+        Self { tokenized, kgrams: Vec::new(), sentences, nshash, char_grams: None }
     }
 
     /// Number of tokens.

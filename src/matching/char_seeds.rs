@@ -19,11 +19,11 @@ use rustc_hash::FxHashMap;
 use super::edits::{SHORT_COPY_LENGTH_FACTOR, copy_edits_between};
 use super::extend::{MAX_EXTENSION, extend};
 use super::{LazyStream, overlaps};
-use crate::fingerprint::FingerprintedDoc;
-use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram, winnowed_grams};
+use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram};
+use crate::fingerprint::{Fingerprint, FingerprintedDoc};
 use crate::index::{InvertedIndex, Posting, ReferenceIndex};
 use crate::model::Passage;
-use crate::normalize::{CharStream, NormalizeOptions, char_stream};
+use crate::normalize::CharStream;
 
 /// A gram held by more reference positions than this says nothing (a common syllable).
 const MAX_GRAM_POSTINGS: usize = 24;
@@ -35,15 +35,19 @@ const REACH: i64 = 60;
 const MIN_SEEDS: usize = 2;
 /// How far the score of a growing end may fall below its best (see [`extend`]).
 const X_DROP: i32 = 6;
+/// Characters of the suspect a chain of hits through an anchor must span: a copy long
+/// enough to report keeps a hit in nearly every run of eight intact letters (the
+/// reference keeps one gram of every [`crate::fingerprint::char_grams::GRAM_WINDOW`]),
+/// while most chance anchors are one long word or two short ones held in common.
+const MIN_CHAIN: u32 = 18;
+/// Characters a chain may pass without a hit (a typo kills every gram that holds it).
+const CHAIN_GAP: u32 = 36;
 
-/// The character gram index of the references `(id, compared text)` of a check.
-pub fn gram_index(references: Vec<(u32, &str)>, options: NormalizeOptions) -> InvertedIndex {
+/// The character gram index of a check's references: `(id, its winnowed grams)`.
+pub fn gram_index(references: Vec<(u32, Vec<Fingerprint>)>) -> InvertedIndex {
     let entries: Vec<(u64, Posting)> = references
         .into_par_iter()
-        .flat_map_iter(|(doc, text)| {
-            let stream = char_stream(text, options);
-            winnowed_grams(&stream.chars).into_iter().map(move |f| (f.hash, Posting { doc, position: f.position }))
-        })
+        .flat_map_iter(|(doc, grams)| grams.into_iter().map(move |f| (f.hash, Posting { doc, position: f.position })))
         .collect();
     InvertedIndex::build(entries)
 }
@@ -170,13 +174,14 @@ fn by_document(hits: Vec<(u32, u32, i64)>) -> Vec<(u32, Vec<(i64, u32)>)> {
     groups
 }
 
-/// The hits with company ([`MIN_SEEDS`] separate stretches of hits within [`BAND`]
-/// diagonals and [`REACH`] characters, their own included) among `hits` (diagonal, suspect
-/// index) in suspect order, found in one sweep of a window along the suspect.
+/// The anchors among `hits` (diagonal, suspect index) in suspect order: hits with company
+/// ([`MIN_SEEDS`] separate stretches of hits within [`BAND`] diagonals and [`REACH`]
+/// characters, their own included), found in one sweep of a window along the suspect,
+/// on a chain of hits that spans [`MIN_CHAIN`] characters.
 fn anchors(hits: &[(i64, u32)]) -> Vec<(i64, u32)> {
     let mut anchors = Vec::new();
     let (mut lo, mut hi) = (0, 0);
-    for &(diagonal, i) in hits {
+    for (at, &(diagonal, i)) in hits.iter().enumerate() {
         let i = i as i64;
         while (hits[lo].1 as i64) < i - REACH {
             lo += 1;
@@ -184,11 +189,37 @@ fn anchors(hits: &[(i64, u32)]) -> Vec<(i64, u32)> {
         while hi < hits.len() && hits[hi].1 as i64 <= i + REACH {
             hi += 1;
         }
-        if has_company(&hits[lo..hi], diagonal) {
+        if has_company(&hits[lo..hi], diagonal) && chain_span(hits, at) >= MIN_CHAIN {
             anchors.push((diagonal, i as u32));
         }
     }
     anchors
+}
+
+/// The characters of the suspect spanned by the chain of hits through `hits[at]` (in
+/// suspect order): each next hit within [`BAND`] diagonals of the last and at most
+/// [`CHAIN_GAP`] characters after it, both ways.
+fn chain_span(hits: &[(i64, u32)], at: usize) -> u32 {
+    let (diagonal, i) = hits[at];
+    let (mut d, mut end) = (diagonal, i);
+    for &(next_d, next_i) in &hits[at + 1..] {
+        if next_i > end + CHAIN_GAP {
+            break;
+        }
+        if (next_d - d).abs() <= BAND {
+            (d, end) = (next_d, next_i);
+        }
+    }
+    let (mut d, mut start) = (diagonal, i);
+    for &(previous_d, previous_i) in hits[..at].iter().rev() {
+        if previous_i + CHAIN_GAP < start {
+            break;
+        }
+        if (previous_d - d).abs() <= BAND {
+            (d, start) = (previous_d, previous_i);
+        }
+    }
+    end + GRAM_CHARS as u32 - start
 }
 
 /// Whether the hits of `window` (in suspect order) within [`BAND`] of `diagonal` make
@@ -390,12 +421,33 @@ mod tests {
             by_suspect.dedup();
             let mut by_diagonal = by_suspect.clone();
             by_diagonal.sort_unstable();
-            let mut want: Vec<(i64, u32)> =
-                by_diagonal.iter().copied().filter(|&h| company(&by_diagonal, h) >= MIN_SEEDS).collect();
+            let on_chain =
+                |h: &(i64, u32)| by_suspect.iter().position(|x| x == h).map(|at| chain_span(&by_suspect, at));
+            let mut want: Vec<(i64, u32)> = by_diagonal
+                .iter()
+                .copied()
+                .filter(|h| company(&by_diagonal, *h) >= MIN_SEEDS && on_chain(h) >= Some(MIN_CHAIN))
+                .collect();
             let mut got = anchors(&by_suspect);
             want.sort_unstable();
             got.sort_unstable();
             assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn a_chain_follows_hits_near_its_last_diagonal_across_gaps_a_typo_leaves() {
+        // An edited copy: runs of hits drifting by one diagonal after each typo.
+        let copy = [(0, 100), (0, 104), (1, 118), (1, 121), (2, 140), (2, 150)];
+        assert_eq!(chain_span(&copy, 0), 150 + GRAM_CHARS as u32 - 100);
+        assert_eq!(chain_span(&copy, 3), 150 + GRAM_CHARS as u32 - 100);
+        // One long word in common: two hits a few letters apart, nothing near.
+        let word = [(7, 10), (7, 17), (40, 20), (7, 90)];
+        assert_eq!(chain_span(&word, 0), 17 + GRAM_CHARS as u32 - 10);
+        assert!(chain_span(&word, 0) < MIN_CHAIN);
+        // A hit far off the diagonal does not carry the chain.
+        let off = [(0, 0), (BAND + 1, 20), (0, 30)];
+        assert_eq!(chain_span(&off, 0), 30 + GRAM_CHARS as u32);
+        assert_eq!(chain_span(&off, 1), GRAM_CHARS as u32);
     }
 }

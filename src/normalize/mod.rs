@@ -72,11 +72,27 @@ pub struct CharStream {
     pub offsets: Vec<u32>,
 }
 
-impl CharStream {
+/// What a scan of the text hands each character of its stream to, in order: the
+/// [`CharStream`] itself, or a consumer of its characters (a reference's character grams).
+pub trait StreamSink {
+    /// One character of the stream and the offset of the text character it came from.
+    fn push(&mut self, offset: u32, c: char);
+}
+
+impl StreamSink for CharStream {
+    #[inline]
     fn push(&mut self, offset: u32, c: char) {
         self.chars.push(c);
         self.offsets.push(offset);
     }
+}
+
+/// Takes no character: a scan for tokens only.
+struct NoStream;
+
+impl StreamSink for NoStream {
+    #[inline]
+    fn push(&mut self, _offset: u32, _c: char) {}
 }
 
 /// Calls `emit(char_offset, normalized_char)` for every character of `text` after the
@@ -189,7 +205,13 @@ fn is_combining_mark(c: char) -> bool {
 /// assert_eq!(t.tokens[0].hash, tokenize("hello", NormalizeOptions::default()).tokens[0].hash);
 /// ```
 pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
-    scan(text, options, Want::Tokens).0
+    scan(text, options, &mut NoStream, true)
+}
+
+/// The tokens of `text`, as [`tokenize`] finds them, with every character of its stream
+/// (those [`char_stream`] keeps) handed to `sink` on the way: one pass for both.
+pub fn tokenize_into(text: &str, options: NormalizeOptions, sink: &mut impl StreamSink) -> Tokenized {
+    scan(text, options, sink, true)
 }
 
 /// The normalized character stream of `text`: the characters of exactly the tokens that
@@ -202,23 +224,21 @@ pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
 /// assert_eq!(s.offsets, vec![0, 1, 2, 3, 4, 7, 8]);
 /// ```
 pub fn char_stream(text: &str, options: NormalizeOptions) -> CharStream {
-    scan(text, options, Want::Stream).1
-}
-
-/// What one pass of [`scan`] keeps.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Want {
-    Tokens,
-    Stream,
-}
-
-/// The one scanner behind [`tokenize`] and [`char_stream`], so that the two always agree.
-fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharStream) {
-    let guess = |wanted| if want == wanted { text.len() / 2 } else { 0 };
-    let mut out = Tokenized { tokens: Vec::with_capacity(guess(Want::Tokens)), sentence_starts: Vec::new() };
     let mut stream =
-        CharStream { chars: Vec::with_capacity(guess(Want::Stream)), offsets: Vec::with_capacity(guess(Want::Stream)) };
-    let keep_stream = want == Want::Stream;
+        CharStream { chars: Vec::with_capacity(text.len() / 2), offsets: Vec::with_capacity(text.len() / 2) };
+    scan(text, options, &mut stream, false);
+    // Capacity was a guess from the byte length; give back what it over-reserved.
+    stream.chars.shrink_to_fit();
+    stream.offsets.shrink_to_fit();
+    stream
+}
+
+/// The one scanner behind [`tokenize`], [`tokenize_into`] and [`char_stream`], so that
+/// they always agree: the tokens of `text`, every character of its stream handed to
+/// `stream`. `keep_tokens`: whether the tokens are wanted (their room is reserved).
+fn scan(text: &str, options: NormalizeOptions, stream: &mut impl StreamSink, keep_tokens: bool) -> Tokenized {
+    let guess = if keep_tokens { text.len() / 2 } else { 0 };
+    let mut out = Tokenized { tokens: Vec::with_capacity(guess), sentence_starts: Vec::new() };
     let mut word = WordHasher::new();
     let mut word_start = 0u32;
     let mut word_end = 0u32;
@@ -255,9 +275,7 @@ fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharSt
             // after that source character.
             word_end = offset + 1;
             word.push(c);
-            if keep_stream {
-                stream.push(offset, c);
-            }
+            stream.push(offset, c);
             return;
         }
         flush(&mut out, &mut word, &mut in_word, word_start, word_end);
@@ -267,9 +285,7 @@ fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharSt
                 sentence_open = true;
             }
             out.tokens.push(Token { hash: hash_char(c), start: offset, end: offset + 1 });
-            if keep_stream {
-                stream.push(offset, c);
-            }
+            stream.push(offset, c);
             return;
         }
         if c == '.' {
@@ -283,9 +299,7 @@ fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharSt
                 sentence_open = true;
             }
             out.tokens.push(Token { hash: fmix64(hash_char(c) ^ 0x7075_6e63), start: offset, end: offset + 1 });
-            if keep_stream {
-                stream.push(offset, c);
-            }
+            stream.push(offset, c);
         }
     });
     flush(&mut out, &mut word, &mut in_word, word_start, word_end);
@@ -293,9 +307,7 @@ fn scan(text: &str, options: NormalizeOptions, want: Want) -> (Tokenized, CharSt
     // check, so give back what the guess over-reserved.
     out.tokens.shrink_to_fit();
     out.sentence_starts.shrink_to_fit();
-    stream.chars.shrink_to_fit();
-    stream.offsets.shrink_to_fit();
-    (out, stream)
+    out
 }
 
 /// A line of folded text is broken after this many characters: a word segmenter's memory

@@ -189,21 +189,22 @@ fn anchors(hits: &[(i64, u32)]) -> Vec<(i64, u32)> {
         while hi < hits.len() && hits[hi].1 as i64 <= i + REACH {
             hi += 1;
         }
-        if has_company(&hits[lo..hi], diagonal) && chain_span(hits, at) >= MIN_CHAIN {
+        if has_company(&hits[lo..hi], diagonal) && chain_reaches(hits, at, MIN_CHAIN) {
             anchors.push((diagonal, i as u32));
         }
     }
     anchors
 }
 
-/// The characters of the suspect spanned by the chain of hits through `hits[at]` (in
-/// suspect order): each next hit within [`BAND`] diagonals of the last and at most
-/// [`CHAIN_GAP`] characters after it, both ways.
-fn chain_span(hits: &[(i64, u32)], at: usize) -> u32 {
+/// Whether the chain of hits through `hits[at]` (in suspect order) spans `length`
+/// characters of the suspect: each next hit within [`BAND`] diagonals of the last and at
+/// most [`CHAIN_GAP`] characters after it, followed both ways until it does.
+fn chain_reaches(hits: &[(i64, u32)], at: usize, length: u32) -> bool {
     let (diagonal, i) = hits[at];
+    let reached = |start: u32, end: u32| end + GRAM_CHARS as u32 >= start + length;
     let (mut d, mut end) = (diagonal, i);
     for &(next_d, next_i) in &hits[at + 1..] {
-        if next_i > end + CHAIN_GAP {
+        if next_i > end + CHAIN_GAP || reached(i, end) {
             break;
         }
         if (next_d - d).abs() <= BAND {
@@ -212,14 +213,14 @@ fn chain_span(hits: &[(i64, u32)], at: usize) -> u32 {
     }
     let (mut d, mut start) = (diagonal, i);
     for &(previous_d, previous_i) in hits[..at].iter().rev() {
-        if previous_i + CHAIN_GAP < start {
+        if previous_i + CHAIN_GAP < start || reached(start, end) {
             break;
         }
         if (previous_d - d).abs() <= BAND {
             (d, start) = (previous_d, previous_i);
         }
     }
-    end + GRAM_CHARS as u32 - start
+    reached(start, end)
 }
 
 /// Whether the hits of `window` (in suspect order) within [`BAND`] of `diagonal` make
@@ -397,6 +398,11 @@ mod tests {
                 stretches(hits[lo..hi].iter().map(|&(_, at)| at))
             })
             .sum()
+    }
+
+    /// The characters spanned by the whole chain of hits through `hits[at]`.
+    fn chain_span(hits: &[(i64, u32)], at: usize) -> u32 {
+        (GRAM_CHARS as u32..).take_while(|&length| chain_reaches(hits, at, length)).last().unwrap_or(0)
     }
 
     #[test]

@@ -68,19 +68,20 @@ pub fn grams_of_text(text: &str, options: NormalizeOptions) -> Vec<Fingerprint> 
 
 /// The grams a reference keeps, taken character by character as its text is scanned
 /// ([`crate::normalize::tokenize_into`]): the same as [`winnowed_grams`] of its whole
-/// stream, without building the stream.
+/// stream, without building the stream. A gram that is not Latin text never takes part:
+/// it is never the minimum of a window that holds a Latin one, and never kept.
 #[derive(Debug, Default)]
 pub struct GramWinnower {
-    /// The last [`GRAM_CHARS`] characters, at their index modulo [`GRAM_CHARS`].
+    /// The last [`GRAM_CHARS`] characters, the latest last.
     recent: [char; GRAM_CHARS],
     /// Characters seen so far.
     seen: usize,
-    /// Index of the last character (so far) that no gram may hold.
-    blocked: Option<usize>,
+    /// Characters seen since the last one that no gram may hold (or since the start).
+    clear: usize,
     /// Candidate minima of the current window (gram index, hash), hashes strictly
     /// increasing from front to back, as in [`winnow`].
     window: Vec<(usize, u64)>,
-    /// The gram last kept (or passed over as not Latin), so that none is kept twice.
+    /// The gram last kept, so that none is kept twice.
     last: Option<usize>,
     kept: Vec<Fingerprint>,
 }
@@ -88,29 +89,32 @@ pub struct GramWinnower {
 impl StreamSink for GramWinnower {
     #[inline]
     fn push(&mut self, _offset: u32, c: char) {
-        let end = self.seen;
         self.seen += 1;
-        self.recent[end % GRAM_CHARS] = c;
-        if is_single_char_token(c) {
-            self.blocked = Some(end);
-        }
-        let Some(start) = (end + 1).checked_sub(GRAM_CHARS) else { return };
-        let hash = if self.blocked.is_some_and(|b| b >= start) {
-            NO_GRAM
+        self.recent.copy_within(1.., 0);
+        self.recent[GRAM_CHARS - 1] = c;
+        self.clear = if is_single_char_token(c) { 0 } else { self.clear + 1 };
+        let Some(at) = self.seen.checked_sub(GRAM_CHARS) else { return };
+        if self.clear >= GRAM_CHARS {
+            self.next_gram(at, gram_hash(self.recent.iter().copied()));
         } else {
-            gram_hash((start..=end).map(|i| self.recent[i % GRAM_CHARS]))
-        };
-        self.next_gram(start, hash);
+            self.pass_gram(at);
+        }
     }
 }
 
 impl GramWinnower {
-    /// One more gram hash, at gram index `at`: one step of [`winnow`].
+    /// A gram of Latin text at gram index `at`: one step of [`winnow`].
     fn next_gram(&mut self, at: usize, hash: u64) {
         while self.window.last().is_some_and(|&(_, h)| h >= hash) {
             self.window.pop();
         }
         self.window.push((at, hash));
+        self.pass_gram(at);
+    }
+
+    /// One step of [`winnow`] at gram index `at`, past a gram that is not Latin text (or
+    /// after a Latin one joined the window): the window moves on and keeps its minimum.
+    fn pass_gram(&mut self, at: usize) {
         if self.window.first().is_some_and(|&(i, _)| i + GRAM_WINDOW <= at) {
             self.window.remove(0);
         }
@@ -124,9 +128,7 @@ impl GramWinnower {
         if let Some(&(i, hash)) = self.window.first()
             && self.last != Some(i)
         {
-            if is_gram(hash) {
-                self.kept.push(Fingerprint { hash, position: i as u32 });
-            }
+            self.kept.push(Fingerprint { hash, position: i as u32 });
             self.last = Some(i);
         }
     }

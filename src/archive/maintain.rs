@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::codec::decompress;
 use super::groups::{self, Group};
 use super::rows::{self, Stats};
-use super::segment::Segment;
+use super::sequential::Segment;
 use super::{Archive, ArchiveError};
 use crate::engine::compared_prefix;
 use crate::fingerprint::TokenKeys;
@@ -81,7 +81,9 @@ pub(super) fn is_gone(path: &std::path::Path) -> bool {
 /// can still be read), said after its problem: their matches may be missed.
 fn concerned_documents(segment: &Segment, archived: &[rows::DocumentInfo]) -> String {
     const SHOWN: usize = 10;
-    let held: std::collections::BTreeSet<u32> = (0..segment.len()).map(|i| segment.entry(i).1.doc).collect();
+    // As far as they can be read: a read error ends them.
+    let held: std::collections::BTreeSet<u32> =
+        segment.entries().into_iter().flatten().map_while(Result::ok).map(|(_, p)| p.doc).collect();
     let named: Vec<String> =
         archived.iter().filter(|d| held.contains(&d.id)).map(|d| format!("{} ({})", d.id, d.path)).collect();
     match named.len() {
@@ -199,7 +201,7 @@ impl Archive {
         for listed in &segments {
             let (file, postings) = (&listed.file, listed.postings);
             match Segment::open(&self.dir.join(file)) {
-                Ok(seg) if !seg.verify() => {
+                Ok(seg) if !seg.verify()? => {
                     let concerned = concerned_documents(&seg, &rows::documents(&conn).map_err(sql)?);
                     report.problems.push(format!("segment {file}: checksum does not match{concerned}"));
                 }

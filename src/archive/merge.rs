@@ -15,7 +15,8 @@ use rustc_hash::FxHashSet;
 
 use super::files::{segment_name, sync_dir};
 use super::rows::{self, SegmentRow};
-use super::segment::{self, Kind, Segment};
+use super::segment::{self, Kind};
+use super::sequential::{Entries, Segment};
 use super::{Archive, ArchiveError};
 use crate::index::Posting;
 
@@ -82,8 +83,9 @@ impl Archive {
                 }
             };
             let removed = rows::removed_ids(&tx).map_err(sql)?;
-            let inputs = match self.open_sound(&chosen) {
-                Ok(inputs) => inputs,
+            let file = segment_name(kind, &format!("m{}", chosen[0].id));
+            let count = match self.merge_into(&chosen, &removed, kind, &file) {
+                Ok(count) => count,
                 Err(e) => {
                     // Nothing of this call is listed: what it wrote goes with it.
                     for file in &new_files {
@@ -92,14 +94,6 @@ impl Archive {
                     return Err(e);
                 }
             };
-            let count: u64 = inputs
-                .iter()
-                .map(|seg| (0..seg.len()).filter(|&i| !removed.contains(&seg.entry(i).1.doc)).count())
-                .map(|n| u64::try_from(n).unwrap_or(u64::MAX))
-                .sum();
-            let file = segment_name(kind, &format!("m{}", chosen[0].id));
-            let mut merged = MergeIter::new(&inputs, &removed);
-            segment::write_sorted(&self.dir.join(&file), kind, count, &mut merged)?;
             new_files.push(file.clone());
             sync_dir(&self.dir)?;
             for s in &chosen {
@@ -126,56 +120,103 @@ impl Archive {
 }
 
 impl Archive {
-    /// Opens the segments `chosen` for merging, each checked
-    /// against its checksum and its listed posting count; the damaged ones are named in
-    /// [`ArchiveError::DamagedSegments`].
-    fn open_sound(&self, chosen: &[&SegmentRow]) -> Result<Vec<Segment>, ArchiveError> {
+    /// Merges the segments `chosen` (of `kind`) into the new segment `file`, without the
+    /// postings of `removed` documents; each input is checked first (see
+    /// [`Archive::open_sound`]). Two reads of each input: the check, then the merge. The
+    /// postings written.
+    fn merge_into(
+        &self,
+        chosen: &[&SegmentRow],
+        removed: &FxHashSet<u32>,
+        kind: Kind,
+        file: &str,
+    ) -> Result<u64, ArchiveError> {
+        let (inputs, count) = self.open_sound(chosen, (kind, removed))?;
+        let mut merged = MergeIter::new(&inputs, removed)?;
+        let written = segment::write_sorted(&self.dir.join(file), kind, count, &mut merged);
+        // A read error ends the merged entries early: it, not the short count, is the cause.
+        if let Some(error) = merged.error.take() {
+            std::fs::remove_file(self.dir.join(file)).ok();
+            return Err(error);
+        }
+        written
+    }
+
+    /// Opens the segments `chosen` for merging, each checked against its checksum, its
+    /// listed posting count and `kind`, and counts their postings of documents not `removed`; the
+    /// damaged ones are named in [`ArchiveError::DamagedSegments`].
+    fn open_sound(
+        &self,
+        chosen: &[&SegmentRow],
+        (kind, removed): (Kind, &FxHashSet<u32>),
+    ) -> Result<(Vec<Segment>, u64), ArchiveError> {
         let mut inputs = Vec::with_capacity(chosen.len());
+        let mut count = 0u64;
         let mut damaged = Vec::new();
         for SegmentRow { file, postings, .. } in chosen {
+            let sound = |seg: &Segment| i64::try_from(seg.len()).ok() == Some(*postings) && seg.kind() == kind;
             match Segment::open(&self.dir.join(file)) {
-                Ok(seg) if seg.verify() && i64::try_from(seg.len()).ok() == Some(*postings) => inputs.push(seg),
+                Ok(seg) if sound(&seg) => match seg.verify_counting(|doc| !removed.contains(&doc))? {
+                    Some(live) => {
+                        count += live as u64;
+                        inputs.push(seg);
+                    }
+                    None => damaged.push(file.clone()),
+                },
                 Ok(_) | Err(ArchiveError::Corrupt(_)) => damaged.push(file.clone()),
                 Err(e) => return Err(e),
             }
         }
         if damaged.is_empty() {
-            Ok(inputs)
+            Ok((inputs, count))
         } else {
             Err(ArchiveError::DamagedSegments { dir: self.dir.clone(), files: damaged })
         }
     }
 }
 
-/// The next entry of one input: (entry, input, index in the input), smallest first.
-type Head = Reverse<((u64, Posting), usize, usize)>;
+/// The next entry of one input: (entry, input), smallest first.
+type Head = Reverse<((u64, Posting), usize)>;
 
-/// A k-way merge of sorted segments, without removed documents and exact duplicates.
+/// A k-way merge of sorted segments, without removed documents and exact duplicates. A
+/// read error ends it, kept in `error`.
 struct MergeIter<'a> {
-    inputs: &'a [Segment],
+    inputs: Vec<Entries>,
     removed: &'a FxHashSet<u32>,
     heap: BinaryHeap<Head>,
     last: Option<(u64, Posting)>,
+    error: Option<ArchiveError>,
 }
 
 impl<'a> MergeIter<'a> {
-    fn new(inputs: &'a [Segment], removed: &'a FxHashSet<u32>) -> Self {
-        let mut heap = BinaryHeap::new();
-        for (s, seg) in inputs.iter().enumerate() {
-            if !seg.is_empty() {
-                heap.push(Reverse((seg.entry(0), s, 0)));
-            }
+    fn new(segments: &[Segment], removed: &'a FxHashSet<u32>) -> Result<Self, ArchiveError> {
+        let inputs = segments.iter().map(Segment::entries).collect::<Result<Vec<_>, _>>()?;
+        let mut merge = Self { inputs, removed, heap: BinaryHeap::new(), last: None, error: None };
+        for s in 0..merge.inputs.len() {
+            merge.advance(s);
         }
-        Self { inputs, removed, heap, last: None }
+        Ok(merge)
+    }
+
+    /// Puts the next entry of input `s` on the heap, if it has one.
+    fn advance(&mut self, s: usize) {
+        match self.inputs[s].next() {
+            Some(Ok(entry)) => self.heap.push(Reverse((entry, s))),
+            Some(Err(e)) => {
+                self.error.get_or_insert(e);
+            }
+            None => {}
+        }
     }
 }
 
 impl Iterator for MergeIter<'_> {
     type Item = (u64, Posting);
     fn next(&mut self) -> Option<Self::Item> {
-        while let Some(Reverse((entry, s, i))) = self.heap.pop() {
-            if i + 1 < self.inputs[s].len() {
-                self.heap.push(Reverse((self.inputs[s].entry(i + 1), s, i + 1)));
+        while let Some(Reverse((entry, s))) = self.heap.pop() {
+            self.advance(s);
+            if self.error.is_some() {
+                return None;
             }
             if self.removed.contains(&entry.1.doc) || self.last == Some(entry) {
                 continue;

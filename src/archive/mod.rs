@@ -28,6 +28,7 @@ mod reader;
 mod regroup;
 mod rows;
 pub mod segment;
+mod sequential;
 pub mod server;
 mod store;
 mod stored;

@@ -1,6 +1,7 @@
 //! Immutable sorted segment files of postings (hash → document, position): one per add
 //! batch and kind, merged in tiers. A segment is written once to a temporary name, synced
-//! and renamed; it is then only read, through a memory map.
+//! and renamed; it is then only read: by lookups ([`super::lookup`]) or from end to end
+//! ([`super::sequential`]).
 //!
 //! Layout, little-endian: a 40-byte header (magic, kind, bucket bits, posting count, filter
 //! words), the entries ascending (hash, document, position: 8 + 4 + 4 bytes), the sparse
@@ -15,8 +16,6 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
-
-use memmap2::Mmap;
 
 use super::error::ArchiveError;
 use crate::hash::fmix64;
@@ -251,49 +250,6 @@ impl Header {
     }
 }
 
-/// A segment mapped for reading from end to end (merges, `verify`). A check's lookups
-/// read it through [`super::lookup::SegmentLookup`] instead.
-pub struct Segment {
-    map: Mmap,
-    header: Header,
-}
-
-impl Segment {
-    /// Maps the segment at `path` and checks its header and size (not its checksum: see
-    /// [`Segment::verify`]).
-    pub fn open(path: &Path) -> Result<Self, ArchiveError> {
-        let file = File::open(path).map_err(|e| ArchiveError::io(path, e))?;
-        // SAFETY: segments are immutable once renamed into place; nothing writes to them.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| ArchiveError::io(path, e))?;
-        let header = Header::parse(&map[..HEADER.min(map.len())], map.len() as u64, path)?;
-        Ok(Self { map, header })
-    }
-
-    pub fn kind(&self) -> Kind {
-        self.header.kind
-    }
-
-    /// Number of postings.
-    pub fn len(&self) -> usize {
-        self.header.count
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.header.count == 0
-    }
-
-    /// True when the stored checksum matches the content.
-    pub fn verify(&self) -> bool {
-        let body = &self.map[..self.map.len() - 8];
-        fnv(FNV_OFFSET, body) == u64_at(&self.map, self.map.len() - 8)
-    }
-
-    /// The `i`-th entry in hash order.
-    pub fn entry(&self, i: usize) -> (u64, Posting) {
-        decode_entry(&self.map, self.header.entry_offset(i) as usize)
-    }
-}
-
 /// The entry (hash, document, position) stored at byte `at` of `bytes`.
 pub(super) fn decode_entry(bytes: &[u8], at: usize) -> (u64, Posting) {
     (u64_at(bytes, at), Posting { doc: u32_at(bytes, at + 8), position: u32_at(bytes, at + 12) })
@@ -327,9 +283,9 @@ fn filter_words(count: u64, layout: FilterLayout) -> usize {
     }
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+pub(super) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
-fn fnv(mut state: u64, bytes: &[u8]) -> u64 {
+pub(super) fn fnv(mut state: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         state ^= u64::from(b);
         state = state.wrapping_mul(0x0100_0000_01b3);
@@ -363,6 +319,7 @@ impl<W: Write> Write for Checksummed<W> {
 #[cfg(test)]
 mod tests {
     use super::super::lookup::SegmentLookup;
+    use super::super::sequential::Segment;
     use super::*;
 
     fn postings(lookup: &SegmentLookup, hash: u64) -> Vec<Posting> {
@@ -386,7 +343,7 @@ mod tests {
         }
         write(&path, Kind::Kgrams, entries.clone()).unwrap();
         let seg = Segment::open(&path).unwrap();
-        assert!(seg.verify());
+        assert!(seg.verify().unwrap());
         assert_eq!(seg.len(), entries.len());
         let lookup = SegmentLookup::open(&path).unwrap();
         for i in 0..5000u64 {
@@ -445,7 +402,7 @@ mod tests {
             write_with_layout(&path, Kind::Kgrams, sorted.len() as u64, &mut sorted.iter().copied(), layout).unwrap();
             let seg = Segment::open(&path).unwrap();
             assert_eq!(seg.header.layout, layout);
-            assert!(seg.verify());
+            assert!(seg.verify().unwrap());
             let lookup = SegmentLookup::open(&path).unwrap();
             for &(hash, posting) in &entries {
                 assert_eq!(postings(&lookup, hash), vec![posting]);
@@ -479,7 +436,9 @@ mod tests {
         }
         write(&path, Kind::Kgrams, entries).unwrap();
         let seg = Segment::open(&path).unwrap();
-        let hashes: Vec<u64> = (0..seg.len()).map(|i| seg.entry(i).0).collect();
+        let stored: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
+        assert_eq!(stored.len(), seg.len());
+        let hashes: Vec<u64> = stored.iter().map(|e| e.0).collect();
         let lookup = SegmentLookup::open(&path).unwrap().unfiltered();
         let mut queries: Vec<u64> = hashes.iter().step_by(7).copied().collect();
         queries.extend(hashes.iter().step_by(11).map(|h| h.wrapping_add(1)));
@@ -488,7 +447,7 @@ mod tests {
         for hash in queries {
             let start = hashes.partition_point(|&h| h < hash);
             let end = start + hashes[start..].partition_point(|&h| h == hash);
-            let want: Vec<Posting> = (start..end).map(|i| seg.entry(i).1).collect();
+            let want: Vec<Posting> = stored[start..end].iter().map(|e| e.1).collect();
             assert_eq!(postings(&lookup, hash), want, "{hash:x}");
         }
     }
@@ -501,7 +460,7 @@ mod tests {
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[HEADER] ^= 0xff;
         std::fs::write(&path, &bytes).unwrap();
-        assert!(!Segment::open(&path).unwrap().verify());
+        assert!(!Segment::open(&path).unwrap().verify().unwrap());
         std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
         assert!(Segment::open(&path).is_err());
         assert!(SegmentLookup::open(&path).is_err());

@@ -1,0 +1,163 @@
+//! A segment read from end to end, for merges and `verify`: through a buffered reader, not
+//! a memory map, so that reading segments of many gigabytes keeps a few megabytes in
+//! memory (a map kept every page it touched in the process's resident memory). A check's
+//! lookups read segments through [`super::lookup::SegmentLookup`] instead.
+
+use std::fs::File;
+use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use super::error::ArchiveError;
+use super::segment::{ENTRY, FNV_OFFSET, HEADER, Header, Kind, decode_entry, fnv};
+use crate::index::Posting;
+
+/// Bytes read at a time: a whole number of entries.
+const CHUNK: usize = ENTRY * 65_536;
+
+/// A segment file, its header checked against its size.
+pub struct Segment {
+    path: PathBuf,
+    /// Its size in bytes.
+    size: u64,
+    pub(super) header: Header,
+}
+
+impl Segment {
+    /// Opens the segment at `path` and checks its header and size (not its checksum: see
+    /// [`Segment::verify`]).
+    pub fn open(path: &Path) -> Result<Self, ArchiveError> {
+        let io = |e| ArchiveError::io(path, e);
+        let file = File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
+        let mut head = Vec::with_capacity(HEADER);
+        file.take(HEADER as u64).read_to_end(&mut head).map_err(io)?;
+        let header = Header::parse(&head, size, path)?;
+        Ok(Self { path: path.to_path_buf(), size, header })
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.header.kind
+    }
+
+    /// Number of postings.
+    pub fn len(&self) -> usize {
+        self.header.count
+    }
+
+    /// Whether the stored checksum matches the content.
+    pub fn verify(&self) -> Result<bool, ArchiveError> {
+        Ok(self.verify_counting(|_| true)?.is_some())
+    }
+
+    /// Reads the whole segment once: the number of its postings whose document `keep`
+    /// accepts, when the stored checksum matches the content; `None` when it does not.
+    pub fn verify_counting(&self, keep: impl Fn(u32) -> bool) -> Result<Option<usize>, ArchiveError> {
+        let io = |e| ArchiveError::io(&self.path, e);
+        let mut reader = BufReader::with_capacity(CHUNK, File::open(&self.path).map_err(io)?);
+        let mut buffer = vec![0u8; CHUNK];
+        let mut sum = FNV_OFFSET;
+        let mut kept = 0usize;
+        let entries = (self.header.count * ENTRY) as u64;
+        let rest = self.size - 8 - HEADER as u64 - entries;
+        read_through(&mut reader, &mut buffer, HEADER as u64, &mut sum, |_| {}).map_err(io)?;
+        read_through(&mut reader, &mut buffer, entries, &mut sum, |chunk| {
+            kept += chunk.chunks_exact(ENTRY).filter(|e| keep(decode_entry(e, 0).1.doc)).count();
+        })
+        .map_err(io)?;
+        read_through(&mut reader, &mut buffer, rest, &mut sum, |_| {}).map_err(io)?;
+        let mut stored = [0u8; 8];
+        reader.read_exact(&mut stored).map_err(io)?;
+        Ok((sum == u64::from_le_bytes(stored)).then_some(kept))
+    }
+
+    /// Its entries in hash order, read as they are asked for.
+    pub fn entries(&self) -> Result<Entries, ArchiveError> {
+        let io = |e| ArchiveError::io(&self.path, e);
+        let mut file = File::open(&self.path).map_err(io)?;
+        file.seek(SeekFrom::Start(HEADER as u64)).map_err(io)?;
+        Ok(Entries { reader: BufReader::with_capacity(CHUNK, file), left: self.header.count, path: self.path.clone() })
+    }
+}
+
+/// The entries of a [`Segment`], in hash order; a read error ends them with the error.
+pub struct Entries {
+    reader: BufReader<File>,
+    left: usize,
+    path: PathBuf,
+}
+
+impl Iterator for Entries {
+    type Item = Result<(u64, Posting), ArchiveError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        let mut entry = [0u8; ENTRY];
+        match self.reader.read_exact(&mut entry) {
+            Ok(()) => {
+                self.left -= 1;
+                Some(Ok(decode_entry(&entry, 0)))
+            }
+            Err(e) => {
+                self.left = 0;
+                Some(Err(ArchiveError::io(&self.path, e)))
+            }
+        }
+    }
+}
+
+/// Reads the next `len` bytes of `reader` in chunks of at most `buffer`'s size (whole
+/// entries when it is read from an entry), folding each into the checksum `sum` and
+/// handing it to `each`.
+fn read_through(
+    reader: &mut impl Read,
+    buffer: &mut [u8],
+    mut len: u64,
+    sum: &mut u64,
+    mut each: impl FnMut(&[u8]),
+) -> std::io::Result<()> {
+    let most = buffer.len() as u64;
+    while len > 0 {
+        let chunk = &mut buffer[..len.min(most) as usize];
+        reader.read_exact(chunk)?;
+        *sum = fnv(*sum, chunk);
+        each(chunk);
+        len -= chunk.len() as u64;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::segment::write;
+    use super::*;
+
+    #[test]
+    fn a_read_through_counts_live_postings_and_finds_damage_anywhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.seg");
+        // More entries than one chunk holds, so that chunks meet inside the entries.
+        let entries: Vec<(u64, Posting)> = (0..150_000u64)
+            .map(|i| (crate::hash::fmix64(i), Posting { doc: (i % 97) as u32, position: i as u32 }))
+            .collect();
+        write(&path, Kind::Kgrams, entries.clone()).unwrap();
+        let seg = Segment::open(&path).unwrap();
+        let live = entries.iter().filter(|e| e.1.doc % 3 != 0).count();
+        assert_eq!(seg.verify_counting(|doc| doc % 3 != 0).unwrap(), Some(live));
+        let mut read: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
+        let mut want = entries;
+        want.sort_unstable();
+        assert_eq!(read.len(), want.len());
+        read.dedup();
+        assert_eq!(read, want);
+        // One flipped bit in an entry, in the sparse index or in the filter.
+        let bytes = std::fs::read(&path).unwrap();
+        for at in [HEADER + 3, HEADER + ENTRY * 70_000 + 9, bytes.len() - 20] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x10;
+            std::fs::write(&path, &damaged).unwrap();
+            assert_eq!(Segment::open(&path).unwrap().verify_counting(|_| true).unwrap(), None, "byte {at}");
+        }
+    }
+}

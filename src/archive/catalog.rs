@@ -240,6 +240,11 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     if matches!(format.as_deref(), Some("1" | "2" | "3")) {
         tx.execute_batch("UPDATE settings SET value = '4' WHERE key = 'format';").map_err(sql)?;
     }
+    // Format 5 writes segments whose filter picks a hash's block by its top bits (a merge
+    // then fills the filter in order); the segments already there are read as they are.
+    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4")) {
+        tx.execute_batch("UPDATE settings SET value = '5' WHERE key = 'format';").map_err(sql)?;
+    }
     tx.commit().map_err(sql)
 }
 

@@ -200,7 +200,7 @@ impl SegmentLookup {
         let read_word = |word: usize, buf: &mut [u8]| read_at(&self.file, buf, base + word as u64 * 8);
         let set = |word: u64, bit: usize| word & (1 << (bit % 64)) != 0;
         match self.header.layout {
-            FilterLayout::Blocked => {
+            FilterLayout::Ordered | FilterLayout::Blocked => {
                 // Every probe lies in the block of the first.
                 let first = probes.next().unwrap_or(0);
                 let block = first / 64 / BLOCK_WORDS * BLOCK_WORDS;

@@ -9,9 +9,11 @@
 //! the first entry holding it: `2^bits + 1` u64), the Bloom filter over the distinct
 //! hashes, and an FNV-1a checksum of everything before it.
 //!
-//! The magic says how the filter's bits are placed: `TWSEG02` (written now) puts the
-//! probes of a hash in one 64-byte block, `TWSEG01` (archives before format 4, still
-//! read) spread them over the whole filter.
+//! The magic says how the filter's bits are placed: `TWSEG03` (written now) puts the
+//! probes of a hash in one 64-byte block chosen by the hash's top bits, so that a writer,
+//! whose entries come in hash order, fills the filter from front to back; `TWSEG02`
+//! (archive format 4, still read) chose the block by a mix of the hash, and `TWSEG01`
+//! (archives before format 4, still read) spread the probes over the whole filter.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -21,7 +23,8 @@ use super::error::ArchiveError;
 use crate::hash::fmix64;
 use crate::index::{Posting, keep_first_positions};
 
-const MAGIC: &[u8; 8] = b"TWSEG02\n";
+const MAGIC: &[u8; 8] = b"TWSEG03\n";
+const MAGIC_MIXED_BLOCKS: &[u8; 8] = b"TWSEG02\n";
 const MAGIC_SPREAD_FILTER: &[u8; 8] = b"TWSEG01\n";
 pub(super) const HEADER: usize = 40;
 /// Bytes of one entry: hash, document, position.
@@ -37,7 +40,11 @@ pub(super) const BLOCK_WORDS: usize = 8;
 /// Where a filter puts the probes of a hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum FilterLayout {
-    /// All in one block of [`BLOCK_WORDS`] words.
+    /// All in one block of [`BLOCK_WORDS`] words, picked by the hash's top bits: blocks
+    /// in hash order.
+    Ordered,
+    /// All in one block of [`BLOCK_WORDS`] words, picked by a mix of the hash
+    /// (`TWSEG02`, written by archive format 4).
     Blocked,
     /// Anywhere in the filter (`TWSEG01`, written by archive formats 1 to 3).
     Spread,
@@ -46,7 +53,8 @@ pub(super) enum FilterLayout {
 impl FilterLayout {
     fn magic(self) -> &'static [u8; 8] {
         match self {
-            FilterLayout::Blocked => MAGIC,
+            FilterLayout::Ordered => MAGIC,
+            FilterLayout::Blocked => MAGIC_MIXED_BLOCKS,
             FilterLayout::Spread => MAGIC_SPREAD_FILTER,
         }
     }
@@ -57,14 +65,17 @@ impl FilterLayout {
         let mix = move |i: u64| {
             (hash ^ (hash >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15 ^ i.wrapping_mul(0xbf58_476d_1ce4_e5b9))
         };
-        let (base, bits) = match self {
-            FilterLayout::Spread => (0, (words * 64) as u64),
-            FilterLayout::Blocked => {
-                let blocks = (words / BLOCK_WORDS).max(1);
-                // The block from another mix of the hash than the probes within it.
-                let block = (fmix64(hash) % blocks as u64) as usize;
-                (block * BLOCK_WORDS * 64, (words.min(BLOCK_WORDS) * 64) as u64)
-            }
+        let blocks = (words / BLOCK_WORDS).max(1);
+        let block = match self {
+            FilterLayout::Spread => None,
+            // The hash's place among all hashes, scaled to the blocks.
+            FilterLayout::Ordered => Some(((u128::from(hash) * blocks as u128) >> 64) as usize),
+            // The block from another mix of the hash than the probes within it.
+            FilterLayout::Blocked => Some((fmix64(hash) % blocks as u64) as usize),
+        };
+        let (base, bits) = match block {
+            None => (0, (words * 64) as u64),
+            Some(block) => (block * BLOCK_WORDS * 64, (words.min(BLOCK_WORDS) * 64) as u64),
         };
         (0..FILTER_PROBES).map(move |i| base + ((mix(i) >> 17) % bits) as usize)
     }
@@ -119,7 +130,7 @@ pub fn write_sorted(
     count: u64,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
 ) -> Result<u64, ArchiveError> {
-    write_with_layout(path, kind, count, entries, FilterLayout::Blocked)
+    write_with_layout(path, kind, count, entries, FilterLayout::Ordered)
 }
 
 fn write_with_layout(
@@ -218,7 +229,8 @@ impl Header {
             return Err(bad("not a twinspot segment"));
         }
         let layout = match &bytes[..8] {
-            magic if magic == MAGIC => FilterLayout::Blocked,
+            magic if magic == MAGIC => FilterLayout::Ordered,
+            magic if magic == MAGIC_MIXED_BLOCKS => FilterLayout::Blocked,
             magic if magic == MAGIC_SPREAD_FILTER => FilterLayout::Spread,
             _ => return Err(bad("not a twinspot segment")),
         };
@@ -278,7 +290,7 @@ pub(super) fn top_bits(hash: u64, bits: u32) -> u64 {
 fn filter_words(count: u64, layout: FilterLayout) -> usize {
     let words = ((count as usize * FILTER_BITS_PER_KEY).div_ceil(64)).max(1);
     match layout {
-        FilterLayout::Blocked if words > BLOCK_WORDS => words.next_multiple_of(BLOCK_WORDS),
+        FilterLayout::Ordered | FilterLayout::Blocked if words > BLOCK_WORDS => words.next_multiple_of(BLOCK_WORDS),
         _ => words,
     }
 }
@@ -390,14 +402,14 @@ mod tests {
     }
 
     #[test]
-    fn segments_with_the_spread_filter_of_archive_formats_1_to_3_are_still_read() {
+    fn segments_with_the_filters_of_archive_formats_1_to_4_are_still_read() {
         let dir = tempfile::tempdir().unwrap();
         let entries: Vec<(u64, Posting)> = (0..3000u64)
             .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15), Posting { doc: i as u32 % 5, position: i as u32 }))
             .collect();
         let mut sorted = entries.clone();
         sorted.sort_unstable();
-        for layout in [FilterLayout::Spread, FilterLayout::Blocked] {
+        for layout in [FilterLayout::Spread, FilterLayout::Blocked, FilterLayout::Ordered] {
             let path = dir.path().join(format!("{layout:?}.seg"));
             write_with_layout(&path, Kind::Kgrams, sorted.len() as u64, &mut sorted.iter().copied(), layout).unwrap();
             let seg = Segment::open(&path).unwrap();

@@ -40,13 +40,14 @@ pub(super) struct Fresh {
     pub nshash_neighbour: bool,
 }
 
-/// The smallest `SKETCH` distinct values of `hashes`.
+/// The smallest `SKETCH` distinct values of `hashes`, in a vector of their own: an add
+/// keeps one for every document it adds, and a truncated vector of all of them would keep
+/// their room (12 KB a document, 1.2 GB for an add of 100,000).
 pub(super) fn sketch(hashes: impl Iterator<Item = u64>) -> Vec<u64> {
     let mut all: Vec<u64> = hashes.collect();
     all.sort_unstable();
     all.dedup();
-    all.truncate(SKETCH);
-    all
+    all[..all.len().min(SKETCH)].to_vec()
 }
 
 /// One near-duplicate group: its representative and every member (ascending ids).
@@ -141,4 +142,18 @@ pub(super) fn from_members(members: Vec<(u32, u32)>) -> Vec<Group> {
     }
     groups.sort_by(|x, y| y.members.len().cmp(&x.members.len()).then(x.representative.cmp(&y.representative)));
     groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sketch_keeps_the_smallest_distinct_hashes_and_no_more_room() {
+        let hashes = (0..5_000u64).rev().chain(0..100);
+        let kept = sketch(hashes);
+        assert_eq!(kept, (0..SKETCH as u64).collect::<Vec<_>>());
+        assert!(kept.capacity() < 2 * SKETCH, "room for {} hashes", kept.capacity());
+        assert_eq!(sketch([7, 3, 7].into_iter()), vec![3, 7]);
+    }
 }

@@ -11,6 +11,7 @@ mod add;
 mod any;
 pub mod catalog;
 mod check;
+mod checksum;
 mod codec;
 mod cut;
 mod date;

@@ -7,7 +7,7 @@
 //! words), the entries ascending (hash, document, position: 8 + 4 + 4 bytes), the sparse
 //! index (for each value of the hash's top bits,
 //! the first entry holding it: `2^bits + 1` u64), the Bloom filter over the distinct
-//! hashes, and an FNV-1a checksum of everything before it.
+//! hashes, and a checksum of everything before it ([`super::checksum`]).
 //!
 //! The magic says how the filter's bits are placed: `TWSEG03` (written now) puts the
 //! probes of a hash in one 64-byte block chosen by the hash's top bits, so that a writer,
@@ -19,6 +19,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+use super::checksum::Checksum;
 use super::error::ArchiveError;
 use crate::hash::fmix64;
 use crate::index::{Posting, keep_first_positions};
@@ -166,7 +167,8 @@ fn write_file(
     let mut filter = vec![0u64; filter_words];
     // starts[b] counts entries whose top bits are below b, filled in as entries stream by.
     let mut bucket_counts = vec![0u64; (1usize << bits) + 1];
-    let mut out = Checksummed::new(BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(io)?));
+    let inner = BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(io)?);
+    let mut out = Checksummed { inner, sum: Checksum::new(layout) };
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(layout.magic());
     header.extend_from_slice(&(kind as u32).to_le_bytes());
@@ -199,7 +201,7 @@ fn write_file(
     for w in &filter {
         out.write_all(&w.to_le_bytes()).map_err(io)?;
     }
-    let sum = out.sum;
+    let sum = out.sum.finish();
     let mut inner = out.inner;
     inner.write_all(&sum.to_le_bytes()).map_err(io)?;
     let file = inner.into_inner().map_err(|e| ArchiveError::io(tmp, e.into_error()))?;
@@ -295,32 +297,16 @@ fn filter_words(count: u64, layout: FilterLayout) -> usize {
     }
 }
 
-pub(super) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-pub(super) fn fnv(mut state: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        state ^= u64::from(b);
-        state = state.wrapping_mul(0x0100_0000_01b3);
-    }
-    state
-}
-
-/// A writer that keeps the FNV-1a checksum of what went through it.
+/// A writer that keeps the checksum of what went through it.
 struct Checksummed<W: Write> {
     inner: W,
-    sum: u64,
-}
-
-impl<W: Write> Checksummed<W> {
-    fn new(inner: W) -> Self {
-        Self { inner, sum: FNV_OFFSET }
-    }
+    sum: Checksum,
 }
 
 impl<W: Write> Write for Checksummed<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.sum = fnv(self.sum, &buf[..n]);
+        self.sum.update(&buf[..n]);
         Ok(n)
     }
     fn flush(&mut self) -> std::io::Result<()> {

@@ -8,7 +8,8 @@ use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use super::error::ArchiveError;
-use super::segment::{ENTRY, FNV_OFFSET, HEADER, Header, Kind, decode_entry, fnv};
+use super::checksum::Checksum;
+use super::segment::{ENTRY, HEADER, Header, Kind, decode_entry};
 use crate::index::Posting;
 
 /// Bytes read at a time: a whole number of entries.
@@ -55,7 +56,7 @@ impl Segment {
         let io = |e| ArchiveError::io(&self.path, e);
         let mut reader = BufReader::with_capacity(CHUNK, File::open(&self.path).map_err(io)?);
         let mut buffer = vec![0u8; CHUNK];
-        let mut sum = FNV_OFFSET;
+        let mut sum = Checksum::new(self.header.layout);
         let mut kept = 0usize;
         let entries = (self.header.count * ENTRY) as u64;
         let rest = self.size - 8 - HEADER as u64 - entries;
@@ -67,7 +68,7 @@ impl Segment {
         read_through(&mut reader, &mut buffer, rest, &mut sum, |_| {}).map_err(io)?;
         let mut stored = [0u8; 8];
         reader.read_exact(&mut stored).map_err(io)?;
-        Ok((sum == u64::from_le_bytes(stored)).then_some(kept))
+        Ok((sum.finish() == u64::from_le_bytes(stored)).then_some(kept))
     }
 
     /// Its entries in hash order, read as they are asked for.
@@ -114,14 +115,14 @@ fn read_through(
     reader: &mut impl Read,
     buffer: &mut [u8],
     mut len: u64,
-    sum: &mut u64,
+    sum: &mut Checksum,
     mut each: impl FnMut(&[u8]),
 ) -> std::io::Result<()> {
     let most = buffer.len() as u64;
     while len > 0 {
         let chunk = &mut buffer[..len.min(most) as usize];
         reader.read_exact(chunk)?;
-        *sum = fnv(*sum, chunk);
+        sum.update(chunk);
         each(chunk);
         len -= chunk.len() as u64;
     }

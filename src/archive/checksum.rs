@@ -4,8 +4,6 @@
 //! eight times fewer multiplications. A segment is a whole number of words long, its
 //! checksum excluded.
 
-use super::segment::FilterLayout;
-
 const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0100_0000_01b3;
 
@@ -20,9 +18,9 @@ pub(super) struct Checksum {
 }
 
 impl Checksum {
-    /// The checksum of a segment whose magic says `layout`.
-    pub(super) fn new(layout: FilterLayout) -> Self {
-        Self { state: OFFSET, words: layout == FilterLayout::Ordered, pending: [0; 8], filled: 0 }
+    /// A checksum over words (`words`, segments written now) or over bytes.
+    pub(super) fn new(words: bool) -> Self {
+        Self { state: OFFSET, words, pending: [0; 8], filled: 0 }
     }
 
     /// Takes the next `bytes`.
@@ -78,8 +76,8 @@ fn bytewise(mut state: u64, bytes: &[u8]) -> u64 {
 mod tests {
     use super::*;
 
-    fn of(layout: FilterLayout, chunks: &[&[u8]]) -> u64 {
-        let mut sum = Checksum::new(layout);
+    fn of(words: bool, chunks: &[&[u8]]) -> u64 {
+        let mut sum = Checksum::new(words);
         for chunk in chunks {
             sum.update(chunk);
         }
@@ -89,19 +87,19 @@ mod tests {
     #[test]
     fn the_checksum_does_not_depend_on_how_the_bytes_are_cut_and_sees_every_flip() {
         let bytes: Vec<u8> = (0..200u32).map(|i| (i * 37 % 251) as u8).collect();
-        for layout in [FilterLayout::Ordered, FilterLayout::Blocked] {
-            let whole = of(layout, &[&bytes]);
+        for words in [true, false] {
+            let whole = of(words, &[&bytes]);
             for cuts in [[1, 9], [7, 8], [8, 16], [3, 190], [0, 200]] {
                 let [a, b] = cuts;
-                assert_eq!(of(layout, &[&bytes[..a], &bytes[a..b], &bytes[b..]]), whole, "{layout:?} {cuts:?}");
+                assert_eq!(of(words, &[&bytes[..a], &bytes[a..b], &bytes[b..]]), whole, "{words} {cuts:?}");
             }
             for at in [0, 7, 8, 100, 199] {
                 let mut flipped = bytes.clone();
                 flipped[at] ^= 0x01;
-                assert_ne!(of(layout, &[&flipped]), whole, "{layout:?} byte {at}");
+                assert_ne!(of(words, &[&flipped]), whole, "{words} byte {at}");
             }
         }
         // Formats 1 to 4 keep FNV-1a over bytes, as they were written.
-        assert_eq!(of(FilterLayout::Blocked, &[b"a"]), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(of(false, &[b"a"]), 0xaf63_dc4c_8601_ec8c);
     }
 }

@@ -60,6 +60,11 @@ impl FilterLayout {
         }
     }
 
+    /// The checksum of a segment of this layout: over words for those written now.
+    pub(super) fn checksum(self) -> Checksum {
+        Checksum::new(self == FilterLayout::Ordered)
+    }
+
     /// The filter bits of `hash` in a filter of `words` words: fingerprint hashes are
     /// well mixed, so probes are taken from mixes of the hash itself.
     pub(super) fn probes(self, hash: u64, words: usize) -> impl Iterator<Item = usize> {
@@ -168,7 +173,7 @@ fn write_file(
     // starts[b] counts entries whose top bits are below b, filled in as entries stream by.
     let mut bucket_counts = vec![0u64; (1usize << bits) + 1];
     let inner = BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(io)?);
-    let mut out = Checksummed { inner, sum: Checksum::new(layout) };
+    let mut out = Checksummed { inner, sum: layout.checksum() };
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(layout.magic());
     header.extend_from_slice(&(kind as u32).to_le_bytes());

@@ -56,7 +56,7 @@ impl Segment {
         let io = |e| ArchiveError::io(&self.path, e);
         let mut reader = BufReader::with_capacity(CHUNK, File::open(&self.path).map_err(io)?);
         let mut buffer = vec![0u8; CHUNK];
-        let mut sum = Checksum::new(self.header.layout);
+        let mut sum = self.header.layout.checksum();
         let mut kept = 0usize;
         let entries = (self.header.count * ENTRY) as u64;
         let rest = self.size - 8 - HEADER as u64 - entries;

@@ -227,3 +227,84 @@ impl Iterator for MergeIter<'_> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::segment::{FilterLayout, write_with_layout};
+    use super::super::{AddOptions, WhenBusy};
+    use super::*;
+    use crate::engine::{CancelFlag, DocumentInput, NoProgress};
+    use crate::model::Role;
+    use crate::settings::Settings;
+
+    /// Adds texts `numbers` ([`text`]) to the archive at `dir`, one file each under `docs`.
+    fn add(dir: &std::path::Path, docs: &std::path::Path, numbers: std::ops::Range<usize>) {
+        let archive = Archive::open_for_changes(dir, &Settings::default(), true, WhenBusy::Refuse).unwrap();
+        let inputs: Vec<DocumentInput> = numbers
+            .map(|n| {
+                let path = docs.join(format!("{n}.txt"));
+                std::fs::write(&path, text(n)).unwrap();
+                DocumentInput::new(path, Role::Reference)
+            })
+            .collect();
+        archive.add(&inputs, &AddOptions::default(), &NoProgress, &CancelFlag::new()).unwrap();
+    }
+
+    /// Text number `n`: 120 words of its own.
+    fn text(n: usize) -> String {
+        (0..120).map(|w| format!("word{} ", (n * 7919 + w * 104_729) % 5003)).collect::<String>() + ".\n"
+    }
+
+    /// The postings of every listed segment, read from end to end.
+    fn all_postings(dir: &std::path::Path) -> Vec<(u64, Posting)> {
+        let archive = Archive::open(dir, &Settings::default()).unwrap();
+        let listed = rows::segments(&archive.lock()).unwrap();
+        let mut all: Vec<(u64, Posting)> = listed
+            .iter()
+            .filter(|s| s.kind == Kind::Kgrams.code())
+            .flat_map(|s| Segment::open(&dir.join(&s.file)).unwrap().entries().unwrap().map(Result::unwrap))
+            .collect();
+        all.sort_unstable();
+        all
+    }
+
+    #[test]
+    fn segments_of_format_4_merge_with_those_written_now() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (dir, docs) = (tmp.path().join("arc"), tmp.path().join("docs"));
+        std::fs::create_dir(&docs).unwrap();
+        add(&dir, &docs, 0..6);
+        // Its segments rewritten as format 4 wrote them: the filter's blocks picked by a
+        // mix of the hash, a checksum over bytes.
+        {
+            let archive = Archive::open_for_changes(&dir, &Settings::default(), false, WhenBusy::Refuse).unwrap();
+            let conn = archive.lock();
+            for s in rows::segments(&conn).unwrap() {
+                let path = dir.join(&s.file);
+                let seg = Segment::open(&path).unwrap();
+                let entries: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
+                std::fs::remove_file(&path).unwrap();
+                let kind = seg.kind();
+                write_with_layout(&path, kind, entries.len() as u64, &mut entries.into_iter(), FilterLayout::Blocked)
+                    .unwrap();
+                assert_eq!(Segment::open(&path).unwrap().header.layout, FilterLayout::Blocked);
+            }
+            conn.execute("UPDATE settings SET value = '4' WHERE key = 'format'", []).unwrap();
+        }
+        add(&dir, &docs, 6..9);
+        let before = all_postings(&dir);
+        let archive = Archive::open_for_changes(&dir, &Settings::default(), false, WhenBusy::Refuse).unwrap();
+        let layouts: Vec<FilterLayout> = rows::segments(&archive.lock())
+            .unwrap()
+            .iter()
+            .map(|s| Segment::open(&dir.join(&s.file)).unwrap().header.layout)
+            .collect();
+        assert!(layouts.contains(&FilterLayout::Blocked) && layouts.contains(&FilterLayout::Ordered), "{layouts:?}");
+        assert!(archive.merge_all().unwrap());
+        let report = archive.verify().unwrap();
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        assert_eq!(report.segments, 2);
+        drop(archive);
+        assert_eq!(all_postings(&dir), before);
+    }
+}

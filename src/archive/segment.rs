@@ -139,7 +139,7 @@ pub fn write_sorted(
     write_with_layout(path, kind, count, entries, FilterLayout::Ordered)
 }
 
-fn write_with_layout(
+pub(super) fn write_with_layout(
     path: &Path,
     kind: Kind,
     count: u64,

@@ -88,9 +88,8 @@ pub(super) fn take_char_grams(
         .par_iter_mut()
         .enumerate()
         .filter_map(|(id, d)| {
-            let keep = normalize.is_some() && is_reference(d);
             let taken = d.prints.as_mut().and_then(|p| p.char_grams.take());
-            let normalize = normalize.filter(|_| keep)?;
+            let normalize = normalize.filter(|_| is_reference(d))?;
             let grams = taken.unwrap_or_else(|| grams_of_text(&d.entry.text[..d.compared], normalize));
             Some((id as u32, grams))
         })

@@ -134,12 +134,12 @@ impl Archive {
         let (inputs, count) = self.open_sound(chosen, (kind, removed))?;
         let mut merged = MergeIter::new(&inputs, removed)?;
         let written = segment::write_sorted(&self.dir.join(file), kind, count, &mut merged);
-        // A read error ends the merged entries early: it, not the short count, is the cause.
-        if let Some(error) = merged.error.take() {
-            std::fs::remove_file(self.dir.join(file)).ok();
-            return Err(error);
+        // A read error ends the merged entries early, and the short segment is not kept
+        // (its temporary is removed): the error, not the short count, is the cause.
+        match merged.error.take() {
+            Some(error) => Err(error),
+            None => written,
         }
-        written
     }
 
     /// Opens the segments `chosen` for merging, each checked against its checksum, its

@@ -7,8 +7,8 @@ use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use super::error::ArchiveError;
 use super::checksum::Checksum;
+use super::error::ArchiveError;
 use super::segment::{ENTRY, HEADER, Header, Kind, decode_entry};
 use crate::index::Posting;
 
@@ -54,7 +54,8 @@ impl Segment {
     /// accepts, when the stored checksum matches the content; `None` when it does not.
     pub fn verify_counting(&self, keep: impl Fn(u32) -> bool) -> Result<Option<usize>, ArchiveError> {
         let io = |e| ArchiveError::io(&self.path, e);
-        let mut reader = BufReader::with_capacity(CHUNK, File::open(&self.path).map_err(io)?);
+        // Read in chunks of its own size: a buffered reader would only copy them again.
+        let mut reader = File::open(&self.path).map_err(io)?;
         let mut buffer = vec![0u8; CHUNK];
         let mut sum = self.header.layout.checksum();
         let mut kept = 0usize;

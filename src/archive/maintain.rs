@@ -200,12 +200,14 @@ impl Archive {
         let segments = rows::segments(&conn).map_err(sql)?;
         for listed in &segments {
             let (file, postings) = (&listed.file, listed.postings);
-            match Segment::open(&self.dir.join(file)) {
-                Ok(seg) if !seg.verify()? => {
+            // A segment that cannot be read is a problem of its own, like one that does not
+            // match its checksum: the other segments are still verified.
+            match Segment::open(&self.dir.join(file)).and_then(|seg| Ok((seg.verify()?, seg))) {
+                Ok((false, seg)) => {
                     let concerned = concerned_documents(&seg, &rows::documents(&conn).map_err(sql)?);
                     report.problems.push(format!("segment {file}: checksum does not match{concerned}"));
                 }
-                Ok(seg) if i64::try_from(seg.len()).ok() != Some(postings) => {
+                Ok((true, seg)) if i64::try_from(seg.len()).ok() != Some(postings) => {
                     report.problems.push(format!("segment {file}: {} postings, the catalog says {postings}", seg.len()))
                 }
                 Ok(_) => {}

@@ -206,7 +206,8 @@ fn create(conn: &mut Connection, dir: &Path, settings: &[(&str, String)]) -> Res
 /// - Format 3 adds `token_keys` (see [`crate::fingerprint::TokenKeys`]). Documents
 ///   archived before have none and are read whole when they are candidates, as before.
 /// - Format 4 writes segments whose Bloom filter keeps the probes of a hash in one block
-///   (see [`super::segment`]); nothing in the catalog changes.
+///   (see [`super::segment`]); nothing in the catalog changes. Format 5 picks that block
+///   by the hash's top bits, format 6 packs the entries; neither changes the catalog.
 pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     let sql = |e| ArchiveError::sql(dir, e);
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
@@ -244,6 +245,12 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     // then fills the filter in order); the segments already there are read as they are.
     if matches!(format.as_deref(), Some("1" | "2" | "3" | "4")) {
         tx.execute_batch("UPDATE settings SET value = '5' WHERE key = 'format';").map_err(sql)?;
+    }
+    // Format 6 writes segments whose entries are packed (`TWSEG04`, 10 bytes an entry
+    // instead of 16 at 100,000 documents); the segments already there are read as they
+    // are, and packed when they are next merged.
+    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5")) {
+        tx.execute_batch("UPDATE settings SET value = '6' WHERE key = 'format';").map_err(sql)?;
     }
     tx.commit().map_err(sql)
 }

@@ -16,7 +16,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::error::ArchiveError;
-use super::segment::{BLOCK_WORDS, ENTRY, FilterLayout, HEADER, Header, decode_entry, top_bits, u64_at};
+use super::packing::Packing;
+use super::segment::{BLOCK_WORDS, FilterLayout, HEADER, Header, top_bits, u64_at};
 use crate::engine::MAX_POSTINGS;
 use crate::index::Posting;
 
@@ -25,7 +26,8 @@ use crate::index::Posting;
 /// ([`MAX_POSTINGS`]); a [`crate::index::Spread`] tells the rest.
 pub(crate) const CAP: usize = MAX_POSTINGS + 1;
 
-/// Entries read around the guessed place of a hash (4 KiB). Within a bucket of n
+/// Entries read around the guessed place of a hash (4 KiB of whole entries, 2.5 KiB of
+/// entries packed in 10 bytes). Within a bucket of n
 /// entries the guess is off by about √n entries: a few dozen at 100,000 documents.
 const WINDOW: usize = 256;
 
@@ -140,7 +142,7 @@ impl SegmentLookup {
         }
         let guess = self.guess(hash, first, last, bucket);
         let from = guess.saturating_sub(WINDOW / 2).max(first);
-        let mut window = Window::read(self, from, (from + WINDOW).min(last))?;
+        let mut window = Window::read(self, bucket, from, (from + WINDOW).min(last))?;
         window.check_order(bucket, self.header.bits)?;
         let bracketed = (window.from == first || window.hash(window.from) < hash)
             && (window.to == last || window.hash(window.to - 1) >= hash);
@@ -148,7 +150,7 @@ impl SegmentLookup {
         let mut at = start;
         while at < last {
             if !(window.from..window.to).contains(&at) {
-                window = Window::read(self, at, (at + WINDOW).min(last))?;
+                window = Window::read(self, bucket, at, (at + WINDOW).min(last))?;
                 window.check_order(bucket, self.header.bits)?;
             }
             let (found, posting) = window.entry(at);
@@ -180,7 +182,7 @@ impl SegmentLookup {
         let bucket = top_bits(hash, self.header.bits);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            let one = Window::read(self, mid, mid + 1)?;
+            let one = Window::read(self, bucket, mid, mid + 1)?;
             one.check_order(bucket, self.header.bits)?;
             if one.hash(mid) < hash {
                 lo = mid + 1;
@@ -233,19 +235,23 @@ struct Walked {
     ended: bool,
 }
 
-/// Entries `from..to` of a segment, read at once and decoded as they are asked for (a
-/// lookup uses a few of them).
+/// Entries `from..to` of a segment, all of one bucket, read at once and decoded as they
+/// are asked for (a lookup uses a few of them).
 struct Window {
     from: usize,
     to: usize,
     bytes: Vec<u8>,
+    packing: Packing,
+    /// The top bits every hash of the window has.
+    bucket: u64,
 }
 
 impl Window {
-    fn read(segment: &SegmentLookup, from: usize, to: usize) -> io::Result<Self> {
-        let mut bytes = vec![0u8; (to - from) * ENTRY];
+    fn read(segment: &SegmentLookup, bucket: u64, from: usize, to: usize) -> io::Result<Self> {
+        let packing = segment.header.packing;
+        let mut bytes = vec![0u8; (to - from) * packing.bytes()];
         read_at(&segment.file, &mut bytes, segment.header.entry_offset(from))?;
-        Ok(Self { from, to, bytes })
+        Ok(Self { from, to, bytes, packing, bucket })
     }
 
     /// Fails when the entries read are not those of one bucket in ascending order, as
@@ -268,7 +274,7 @@ impl Window {
 
     /// Entry `i` of the segment (within the window).
     fn entry(&self, i: usize) -> (u64, Posting) {
-        decode_entry(&self.bytes, (i - self.from) * ENTRY)
+        self.packing.decode(&self.bytes[(i - self.from) * self.packing.bytes()..], self.bucket)
     }
 
     fn hash(&self, i: usize) -> u64 {

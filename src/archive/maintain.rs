@@ -78,7 +78,9 @@ pub(super) fn is_gone(path: &std::path::Path) -> bool {
 }
 
 /// The archived documents a damaged segment holds postings of (as far as its entries
-/// can still be read), said after its problem: their matches may be missed.
+/// can still be read), said after its problem: their matches may be missed. A damaged
+/// entry may name another document of the segment's range (entries are packed in as few
+/// bits as that range needs), never one beyond it.
 fn concerned_documents(segment: &Segment, archived: &[rows::DocumentInfo]) -> String {
     const SHOWN: usize = 10;
     // As far as they can be read: a read error ends them.

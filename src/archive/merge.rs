@@ -14,9 +14,10 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashSet;
 
 use super::files::{segment_name, sync_dir};
+use super::packing::Bounds;
 use super::rows::{self, SegmentRow};
 use super::segment::{self, Kind};
-use super::sequential::{Entries, Segment};
+use super::sequential::{Entries, Live, Segment};
 use super::{Archive, ArchiveError};
 use crate::index::Posting;
 
@@ -131,9 +132,9 @@ impl Archive {
         kind: Kind,
         file: &str,
     ) -> Result<u64, ArchiveError> {
-        let (inputs, count) = self.open_sound(chosen, (kind, removed))?;
+        let (inputs, live) = self.open_sound(chosen, (kind, removed))?;
         let mut merged = MergeIter::new(&inputs, removed)?;
-        let written = segment::write_sorted(&self.dir.join(file), kind, count, &mut merged);
+        let written = segment::write_sorted(&self.dir.join(file), kind, (live.count as u64, live.bounds), &mut merged);
         // A read error ends the merged entries early, and the short segment is not kept
         // (its temporary is removed): the error, not the short count, is the cause.
         match merged.error.take() {
@@ -143,22 +144,23 @@ impl Archive {
     }
 
     /// Opens the segments `chosen` for merging, each checked against its checksum, its
-    /// listed posting count and `kind`, and counts their postings of documents not `removed`; the
-    /// damaged ones are named in [`ArchiveError::DamagedSegments`].
+    /// listed posting count and `kind`, and tells what they hold of documents not
+    /// `removed` (how many postings, within what bounds); the damaged ones are named in
+    /// [`ArchiveError::DamagedSegments`].
     fn open_sound(
         &self,
         chosen: &[&SegmentRow],
         (kind, removed): (Kind, &FxHashSet<u32>),
-    ) -> Result<(Vec<Segment>, u64), ArchiveError> {
+    ) -> Result<(Vec<Segment>, Live), ArchiveError> {
         let mut inputs = Vec::with_capacity(chosen.len());
-        let mut count = 0u64;
+        let mut all = Live { count: 0, bounds: Bounds::empty() };
         let mut damaged = Vec::new();
         for SegmentRow { file, postings, .. } in chosen {
             let sound = |seg: &Segment| i64::try_from(seg.len()).ok() == Some(*postings) && seg.kind() == kind;
             match Segment::open(&self.dir.join(file)) {
                 Ok(seg) if sound(&seg) => match seg.verify_counting(|doc| !removed.contains(&doc))? {
                     Some(live) => {
-                        count += live as u64;
+                        all = Live { count: all.count + live.count, bounds: all.bounds.union(live.bounds) };
                         inputs.push(seg);
                     }
                     None => damaged.push(file.clone()),
@@ -168,7 +170,7 @@ impl Archive {
             }
         }
         if damaged.is_empty() {
-            Ok((inputs, count))
+            Ok((inputs, all))
         } else {
             Err(ArchiveError::DamagedSegments { dir: self.dir.clone(), files: damaged })
         }
@@ -285,8 +287,8 @@ mod tests {
                 let entries: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
                 std::fs::remove_file(&path).unwrap();
                 let kind = seg.kind();
-                write_with_layout(&path, kind, entries.len() as u64, &mut entries.into_iter(), FilterLayout::Blocked)
-                    .unwrap();
+                let (count, layout) = (entries.len() as u64, (FilterLayout::Blocked, None));
+                write_with_layout(&path, kind, count, &mut entries.into_iter(), layout).unwrap();
                 assert_eq!(Segment::open(&path).unwrap().header.layout, FilterLayout::Blocked);
             }
             conn.execute("UPDATE settings SET value = '4' WHERE key = 'format'", []).unwrap();

@@ -24,6 +24,7 @@ mod lookup;
 mod maintain;
 mod merge;
 mod names;
+mod packing;
 mod prepare;
 mod reader;
 mod regroup;
@@ -61,8 +62,8 @@ use crate::settings::Settings;
 /// The on-disk format this build writes and reads (and the older ones it upgrades: 1
 /// held texts in the documents table, 2 had no token keys, 3 wrote segments whose filter
 /// spread a hash's probes over the whole filter, 4 picked a hash's filter block by a mix
-/// of the hash rather than by its top bits).
-pub const FORMAT_VERSION: u32 = 5;
+/// of the hash rather than by its top bits, 5 wrote segment entries of 16 bytes).
+pub const FORMAT_VERSION: u32 = 6;
 
 /// An open archive.
 pub struct Archive {

@@ -4,16 +4,18 @@
 //! ([`super::sequential`]).
 //!
 //! Layout, little-endian: a 40-byte header (magic, kind, bucket bits, posting count, filter
-//! words), the entries ascending (hash, document, position: 8 + 4 + 4 bytes), the sparse
-//! index (for each value of the hash's top bits,
-//! the first entry holding it: `2^bits + 1` u64), the Bloom filter over the distinct
-//! hashes, and a checksum of everything before it ([`super::checksum`]).
+//! words, and for `TWSEG04` the packing's document base and widths), the entries ascending
+//! by (hash, document, position), each of one width ([`super::packing`]), the sparse index
+//! (for each value of the hash's top bits, the first entry holding it: `2^bits + 1` u64),
+//! the Bloom filter over the distinct hashes, and a checksum of everything before it
+//! ([`super::checksum`]).
 //!
-//! The magic says how the filter's bits are placed: `TWSEG03` (written now) puts the
-//! probes of a hash in one 64-byte block chosen by the hash's top bits, so that a writer,
-//! whose entries come in hash order, fills the filter from front to back; `TWSEG02`
-//! (archive format 4, still read) chose the block by a mix of the hash, and `TWSEG01`
-//! (archives before format 4, still read) spread the probes over the whole filter.
+//! The magic says how entries and filter are laid out. `TWSEG04` (written now) packs the
+//! entries and puts the probes of a hash in one 64-byte block chosen by the hash's top
+//! bits, so that a writer, whose entries come in hash order, fills the filter from front to
+//! back. The older layouts are still read, all with entries of 16 bytes: `TWSEG03`
+//! (archive format 5) has the same filter; `TWSEG02` (format 4) chose the block by a mix of
+//! the hash; `TWSEG01` (formats 1 to 3) spread the probes over the whole filter.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -21,15 +23,15 @@ use std::path::Path;
 
 use super::checksum::Checksum;
 use super::error::ArchiveError;
+use super::packing::{Bounds, Packing};
 use crate::hash::fmix64;
 use crate::index::{Posting, keep_first_positions};
 
-const MAGIC: &[u8; 8] = b"TWSEG03\n";
+const MAGIC: &[u8; 8] = b"TWSEG04\n";
+const MAGIC_WHOLE_ENTRIES: &[u8; 8] = b"TWSEG03\n";
 const MAGIC_MIXED_BLOCKS: &[u8; 8] = b"TWSEG02\n";
 const MAGIC_SPREAD_FILTER: &[u8; 8] = b"TWSEG01\n";
 pub(super) const HEADER: usize = 40;
-/// Bytes of one entry: hash, document, position.
-pub(super) const ENTRY: usize = 16;
 /// At most this many top bits pick a sparse-index slot (512 KiB of index at most).
 const MAX_BUCKET_BITS: u32 = 16;
 /// Bloom filter bits per distinct hash, and probes.
@@ -52,9 +54,12 @@ pub(super) enum FilterLayout {
 }
 
 impl FilterLayout {
-    fn magic(self) -> &'static [u8; 8] {
+    /// The magic of a segment with this filter, its entries packed or not (only the
+    /// layout written now packs them).
+    fn magic(self, packed: bool) -> &'static [u8; 8] {
         match self {
-            FilterLayout::Ordered => MAGIC,
+            FilterLayout::Ordered if packed => MAGIC,
+            FilterLayout::Ordered => MAGIC_WHOLE_ENTRIES,
             FilterLayout::Blocked => MAGIC_MIXED_BLOCKS,
             FilterLayout::Spread => MAGIC_SPREAD_FILTER,
         }
@@ -126,25 +131,29 @@ pub fn write(path: &Path, kind: Kind, mut entries: Vec<(u64, Posting)>) -> Resul
     entries.dedup();
     // As in a check's own index: one document keeps its first positions of a hash.
     keep_first_positions(&mut entries);
-    write_sorted(path, kind, entries.len() as u64, &mut entries.into_iter())
+    let bounds = Bounds::of(entries.iter().map(|e| &e.1));
+    write_sorted(path, kind, (entries.len() as u64, bounds), &mut entries.into_iter())
 }
 
-/// Writes `count` entries, already ascending and distinct, from `entries`.
+/// Writes `count` entries, already ascending and distinct and within `bounds`, from
+/// `entries`.
 pub fn write_sorted(
     path: &Path,
     kind: Kind,
-    count: u64,
+    (count, bounds): (u64, Bounds),
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
 ) -> Result<u64, ArchiveError> {
-    write_with_layout(path, kind, count, entries, FilterLayout::Ordered)
+    write_with_layout(path, kind, count, entries, (FilterLayout::Ordered, Some(bounds)))
 }
 
+/// Writes a segment with the filter `layout`, its entries packed for the bounds given
+/// (only with [`FilterLayout::Ordered`]) or whole, as earlier formats wrote them.
 pub(super) fn write_with_layout(
     path: &Path,
     kind: Kind,
     count: u64,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
-    layout: FilterLayout,
+    layout: (FilterLayout, Option<Bounds>),
 ) -> Result<u64, ArchiveError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -164,10 +173,13 @@ fn write_file(
     kind: Kind,
     count: u64,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
-    layout: FilterLayout,
+    (layout, bounds): (FilterLayout, Option<Bounds>),
 ) -> Result<u64, ArchiveError> {
     let io = |e| ArchiveError::io(tmp, e);
     let bits = bucket_bits(count);
+    let bounds = bounds.filter(|_| layout == FilterLayout::Ordered);
+    let packing = bounds.map_or(Packing::WHOLE, |b| Packing::new(bits, b));
+    let (doc_base, doc_bits, position_bits) = packing.parts();
     let filter_words = filter_words(count, layout);
     let mut filter = vec![0u64; filter_words];
     // starts[b] counts entries whose top bits are below b, filled in as entries stream by.
@@ -175,20 +187,27 @@ fn write_file(
     let inner = BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(io)?);
     let mut out = Checksummed { inner, sum: layout.checksum() };
     let mut header = Vec::with_capacity(HEADER);
-    header.extend_from_slice(layout.magic());
+    header.extend_from_slice(layout.magic(bounds.is_some()));
     header.extend_from_slice(&(kind as u32).to_le_bytes());
     header.extend_from_slice(&bits.to_le_bytes());
     header.extend_from_slice(&count.to_le_bytes());
     header.extend_from_slice(&(filter_words as u64).to_le_bytes());
-    header.extend_from_slice(&[0u8; 8]);
+    match bounds {
+        // Widths of at most 32 bits.
+        Some(_) => header.extend_from_slice(
+            &[doc_base.to_le_bytes().as_slice(), &[doc_bits as u8, position_bits as u8, 0, 0]].concat(),
+        ),
+        None => header.extend_from_slice(&[0u8; 8]),
+    }
     out.write_all(&header).map_err(io)?;
     let mut written = 0u64;
     let mut entry = [0u8; 16];
     for (hash, p) in entries.take(count as usize) {
-        entry[..8].copy_from_slice(&hash.to_le_bytes());
-        entry[8..12].copy_from_slice(&p.doc.to_le_bytes());
-        entry[12..].copy_from_slice(&p.position.to_le_bytes());
-        out.write_all(&entry).map_err(io)?;
+        if !packing.holds(&p) {
+            return Err(ArchiveError::Corrupt(format!("{}: a posting outside the bounds announced", path.display())));
+        }
+        packing.encode(hash, &p, &mut entry);
+        out.write_all(&entry[..packing.bytes()]).map_err(io)?;
         bucket_counts[top_bits(hash, bits) as usize + 1] += 1;
         for bit in layout.probes(hash, filter_words) {
             filter[bit / 64] |= 1 << (bit % 64);
@@ -226,6 +245,8 @@ pub(super) struct Header {
     pub count: usize,
     pub filter_words: usize,
     pub layout: FilterLayout,
+    /// How its entries are stored.
+    pub packing: Packing,
 }
 
 impl Header {
@@ -235,27 +256,44 @@ impl Header {
         if bytes.len() < HEADER || file_len < (HEADER + 8) as u64 {
             return Err(bad("not a twinspot segment"));
         }
-        let layout = match &bytes[..8] {
-            magic if magic == MAGIC => FilterLayout::Ordered,
-            magic if magic == MAGIC_MIXED_BLOCKS => FilterLayout::Blocked,
-            magic if magic == MAGIC_SPREAD_FILTER => FilterLayout::Spread,
+        let (layout, packed) = match &bytes[..8] {
+            magic if magic == MAGIC => (FilterLayout::Ordered, true),
+            magic if magic == MAGIC_WHOLE_ENTRIES => (FilterLayout::Ordered, false),
+            magic if magic == MAGIC_MIXED_BLOCKS => (FilterLayout::Blocked, false),
+            magic if magic == MAGIC_SPREAD_FILTER => (FilterLayout::Spread, false),
             _ => return Err(bad("not a twinspot segment")),
         };
         let kind = Kind::from_code(i64::from(u32_at(bytes, 8))).ok_or_else(|| bad("unknown kind"))?;
         let bits = u32_at(bytes, 12);
         let count = u64_at(bytes, 16) as usize;
         let filter_words = u64_at(bytes, 24) as usize;
-        let expected =
-            HEADER as u128 + count as u128 * 16 + ((1u128 << bits.min(63)) + 1) * 8 + filter_words as u128 * 8 + 8;
+        let packing = if packed {
+            Packing::from_parts(bits, u32_at(bytes, 32), u32::from(bytes[36]), u32::from(bytes[37]))
+        } else {
+            Packing::WHOLE
+        };
+        if !packing.is_valid() {
+            return Err(bad("its entries have widths no segment has"));
+        }
+        let expected = HEADER as u128
+            + count as u128 * packing.bytes() as u128
+            + ((1u128 << bits.min(63)) + 1) * 8
+            + filter_words as u128 * 8
+            + 8;
         if bits > MAX_BUCKET_BITS || u128::from(file_len) != expected {
             return Err(bad("truncated or of the wrong size"));
         }
-        Ok(Header { kind, bits, count, filter_words, layout })
+        Ok(Header { kind, bits, count, filter_words, layout, packing })
+    }
+
+    /// Bytes of one entry.
+    pub(super) fn entry_bytes(&self) -> usize {
+        self.packing.bytes()
     }
 
     /// Byte offset of entry `i`.
     pub(super) fn entry_offset(&self, i: usize) -> u64 {
-        (HEADER + i * ENTRY) as u64
+        (HEADER + i * self.entry_bytes()) as u64
     }
 
     /// Byte offset of the sparse index (`2^bits + 1` u64).
@@ -267,11 +305,6 @@ impl Header {
     pub(super) fn filter_offset(&self) -> u64 {
         self.index_offset() + (((1u64 << self.bits) + 1) * 8)
     }
-}
-
-/// The entry (hash, document, position) stored at byte `at` of `bytes`.
-pub(super) fn decode_entry(bytes: &[u8], at: usize) -> (u64, Posting) {
-    (u64_at(bytes, at), Posting { doc: u32_at(bytes, at + 8), position: u32_at(bytes, at + 12) })
 }
 
 fn u32_at(map: &[u8], at: usize) -> u32 {
@@ -400,11 +433,20 @@ mod tests {
             .collect();
         let mut sorted = entries.clone();
         sorted.sort_unstable();
-        for layout in [FilterLayout::Spread, FilterLayout::Blocked, FilterLayout::Ordered] {
-            let path = dir.path().join(format!("{layout:?}.seg"));
-            write_with_layout(&path, Kind::Kgrams, sorted.len() as u64, &mut sorted.iter().copied(), layout).unwrap();
+        let bounds = Bounds::of(sorted.iter().map(|e| &e.1));
+        let layouts = [
+            (FilterLayout::Spread, None),
+            (FilterLayout::Blocked, None),
+            (FilterLayout::Ordered, None),
+            (FilterLayout::Ordered, Some(bounds)),
+        ];
+        for (layout, packed) in layouts {
+            let path = dir.path().join(format!("{layout:?}-{}.seg", packed.is_some()));
+            let count = sorted.len() as u64;
+            write_with_layout(&path, Kind::Kgrams, count, &mut sorted.iter().copied(), (layout, packed)).unwrap();
             let seg = Segment::open(&path).unwrap();
             assert_eq!(seg.header.layout, layout);
+            assert_eq!(seg.header.packing == Packing::WHOLE, packed.is_none());
             assert!(seg.verify().unwrap());
             let lookup = SegmentLookup::open(&path).unwrap();
             for &(hash, posting) in &entries {
@@ -469,7 +511,8 @@ mod tests {
         assert!(SegmentLookup::open(&path).is_err());
         // A sparse index out of order (the size still right) is refused before a lookup.
         bytes[HEADER] ^= 0xff;
-        let index = HEADER + 16;
+        std::fs::write(&path, &bytes).unwrap();
+        let index = Segment::open(&path).unwrap().header.index_offset() as usize;
         bytes[index..index + 8].copy_from_slice(&5u64.to_le_bytes());
         std::fs::write(&path, &bytes).unwrap();
         assert!(Segment::open(&path).is_ok());

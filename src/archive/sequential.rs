@@ -9,11 +9,21 @@ use std::path::{Path, PathBuf};
 
 use super::checksum::Checksum;
 use super::error::ArchiveError;
-use super::segment::{ENTRY, HEADER, Header, Kind, decode_entry};
+use super::packing::{Bounds, Packing};
+use super::segment::{HEADER, Header, Kind, u64_at};
 use crate::index::Posting;
 
-/// Bytes read at a time: a whole number of entries.
-const CHUNK: usize = ENTRY * 65_536;
+/// Entries read at a time.
+const CHUNK_ENTRIES: usize = 65_536;
+
+/// What a read of a whole segment found of the postings it was asked to keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Live {
+    /// How many there are.
+    pub count: usize,
+    /// The documents and positions they span.
+    pub bounds: Bounds,
+}
 
 /// A segment file, its header checked against its size.
 pub struct Segment {
@@ -50,41 +60,70 @@ impl Segment {
         Ok(self.verify_counting(|_| true)?.is_some())
     }
 
-    /// Reads the whole segment once: the number of its postings whose document `keep`
+    /// Reads the whole segment once: what it holds of the postings whose document `keep`
     /// accepts, when the stored checksum matches the content; `None` when it does not.
-    pub fn verify_counting(&self, keep: impl Fn(u32) -> bool) -> Result<Option<usize>, ArchiveError> {
+    pub fn verify_counting(&self, keep: impl Fn(u32) -> bool) -> Result<Option<Live>, ArchiveError> {
         let io = |e| ArchiveError::io(&self.path, e);
+        let packing = self.header.packing;
+        let width = packing.bytes();
         // Read in chunks of its own size: a buffered reader would only copy them again.
         let mut reader = File::open(&self.path).map_err(io)?;
-        let mut buffer = vec![0u8; CHUNK];
+        let mut buffer = vec![0u8; width * CHUNK_ENTRIES];
         let mut sum = self.header.layout.checksum();
-        let mut kept = 0usize;
-        let entries = (self.header.count * ENTRY) as u64;
+        let mut live = Live { count: 0, bounds: Bounds::empty() };
+        let entries = (self.header.count * width) as u64;
         let rest = self.size - 8 - HEADER as u64 - entries;
         read_through(&mut reader, &mut buffer, HEADER as u64, &mut sum, |_| {}).map_err(io)?;
         read_through(&mut reader, &mut buffer, entries, &mut sum, |chunk| {
-            kept += chunk.chunks_exact(ENTRY).filter(|e| keep(decode_entry(e, 0).1.doc)).count();
+            for entry in chunk.chunks_exact(width) {
+                let (_, posting) = packing.decode(entry, 0);
+                if keep(posting.doc) {
+                    live.count += 1;
+                    live.bounds.include(&posting);
+                }
+            }
         })
         .map_err(io)?;
         read_through(&mut reader, &mut buffer, rest, &mut sum, |_| {}).map_err(io)?;
         let mut stored = [0u8; 8];
         reader.read_exact(&mut stored).map_err(io)?;
-        Ok((sum.finish() == u64::from_le_bytes(stored)).then_some(kept))
+        Ok((sum.finish() == u64::from_le_bytes(stored)).then_some(live))
     }
 
     /// Its entries in hash order, read as they are asked for.
     pub fn entries(&self) -> Result<Entries, ArchiveError> {
         let io = |e| ArchiveError::io(&self.path, e);
         let mut file = File::open(&self.path).map_err(io)?;
+        // The sparse index says which bucket, so which top bits of the hash, each entry has.
+        let mut index = vec![0u8; ((1usize << self.header.bits) + 1) * 8];
+        file.seek(SeekFrom::Start(self.header.index_offset())).map_err(io)?;
+        file.read_exact(&mut index).map_err(io)?;
+        let starts = index.chunks_exact(8).map(|c| u64_at(c, 0)).collect();
         file.seek(SeekFrom::Start(HEADER as u64)).map_err(io)?;
-        Ok(Entries { reader: BufReader::with_capacity(CHUNK, file), left: self.header.count, path: self.path.clone() })
+        let packing = self.header.packing;
+        Ok(Entries {
+            reader: BufReader::with_capacity(packing.bytes() * CHUNK_ENTRIES, file),
+            packing,
+            starts,
+            bucket: 0,
+            at: 0,
+            count: self.header.count,
+            path: self.path.clone(),
+        })
     }
 }
 
 /// The entries of a [`Segment`], in hash order; a read error ends them with the error.
 pub struct Entries {
     reader: BufReader<File>,
-    left: usize,
+    packing: Packing,
+    /// The sparse index: the first entry of each bucket.
+    starts: Vec<u64>,
+    /// The bucket of entry `at`.
+    bucket: usize,
+    /// The next entry.
+    at: usize,
+    count: usize,
     path: PathBuf,
 }
 
@@ -92,17 +131,20 @@ impl Iterator for Entries {
     type Item = Result<(u64, Posting), ArchiveError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.left == 0 {
+        if self.at >= self.count {
             return None;
         }
-        let mut entry = [0u8; ENTRY];
-        match self.reader.read_exact(&mut entry) {
+        let mut entry = [0u8; 16];
+        match self.reader.read_exact(&mut entry[..self.packing.bytes()]) {
             Ok(()) => {
-                self.left -= 1;
-                Some(Ok(decode_entry(&entry, 0)))
+                while self.starts.get(self.bucket + 1).is_some_and(|&next| next <= self.at as u64) {
+                    self.bucket += 1;
+                }
+                self.at += 1;
+                Some(Ok(self.packing.decode(&entry, self.bucket as u64)))
             }
             Err(e) => {
-                self.left = 0;
+                self.at = self.count;
                 Some(Err(ArchiveError::io(&self.path, e)))
             }
         }
@@ -145,7 +187,8 @@ mod tests {
             .collect();
         write(&path, Kind::Kgrams, entries.clone()).unwrap();
         let seg = Segment::open(&path).unwrap();
-        let live = entries.iter().filter(|e| e.1.doc % 3 != 0).count();
+        let kept: Vec<&Posting> = entries.iter().map(|e| &e.1).filter(|p| p.doc % 3 != 0).collect();
+        let live = Live { count: kept.len(), bounds: Bounds::of(kept) };
         assert_eq!(seg.verify_counting(|doc| doc % 3 != 0).unwrap(), Some(live));
         let mut read: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
         let mut want = entries;
@@ -155,7 +198,7 @@ mod tests {
         assert_eq!(read, want);
         // One flipped bit in an entry, in the sparse index or in the filter.
         let bytes = std::fs::read(&path).unwrap();
-        for at in [HEADER + 3, HEADER + ENTRY * 70_000 + 9, bytes.len() - 20] {
+        for at in [HEADER + 3, HEADER + seg.header.entry_bytes() * 70_000 + 9, bytes.len() - 20] {
             let mut damaged = bytes.clone();
             damaged[at] ^= 0x10;
             std::fs::write(&path, &damaged).unwrap();

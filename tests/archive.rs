@@ -382,10 +382,55 @@ fn token_keys_are_verified_and_damaged_ones_stop_a_check_naming_the_document() {
     let said = String::from_utf8_lossy(&verified.stdout).into_owned() + &String::from_utf8_lossy(&verified.stderr);
     assert!(said.contains(&format!("document {b}: its token keys do not match its text")), "{said}");
 
-    conn.execute("UPDATE token_keys SET keys = X'010203' WHERE id = ?1", [b]).unwrap();
+    // Keys of one byte each (as written now) told to be of two: three bytes are not a
+    // whole number of them.
+    conn.execute("UPDATE token_keys SET keys = X'010203', width = 2 WHERE id = ?1", [b]).unwrap();
     drop(conn);
     let error = failure(dir, &["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
-    assert!(error.contains(&format!("the token keys of document {b}: odd length")), "{error}");
+    assert!(error.contains(&format!("the token keys of document {b}: not a whole number")), "{error}");
+}
+
+#[test]
+fn an_archive_of_format_5_keeps_its_two_byte_keys_and_answers_as_before() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("refs")).unwrap();
+    let copied = "The maintainer uploads the new version to the archive after the freeze has ended.";
+    let texts = [
+        ("a.txt", format!("{copied} Nothing else is said here.\n").repeat(3)),
+        ("b.txt", "A recipe for bread needs flour, water, salt and time. Then bake it well.\n".to_string()),
+    ];
+    for (name, text) in &texts {
+        std::fs::write(dir.join("refs").join(name), text).unwrap();
+    }
+    std::fs::write(dir.join("suspect.txt"), format!("An essay about weather begins here. {copied} It ends.\n"))
+        .unwrap();
+    success(&twinspot(dir, &["archive", "add", "arc", "refs", "-q"]));
+    let before = json_of(dir, &["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
+    assert!(pairs_by_path(&before).iter().any(|p| p.1.ends_with("a.txt")), "{before}");
+
+    // The catalog as format 5 left it: keys of two bytes, no width column.
+    let conn = rusqlite::Connection::open(dir.join("arc/catalog.sqlite")).unwrap();
+    let narrow: i64 = conn.query_row("SELECT count(*) FROM token_keys WHERE width = 1", [], |r| r.get(0)).unwrap();
+    assert_eq!(narrow, 2, "an add keeps keys of one byte");
+    for (name, text) in &texts {
+        let tokens = twinspot::normalize::tokenize(text, Default::default()).tokens;
+        let keys = twinspot::fingerprint::TokenKeys::of(&tokens);
+        let id: i64 =
+            conn.query_row("SELECT id FROM documents WHERE path LIKE ?1", [format!("%{name}")], |r| r.get(0)).unwrap();
+        conn.execute("UPDATE token_keys SET keys = ?1 WHERE id = ?2", rusqlite::params![keys.as_bytes(), id]).unwrap();
+    }
+    conn.execute_batch(
+        "ALTER TABLE token_keys DROP COLUMN width; UPDATE settings SET value = '5' WHERE key = 'format';",
+    )
+    .unwrap();
+    drop(conn);
+    assert!(success(&twinspot(dir, &["archive", "verify", "arc"])).contains(" 0 problems"));
+    let after = json_of(dir, &["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
+    assert_eq!(pairs_by_path(&after), pairs_by_path(&before));
+    let conn = rusqlite::Connection::open(dir.join("arc/catalog.sqlite")).unwrap();
+    let wide: i64 = conn.query_row("SELECT count(*) FROM token_keys WHERE width = 2", [], |r| r.get(0)).unwrap();
+    assert_eq!(wide, 2, "the upgrade keeps the keys as they are");
 }
 
 #[test]

@@ -38,7 +38,7 @@ CREATE INDEX documents_nshash ON documents(nshash, simhash, group_id);
 CREATE INDEX documents_group ON documents(group_id);
 CREATE INDEX documents_source ON documents(source);
 CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
-CREATE TABLE token_keys(id INTEGER PRIMARY KEY, keys BLOB NOT NULL);
+CREATE TABLE token_keys(id INTEGER PRIMARY KEY, keys BLOB NOT NULL, width INTEGER NOT NULL DEFAULT 2);
 CREATE TABLE segments(
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     kind INTEGER NOT NULL,
@@ -207,7 +207,8 @@ fn create(conn: &mut Connection, dir: &Path, settings: &[(&str, String)]) -> Res
 ///   archived before have none and are read whole when they are candidates, as before.
 /// - Format 4 writes segments whose Bloom filter keeps the probes of a hash in one block
 ///   (see [`super::segment`]); nothing in the catalog changes. Format 5 picks that block
-///   by the hash's top bits, format 6 packs the entries; neither changes the catalog.
+///   by the hash's top bits. Format 6 packs the entries and keeps token keys of one byte:
+///   `token_keys` gains the width of each document's keys.
 pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     let sql = |e| ArchiveError::sql(dir, e);
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
@@ -247,9 +248,19 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
         tx.execute_batch("UPDATE settings SET value = '5' WHERE key = 'format';").map_err(sql)?;
     }
     // Format 6 writes segments whose entries are packed (`TWSEG04`, 10 bytes an entry
-    // instead of 16 at 100,000 documents); the segments already there are read as they
-    // are, and packed when they are next merged.
+    // instead of 16 at 100,000 documents) and token keys of one byte; the segments and
+    // keys already there are read as they are (the keys' width is kept with them), the
+    // segments packed when they are next merged.
     if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5")) {
+        let has_width: bool = tx
+            .query_row("SELECT count(*) FROM pragma_table_info('token_keys') WHERE name = 'width'", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n > 0)
+            .map_err(sql)?;
+        if !has_width {
+            tx.execute_batch("ALTER TABLE token_keys ADD COLUMN width INTEGER NOT NULL DEFAULT 2;").map_err(sql)?;
+        }
         tx.execute_batch("UPDATE settings SET value = '6' WHERE key = 'format';").map_err(sql)?;
     }
     tx.commit().map_err(sql)

@@ -249,8 +249,10 @@ struct Window {
 impl Window {
     fn read(segment: &SegmentLookup, bucket: u64, from: usize, to: usize) -> io::Result<Self> {
         let packing = segment.header.packing;
-        let mut bytes = vec![0u8; (to - from) * packing.bytes()];
-        read_at(&segment.file, &mut bytes, segment.header.entry_offset(from))?;
+        let len = (to - from) * packing.bytes();
+        // Padded, so that every entry is decoded with one load.
+        let mut bytes = vec![0u8; len + 16];
+        read_at(&segment.file, &mut bytes[..len], segment.header.entry_offset(from))?;
         Ok(Self { from, to, bytes, packing, bucket })
     }
 
@@ -278,7 +280,7 @@ impl Window {
     }
 
     fn hash(&self, i: usize) -> u64 {
-        self.entry(i).0
+        self.packing.hash(&self.bytes[(i - self.from) * self.packing.bytes()..], self.bucket)
     }
 
     fn contains(&self, i: usize) -> bool {

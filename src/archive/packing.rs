@@ -131,17 +131,34 @@ impl Packing {
     }
 
     /// The entry stored in the first [`Packing::bytes`] of `bytes`, whose hash's top bits
-    /// are those of `bucket` (of `64 - hash_bits` bits).
+    /// are those of `bucket` (of `64 - hash_bits` bits). Fastest when `bytes` goes on for
+    /// 16 bytes (a reader pads its buffer): the entry is then one load.
     #[inline]
     pub fn decode(&self, bytes: &[u8], bucket: u64) -> (u64, Posting) {
         let mut raw = [0u8; 16];
-        raw[..self.bytes].copy_from_slice(&bytes[..self.bytes]);
+        match bytes.get(..16) {
+            Some(whole) => raw.copy_from_slice(whole),
+            None => raw[..self.bytes].copy_from_slice(&bytes[..self.bytes]),
+        }
         let value = u128::from_le_bytes(raw);
-        let low = (value & mask(self.hash_bits)) as u64;
-        let hash = if self.hash_bits >= 64 { low } else { low | (bucket << self.hash_bits) };
         let doc = ((value >> self.hash_bits) & mask(self.doc_bits)) as u32;
         let position = ((value >> (self.hash_bits + self.doc_bits)) & mask(self.position_bits)) as u32;
-        (hash, Posting { doc: doc.wrapping_add(self.doc_base), position })
+        (self.with_bucket(value as u64, bucket), Posting { doc: doc.wrapping_add(self.doc_base), position })
+    }
+
+    /// The hash of the entry stored in `bytes` (which goes on for at least 8 bytes), as
+    /// [`Packing::decode`] gives it.
+    #[inline]
+    pub fn hash(&self, bytes: &[u8], bucket: u64) -> u64 {
+        let mut raw = [0u8; 8];
+        raw.copy_from_slice(&bytes[..8]);
+        self.with_bucket(u64::from_le_bytes(raw), bucket)
+    }
+
+    /// The hash from the stored low bits `low` (and any bits above them) and the bucket.
+    #[inline]
+    fn with_bucket(&self, low: u64, bucket: u64) -> u64 {
+        if self.hash_bits >= 64 { low } else { (low & ((1u64 << self.hash_bits) - 1)) | (bucket << self.hash_bits) }
     }
 }
 
@@ -176,6 +193,8 @@ mod tests {
                     packing.encode(hash, &posting, &mut out);
                     let bucket = if bucket_bits == 0 { 0 } else { hash >> (64 - bucket_bits) };
                     assert_eq!(packing.decode(&out, bucket), (hash, posting));
+                    assert_eq!(packing.decode(&out[..packing.bytes()], bucket), (hash, posting));
+                    assert_eq!(packing.hash(&out, bucket), hash);
                 }
                 assert!(!packing.holds(&Posting { doc: min_doc.wrapping_sub(1), position: 0 }) || min_doc == 0);
             }

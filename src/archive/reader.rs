@@ -191,18 +191,23 @@ impl<'a> ArchiveIndex<'a> {
     fn load_glances(&self, docs: &[u32], each: &mut dyn FnMut(u32, &Glance<'_>)) -> Result<(), ArchiveError> {
         for chunk in docs.chunks(GLANCE_CHUNK) {
             let mut odd = None;
-            self.archive.catalog().glances(chunk, &mut |doc, keys, simhash| match TokenKeys::from_bytes(keys) {
-                Some(token_keys) => {
-                    each(doc, &Glance { token_keys: GlancedKeys::Whole(token_keys), simhash });
-                    true
-                }
-                None => {
-                    odd = Some(doc);
-                    false
-                }
-            })?;
+            self.archive.catalog().glances(
+                chunk,
+                &mut |doc, (keys, width), simhash| match stored_keys(keys, width) {
+                    Some(token_keys) => {
+                        each(doc, &Glance { token_keys: GlancedKeys::Whole(token_keys), simhash });
+                        true
+                    }
+                    None => {
+                        odd = Some(doc);
+                        false
+                    }
+                },
+            )?;
             if let Some(doc) = odd {
-                return Err(ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")));
+                return Err(ArchiveError::Corrupt(format!(
+                    "the token keys of document {doc}: not a whole number of keys of their width"
+                )));
             }
         }
         Ok(())
@@ -220,6 +225,11 @@ impl<'a> ArchiveIndex<'a> {
             problems.push(problem);
         }
     }
+}
+
+/// Token keys of `width` bytes as the catalog stores them; `None` when they are not.
+fn stored_keys(keys: &[u8], width: i64) -> Option<TokenKeys<'_>> {
+    TokenKeys::from_stored(keys, usize::try_from(width).ok()?)
 }
 
 impl Drop for ArchiveIndex<'_> {

@@ -11,6 +11,8 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use rustc_hash::FxHashSet;
 
+use crate::fingerprint::TokenKeys;
+
 /// An archived document's id as postings hold it, or a typed error past `u32::MAX`.
 pub(super) fn doc_id(id: i64) -> Result<u32, rusqlite::Error> {
     u32::try_from(id).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, id))
@@ -127,6 +129,8 @@ pub(super) struct TextRow {
     pub chars: i64,
     /// `None` for documents archived before format 3.
     pub keys: Option<Vec<u8>>,
+    /// Bytes a key.
+    pub key_width: Option<i64>,
 }
 
 /// What a check reads of an archived reference: its stored text, SimHash and keywords.
@@ -136,8 +140,9 @@ pub(super) struct StoredRow {
     pub keywords: Option<String>,
 }
 
-/// Called with (id, token keys, SimHash) of each document glanced at; false stops.
-pub(super) type GlanceFn<'a> = dyn FnMut(u32, &[u8], Option<u64>) -> bool + 'a;
+/// Called with (id, token keys and their width in bytes, SimHash) of each document
+/// glanced at; false stops.
+pub(super) type GlanceFn<'a> = dyn FnMut(u32, (&[u8], i64), Option<u64>) -> bool + 'a;
 
 /// Sizes of an archive.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -187,7 +192,14 @@ pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Resul
     ])?;
     let id = conn.last_insert_rowid();
     conn.prepare_cached("INSERT INTO texts(id, text) VALUES (?1, ?2)")?.execute(params![id, doc.text])?;
-    conn.prepare_cached("INSERT INTO token_keys(id, keys) VALUES (?1, ?2)")?.execute(params![id, doc.keys])?;
+    // One byte a key (the row holds the two-byte keys a shared archive keeps).
+    let keys = TokenKeys::from_bytes(doc.keys).map(|k| k.narrowed());
+    let (keys, width) = keys.as_ref().map_or((doc.keys, 2), |k| (k.as_bytes(), k.width()));
+    conn.prepare_cached("INSERT INTO token_keys(id, keys, width) VALUES (?1, ?2, ?3)")?.execute(params![
+        id,
+        keys,
+        width as i64
+    ])?;
     doc_id(id)
 }
 
@@ -337,12 +349,13 @@ pub(super) fn last_id(conn: &Connection) -> Result<u32, rusqlite::Error> {
 /// Calls `each` with the stored text and token keys of every document, by id.
 pub(super) fn for_each_text(conn: &Connection, each: &mut dyn FnMut(TextRow)) -> Result<(), rusqlite::Error> {
     let mut stmt = conn.prepare(
-        "SELECT d.id, t.text, d.chars, k.keys FROM documents d LEFT JOIN texts t ON t.id = d.id
+        "SELECT d.id, t.text, d.chars, k.keys, k.width FROM documents d LEFT JOIN texts t ON t.id = d.id
          LEFT JOIN token_keys k ON k.id = d.id ORDER BY d.id",
     )?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
-        each(TextRow { id: id_at(row, 0)?, text: row.get(1)?, chars: row.get(2)?, keys: row.get(3)? });
+        let (keys, key_width) = (row.get(3)?, row.get(4)?);
+        each(TextRow { id: id_at(row, 0)?, text: row.get(1)?, chars: row.get(2)?, keys, key_width });
     }
     Ok(())
 }
@@ -400,13 +413,13 @@ pub(super) fn stored(conn: &Connection, doc: u32) -> Result<Option<StoredRow>, r
 /// that has keys, until it returns false.
 pub(super) fn glances(conn: &Connection, ids: &str, each: &mut GlanceFn<'_>) -> Result<(), rusqlite::Error> {
     let mut stmt = conn.prepare_cached(
-        "SELECT k.id, k.keys, d.simhash FROM json_each(?1) j
+        "SELECT k.id, k.keys, k.width, d.simhash FROM json_each(?1) j
          JOIN token_keys k ON k.id = j.value JOIN documents d ON d.id = k.id",
     )?;
     let mut rows = stmt.query([ids])?;
     while let Some(row) = rows.next()? {
         let keys = row.get_ref(1)?.as_blob()?;
-        if !each(id_at(row, 0)?, keys, hash_at(row, 2)?) {
+        if !each(id_at(row, 0)?, (keys, row.get(2)?), hash_at(row, 3)?) {
             break;
         }
     }

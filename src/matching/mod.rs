@@ -890,6 +890,7 @@ mod tests {
                 .collect();
             let colliding = TokenKeys::from_bytes(&collided).unwrap();
             if boxes > 0 {
+                proptest::prop_assert!(may_open_box(tokens, &GlancedKeys::Whole(stored.narrowed()), &hits, &ctx));
                 proptest::prop_assert!(may_open_box(tokens, &GlancedKeys::Whole(stored), &hits, &ctx));
                 proptest::prop_assert!(may_open_box(tokens, &GlancedKeys::Whole(colliding), &hits, &ctx));
             }

@@ -5,7 +5,7 @@
 
 use super::cluster::cluster;
 use super::{Hit, PairContext, SUPPORT_RADIUS, SUPPORT_SHIFT, group_opens_box, rough_seeds};
-use crate::fingerprint::{GlancedKeys, TokenKeys};
+use crate::fingerprint::GlancedKeys;
 use crate::model::TokenAt;
 use crate::normalize::Token;
 
@@ -24,7 +24,7 @@ pub fn may_open_box(suspect: &[Token], reference: &GlancedKeys<'_>, hits: &[Hit]
     // The reference's text is not read: its side of each hit spans its k tokens, counted
     // in tokens, which never makes a gap wider than in characters (see above).
     let rough = rough_seeds(hits, suspect, b_len, k, |b: TokenAt| (b.0, (b.index() + k).min(b_len) as u32));
-    let same = |i: usize, j: usize| reference.get(j) == Some(TokenKeys::key(suspect[i].hash));
+    let same = |i: usize, j: usize| reference.holds(j, suspect[i].hash);
     cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars)
         .iter()
         .any(|group| group_opens_box(group, suspect, b_len, same, ctx))

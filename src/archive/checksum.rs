@@ -1,8 +1,9 @@
 //! A segment's checksum, kept as its bytes are written or read in chunks of any size:
 //! FNV-1a over its bytes for the segments of archive formats 1 to 4 (`TWSEG01`,
-//! `TWSEG02`), and over its little-endian 64-bit words for those written now (`TWSEG03`),
-//! eight times fewer multiplications. A segment is a whole number of words long, its
-//! checksum excluded.
+//! `TWSEG02`), and over its little-endian 64-bit words for those of formats 5 and 6
+//! (`TWSEG03`, `TWSEG04`), eight times fewer multiplications; the bytes of an incomplete
+//! last word (a packed segment need not be a whole number of words long) are taken one
+//! by one.
 
 const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0100_0000_01b3;

@@ -14,10 +14,9 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashSet;
 
 use super::files::{segment_name, sync_dir};
-use super::packing::Bounds;
 use super::rows::{self, SegmentRow};
-use super::segment::{self, Kind};
-use super::sequential::{Entries, Live, Segment};
+use super::segment::{self, Contents, Kind};
+use super::sequential::{Entries, Segment};
 use super::{Archive, ArchiveError};
 use crate::index::Posting;
 
@@ -134,7 +133,7 @@ impl Archive {
     ) -> Result<u64, ArchiveError> {
         let (inputs, live) = self.open_sound(chosen, (kind, removed))?;
         let mut merged = MergeIter::new(&inputs, removed)?;
-        let written = segment::write_sorted(&self.dir.join(file), kind, (live.count as u64, live.bounds), &mut merged);
+        let written = segment::write_sorted(&self.dir.join(file), kind, live, &mut merged);
         // A read error ends the merged entries early, and the short segment is not kept
         // (its temporary is removed): the error, not the short count, is the cause.
         match merged.error.take() {
@@ -151,16 +150,16 @@ impl Archive {
         &self,
         chosen: &[&SegmentRow],
         (kind, removed): (Kind, &FxHashSet<u32>),
-    ) -> Result<(Vec<Segment>, Live), ArchiveError> {
+    ) -> Result<(Vec<Segment>, Contents), ArchiveError> {
         let mut inputs = Vec::with_capacity(chosen.len());
-        let mut all = Live { count: 0, bounds: Bounds::empty() };
+        let mut all = Contents::empty();
         let mut damaged = Vec::new();
         for SegmentRow { file, postings, .. } in chosen {
             let sound = |seg: &Segment| i64::try_from(seg.len()).ok() == Some(*postings) && seg.kind() == kind;
             match Segment::open(&self.dir.join(file)) {
                 Ok(seg) if sound(&seg) => match seg.verify_counting(|doc| !removed.contains(&doc))? {
                     Some(live) => {
-                        all = Live { count: all.count + live.count, bounds: all.bounds.union(live.bounds) };
+                        all = all.and(live);
                         inputs.push(seg);
                     }
                     None => damaged.push(file.clone()),
@@ -287,8 +286,8 @@ mod tests {
                 let entries: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
                 std::fs::remove_file(&path).unwrap();
                 let kind = seg.kind();
-                let (count, layout) = (entries.len() as u64, (FilterLayout::Blocked, None));
-                write_with_layout(&path, kind, count, &mut entries.into_iter(), layout).unwrap();
+                let (contents, layout) = (Contents::of_sorted(&entries), (FilterLayout::Blocked, false));
+                write_with_layout(&path, kind, contents, &mut entries.into_iter(), layout).unwrap();
                 assert_eq!(Segment::open(&path).unwrap().header.layout, FilterLayout::Blocked);
             }
             conn.execute("UPDATE settings SET value = '4' WHERE key = 'format'", []).unwrap();

@@ -37,6 +37,8 @@ const MAX_BUCKET_BITS: u32 = 16;
 /// Bloom filter bits per distinct hash, and probes.
 const FILTER_BITS_PER_KEY: usize = 10;
 const FILTER_PROBES: u64 = 3;
+/// Entries a writer packs before it writes them.
+const WRITE_BLOCK: usize = 4096;
 /// Words of one filter block: a cache line, so a lookup reads 64 bytes of the filter.
 pub(super) const BLOCK_WORDS: usize = 8;
 
@@ -123,6 +125,47 @@ pub fn is_segment_file(name: &str) -> bool {
     name.ends_with(".seg") || name.ends_with(".seg.tmp") || earlier_temporary
 }
 
+/// What a segment to be written holds: how many entries, about how many distinct hashes
+/// (its Bloom filter is sized for them; at most the entries), and the documents and
+/// positions they span (its entries are packed for them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contents {
+    pub count: u64,
+    pub distinct: u64,
+    pub bounds: Bounds,
+}
+
+impl Contents {
+    /// Nothing yet.
+    pub fn empty() -> Self {
+        Contents { count: 0, distinct: 0, bounds: Bounds::empty() }
+    }
+
+    /// What `entries`, ascending, hold.
+    pub fn of_sorted(entries: &[(u64, Posting)]) -> Self {
+        let distinct = entries.chunk_by(|a, b| a.0 == b.0).count() as u64;
+        Contents { count: entries.len() as u64, distinct, bounds: Bounds::of(entries.iter().map(|e| &e.1)) }
+    }
+
+    /// Widens to hold the entry (`hash`, `posting`) that comes after those held, in hash
+    /// order; `new_hash` when its hash is not that of the entry before it.
+    pub fn include(&mut self, new_hash: bool, posting: &Posting) {
+        self.count += 1;
+        self.distinct += u64::from(new_hash);
+        self.bounds.include(posting);
+    }
+
+    /// What a merge of both holds at most: the entries of both, the distinct hashes of
+    /// both (some may be shared).
+    pub fn and(self, other: Contents) -> Contents {
+        Contents {
+            count: self.count + other.count,
+            distinct: self.distinct + other.distinct,
+            bounds: self.bounds.union(other.bounds),
+        }
+    }
+}
+
 /// Writes `entries` (any order; sorted and deduplicated here) as a segment at `path`,
 /// through `path` + ".tmp", synced before the rename (removed when the write fails, a
 /// full disk for one). Returns the posting count.
@@ -131,34 +174,33 @@ pub fn write(path: &Path, kind: Kind, mut entries: Vec<(u64, Posting)>) -> Resul
     entries.dedup();
     // As in a check's own index: one document keeps its first positions of a hash.
     keep_first_positions(&mut entries);
-    let bounds = Bounds::of(entries.iter().map(|e| &e.1));
-    write_sorted(path, kind, (entries.len() as u64, bounds), &mut entries.into_iter())
+    write_sorted(path, kind, Contents::of_sorted(&entries), &mut entries.into_iter())
 }
 
-/// Writes `count` entries, already ascending and distinct and within `bounds`, from
+/// Writes the entries `contents` tells of, already ascending and distinct, from
 /// `entries`.
 pub fn write_sorted(
     path: &Path,
     kind: Kind,
-    (count, bounds): (u64, Bounds),
+    contents: Contents,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
 ) -> Result<u64, ArchiveError> {
-    write_with_layout(path, kind, count, entries, (FilterLayout::Ordered, Some(bounds)))
+    write_with_layout(path, kind, contents, entries, (FilterLayout::Ordered, true))
 }
 
-/// Writes a segment with the filter `layout`, its entries packed for the bounds given
-/// (only with [`FilterLayout::Ordered`]) or whole, as earlier formats wrote them.
+/// Writes a segment with the filter `layout`, its entries packed (only with
+/// [`FilterLayout::Ordered`]) or whole, as earlier formats wrote them.
 pub(super) fn write_with_layout(
     path: &Path,
     kind: Kind,
-    count: u64,
+    contents: Contents,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
-    layout: (FilterLayout, Option<Bounds>),
+    layout: (FilterLayout, bool),
 ) -> Result<u64, ArchiveError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    let written = write_file(&tmp, path, kind, count, entries, layout);
+    let written = write_file(&tmp, path, kind, contents, entries, layout);
     if written.is_err() {
         // Best effort: a file that cannot go now is a leftover the next writer removes.
         std::fs::remove_file(&tmp).ok();
@@ -171,49 +213,59 @@ fn write_file(
     tmp: &Path,
     path: &Path,
     kind: Kind,
-    count: u64,
+    contents: Contents,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
-    (layout, bounds): (FilterLayout, Option<Bounds>),
+    (layout, packed): (FilterLayout, bool),
 ) -> Result<u64, ArchiveError> {
     let io = |e| ArchiveError::io(tmp, e);
+    let count = contents.count;
     let bits = bucket_bits(count);
-    let bounds = bounds.filter(|_| layout == FilterLayout::Ordered);
-    let packing = bounds.map_or(Packing::WHOLE, |b| Packing::new(bits, b));
+    let packed = packed && layout == FilterLayout::Ordered;
+    let packing = if packed { Packing::new(bits, contents.bounds) } else { Packing::WHOLE };
     let (doc_base, doc_bits, position_bits) = packing.parts();
-    let filter_words = filter_words(count, layout);
+    let filter_words = filter_words(contents.distinct.min(count), layout);
     let mut filter = vec![0u64; filter_words];
     // starts[b] counts entries whose top bits are below b, filled in as entries stream by.
     let mut bucket_counts = vec![0u64; (1usize << bits) + 1];
     let inner = BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(io)?);
     let mut out = Checksummed { inner, sum: layout.checksum() };
     let mut header = Vec::with_capacity(HEADER);
-    header.extend_from_slice(layout.magic(bounds.is_some()));
+    header.extend_from_slice(layout.magic(packed));
     header.extend_from_slice(&(kind as u32).to_le_bytes());
     header.extend_from_slice(&bits.to_le_bytes());
     header.extend_from_slice(&count.to_le_bytes());
     header.extend_from_slice(&(filter_words as u64).to_le_bytes());
-    match bounds {
+    if packed {
         // Widths of at most 32 bits.
-        Some(_) => header.extend_from_slice(
-            &[doc_base.to_le_bytes().as_slice(), &[doc_bits as u8, position_bits as u8, 0, 0]].concat(),
-        ),
-        None => header.extend_from_slice(&[0u8; 8]),
+        header.extend_from_slice(&doc_base.to_le_bytes());
+        header.extend_from_slice(&[doc_bits as u8, position_bits as u8, 0, 0]);
+    } else {
+        header.extend_from_slice(&[0u8; 8]);
     }
     out.write_all(&header).map_err(io)?;
     let mut written = 0u64;
-    let mut entry = [0u8; 16];
+    // Entries are packed into a block written at once: the checksum and the writer then
+    // take long runs of bytes, not one entry at a time.
+    let width = packing.bytes();
+    let mut block = vec![0u8; width * WRITE_BLOCK + 16];
+    let mut filled = 0;
     for (hash, p) in entries.take(count as usize) {
         if !packing.holds(&p) {
             return Err(ArchiveError::Corrupt(format!("{}: a posting outside the bounds announced", path.display())));
         }
-        packing.encode(hash, &p, &mut entry);
-        out.write_all(&entry[..packing.bytes()]).map_err(io)?;
+        packing.encode(hash, &p, &mut block[filled..]);
+        filled += width;
+        if filled == width * WRITE_BLOCK {
+            out.write_all(&block[..filled]).map_err(io)?;
+            filled = 0;
+        }
         bucket_counts[top_bits(hash, bits) as usize + 1] += 1;
         for bit in layout.probes(hash, filter_words) {
             filter[bit / 64] |= 1 << (bit % 64);
         }
         written += 1;
     }
+    out.write_all(&block[..filled]).map_err(io)?;
     if written != count {
         return Err(ArchiveError::Corrupt(format!("{}: fewer entries than announced", path.display())));
     }
@@ -327,8 +379,9 @@ pub(super) fn top_bits(hash: u64, bits: u32) -> u64 {
     if bits == 0 { 0 } else { hash >> (64 - bits) }
 }
 
-fn filter_words(count: u64, layout: FilterLayout) -> usize {
-    let words = ((count as usize * FILTER_BITS_PER_KEY).div_ceil(64)).max(1);
+/// Words of the filter of a segment of `keys` distinct hashes.
+fn filter_words(keys: u64, layout: FilterLayout) -> usize {
+    let words = ((keys as usize * FILTER_BITS_PER_KEY).div_ceil(64)).max(1);
     match layout {
         FilterLayout::Ordered | FilterLayout::Blocked if words > BLOCK_WORDS => words.next_multiple_of(BLOCK_WORDS),
         _ => words,
@@ -433,20 +486,19 @@ mod tests {
             .collect();
         let mut sorted = entries.clone();
         sorted.sort_unstable();
-        let bounds = Bounds::of(sorted.iter().map(|e| &e.1));
+        let contents = Contents::of_sorted(&sorted);
         let layouts = [
-            (FilterLayout::Spread, None),
-            (FilterLayout::Blocked, None),
-            (FilterLayout::Ordered, None),
-            (FilterLayout::Ordered, Some(bounds)),
+            (FilterLayout::Spread, false),
+            (FilterLayout::Blocked, false),
+            (FilterLayout::Ordered, false),
+            (FilterLayout::Ordered, true),
         ];
         for (layout, packed) in layouts {
-            let path = dir.path().join(format!("{layout:?}-{}.seg", packed.is_some()));
-            let count = sorted.len() as u64;
-            write_with_layout(&path, Kind::Kgrams, count, &mut sorted.iter().copied(), (layout, packed)).unwrap();
+            let path = dir.path().join(format!("{layout:?}-{packed}.seg"));
+            write_with_layout(&path, Kind::Kgrams, contents, &mut sorted.iter().copied(), (layout, packed)).unwrap();
             let seg = Segment::open(&path).unwrap();
             assert_eq!(seg.header.layout, layout);
-            assert_eq!(seg.header.packing == Packing::WHOLE, packed.is_none());
+            assert_eq!(seg.header.packing == Packing::WHOLE, !packed);
             assert!(seg.verify().unwrap());
             let lookup = SegmentLookup::open(&path).unwrap();
             for &(hash, posting) in &entries {

@@ -4,26 +4,17 @@
 //! lookups read segments through [`super::lookup::SegmentLookup`] instead.
 
 use std::fs::File;
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use super::checksum::Checksum;
 use super::error::ArchiveError;
-use super::packing::{Bounds, Packing};
-use super::segment::{HEADER, Header, Kind, u64_at};
+use super::packing::Packing;
+use super::segment::{Contents, HEADER, Header, Kind, u64_at};
 use crate::index::Posting;
 
 /// Entries read at a time.
 const CHUNK_ENTRIES: usize = 65_536;
-
-/// What a read of a whole segment found of the postings it was asked to keep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Live {
-    /// How many there are.
-    pub count: usize,
-    /// The documents and positions they span.
-    pub bounds: Bounds,
-}
 
 /// A segment file, its header checked against its size.
 pub struct Segment {
@@ -62,7 +53,7 @@ impl Segment {
 
     /// Reads the whole segment once: what it holds of the postings whose document `keep`
     /// accepts, when the stored checksum matches the content; `None` when it does not.
-    pub fn verify_counting(&self, keep: impl Fn(u32) -> bool) -> Result<Option<Live>, ArchiveError> {
+    pub fn verify_counting(&self, keep: impl Fn(u32) -> bool) -> Result<Option<Contents>, ArchiveError> {
         let io = |e| ArchiveError::io(&self.path, e);
         let packing = self.header.packing;
         let width = packing.bytes();
@@ -70,17 +61,20 @@ impl Segment {
         let mut reader = File::open(&self.path).map_err(io)?;
         let mut buffer = vec![0u8; width * CHUNK_ENTRIES];
         let mut sum = self.header.layout.checksum();
-        let mut live = Live { count: 0, bounds: Bounds::empty() };
+        let mut live = Contents::empty();
+        // The stored low bits of the last hash kept: hashes of different buckets that share
+        // them are counted as one, which only sizes a filter a little smaller.
+        let mut last = None;
         let entries = (self.header.count * width) as u64;
         let rest = self.size - 8 - HEADER as u64 - entries;
         read_through(&mut reader, &mut buffer, HEADER as u64, &mut sum, |_| {}).map_err(io)?;
         read_through(&mut reader, &mut buffer, entries, &mut sum, |chunk| {
             // Each entry with the bytes after it: one load, but for the last.
             for at in (0..chunk.len()).step_by(width) {
-                let (_, posting) = packing.decode(&chunk[at..], 0);
+                let (hash, posting) = packing.decode(&chunk[at..], 0);
                 if keep(posting.doc) {
-                    live.count += 1;
-                    live.bounds.include(&posting);
+                    live.include(last != Some(hash), &posting);
+                    last = Some(hash);
                 }
             }
         })
@@ -101,10 +95,11 @@ impl Segment {
         file.read_exact(&mut index).map_err(io)?;
         let starts = index.chunks_exact(8).map(|c| u64_at(c, 0)).collect();
         file.seek(SeekFrom::Start(HEADER as u64)).map_err(io)?;
-        let packing = self.header.packing;
         Ok(Entries {
-            reader: BufReader::with_capacity(packing.bytes() * CHUNK_ENTRIES, file),
-            packing,
+            file,
+            packing: self.header.packing,
+            chunk: Vec::new(),
+            read: 0,
             starts,
             bucket: 0,
             at: 0,
@@ -114,10 +109,15 @@ impl Segment {
     }
 }
 
-/// The entries of a [`Segment`], in hash order; a read error ends them with the error.
+/// The entries of a [`Segment`], in hash order, read a chunk at a time; a read error
+/// ends them with the error.
 pub struct Entries {
-    reader: BufReader<File>,
+    file: File,
     packing: Packing,
+    /// Entries from `read - len` to `read` (as many as fit, padded for one-load decoding).
+    chunk: Vec<u8>,
+    /// Entries read so far.
+    read: usize,
     /// The sparse index: the first entry of each bucket.
     starts: Vec<u64>,
     /// The bucket of entry `at`.
@@ -128,6 +128,18 @@ pub struct Entries {
     path: PathBuf,
 }
 
+impl Entries {
+    /// Reads the chunk of entries from `at` on.
+    fn refill(&mut self) -> std::io::Result<()> {
+        let width = self.packing.bytes();
+        let entries = CHUNK_ENTRIES.min(self.count - self.at);
+        self.chunk.resize(entries * width + 16, 0);
+        self.file.read_exact(&mut self.chunk[..entries * width])?;
+        self.read = self.at + entries;
+        Ok(())
+    }
+}
+
 impl Iterator for Entries {
     type Item = Result<(u64, Posting), ArchiveError>;
 
@@ -135,20 +147,20 @@ impl Iterator for Entries {
         if self.at >= self.count {
             return None;
         }
-        let mut entry = [0u8; 16];
-        match self.reader.read_exact(&mut entry[..self.packing.bytes()]) {
-            Ok(()) => {
-                while self.starts.get(self.bucket + 1).is_some_and(|&next| next <= self.at as u64) {
-                    self.bucket += 1;
-                }
-                self.at += 1;
-                Some(Ok(self.packing.decode(&entry, self.bucket as u64)))
-            }
-            Err(e) => {
-                self.at = self.count;
-                Some(Err(ArchiveError::io(&self.path, e)))
-            }
+        if self.at == self.read
+            && let Err(e) = self.refill()
+        {
+            self.at = self.count;
+            return Some(Err(ArchiveError::io(&self.path, e)));
         }
+        while self.starts.get(self.bucket + 1).is_some_and(|&next| next <= self.at as u64) {
+            self.bucket += 1;
+        }
+        let width = self.packing.bytes();
+        let first = self.read - (self.chunk.len() - 16) / width;
+        let entry = self.packing.decode(&self.chunk[(self.at - first) * width..], self.bucket as u64);
+        self.at += 1;
+        Some(Ok(entry))
     }
 }
 
@@ -188,8 +200,9 @@ mod tests {
             .collect();
         write(&path, Kind::Kgrams, entries.clone()).unwrap();
         let seg = Segment::open(&path).unwrap();
-        let kept: Vec<&Posting> = entries.iter().map(|e| &e.1).filter(|p| p.doc % 3 != 0).collect();
-        let live = Live { count: kept.len(), bounds: Bounds::of(kept) };
+        let mut kept: Vec<(u64, Posting)> = entries.iter().copied().filter(|e| e.1.doc % 3 != 0).collect();
+        kept.sort_unstable();
+        let live = Contents::of_sorted(&kept);
         assert_eq!(seg.verify_counting(|doc| doc % 3 != 0).unwrap(), Some(live));
         let mut read: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
         let mut want = entries;

@@ -147,9 +147,9 @@ impl ServerArchive {
             if cancel.is_cancelled() {
                 break;
             }
-            let report = check_against(self, &check_of(doc, &self.settings), &NoProgress, &CancelFlag::new())?;
+            let report = check_against(self, &check_of(&[doc], &self.settings), &NoProgress, &CancelFlag::new())?;
             let near: Vec<(String, String)> =
-                near_duplicates_in(&report).into_iter().map(|(p, h)| (p.to_string(), h.to_string())).collect();
+                near_duplicates_in(&report, 0).into_iter().map(|(p, h)| (p.to_string(), h.to_string())).collect();
             if near.is_empty() {
                 continue;
             }

@@ -569,5 +569,24 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         assert!(Segment::open(&path).is_ok());
         assert!(matches!(SegmentLookup::open(&path), Err(ArchiveError::Corrupt(m)) if m.contains("sparse index")));
+        // Packed entries whose widths, as the header tells them, no writer gives: refused
+        // before any entry is read.
+        write(
+            &path,
+            Kind::Kgrams,
+            (0..100u32).map(|i| (u64::from(i) << 40, Posting { doc: i, position: i })).collect(),
+        )
+        .unwrap();
+        let good = std::fs::read(&path).unwrap();
+        assert!(Segment::open(&path).unwrap().verify().unwrap());
+        for (at, value) in [(36, 40u8), (37, 33), (36, 0)] {
+            let mut bytes = good.clone();
+            bytes[at] = value;
+            std::fs::write(&path, &bytes).unwrap();
+            let refused =
+                |e: ArchiveError| matches!(e, ArchiveError::Corrupt(m) if m.contains("widths") || m.contains("size"));
+            assert!(Segment::open(&path).err().is_some_and(refused), "byte {at} = {value}");
+            assert!(SegmentLookup::open(&path).err().is_some_and(refused), "byte {at} = {value}");
+        }
     }
 }

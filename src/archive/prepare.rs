@@ -36,8 +36,8 @@ pub(super) struct Prepared {
     /// `None` for a text without words: it is nobody's near duplicate.
     pub simhash: Option<u64>,
     pub keywords: Option<KeywordPrint>,
-    /// The keys of its compared tokens, as stored (in the parallel part of an add).
-    pub keys: Vec<u8>,
+    /// The two-byte keys of its compared tokens (taken in the parallel part of an add).
+    pub keys: TokenKeys<'static>,
 }
 
 impl Prepared {
@@ -91,7 +91,7 @@ pub(super) fn prepare(
     let read = fingerprint_document(input, settings, readers).map_err(|e| (input.display.clone(), e))?;
     let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
     let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
-    let keys = TokenKeys::of(&read.prints.tokenized.tokens).as_bytes().to_vec();
+    let keys = TokenKeys::of(&read.prints.tokenized.tokens);
     Ok(Prepared {
         path: input.display.clone(),
         source,

@@ -89,8 +89,8 @@ pub(super) struct NewDocument<'a> {
     pub keywords: Option<String>,
     /// The text, compressed as stored.
     pub text: &'a [u8],
-    /// The token keys, as stored.
-    pub keys: &'a [u8],
+    /// Its token keys, two bytes each: a store keeps them in its own width.
+    pub keys: &'a TokenKeys<'static>,
     /// The file's stamp as seen before it was read, when it had settled.
     pub stamp: Option<FileStamp>,
 }
@@ -192,13 +192,12 @@ pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Resul
     ])?;
     let id = conn.last_insert_rowid();
     conn.prepare_cached("INSERT INTO texts(id, text) VALUES (?1, ?2)")?.execute(params![id, doc.text])?;
-    // One byte a key (the row holds the two-byte keys a shared archive keeps).
-    let keys = TokenKeys::from_bytes(doc.keys).map(|k| k.narrowed());
-    let (keys, width) = keys.as_ref().map_or((doc.keys, 2), |k| (k.as_bytes(), k.width()));
+    // One byte a key (a shared archive keeps the two of the row).
+    let keys = doc.keys.narrowed();
     conn.prepare_cached("INSERT INTO token_keys(id, keys, width) VALUES (?1, ?2, ?3)")?.execute(params![
         id,
-        keys,
-        width as i64
+        keys.as_bytes(),
+        keys.width() as i64
     ])?;
     doc_id(id)
 }

@@ -96,7 +96,7 @@ pub(super) fn insert_document(
             &doc.nshash.map(stored_hash),
             &doc.keywords,
             &doc.text,
-            &doc.keys,
+            &doc.keys.as_bytes(),
             &i64::from(id),
             &i64::from(group),
         ],

@@ -99,6 +99,7 @@ impl Segment {
             file,
             packing: self.header.packing,
             chunk: Vec::new(),
+            first: 0,
             read: 0,
             starts,
             bucket: 0,
@@ -114,8 +115,10 @@ impl Segment {
 pub struct Entries {
     file: File,
     packing: Packing,
-    /// Entries from `read - len` to `read` (as many as fit, padded for one-load decoding).
+    /// Entries `first..read` (padded for one-load decoding).
     chunk: Vec<u8>,
+    /// The first entry of the chunk.
+    first: usize,
     /// Entries read so far.
     read: usize,
     /// The sparse index: the first entry of each bucket.
@@ -135,7 +138,7 @@ impl Entries {
         let entries = CHUNK_ENTRIES.min(self.count - self.at);
         self.chunk.resize(entries * width + 16, 0);
         self.file.read_exact(&mut self.chunk[..entries * width])?;
-        self.read = self.at + entries;
+        (self.first, self.read) = (self.at, self.at + entries);
         Ok(())
     }
 }
@@ -156,9 +159,8 @@ impl Iterator for Entries {
         while self.starts.get(self.bucket + 1).is_some_and(|&next| next <= self.at as u64) {
             self.bucket += 1;
         }
-        let width = self.packing.bytes();
-        let first = self.read - (self.chunk.len() - 16) / width;
-        let entry = self.packing.decode(&self.chunk[(self.at - first) * width..], self.bucket as u64);
+        let at = (self.at - self.first) * self.packing.bytes();
+        let entry = self.packing.decode(&self.chunk[at..], self.bucket as u64);
         self.at += 1;
         Some(Ok(entry))
     }

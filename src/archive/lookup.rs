@@ -26,8 +26,8 @@ use crate::index::Posting;
 /// ([`MAX_POSTINGS`]); a [`crate::index::Spread`] tells the rest.
 pub(crate) const CAP: usize = MAX_POSTINGS + 1;
 
-/// Entries read around the guessed place of a hash (4 KiB of whole entries, 2.5 KiB of
-/// entries packed in 10 bytes). Within a bucket of n
+/// Entries read around the guessed place of a hash (4 KiB of whole entries, 2 KiB of
+/// entries packed in 8 bytes). Within a bucket of n
 /// entries the guess is off by about √n entries: a few dozen at 100,000 documents.
 const WINDOW: usize = 256;
 
@@ -98,6 +98,7 @@ impl SegmentLookup {
         keep: impl Fn(&Posting) -> bool,
         out: &mut Vec<Posting>,
     ) -> io::Result<usize> {
+        let hash = self.header.packing.keep(hash);
         let mut kept = 0;
         let walked = self.walk(hash, |posting| {
             if keep(&posting) {
@@ -128,10 +129,11 @@ impl SegmentLookup {
         Ok(count)
     }
 
-    /// Calls `each` with the postings of `hash` in stored order while it returns true.
-    /// `None` when the segment holds no entry of `hash`'s bucket (or its filter says it
-    /// holds no `hash`).
+    /// Calls `each` with the postings of `hash` (as the segment keeps it) in stored order
+    /// while it returns true. `None` when the segment holds no entry of `hash`'s bucket (or
+    /// its filter says it holds no `hash`).
     fn walk(&self, hash: u64, mut each: impl FnMut(Posting) -> bool) -> io::Result<Option<Walked>> {
+        let hash = self.header.packing.keep(hash);
         if self.header.count == 0 || (self.filtered && !self.may_hold(hash)?) {
             return Ok(None);
         }
@@ -196,6 +198,7 @@ impl SegmentLookup {
     /// Whether the Bloom filter lets `hash` through: one read for a filter that keeps the
     /// probes of a hash in one block, one a probe for the older layout.
     pub(super) fn may_hold(&self, hash: u64) -> io::Result<bool> {
+        let hash = self.header.packing.keep(hash);
         let words = self.header.filter_words;
         let mut probes = self.header.layout.probes(hash, words);
         let base = self.header.filter_offset();

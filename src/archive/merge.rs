@@ -14,6 +14,8 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashSet;
 
 use super::files::{segment_name, sync_dir};
+use super::packing::KEPT_HASH_BITS;
+use super::recut::Recut;
 use super::rows::{self, SegmentRow};
 use super::segment::{self, Contents, Kind};
 use super::sequential::{Entries, Segment};
@@ -182,7 +184,7 @@ type Head = Reverse<((u64, Posting), usize)>;
 /// A k-way merge of sorted segments, without removed documents and exact duplicates. A
 /// read error ends it, kept in `error`.
 struct MergeIter<'a> {
-    inputs: Vec<Entries>,
+    inputs: Vec<Recut<Entries>>,
     removed: &'a FxHashSet<u32>,
     heap: BinaryHeap<Head>,
     last: Option<(u64, Posting)>,
@@ -191,7 +193,11 @@ struct MergeIter<'a> {
 
 impl<'a> MergeIter<'a> {
     fn new(segments: &[Segment], removed: &'a FxHashSet<u32>) -> Result<Self, ArchiveError> {
-        let inputs = segments.iter().map(Segment::entries).collect::<Result<Vec<_>, _>>()?;
+        // Segments written before hashes were cut are cut as they are read.
+        let inputs = segments
+            .iter()
+            .map(|s| Ok(Recut::new(s.entries()?, s.header.packing.dropped_bits() < 64 - KEPT_HASH_BITS)))
+            .collect::<Result<Vec<_>, ArchiveError>>()?;
         let mut merge = Self { inputs, removed, heap: BinaryHeap::new(), last: None, error: None };
         for s in 0..merge.inputs.len() {
             merge.advance(s);
@@ -269,43 +275,74 @@ mod tests {
         all
     }
 
-    #[test]
-    fn segments_of_format_4_merge_with_those_written_now() {
-        let tmp = tempfile::tempdir().unwrap();
-        let (dir, docs) = (tmp.path().join("arc"), tmp.path().join("docs"));
-        std::fs::create_dir(&docs).unwrap();
-        add(&dir, &docs, 0..6);
-        // Its segments rewritten as format 4 wrote them: the filter's blocks picked by a
-        // mix of the hash, a checksum over bytes.
-        {
-            let archive = Archive::open_for_changes(&dir, &Settings::default(), false, WhenBusy::Refuse).unwrap();
-            let conn = archive.lock();
-            for s in rows::segments(&conn).unwrap() {
-                let path = dir.join(&s.file);
-                let seg = Segment::open(&path).unwrap();
-                let entries: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
-                std::fs::remove_file(&path).unwrap();
-                let kind = seg.kind();
-                let (contents, layout) = (Contents::of_sorted(&entries), (FilterLayout::Blocked, false));
-                write_with_layout(&path, kind, contents, &mut entries.into_iter(), layout).unwrap();
-                assert_eq!(Segment::open(&path).unwrap().header.layout, FilterLayout::Blocked);
-            }
-            conn.execute("UPDATE settings SET value = '4' WHERE key = 'format'", []).unwrap();
-        }
-        add(&dir, &docs, 6..9);
-        let before = all_postings(&dir);
-        let archive = Archive::open_for_changes(&dir, &Settings::default(), false, WhenBusy::Refuse).unwrap();
-        let layouts: Vec<FilterLayout> = rows::segments(&archive.lock())
-            .unwrap()
+    /// `entries` as an earlier format held them, with whole hashes: the kept hashes
+    /// given low bits of their own for each posting (so that one kept hash comes from many
+    /// whole ones, its postings out of document order), ascending again.
+    fn with_whole_hashes(entries: &[(u64, Posting)]) -> Vec<(u64, Posting)> {
+        let mut whole: Vec<(u64, Posting)> = entries
             .iter()
-            .map(|s| Segment::open(&dir.join(&s.file)).unwrap().header.layout)
+            .map(|&(hash, p)| (hash | u64::from((p.doc * 40_503 + p.position * 2_654_435) & 0xffff), p))
             .collect();
-        assert!(layouts.contains(&FilterLayout::Blocked) && layouts.contains(&FilterLayout::Ordered), "{layouts:?}");
-        assert!(archive.merge_all().unwrap());
-        let report = archive.verify().unwrap();
-        assert!(report.problems.is_empty(), "{:?}", report.problems);
-        assert_eq!(report.segments, 2);
-        drop(archive);
-        assert_eq!(all_postings(&dir), before);
+        whole.sort_unstable();
+        whole
+    }
+
+    #[test]
+    fn segments_of_earlier_formats_merge_with_those_written_now() {
+        use super::super::packing::kept_hash;
+        use super::super::segment::EntryLayout;
+        // Format 4: the filter's blocks picked by a mix of the hash, 16-byte entries, a
+        // checksum over bytes; format 6: entries packed with the whole hash.
+        for (format, layout) in [
+            ("4", (FilterLayout::Blocked, EntryLayout::Whole)),
+            ("6", (FilterLayout::Ordered, EntryLayout::WholeHashes)),
+        ] {
+            let tmp = tempfile::tempdir().unwrap();
+            let (dir, docs) = (tmp.path().join("arc"), tmp.path().join("docs"));
+            std::fs::create_dir(&docs).unwrap();
+            add(&dir, &docs, 0..6);
+            // Its segments rewritten as the earlier format wrote them.
+            {
+                let archive = Archive::open_for_changes(&dir, &Settings::default(), false, WhenBusy::Refuse).unwrap();
+                let conn = archive.lock();
+                for s in rows::segments(&conn).unwrap() {
+                    let path = dir.join(&s.file);
+                    let seg = Segment::open(&path).unwrap();
+                    let kept: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
+                    let entries = with_whole_hashes(&kept);
+                    std::fs::remove_file(&path).unwrap();
+                    let kind = seg.kind();
+                    write_with_layout(&path, kind, Contents::of_sorted(&entries), &mut entries.into_iter(), layout)
+                        .unwrap();
+                    let header = Segment::open(&path).unwrap().header;
+                    assert_eq!((header.layout, header.packing.dropped_bits()), (layout.0, 0));
+                }
+                conn.execute("UPDATE settings SET value = ?1 WHERE key = 'format'", [format]).unwrap();
+            }
+            add(&dir, &docs, 6..9);
+            let mut before: Vec<(u64, Posting)> =
+                all_postings(&dir).into_iter().map(|(hash, p)| (kept_hash(hash), p)).collect();
+            before.sort_unstable();
+            let archive = Archive::open_for_changes(&dir, &Settings::default(), false, WhenBusy::Refuse).unwrap();
+            let headers: Vec<(FilterLayout, u32)> = rows::segments(&archive.lock())
+                .unwrap()
+                .iter()
+                .map(|s| Segment::open(&dir.join(&s.file)).unwrap().header)
+                .map(|h| (h.layout, h.packing.dropped_bits()))
+                .collect();
+            assert!(headers.contains(&(layout.0, 0)) && headers.contains(&(FilterLayout::Ordered, 16)), "{headers:?}");
+            assert!(archive.merge_all().unwrap());
+            let report = archive.verify().unwrap();
+            assert!(report.problems.is_empty(), "{:?}", report.problems);
+            assert_eq!(report.segments, 2);
+            // Every posting kept, under its kept hash, in the order lookups rely on.
+            for s in rows::segments(&archive.lock()).unwrap() {
+                let stored: Vec<(u64, Posting)> =
+                    Segment::open(&dir.join(&s.file)).unwrap().entries().unwrap().map(Result::unwrap).collect();
+                assert!(stored.windows(2).all(|w| w[0] < w[1]), "{format}: {} is out of order", s.file);
+            }
+            drop(archive);
+            assert_eq!(all_postings(&dir), before);
+        }
     }
 }

@@ -26,6 +26,7 @@ mod merge;
 mod names;
 mod packing;
 mod prepare;
+mod recut;
 mod reader;
 mod regroup;
 mod rows;
@@ -62,8 +63,9 @@ use crate::settings::Settings;
 /// The on-disk format this build writes and reads (and the older ones it upgrades: 1
 /// held texts in the documents table, 2 had no token keys, 3 wrote segments whose filter
 /// spread a hash's probes over the whole filter, 4 picked a hash's filter block by a mix
-/// of the hash rather than by its top bits, 5 wrote segment entries of 16 bytes).
-pub const FORMAT_VERSION: u32 = 6;
+/// of the hash rather than by its top bits, 5 wrote segment entries of 16 bytes, 6 kept
+/// whole 64-bit hashes in its segments).
+pub const FORMAT_VERSION: u32 = 7;
 
 /// An open archive.
 pub struct Archive {

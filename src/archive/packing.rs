@@ -1,16 +1,39 @@
 //! How a segment's entries are packed. A posting is a hash, a document and a position;
 //! segments of archive formats 1 to 5 store them as 8 + 4 + 4 bytes. Segments written now
-//! (`TWSEG04`) store each entry in as few whole bytes as the segment needs:
+//! (`TWSEG05`) store each entry in as few whole bytes as the segment needs:
 //!
-//! - the hash without its top bits, which the entry's bucket of the sparse index already
-//!   says (every entry of a bucket shares them);
+//! - the hash's top [`KEPT_HASH_BITS`] bits, the archive's k-gram and sentence hash, less
+//!   the top bits the entry's bucket of the sparse index already says (every entry of a
+//!   bucket shares them);
 //! - the document less the segment's lowest, in as many bits as its highest needs;
 //! - the position in as many bits as the segment's highest needs.
 //!
-//! At 100,000 generated documents an entry takes 10 bytes instead of 16. Entries stay of
-//! one width, so a lookup still reads entry `i` at a place it can compute.
+//! At 100,000 generated documents an entry takes 8 bytes instead of 16. Entries stay of
+//! one width, so a lookup still reads entry `i` at a place it can compute. Segments of
+//! archive format 6 (`TWSEG04`) were packed the same way with the whole 64-bit hash.
+//!
+//! Why 48 bits are enough: two different k-grams share a kept hash by chance with
+//! probability 2^-48 a pair, so a lookup meets a stranger's postings with probability
+//! (distinct hashes held) / 2^48: under one in 100,000 at a billion distinct hashes, a few
+//! hundred million documents' worth. Such a posting is a lone hit, which the matcher
+//! never grows into a passage without more hits in order around it, and every passage is
+//! aligned on the texts themselves.
 
 use crate::index::Posting;
+
+/// The top bits of a k-gram or sentence hash that segments written now keep.
+pub const KEPT_HASH_BITS: u32 = 48;
+
+/// `hash` as segments written now keep it: its low `64 - KEPT_HASH_BITS` bits cleared.
+/// Cutting keeps the order of hashes (a hash below another is not above it once cut).
+pub fn kept_hash(hash: u64) -> u64 {
+    hash & !low_mask(64 - KEPT_HASH_BITS)
+}
+
+/// The low `bits` bits of a u64 set.
+fn low_mask(bits: u32) -> u64 {
+    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+}
 
 /// The range of documents and positions a segment's entries span: what its packing must
 /// hold.
@@ -56,8 +79,12 @@ impl Bounds {
 /// The widths of a segment's entries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packing {
-    /// Low bits of the hash stored (64 when the whole hash is).
+    /// Bits of the hash stored: those below its bucket's and above the dropped (64 when
+    /// the whole hash is).
     hash_bits: u32,
+    /// Low bits of the hash not kept: 0 for the whole hash (archive formats 1 to 6),
+    /// `64 - KEPT_HASH_BITS` for segments written now.
+    dropped_bits: u32,
     /// Subtracted from every document before it is stored.
     doc_base: u32,
     doc_bits: u32,
@@ -78,30 +105,60 @@ fn mask(bits: u32) -> u128 {
 
 impl Packing {
     /// Entries of 16 bytes, the whole hash, document and position (archive formats 1–5).
-    pub const WHOLE: Packing = Packing { hash_bits: 64, doc_base: 0, doc_bits: 32, position_bits: 32, bytes: 16 };
+    pub const WHOLE: Packing =
+        Packing { hash_bits: 64, dropped_bits: 0, doc_base: 0, doc_bits: 32, position_bits: 32, bytes: 16 };
 
-    /// The packing of a segment whose sparse index uses the hash's top `bucket_bits`
-    /// bits, for entries within `bounds`.
+    /// The packing of a segment written now, whose sparse index uses the hash's top
+    /// `bucket_bits` bits, for entries within `bounds` (their hashes cut by
+    /// [`kept_hash`]).
     pub fn new(bucket_bits: u32, bounds: Bounds) -> Packing {
+        Self::with_dropped_bits(64 - KEPT_HASH_BITS, bucket_bits, bounds)
+    }
+
+    /// The packing of a segment whose entries drop the hash's low `dropped_bits` bits
+    /// (0: archive format 6, `TWSEG04`).
+    pub fn with_dropped_bits(dropped_bits: u32, bucket_bits: u32, bounds: Bounds) -> Packing {
         let doc_base = if bounds.min_doc > bounds.max_doc { 0 } else { bounds.min_doc };
         Self::from_parts(
-            bucket_bits,
+            (bucket_bits, dropped_bits),
             doc_base,
             width(bounds.max_doc.saturating_sub(doc_base)),
             width(bounds.max_position),
         )
     }
 
-    /// The packing a header stores (check it with [`Packing::is_valid`]).
-    pub fn from_parts(bucket_bits: u32, doc_base: u32, doc_bits: u32, position_bits: u32) -> Packing {
-        let hash_bits = 64 - bucket_bits.min(64);
+    /// The packing a header stores, for a sparse index of `bucket_bits` bits and hashes
+    /// without their low `dropped_bits` (check it with [`Packing::is_valid`]).
+    pub fn from_parts(
+        (bucket_bits, dropped_bits): (u32, u32),
+        doc_base: u32,
+        doc_bits: u32,
+        position_bits: u32,
+    ) -> Packing {
+        let hash_bits = 64u32.saturating_sub(bucket_bits).saturating_sub(dropped_bits);
         let bytes = (hash_bits + doc_bits + position_bits).div_ceil(8) as usize;
-        Packing { hash_bits, doc_base, doc_bits, position_bits, bytes }
+        Packing { hash_bits, dropped_bits, doc_base, doc_bits, position_bits, bytes }
     }
 
-    /// Whether widths read from a header describe entries this code can read.
+    /// Whether widths read from a header describe entries this code can read: a hash
+    /// stored in at least one bit, fields of at most 32 bits, entries of at most 16 bytes.
     pub fn is_valid(&self) -> bool {
-        self.doc_bits <= 32 && self.position_bits <= 32 && self.bytes <= 16
+        self.dropped_bits <= 32
+            && self.hash_bits >= 1
+            && self.doc_bits <= 32
+            && self.position_bits <= 32
+            && self.bytes <= 16
+    }
+
+    /// Low bits of the hash the entries do not keep.
+    pub fn dropped_bits(&self) -> u32 {
+        self.dropped_bits
+    }
+
+    /// `hash` as these entries keep it: what a lookup compares them with.
+    #[inline]
+    pub fn keep(&self, hash: u64) -> u64 {
+        hash & !low_mask(self.dropped_bits)
     }
 
     /// Bytes of one entry.
@@ -122,16 +179,16 @@ impl Packing {
     }
 
     /// Writes the entry (`hash`, `posting`) into `out` ([`Packing::bytes`] long); the
-    /// posting must fit ([`Packing::holds`]).
+    /// posting must fit ([`Packing::holds`]) and the hash be kept ([`Packing::keep`]).
     pub fn encode(&self, hash: u64, posting: &Posting, out: &mut [u8]) {
-        let value = (u128::from(hash) & mask(self.hash_bits))
+        let value = (u128::from(hash >> self.dropped_bits) & mask(self.hash_bits))
             | (u128::from(posting.doc.wrapping_sub(self.doc_base)) << self.hash_bits)
             | (u128::from(posting.position) << (self.hash_bits + self.doc_bits));
         out[..self.bytes].copy_from_slice(&value.to_le_bytes()[..self.bytes]);
     }
 
     /// The entry stored in the first [`Packing::bytes`] of `bytes`, whose hash's top bits
-    /// are those of `bucket` (of `64 - hash_bits` bits). Fastest when `bytes` goes on for
+    /// are those of `bucket`; its hash as kept, the dropped bits clear. Fastest when `bytes` goes on for
     /// 16 bytes (a reader pads its buffer): the entry is then one load.
     #[inline]
     pub fn decode(&self, bytes: &[u8], bucket: u64) -> (u64, Posting) {
@@ -155,10 +212,13 @@ impl Packing {
         self.with_bucket(u64::from_le_bytes(raw), bucket)
     }
 
-    /// The hash from the stored low bits `low` (and any bits above them) and the bucket.
+    /// The hash from the stored bits at the bottom of `stored` (and any bits above them)
+    /// and the bucket.
     #[inline]
-    fn with_bucket(&self, low: u64, bucket: u64) -> u64 {
-        if self.hash_bits >= 64 { low } else { (low & ((1u64 << self.hash_bits) - 1)) | (bucket << self.hash_bits) }
+    fn with_bucket(&self, stored: u64, bucket: u64) -> u64 {
+        let below_bucket = self.hash_bits + self.dropped_bits;
+        let kept = (stored & low_mask(self.hash_bits)) << self.dropped_bits;
+        if below_bucket >= 64 { kept } else { kept | (bucket << below_bucket) }
     }
 }
 
@@ -175,15 +235,15 @@ mod tests {
             rng ^= rng << 17;
             rng
         };
-        for bucket_bits in [0, 4, 11, 16] {
+        for (bucket_bits, dropped_bits) in [0, 4, 11, 16].into_iter().flat_map(|b| [(b, 0), (b, 64 - KEPT_HASH_BITS)]) {
             for (min_doc, max_doc, max_position) in
                 [(0, 0, 0), (7, 7, 1), (1000, 100_000, 6000), (0, u32::MAX, u32::MAX)]
             {
                 let bounds = Bounds { min_doc, max_doc, max_position };
-                let packing = Packing::new(bucket_bits, bounds);
+                let packing = Packing::with_dropped_bits(dropped_bits, bucket_bits, bounds);
                 assert!(packing.is_valid());
                 for _ in 0..200 {
-                    let hash = next();
+                    let hash = packing.keep(next());
                     let span = u64::from(max_doc - min_doc) + 1;
                     let doc = min_doc + (next() % span) as u32;
                     let position = (next() % (u64::from(max_position) + 1)) as u32;
@@ -199,7 +259,28 @@ mod tests {
                 assert!(!packing.holds(&Posting { doc: min_doc.wrapping_sub(1), position: 0 }) || min_doc == 0);
             }
         }
-        assert_eq!(Packing::new(16, Bounds { min_doc: 1, max_doc: 100_000, max_position: 6000 }).bytes(), 10);
+        let at_100_000 = Bounds { min_doc: 1, max_doc: 100_000, max_position: 6000 };
+        assert_eq!(Packing::with_dropped_bits(0, 16, at_100_000).bytes(), 10);
+        assert_eq!(Packing::new(16, at_100_000).bytes(), 8);
+    }
+
+    #[test]
+    fn segments_written_now_keep_the_top_bits_of_a_hash() {
+        let packing = Packing::new(16, Bounds { min_doc: 1, max_doc: 100_000, max_position: 6000 });
+        let hash = 0x0123_4567_89ab_cdefu64;
+        assert_eq!(kept_hash(hash), 0x0123_4567_89ab_0000);
+        assert_eq!(packing.keep(hash), kept_hash(hash));
+        let mut out = [0u8; 16];
+        let posting = Posting { doc: 99_999, position: 5999 };
+        packing.encode(kept_hash(hash), &posting, &mut out);
+        assert_eq!(packing.decode(&out, hash >> 48), (kept_hash(hash), posting));
+        // Cutting keeps the order: hashes in order stay in order, some become equal.
+        let mut hashes: Vec<u64> = (0..1000u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (i % 40)).collect();
+        hashes.sort_unstable();
+        assert!(hashes.windows(2).all(|w| kept_hash(w[0]) <= kept_hash(w[1])));
+        assert_eq!(Packing::WHOLE.keep(hash), hash);
+        // A sparse index and dropped bits that leave nothing of the hash to store.
+        assert!(!Packing::from_parts((40, 30), 0, 1, 1).is_valid());
     }
 
     #[test]

@@ -4,18 +4,21 @@
 //! ([`super::sequential`]).
 //!
 //! Layout, little-endian: a 40-byte header (magic, kind, bucket bits, posting count, filter
-//! words, and for `TWSEG04` the packing's document base and widths), the entries ascending
-//! by (hash, document, position), each of one width ([`super::packing`]), the sparse index
+//! words, and for packed entries the packing's document base, widths and dropped hash
+//! bits), the entries ascending by (hash, document, position), each of one width
+//! ([`super::packing`]), the sparse index
 //! (for each value of the hash's top bits, the first entry holding it: `2^bits + 1` u64),
 //! the Bloom filter over the distinct hashes, and a checksum of everything before it
 //! ([`super::checksum`]).
 //!
-//! The magic says how entries and filter are laid out. `TWSEG04` (written now) packs the
-//! entries and puts the probes of a hash in one 64-byte block chosen by the hash's top
-//! bits, so that a writer, whose entries come in hash order, fills the filter from front to
-//! back. The older layouts are still read, all with entries of 16 bytes: `TWSEG03`
-//! (archive format 5) has the same filter; `TWSEG02` (format 4) chose the block by a mix of
-//! the hash; `TWSEG01` (formats 1 to 3) spread the probes over the whole filter.
+//! The magic says how entries and filter are laid out. `TWSEG05` (written now) packs the
+//! entries, their hashes cut to the top [`super::packing::KEPT_HASH_BITS`] bits, and puts
+//! the probes of a hash in one 64-byte block chosen by the hash's top bits, so that a
+//! writer, whose entries come in hash order, fills the filter from front to back. The
+//! older layouts are still read: `TWSEG04` (archive format 6) packed entries with the
+//! whole hash; the rest have entries of 16 bytes: `TWSEG03` (format 5) has the same
+//! filter; `TWSEG02` (format 4) chose the block by a mix of the hash; `TWSEG01` (formats
+//! 1 to 3) spread the probes over the whole filter.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -23,11 +26,12 @@ use std::path::Path;
 
 use super::checksum::Checksum;
 use super::error::ArchiveError;
-use super::packing::{Bounds, Packing};
+use super::packing::{Bounds, Packing, kept_hash};
 use crate::hash::fmix64;
 use crate::index::{Posting, keep_first_positions};
 
-const MAGIC: &[u8; 8] = b"TWSEG04\n";
+const MAGIC: &[u8; 8] = b"TWSEG05\n";
+const MAGIC_WHOLE_HASHES: &[u8; 8] = b"TWSEG04\n";
 const MAGIC_WHOLE_ENTRIES: &[u8; 8] = b"TWSEG03\n";
 const MAGIC_MIXED_BLOCKS: &[u8; 8] = b"TWSEG02\n";
 const MAGIC_SPREAD_FILTER: &[u8; 8] = b"TWSEG01\n";
@@ -55,12 +59,24 @@ pub(super) enum FilterLayout {
     Spread,
 }
 
+/// How a segment's entries are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EntryLayout {
+    /// Packed, the hash cut to its kept bits (`TWSEG05`, written now).
+    Kept,
+    /// Packed with the whole hash (`TWSEG04`, archive format 6).
+    WholeHashes,
+    /// 16 bytes each (archive formats 1 to 5).
+    Whole,
+}
+
 impl FilterLayout {
-    /// The magic of a segment with this filter, its entries packed or not (only the
-    /// layout written now packs them).
-    fn magic(self, packed: bool) -> &'static [u8; 8] {
+    /// The magic of a segment with this filter and entries stored as `entries` (only the
+    /// filter written now goes with packed entries).
+    fn magic(self, entries: EntryLayout) -> &'static [u8; 8] {
         match self {
-            FilterLayout::Ordered if packed => MAGIC,
+            FilterLayout::Ordered if entries == EntryLayout::Kept => MAGIC,
+            FilterLayout::Ordered if entries == EntryLayout::WholeHashes => MAGIC_WHOLE_HASHES,
             FilterLayout::Ordered => MAGIC_WHOLE_ENTRIES,
             FilterLayout::Blocked => MAGIC_MIXED_BLOCKS,
             FilterLayout::Spread => MAGIC_SPREAD_FILTER,
@@ -166,10 +182,13 @@ impl Contents {
     }
 }
 
-/// Writes `entries` (any order; sorted and deduplicated here) as a segment at `path`,
-/// through `path` + ".tmp", synced before the rename (removed when the write fails, a
-/// full disk for one). Returns the posting count.
+/// Writes `entries` (any order, whole hashes; cut, sorted and deduplicated here) as a
+/// segment at `path`, through `path` + ".tmp", synced before the rename (removed when the
+/// write fails, a full disk for one). Returns the posting count.
 pub fn write(path: &Path, kind: Kind, mut entries: Vec<(u64, Posting)>) -> Result<u64, ArchiveError> {
+    for entry in &mut entries {
+        entry.0 = kept_hash(entry.0);
+    }
     entries.sort_unstable();
     entries.dedup();
     // As in a check's own index: one document keeps its first positions of a hash.
@@ -177,25 +196,25 @@ pub fn write(path: &Path, kind: Kind, mut entries: Vec<(u64, Posting)>) -> Resul
     write_sorted(path, kind, Contents::of_sorted(&entries), &mut entries.into_iter())
 }
 
-/// Writes the entries `contents` tells of, already ascending and distinct, from
-/// `entries`.
+/// Writes the entries `contents` tells of, already cut ([`kept_hash`]), ascending and
+/// distinct, from `entries`.
 pub fn write_sorted(
     path: &Path,
     kind: Kind,
     contents: Contents,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
 ) -> Result<u64, ArchiveError> {
-    write_with_layout(path, kind, contents, entries, (FilterLayout::Ordered, true))
+    write_with_layout(path, kind, contents, entries, (FilterLayout::Ordered, EntryLayout::Kept))
 }
 
-/// Writes a segment with the filter `layout`, its entries packed (only with
-/// [`FilterLayout::Ordered`]) or whole, as earlier formats wrote them.
+/// Writes a segment with the filter `layout`, its entries stored as the second (packed
+/// only with [`FilterLayout::Ordered`]), as this or an earlier format wrote them.
 pub(super) fn write_with_layout(
     path: &Path,
     kind: Kind,
     contents: Contents,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
-    layout: (FilterLayout, bool),
+    layout: (FilterLayout, EntryLayout),
 ) -> Result<u64, ArchiveError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -215,13 +234,17 @@ fn write_file(
     kind: Kind,
     contents: Contents,
     entries: &mut dyn Iterator<Item = (u64, Posting)>,
-    (layout, packed): (FilterLayout, bool),
+    (layout, stored): (FilterLayout, EntryLayout),
 ) -> Result<u64, ArchiveError> {
     let io = |e| ArchiveError::io(tmp, e);
     let count = contents.count;
     let bits = bucket_bits(count);
-    let packed = packed && layout == FilterLayout::Ordered;
-    let packing = if packed { Packing::new(bits, contents.bounds) } else { Packing::WHOLE };
+    let stored = if layout == FilterLayout::Ordered { stored } else { EntryLayout::Whole };
+    let packing = match stored {
+        EntryLayout::Kept => Packing::new(bits, contents.bounds),
+        EntryLayout::WholeHashes => Packing::with_dropped_bits(0, bits, contents.bounds),
+        EntryLayout::Whole => Packing::WHOLE,
+    };
     let (doc_base, doc_bits, position_bits) = packing.parts();
     let filter_words = filter_words(contents.distinct.min(count), layout);
     let mut filter = vec![0u64; filter_words];
@@ -230,15 +253,15 @@ fn write_file(
     let inner = BufWriter::with_capacity(1 << 20, File::create(tmp).map_err(io)?);
     let mut out = Checksummed { inner, sum: layout.checksum() };
     let mut header = Vec::with_capacity(HEADER);
-    header.extend_from_slice(layout.magic(packed));
+    header.extend_from_slice(layout.magic(stored));
     header.extend_from_slice(&(kind as u32).to_le_bytes());
     header.extend_from_slice(&bits.to_le_bytes());
     header.extend_from_slice(&count.to_le_bytes());
     header.extend_from_slice(&(filter_words as u64).to_le_bytes());
-    if packed {
+    if stored != EntryLayout::Whole {
         // Widths of at most 32 bits.
         header.extend_from_slice(&doc_base.to_le_bytes());
-        header.extend_from_slice(&[doc_bits as u8, position_bits as u8, 0, 0]);
+        header.extend_from_slice(&[doc_bits as u8, position_bits as u8, packing.dropped_bits() as u8, 0]);
     } else {
         header.extend_from_slice(&[0u8; 8]);
     }
@@ -252,6 +275,12 @@ fn write_file(
     for (hash, p) in entries.take(count as usize) {
         if !packing.holds(&p) {
             return Err(ArchiveError::Corrupt(format!("{}: a posting outside the bounds announced", path.display())));
+        }
+        if packing.keep(hash) != hash {
+            return Err(ArchiveError::Corrupt(format!(
+                "{}: a hash with bits the segment does not keep",
+                path.display()
+            )));
         }
         packing.encode(hash, &p, &mut block[filled..]);
         filled += width;
@@ -308,21 +337,25 @@ impl Header {
         if bytes.len() < HEADER || file_len < (HEADER + 8) as u64 {
             return Err(bad("not a twinspot segment"));
         }
-        let (layout, packed) = match &bytes[..8] {
-            magic if magic == MAGIC => (FilterLayout::Ordered, true),
-            magic if magic == MAGIC_WHOLE_ENTRIES => (FilterLayout::Ordered, false),
-            magic if magic == MAGIC_MIXED_BLOCKS => (FilterLayout::Blocked, false),
-            magic if magic == MAGIC_SPREAD_FILTER => (FilterLayout::Spread, false),
+        let (layout, stored) = match &bytes[..8] {
+            magic if magic == MAGIC => (FilterLayout::Ordered, EntryLayout::Kept),
+            magic if magic == MAGIC_WHOLE_HASHES => (FilterLayout::Ordered, EntryLayout::WholeHashes),
+            magic if magic == MAGIC_WHOLE_ENTRIES => (FilterLayout::Ordered, EntryLayout::Whole),
+            magic if magic == MAGIC_MIXED_BLOCKS => (FilterLayout::Blocked, EntryLayout::Whole),
+            magic if magic == MAGIC_SPREAD_FILTER => (FilterLayout::Spread, EntryLayout::Whole),
             _ => return Err(bad("not a twinspot segment")),
         };
         let kind = Kind::from_code(i64::from(u32_at(bytes, 8))).ok_or_else(|| bad("unknown kind"))?;
         let bits = u32_at(bytes, 12);
         let count = u64_at(bytes, 16) as usize;
         let filter_words = u64_at(bytes, 24) as usize;
-        let packing = if packed {
-            Packing::from_parts(bits, u32_at(bytes, 32), u32::from(bytes[36]), u32::from(bytes[37]))
-        } else {
-            Packing::WHOLE
+        let packed = |dropped_bits| {
+            Packing::from_parts((bits, dropped_bits), u32_at(bytes, 32), u32::from(bytes[36]), u32::from(bytes[37]))
+        };
+        let packing = match stored {
+            EntryLayout::Kept => packed(u32::from(bytes[38])),
+            EntryLayout::WholeHashes => packed(0),
+            EntryLayout::Whole => Packing::WHOLE,
         };
         if !packing.is_valid() {
             return Err(bad("its entries have widths no segment has"));
@@ -440,7 +473,9 @@ mod tests {
             let mut want: Vec<Posting> = entries.iter().filter(|e| e.0 == h).map(|e| e.1).collect();
             want.sort();
             assert_eq!(postings(&lookup, h), want);
-            assert!(postings(&lookup, h ^ 1).is_empty());
+            // The low bits are not kept: a hash that differs only there is the same one.
+            assert_eq!(postings(&lookup, h ^ 1), want);
+            assert!(postings(&lookup, h ^ (1 << 16)).is_empty());
         }
     }
 
@@ -455,7 +490,8 @@ mod tests {
             .map(|i| (frequent, Posting { doc: 1 + i / 5, position: i % 5 }))
             .chain((0..3000u64).map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15), Posting { doc: 7, position: 1 })))
             .collect();
-        entries.push((frequent + 1, Posting { doc: 3, position: 0 }));
+        let next = frequent + (1 << 16);
+        entries.push((next, Posting { doc: 3, position: 0 }));
         write(&path, Kind::Kgrams, entries.clone()).unwrap();
         let lookup = SegmentLookup::open(&path).unwrap();
         let removed = |p: &Posting| p.doc.is_multiple_of(10);
@@ -471,15 +507,15 @@ mod tests {
         let mut all = Vec::new();
         assert_eq!(lookup.first_postings(frequent, 5000, |p| !removed(p), &mut all).unwrap(), 1000);
         assert_eq!(all, want);
-        assert_eq!(lookup.first_postings(frequent ^ 2, 51, |_| true, &mut Vec::new()).unwrap(), 0);
+        assert_eq!(lookup.first_postings(frequent ^ (2 << 16), 51, |_| true, &mut Vec::new()).unwrap(), 0);
         // 200 documents, 20 of them removed; counted up to a limit.
         assert_eq!(lookup.documents(frequent, 1000, |p| !removed(p)).unwrap(), 180);
         assert_eq!(lookup.documents(frequent, 50, |p| !removed(p)).unwrap(), 50);
-        assert_eq!(lookup.documents(frequent + 1, 1000, |_| true).unwrap(), 1);
+        assert_eq!(lookup.documents(next, 1000, |_| true).unwrap(), 1);
     }
 
     #[test]
-    fn segments_with_the_filters_of_archive_formats_1_to_4_are_still_read() {
+    fn segments_of_every_layout_are_read() {
         let dir = tempfile::tempdir().unwrap();
         let entries: Vec<(u64, Posting)> = (0..3000u64)
             .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15), Posting { doc: i as u32 % 5, position: i as u32 }))
@@ -488,17 +524,22 @@ mod tests {
         sorted.sort_unstable();
         let contents = Contents::of_sorted(&sorted);
         let layouts = [
-            (FilterLayout::Spread, false),
-            (FilterLayout::Blocked, false),
-            (FilterLayout::Ordered, false),
-            (FilterLayout::Ordered, true),
+            (FilterLayout::Spread, EntryLayout::Whole),
+            (FilterLayout::Blocked, EntryLayout::Whole),
+            (FilterLayout::Ordered, EntryLayout::Whole),
+            (FilterLayout::Ordered, EntryLayout::WholeHashes),
+            (FilterLayout::Ordered, EntryLayout::Kept),
         ];
-        for (layout, packed) in layouts {
-            let path = dir.path().join(format!("{layout:?}-{packed}.seg"));
-            write_with_layout(&path, Kind::Kgrams, contents, &mut sorted.iter().copied(), (layout, packed)).unwrap();
+        for (layout, stored) in layouts {
+            let path = dir.path().join(format!("{layout:?}-{stored:?}.seg"));
+            let cut = |(hash, posting): &(u64, Posting)| {
+                (if stored == EntryLayout::Kept { kept_hash(*hash) } else { *hash }, *posting)
+            };
+            write_with_layout(&path, Kind::Kgrams, contents, &mut sorted.iter().map(cut), (layout, stored)).unwrap();
             let seg = Segment::open(&path).unwrap();
             assert_eq!(seg.header.layout, layout);
-            assert_eq!(seg.header.packing == Packing::WHOLE, !packed);
+            assert_eq!(seg.header.packing == Packing::WHOLE, stored == EntryLayout::Whole);
+            assert_eq!(seg.header.packing.dropped_bits() == 0, stored != EntryLayout::Kept);
             assert!(seg.verify().unwrap());
             let lookup = SegmentLookup::open(&path).unwrap();
             for &(hash, posting) in &entries {
@@ -539,13 +580,16 @@ mod tests {
         let lookup = SegmentLookup::open(&path).unwrap().unfiltered();
         let mut queries: Vec<u64> = hashes.iter().step_by(7).copied().collect();
         queries.extend(hashes.iter().step_by(11).map(|h| h.wrapping_add(1)));
+        queries.extend(hashes.iter().step_by(13).map(|h| h.wrapping_add(1 << 16)));
         queries.extend((0..5_000).map(|_| next()));
         queries.extend([0, u64::MAX]);
-        for hash in queries {
+        for query in queries {
+            // Stored hashes are cut, and so is a query.
+            let hash = kept_hash(query);
             let start = hashes.partition_point(|&h| h < hash);
             let end = start + hashes[start..].partition_point(|&h| h == hash);
             let want: Vec<Posting> = stored[start..end].iter().map(|e| e.1).collect();
-            assert_eq!(postings(&lookup, hash), want, "{hash:x}");
+            assert_eq!(postings(&lookup, query), want, "{query:x}");
         }
     }
 

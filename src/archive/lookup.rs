@@ -109,7 +109,7 @@ impl SegmentLookup {
         })?;
         let Some(walked) = walked else { return Ok(0) };
         let end = match (walked.ended, hash.checked_add(1)) {
-            (false, Some(above)) => self.lower_bound(above, walked.next, walked.last)?,
+            (false, Some(above)) => self.lower_bound_near_guess(above, walked.next, walked.last)?,
             (false, None) => walked.last,
             (true, _) => walked.next,
         };
@@ -142,13 +142,11 @@ impl SegmentLookup {
         if first >= last {
             return Ok(None);
         }
-        let guess = self.guess(hash, first, last, bucket);
-        let from = guess.saturating_sub(WINDOW / 2).max(first);
-        let mut window = Window::read(self, bucket, from, (from + WINDOW).min(last))?;
-        window.check_order(bucket, self.header.bits)?;
-        let bracketed = (window.from == first || window.hash(window.from) < hash)
-            && (window.to == last || window.hash(window.to - 1) >= hash);
-        let start = if bracketed { window.lower_bound(hash) } else { self.lower_bound(hash, first, last)? };
+        let mut window = self.window_near_guess(hash, first, last, bucket)?;
+        let start = match window.place_of(hash, first, last) {
+            Ok(start) => start,
+            Err((lo, hi)) => self.lower_bound(hash, lo, hi)?,
+        };
         let mut at = start;
         while at < last {
             if !(window.from..window.to).contains(&at) {
@@ -178,11 +176,40 @@ impl SegmentLookup {
         first + (scaled as usize).min(span - 1)
     }
 
-    /// The first entry of `first..last` whose hash is not below `hash`, by halving, one
-    /// entry read at a time: for the rare hash whose guess missed its window.
+    /// The window of entries of `first..last` (of `bucket`) around where `hash` would lie,
+    /// read and checked.
+    fn window_near_guess(&self, hash: u64, first: usize, last: usize, bucket: u64) -> io::Result<Window> {
+        let guess = self.guess(hash, first, last, bucket);
+        let from = guess.saturating_sub(WINDOW / 2).max(first);
+        let window = Window::read(self, bucket, from, (from + WINDOW).min(last))?;
+        window.check_order(bucket, self.header.bits)?;
+        Ok(window)
+    }
+
+    /// The first entry of `first..last` (entries of one bucket, `first < last`) whose
+    /// hash is not below `hash`: found in the window around its guessed place (one read,
+    /// nearly always), else by halving what the window left. Where a frequent hash's
+    /// entries end, for one.
+    fn lower_bound_near_guess(&self, hash: u64, first: usize, last: usize) -> io::Result<usize> {
+        let bucket = top_bits(hash, self.header.bits);
+        let window = self.window_near_guess(hash, first, last, bucket)?;
+        match window.place_of(hash, first, last) {
+            Ok(place) => Ok(place),
+            Err((lo, hi)) => self.lower_bound(hash, lo, hi),
+        }
+    }
+
+    /// The first entry of `lo..hi` whose hash is not below `hash` (`hi` if none), by
+    /// halving, one entry read at a time, and the last few hundred entries in one read:
+    /// for the rare hash whose guess missed its window.
     fn lower_bound(&self, hash: u64, mut lo: usize, mut hi: usize) -> io::Result<usize> {
         let bucket = top_bits(hash, self.header.bits);
         while lo < hi {
+            if hi - lo <= WINDOW {
+                let rest = Window::read(self, bucket, lo, hi)?;
+                rest.check_order(bucket, self.header.bits)?;
+                return Ok(rest.lower_bound(hash));
+            }
             let mid = (lo + hi) / 2;
             let one = Window::read(self, bucket, mid, mid + 1)?;
             one.check_order(bucket, self.header.bits)?;
@@ -288,6 +315,19 @@ impl Window {
 
     fn contains(&self, i: usize) -> bool {
         (self.from..self.to).contains(&i)
+    }
+
+    /// Where `hash`'s first entry lies, when the window shows it: the window lies within
+    /// `first..last` (the bucket) and brackets it. Otherwise the part of the bucket, as
+    /// `lo..hi`, whose first entry not below `hash` (or `hi`) is the place.
+    fn place_of(&self, hash: u64, first: usize, last: usize) -> Result<usize, (usize, usize)> {
+        if self.from > first && self.hash(self.from) >= hash {
+            Err((first, self.from))
+        } else if self.to < last && self.hash(self.to - 1) < hash {
+            Err((self.to, last))
+        } else {
+            Ok(self.lower_bound(hash))
+        }
     }
 
     /// The first entry of the window whose hash is not below `hash`, or its end.

@@ -296,8 +296,26 @@ fn a_reader_checks_while_the_command_line_adds_to_the_same_archive() {
 }
 
 /// Turns the format-2 catalog at `dir` back into format 1: texts inline in `documents`.
+/// Gives the catalog at `dir` the SimHash bands formats 1 to 7 kept instead of halves.
+fn downgrade_to_bands(conn: &rusqlite::Connection) {
+    conn.execute_batch(
+        "DROP INDEX documents_h0; DROP INDEX documents_h1;
+         ALTER TABLE documents DROP COLUMN h0; ALTER TABLE documents DROP COLUMN h1;
+         ALTER TABLE documents ADD COLUMN b0 INTEGER; ALTER TABLE documents ADD COLUMN b1 INTEGER;
+         ALTER TABLE documents ADD COLUMN b2 INTEGER; ALTER TABLE documents ADD COLUMN b3 INTEGER;
+         UPDATE documents SET b0 = simhash & 65535, b1 = (simhash >> 16) & 65535,
+             b2 = (simhash >> 32) & 65535, b3 = (simhash >> 48) & 65535;
+         CREATE INDEX documents_b0 ON documents(b0, simhash, group_id, nshash);
+         CREATE INDEX documents_b1 ON documents(b1, simhash, group_id, nshash);
+         CREATE INDEX documents_b2 ON documents(b2, simhash, group_id, nshash);
+         CREATE INDEX documents_b3 ON documents(b3, simhash, group_id, nshash);",
+    )
+    .unwrap();
+}
+
 fn downgrade_to_format_1(dir: &Path) {
     let conn = rusqlite::Connection::open(dir.join("catalog.sqlite")).unwrap();
+    downgrade_to_bands(&conn);
     conn.execute_batch(
         "ALTER TABLE documents ADD COLUMN text BLOB;
          UPDATE documents SET text = (SELECT text FROM texts WHERE texts.id = documents.id);
@@ -348,6 +366,23 @@ fn an_archive_of_format_1_is_upgraded_when_opened_and_answers_as_before() {
         })
         .unwrap();
     assert_eq!((documents, texts), (2, 2));
+
+    // The halves the upgrade took from the stored SimHash are those an add writes: a
+    // near duplicate added now (the same words, one more line break) has a's SimHash and
+    // halves, and joins its group.
+    let a = std::fs::read_to_string(dir.join("refs/a.txt")).unwrap();
+    std::fs::write(dir.join("refs/a2.txt"), format!("{a}\n")).unwrap();
+    success(&twinspot(dir, &["archive", "add", "arc", "refs/a2.txt", "-q"]));
+    let conn = rusqlite::Connection::open(dir.join("arc/catalog.sqlite")).unwrap();
+    let distinct: (i64, i64, i64, i64) = conn
+        .query_row(
+            "SELECT count(DISTINCT simhash), count(DISTINCT h0), count(DISTINCT h1), count(DISTINCT group_id)
+             FROM documents WHERE path LIKE '%a.txt' OR path LIKE '%a2.txt'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert_eq!(distinct, (1, 1, 1, 1));
 }
 
 #[test]
@@ -420,6 +455,7 @@ fn an_archive_of_format_5_keeps_its_two_byte_keys_and_answers_as_before() {
             conn.query_row("SELECT id FROM documents WHERE path LIKE ?1", [format!("%{name}")], |r| r.get(0)).unwrap();
         conn.execute("UPDATE token_keys SET keys = ?1 WHERE id = ?2", rusqlite::params![keys.as_bytes(), id]).unwrap();
     }
+    downgrade_to_bands(&conn);
     conn.execute_batch(
         "ALTER TABLE token_keys DROP COLUMN width; UPDATE settings SET value = '5' WHERE key = 'format';",
     )

@@ -20,7 +20,7 @@ CREATE TABLE documents(
     published TEXT,
     chars INTEGER NOT NULL,
     simhash INTEGER,
-    b0 INTEGER, b1 INTEGER, b2 INTEGER, b3 INTEGER,
+    h0 INTEGER, h1 INTEGER,
     nshash INTEGER,
     keywords TEXT,
     group_id INTEGER NOT NULL,
@@ -30,10 +30,8 @@ CREATE TABLE documents(
 );
 CREATE INDEX documents_path ON documents(path);
 CREATE INDEX documents_sha256 ON documents(sha256);
-CREATE INDEX documents_b0 ON documents(b0, simhash, group_id, nshash);
-CREATE INDEX documents_b1 ON documents(b1, simhash, group_id, nshash);
-CREATE INDEX documents_b2 ON documents(b2, simhash, group_id, nshash);
-CREATE INDEX documents_b3 ON documents(b3, simhash, group_id, nshash);
+CREATE INDEX documents_h0 ON documents(h0, simhash, group_id, nshash);
+CREATE INDEX documents_h1 ON documents(h1, simhash, group_id, nshash);
 CREATE INDEX documents_nshash ON documents(nshash, simhash, group_id);
 CREATE INDEX documents_group ON documents(group_id);
 CREATE INDEX documents_source ON documents(source);
@@ -269,6 +267,32 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     // builds that cannot read the new segments from taking them for damaged ones.
     if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6")) {
         tx.execute_batch("UPDATE settings SET value = '7' WHERE key = 'format';").map_err(sql)?;
+    }
+    // Format 8 finds near SimHashes by their two 32-bit halves, probed within one bit
+    // (`codec::half_probes`), instead of by four 16-bit bands: a band was shared by
+    // thousands of documents on one topic. The halves are the SimHash's own bits, so they
+    // are taken from the stored SimHash here.
+    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6" | "7")) {
+        if has_column(&tx, "b0").map_err(sql)? {
+            tx.execute_batch(
+                "DROP INDEX IF EXISTS documents_b0; DROP INDEX IF EXISTS documents_b1;
+                 DROP INDEX IF EXISTS documents_b2; DROP INDEX IF EXISTS documents_b3;
+                 ALTER TABLE documents DROP COLUMN b0; ALTER TABLE documents DROP COLUMN b1;
+                 ALTER TABLE documents DROP COLUMN b2; ALTER TABLE documents DROP COLUMN b3;",
+            )
+            .map_err(sql)?;
+        }
+        if !has_column(&tx, "h0").map_err(sql)? {
+            tx.execute_batch(
+                "ALTER TABLE documents ADD COLUMN h0 INTEGER; ALTER TABLE documents ADD COLUMN h1 INTEGER;
+                 UPDATE documents SET h0 = (simhash >> 32) & 4294967295, h1 = simhash & 4294967295
+                     WHERE simhash IS NOT NULL;
+                 CREATE INDEX documents_h0 ON documents(h0, simhash, group_id, nshash);
+                 CREATE INDEX documents_h1 ON documents(h1, simhash, group_id, nshash);",
+            )
+            .map_err(sql)?;
+        }
+        tx.execute_batch("UPDATE settings SET value = '8' WHERE key = 'format';").map_err(sql)?;
     }
     tx.commit().map_err(sql)
 }

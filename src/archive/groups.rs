@@ -14,7 +14,6 @@ use std::path::PathBuf;
 
 use rusqlite::Connection;
 
-use super::codec::bands;
 use super::rows::{self, NearRow};
 use crate::fingerprint::simhash::hamming;
 use crate::score::{PairScores, near_duplicate_rule};
@@ -71,7 +70,7 @@ pub(super) fn assign_group(
     cluster: bool,
 ) -> Result<bool, rusqlite::Error> {
     let (near, nshash_neighbour) =
-        near_by_simhash(rows::near_rows(conn, id, bands(simhash), nshash)?, simhash, nshash, threshold);
+        near_by_simhash(rows::near_rows(conn, id, simhash, nshash)?, simhash, nshash, threshold);
     let group = if near.is_empty() {
         id
     } else if cluster {

@@ -26,8 +26,8 @@ mod merge;
 mod names;
 mod packing;
 mod prepare;
-mod recut;
 mod reader;
+mod recut;
 mod regroup;
 mod rows;
 pub mod segment;
@@ -64,8 +64,8 @@ use crate::settings::Settings;
 /// held texts in the documents table, 2 had no token keys, 3 wrote segments whose filter
 /// spread a hash's probes over the whole filter, 4 picked a hash's filter block by a mix
 /// of the hash rather than by its top bits, 5 wrote segment entries of 16 bytes, 6 kept
-/// whole 64-bit hashes in its segments).
-pub const FORMAT_VERSION: u32 = 7;
+/// whole 64-bit hashes in its segments, 7 found near SimHashes by four 16-bit bands).
+pub const FORMAT_VERSION: u32 = 8;
 
 /// An open archive.
 pub struct Archive {

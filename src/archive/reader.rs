@@ -7,7 +7,6 @@ use std::sync::Mutex;
 
 use rustc_hash::FxHashSet;
 
-use super::codec::bands;
 use super::cut::CutSpreads;
 use super::lookup::{CAP, SegmentLookup};
 use super::rows;
@@ -182,7 +181,7 @@ impl<'a> ArchiveIndex<'a> {
     }
 
     fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(u32, u64)>, ArchiveError> {
-        self.archive.catalog().simhash_rows((threshold <= BAND_DISTANCE).then(|| bands(simhash)))
+        self.archive.catalog().simhash_rows((threshold <= BAND_DISTANCE).then_some(simhash))
     }
 
     /// Calls `each` with the stored token keys and SimHash of every document of `docs`

@@ -8,9 +8,10 @@
 //! typed error ([`rusqlite::Error::IntegralValueOutOfRange`], told by
 //! [`super::ArchiveError::sql`]): an id beyond `u32` never lands on another document.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 use rustc_hash::FxHashSet;
 
+use super::codec::{half_probes, halves};
 use crate::fingerprint::TokenKeys;
 
 /// An archived document's id as postings hold it, or a typed error past `u32::MAX`.
@@ -161,7 +162,7 @@ pub struct Stats {
 
 /// Inserts `doc` (documents, texts, token keys) in group 0; returns its id.
 pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Result<u32, rusqlite::Error> {
-    let band = |i: usize| doc.bands.map(|b| b[i]);
+    let half = |i: usize| doc.simhash.map(|h| halves(h)[i]);
     // With a stamp, the size seen with it (the stamp is compared as a whole).
     let size = match doc.stamp {
         Some(stamp) => stamp.size,
@@ -169,8 +170,8 @@ pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Resul
     };
     let chars = i64::try_from(doc.chars).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(5, i64::MAX))?;
     conn.prepare_cached(
-        "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3, nshash, keywords, group_id, source, mtime_ns, ctime_ns)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 0, ?14, ?15, ?16)",
+        "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, h0, h1, nshash, keywords, group_id, source, mtime_ns, ctime_ns)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, ?12, ?13, ?14)",
     )?
     .execute(params![
         doc.path,
@@ -180,10 +181,8 @@ pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Resul
         doc.published,
         chars,
         doc.simhash.map(stored_hash),
-        band(0),
-        band(1),
-        band(2),
-        band(3),
+        half(0),
+        half(1),
         doc.nshash.map(stored_hash),
         doc.keywords,
         doc.source,
@@ -380,17 +379,21 @@ pub(super) fn end_read(conn: &Connection) {
     }
 }
 
-/// (id, SimHash) of the documents sharing a band with `bands`, or with `None` of every
-/// document with a SimHash.
-pub(super) fn simhash_rows(conn: &Connection, bands: Option<[i64; 4]>) -> Result<Vec<(u32, u64)>, rusqlite::Error> {
+/// `WHERE` for the documents with a SimHash half among the probes of a SimHash (params
+/// `?1`–`?66`, [`half_probes`]): an index seek a probe, on `documents_h0` / `documents_h1`.
+fn probed_halves() -> String {
+    let list = |from: usize| (from..from + 33).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
+    format!("h0 IN ({}) OR h1 IN ({})", list(1), list(34))
+}
+
+/// (id, SimHash) of the documents that may lie within 3 bits of `near` (those sharing a
+/// probed half, [`half_probes`]), or with `None` of every document with a SimHash.
+pub(super) fn simhash_rows(conn: &Connection, near: Option<u64>) -> Result<Vec<(u32, u64)>, rusqlite::Error> {
     let read = |r: &Row<'_>| Ok((id_at(r, 0)?, hash_at(r, 1)?.unwrap_or(0)));
-    match bands {
-        Some(b) => conn
-            .prepare_cached(
-                "SELECT id, simhash FROM documents WHERE b0 = ?1 UNION SELECT id, simhash FROM documents WHERE b1 = ?2 \
-                 UNION SELECT id, simhash FROM documents WHERE b2 = ?3 UNION SELECT id, simhash FROM documents WHERE b3 = ?4",
-            )?
-            .query_map(b, read)?
+    match near {
+        Some(simhash) => conn
+            .prepare_cached(&format!("SELECT id, simhash FROM documents WHERE {}", probed_halves()))?
+            .query_map(params_from_iter(half_probes(simhash).as_flattened()), read)?
             .collect(),
         None => conn
             .prepare_cached("SELECT id, simhash FROM documents WHERE simhash IS NOT NULL")?
@@ -437,23 +440,24 @@ pub(super) fn entry(conn: &Connection, doc: u32) -> Result<Option<EntryRow>, rus
 
 // ---- groups ----
 
-/// The documents other than `id` sharing a SimHash band or the nshash key with it: one
-/// range of a covering index per band (and the nshash key), never the table rows.
+/// The documents other than `id` that may lie within 3 bits of `simhash` (sharing a probed
+/// half, [`half_probes`]) or that share the nshash key with it: index seeks on covering
+/// indexes, never the table rows.
 pub(super) fn near_rows(
     conn: &Connection,
     id: u32,
-    bands: [i64; 4],
+    simhash: u64,
     nshash: Option<u64>,
 ) -> Result<Vec<NearRow>, rusqlite::Error> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, simhash, group_id, nshash FROM documents WHERE b0 = ?2 AND id != ?1
-         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE b1 = ?3 AND id != ?1
-         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE b2 = ?4 AND id != ?1
-         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE b3 = ?5 AND id != ?1
-         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE ?6 IS NOT NULL AND nshash = ?6 AND id != ?1",
-    )?;
-    let nshash = nshash.map(stored_hash);
-    stmt.query_map(params![id, bands[0], bands[1], bands[2], bands[3], nshash], |r| {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT id, simhash, group_id, nshash FROM documents WHERE ({}) AND id != ?67
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE ?68 IS NOT NULL AND nshash = ?68 AND id != ?67",
+        probed_halves()
+    ))?;
+    let probes = half_probes(simhash);
+    let keys = probes.as_flattened().iter().map(|&k| rusqlite::types::Value::Integer(k));
+    let rest = [rusqlite::types::Value::Integer(i64::from(id)), nshash.map(stored_hash).into()];
+    stmt.query_map(params_from_iter(keys.chain(rest)), |r| {
         Ok(NearRow { id: id_at(r, 0)?, simhash: hash_at(r, 1)?, group: id_at(r, 2)?, nshash: hash_at(r, 3)? })
     })?
     .collect()

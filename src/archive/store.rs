@@ -31,9 +31,9 @@ pub(super) trait CatalogRead: Send + Sync {
     fn document_count(&self) -> Result<usize, ArchiveError>;
     /// The largest id ever given (a posting of a larger one is damage).
     fn last_id(&self) -> Result<u32, ArchiveError>;
-    /// (id, SimHash) of the documents sharing a band with `bands`, or of every document
-    /// with a SimHash when `None`.
-    fn simhash_rows(&self, bands: Option<[i64; 4]>) -> Result<Vec<(u32, u64)>, ArchiveError>;
+    /// (id, SimHash) of the documents that may lie within 3 bits of `near` (at least all
+    /// those that do), or of every document with a SimHash when `None`.
+    fn simhash_rows(&self, near: Option<u64>) -> Result<Vec<(u32, u64)>, ArchiveError>;
     /// The stored text, SimHash and keywords of `doc`.
     fn stored(&self, doc: u32) -> Result<Option<StoredRow>, ArchiveError>;
     /// Calls `each` with the token keys and SimHash of each of `docs` that has keys, until
@@ -96,8 +96,8 @@ impl CatalogRead for SqliteCatalog {
         self.read(rows::last_id)
     }
 
-    fn simhash_rows(&self, bands: Option<[i64; 4]>) -> Result<Vec<(u32, u64)>, ArchiveError> {
-        self.read(|conn| rows::simhash_rows(conn, bands))
+    fn simhash_rows(&self, near: Option<u64>) -> Result<Vec<(u32, u64)>, ArchiveError> {
+        self.read(|conn| rows::simhash_rows(conn, near))
     }
 
     fn stored(&self, doc: u32) -> Result<Option<StoredRow>, ArchiveError> {

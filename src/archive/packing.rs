@@ -27,12 +27,7 @@ pub const KEPT_HASH_BITS: u32 = 48;
 /// `hash` as segments written now keep it: its low `64 - KEPT_HASH_BITS` bits cleared.
 /// Cutting keeps the order of hashes (a hash below another is not above it once cut).
 pub fn kept_hash(hash: u64) -> u64 {
-    hash & !low_mask(64 - KEPT_HASH_BITS)
-}
-
-/// The low `bits` bits of a u64 set.
-fn low_mask(bits: u32) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+    hash & !(mask(64 - KEPT_HASH_BITS) as u64)
 }
 
 /// The range of documents and positions a segment's entries span: what its packing must
@@ -158,7 +153,7 @@ impl Packing {
     /// `hash` as these entries keep it: what a lookup compares them with.
     #[inline]
     pub fn keep(&self, hash: u64) -> u64 {
-        hash & !low_mask(self.dropped_bits)
+        hash & !(mask(self.dropped_bits) as u64)
     }
 
     /// Bytes of one entry.
@@ -217,7 +212,7 @@ impl Packing {
     #[inline]
     fn with_bucket(&self, stored: u64, bucket: u64) -> u64 {
         let below_bucket = self.hash_bits + self.dropped_bits;
-        let kept = (stored & low_mask(self.hash_bits)) << self.dropped_bits;
+        let kept = (stored & mask(self.hash_bits) as u64) << self.dropped_bits;
         if below_bucket >= 64 { kept } else { kept | (bucket << below_bucket) }
     }
 }

@@ -8,6 +8,8 @@
 //! typed error ([`rusqlite::Error::IntegralValueOutOfRange`], told by
 //! [`super::ArchiveError::sql`]): an id beyond `u32` never lands on another document.
 
+use std::sync::LazyLock;
+
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 use rustc_hash::FxHashSet;
 
@@ -386,13 +388,27 @@ fn probed_halves() -> String {
     format!("h0 IN ({}) OR h1 IN ({})", list(1), list(34))
 }
 
+/// [`simhash_rows`]'s statement, written once.
+static SIMHASH_ROWS: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT id, simhash FROM documents WHERE {}", probed_halves()));
+
+/// [`near_rows`]'s statement, written once (params: the probes, then the document's id
+/// `?67` and nshash key `?68`).
+static NEAR_ROWS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT id, simhash, group_id, nshash FROM documents WHERE ({}) AND id != ?67
+         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE ?68 IS NOT NULL AND nshash = ?68 AND id != ?67",
+        probed_halves()
+    )
+});
+
 /// (id, SimHash) of the documents that may lie within 3 bits of `near` (those sharing a
 /// probed half, [`half_probes`]), or with `None` of every document with a SimHash.
 pub(super) fn simhash_rows(conn: &Connection, near: Option<u64>) -> Result<Vec<(u32, u64)>, rusqlite::Error> {
     let read = |r: &Row<'_>| Ok((id_at(r, 0)?, hash_at(r, 1)?.unwrap_or(0)));
     match near {
         Some(simhash) => conn
-            .prepare_cached(&format!("SELECT id, simhash FROM documents WHERE {}", probed_halves()))?
+            .prepare_cached(&SIMHASH_ROWS)?
             .query_map(params_from_iter(half_probes(simhash).as_flattened()), read)?
             .collect(),
         None => conn
@@ -449,11 +465,7 @@ pub(super) fn near_rows(
     simhash: u64,
     nshash: Option<u64>,
 ) -> Result<Vec<NearRow>, rusqlite::Error> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT id, simhash, group_id, nshash FROM documents WHERE ({}) AND id != ?67
-         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE ?68 IS NOT NULL AND nshash = ?68 AND id != ?67",
-        probed_halves()
-    ))?;
+    let mut stmt = conn.prepare_cached(&NEAR_ROWS)?;
     let probes = half_probes(simhash);
     let keys = probes.as_flattened().iter().map(|&k| rusqlite::types::Value::Integer(k));
     let rest = [rusqlite::types::Value::Integer(i64::from(id)), nshash.map(stored_hash).into()];

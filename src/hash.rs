@@ -78,6 +78,18 @@ pub fn kgram_hashes(token_hashes: impl ExactSizeIterator<Item = u64> + Clone, k:
     out
 }
 
+/// The tests' fixed pseudo-random 64-bit values: a xorshift generator from `state` (not
+/// zero).
+#[cfg(test)]
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

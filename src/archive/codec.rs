@@ -66,13 +66,7 @@ mod tests {
 
     #[test]
     fn every_simhash_within_3_bits_shares_a_probed_half() {
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = crate::hash::xorshift(0x2545_f491_4f6c_dd1du64);
         for _ in 0..2_000 {
             let h = next();
             let probes = half_probes(h);

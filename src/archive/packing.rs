@@ -223,13 +223,7 @@ mod tests {
 
     #[test]
     fn entries_come_back_as_written_in_every_width() {
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = crate::hash::xorshift(0x9e37_79b9_7f4a_7c15u64);
         for (bucket_bits, dropped_bits) in [0, 4, 11, 16].into_iter().flat_map(|b| [(b, 0), (b, 64 - KEPT_HASH_BITS)]) {
             for (min_doc, max_doc, max_position) in
                 [(0, 0, 0), (7, 7, 1), (1000, 100_000, 6000), (0, u32::MAX, u32::MAX)]

@@ -557,13 +557,7 @@ mod tests {
         // Crowded low hashes (as winnowing leaves them), runs of equal ones, empty buckets.
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.seg");
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = crate::hash::xorshift(0x2545_f491_4f6c_dd1du64);
         let mut entries = Vec::new();
         for i in 0..20_000u32 {
             let r = next();

@@ -190,13 +190,7 @@ mod tests {
 
     #[test]
     fn lookups_agree_with_a_hash_map_for_every_hash_and_absent_ones() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::hash::xorshift(0x9e37_79b9_7f4a_7c15u64);
         for size in [0usize, 1, 2, 7, 1000, 20_000] {
             let mut entries = Vec::new();
             let mut expected: std::collections::HashMap<u64, Vec<Posting>> = Default::default();

@@ -786,13 +786,8 @@ mod tests {
         let settings = Settings::default();
         let alphabet: Vec<char> =
             "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动".chars().collect();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut random = crate::hash::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: usize| (random() % n as u64) as usize;
         let run_len = settings.k + 2 * settings.w - 1;
         for _ in 0..200 {
             let mut text = |len: usize| -> String { (0..len).map(|_| alphabet[next(alphabet.len())]).collect() };

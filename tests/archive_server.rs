@@ -1,7 +1,8 @@
 //! The shared archive on a real PostgreSQL server (a throw-away one, `pg.rs`): the same
 //! answers as a folder archive of the same files, adders and checkers at once, an adder
 //! killed midway, a server that goes away during a check, a role that may only read, a
-//! wrong password and an unreachable server.
+//! wrong password and an unreachable server; postings folded by `compact` and newer ones
+//! beside them, and an archive of the format before.
 
 use std::path::Path;
 
@@ -82,9 +83,26 @@ fn a_shared_archive_answers_as_a_folder_archive_of_the_same_files() {
     assert!(verify.contains("58 documents") && verify.contains(" 0 problems"), "{verify}");
     let stats = success(&twinspot(&dir, &["archive", "stats", &url]));
     assert!(stats.contains("documents        58") && stats.contains("bytes per char"), "{stats}");
-    // Adding the folder again stores the two removed documents and nothing else.
+    // Compacting folded every posting into one row a hash.
+    assert_eq!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams"), 0);
+    assert!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams_packed") > 1000);
+    // Adding the folder again stores the two removed documents and nothing else: their
+    // postings newer rows beside the folded ones, which a check asks together.
     let again = success(&twinspot(&dir, &["archive", "add", &url, "reference", "-q"]));
     assert!(again.starts_with("2 added, 0 replaced, 58 unchanged"), "{again}");
+    success(&twinspot(&dir, &["archive", "add", folder, "reference", "-q"]));
+    assert!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams") > 0);
+    same("after adding to a compacted archive");
+    // A folded document removed: skipped by checks until the next fold drops it.
+    for archive in [folder, url.as_str()] {
+        let said = success(&twinspot(&dir, &["archive", "remove", archive, "--id", "12"]));
+        assert_eq!(said.trim(), "1 removed");
+    }
+    same("after removing a folded document");
+    success(&twinspot(&dir, &["archive", "compact", &url]));
+    let holding_12 = "SELECT count(*) FROM twinspot.kgrams_packed WHERE 12 = ANY(docs)";
+    assert_eq!(exact_count(&server, holding_12), 0);
+    same("after compacting again");
 }
 
 /// Text most documents hold is sent by the server in part (a hash's first postings and
@@ -173,6 +191,32 @@ fn frequent_and_common_text_is_judged_as_by_a_folder_archive() {
     let expected = ["docs/00001.txt", "docs/00005.txt", "docs/00021.txt", "docs/00023.txt", "docs/00100.txt"];
     assert_eq!(holders, expected, "{pairs:#?}");
     assert!(pairs[2].2.starts_with("[[],[{") && pairs[2].2.contains("\"common\"") && pairs[2].3 == "0.0 0.0");
+    // Folded into one row a hash: judged the same.
+    success(&twinspot(dir, &["archive", "compact", &url]));
+    assert_eq!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams"), 0);
+    let same = |what: &str| {
+        let (want, got) = (check(folder), check(&url));
+        assert_eq!(pairs_by_path(&got), pairs_by_path(&want), "{what}");
+        assert_eq!(suspect_of(&got), suspect_of(&want), "{what}");
+        pairs_by_path(&want)
+    };
+    assert_eq!(same("folded"), pairs);
+    // Then a holder of each phrase removed (its postings stay in the folded rows until
+    // the next fold) and two more holders added (newer rows): a hash's postings are in
+    // both parts, some of them of a removed document.
+    std::fs::create_dir_all(dir.join("more")).unwrap();
+    for (i, phrase) in [(300, FREQUENT), (301, COMMON)] {
+        let body: String = (0..12).map(|j| format!("{}{phrase}. ", line(i, j))).collect();
+        std::fs::write(dir.join(format!("more/{i}.txt")), body).unwrap();
+    }
+    for archive in [folder, url.as_str()] {
+        let said = success(&twinspot(dir, &["archive", "remove", archive, "docs/00001.txt", "docs/00021.txt"]));
+        assert_eq!(said.trim(), "2 removed");
+        success(&twinspot(dir, &["archive", "add", archive, "more", "-q"]));
+    }
+    let pairs = same("folded and newer, with removed documents");
+    let holders: Vec<&str> = pairs.iter().map(|(_, b, _, _)| b.as_str()).collect();
+    assert!(!holders.contains(&"docs/00001.txt") && holders.contains(&"docs/00022.txt"), "{pairs:#?}");
 }
 
 #[test]
@@ -315,12 +359,60 @@ fn a_role_granted_read_checks_but_is_refused_changes_until_granted_write() {
     success(&twinspot(dir, &["archive", "grant", &server.url(), "reader", "--write"]));
     let added = success(&twinspot(dir, &["archive", "add", &reader, "docs", "-q"]));
     assert!(added.starts_with("9 added"), "{added}");
+    // A role that may write folds the postings as the owner would.
+    success(&twinspot(dir, &["archive", "compact", &reader]));
+    assert_eq!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams"), 0);
     success(&twinspot(dir, &["archive", "revoke", &server.url(), "reader"]));
     let said = failure(dir, &["archive", "check", &reader, "docs/00002.txt", "-q"]);
     assert!(said.contains("permission denied"), "{said}");
     // Creating an archive needs the right to make a schema.
     let said = failure(dir, &["archive", "add", &reader, "docs", "--schema", "other", "-q"]);
     assert!(said.contains("reader may not create") || said.contains("permission denied"), "{said}");
+}
+
+/// An archive as format 8 left it (every posting a row, no folded rows) is checked as it
+/// is; its owner's next change upgrades it, and a role granted before the upgrade reads
+/// the folded rows too.
+#[test]
+fn an_archive_of_the_format_before_is_checked_as_it_is_and_upgraded_by_its_owner() {
+    let server = PgServer::start();
+    let url = server.url();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let words = |i: usize, j: usize| -> String {
+        (0..6)
+            .map(|w| {
+                let mixed = ((i * 97 + j) * 6 + w + 1) as u64 * 0x9e37_79b9_7f4a_7c15;
+                (0..6).map(|d| char::from(b'a' + (mixed >> (8 * d) & 0xff) as u8 % 26)).collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    for i in 0..6 {
+        let body: String = (0..40).map(|j| format!("{}. ", words(i, j))).collect();
+        std::fs::write(dir.join(format!("docs/{i:05}.txt")), body).unwrap();
+    }
+    let copied: String = (10..25).map(|j| format!("{}. ", words(3, j))).collect();
+    std::fs::write(dir.join("suspect.txt"), format!("Some words of its own to begin with. {copied} The end.")).unwrap();
+    success(&twinspot(dir, &["archive", "add", &url, "docs", "-q"]));
+    server.sql(
+        "DROP TABLE twinspot.kgrams_packed, twinspot.sentences_packed;
+         UPDATE twinspot.settings SET value = '8' WHERE key = 'format'",
+    );
+    server.sql("CREATE ROLE reader LOGIN PASSWORD 'reader-pw'");
+    success(&twinspot(dir, &["archive", "grant", &url, "reader", "--read"]));
+    let reader = server.url_as("reader", "reader-pw");
+    let check = || pairs_by_path(&json_of(dir, &["archive", "check", &reader, "suspect.txt", "--json", "-", "-q"]));
+    let before = check();
+    assert_eq!(before.iter().map(|p| p.1.as_str()).collect::<Vec<_>>(), ["docs/00003.txt"], "{before:?}");
+    let format = "SELECT value::bigint FROM twinspot.settings WHERE key = 'format'";
+    assert_eq!(exact_count(&server, format), 8, "reading leaves the format as it is");
+    success(&twinspot(dir, &["archive", "compact", &url]));
+    assert_eq!(exact_count(&server, format), 9);
+    assert_eq!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams"), 0);
+    assert!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams_packed") > 0);
+    assert_eq!(check(), before);
 }
 
 #[test]

@@ -84,10 +84,11 @@ impl std::fmt::Debug for Archive {
     }
 }
 
-/// The settings that shape fingerprints, as stored in the catalog.
-fn shaping_settings(s: &Settings) -> Vec<(&'static str, String)> {
+/// The settings that shape fingerprints, as stored in the catalog, with the `format` of
+/// the store that keeps them.
+fn shaping_settings(s: &Settings, format: u32) -> Vec<(&'static str, String)> {
     vec![
-        ("format", FORMAT_VERSION.to_string()),
+        ("format", format.to_string()),
         ("k", s.k.to_string()),
         ("w", s.w.to_string()),
         ("min_sentence_tokens", s.min_sentence_tokens.to_string()),
@@ -166,7 +167,7 @@ impl Archive {
             if !holds_only_our_files(dir)? {
                 return Err(ArchiveError::NotAnArchive(dir.to_path_buf()));
             }
-            catalog::create_new(dir, &shaping_settings(&settings))?;
+            catalog::create_new(dir, &shaping_settings(&settings, FORMAT_VERSION))?;
             files::sync_dir(dir)?;
         }
         let mut conn = catalog::open(dir, true)?;
@@ -227,7 +228,7 @@ impl Archive {
         refuse_other_settings(
             &|key| catalog::setting(&conn, &self.dir, key),
             &self.settings,
-            &self.dir.display().to_string(),
+            (&self.dir.display().to_string(), FORMAT_VERSION),
         )
     }
 
@@ -275,16 +276,21 @@ impl Archive {
 /// Reads a stored setting by key, whichever store keeps them.
 type SettingFn<'a> = dyn Fn(&str) -> Result<Option<String>, ArchiveError> + 'a;
 
-/// Refuses an archive of a newer format or made with other fingerprint settings than
-/// `settings`, its settings read through `get` (`shown` names it).
-fn refuse_other_settings(get: &SettingFn<'_>, settings: &Settings, shown: &str) -> Result<(), ArchiveError> {
+/// Refuses an archive of a newer format than `supported` (the newest its store reads) or
+/// made with other fingerprint settings than `settings`, its settings read through `get`
+/// (`shown` names it).
+fn refuse_other_settings(
+    get: &SettingFn<'_>,
+    settings: &Settings,
+    (shown, supported): (&str, u32),
+) -> Result<(), ArchiveError> {
     let found: u32 = get("format")?
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| ArchiveError::Corrupt(format!("{shown}: the catalog has no format version")))?;
-    if found > FORMAT_VERSION {
-        return Err(ArchiveError::NewerFormat { found, supported: FORMAT_VERSION });
+    if found > supported {
+        return Err(ArchiveError::NewerFormat { found, supported });
     }
-    for (key, current) in shaping_settings(settings).into_iter().skip(1) {
+    for (key, current) in shaping_settings(settings, supported).into_iter().skip(1) {
         let stored = get(key)?.unwrap_or_default();
         if stored != current {
             return Err(ArchiveError::SettingsMismatch { setting: key, archive: stored, current });

@@ -93,7 +93,9 @@ impl<'a> ServerIndex<'a> {
             Postings::Sentences => 0,
         };
         let empty = || Found { lists: vec![Vec::new(); hashes.len()], spreads: vec![None; hashes.len()] };
-        let found = self.read(empty(), |c| lookup::found(c, s, table, hashes, &self.removed_ids, count_up_to));
+        let found = self.read(empty(), |c| {
+            lookup::found(c, s, (table, self.archive.folded), hashes, &self.removed_ids, count_up_to)
+        });
         self.cut.keep(table, hashes, &found.spreads);
         found.lists.into_iter().map(Cow::Owned).collect()
     }

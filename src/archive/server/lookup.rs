@@ -9,8 +9,13 @@
 //! hash common), the first of them. The check then judges every hash as it would with
 //! all its postings, and a frequent k-gram of Chinese text no longer costs thousands of
 //! rows sent and decoded.
+//!
+//! The postings are in two parts ([`super::fold`]): the folded rows, one a hash, whose
+//! first postings are a slice of its arrays, and the rows of the adds since the last
+//! fold. Each is asked in one statement, and a hash's first postings are the first of
+//! both together.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::lookup::CAP;
 use super::super::rows::stored_hash;
@@ -19,7 +24,6 @@ use super::rows::{Postings, RowError, hash_of, id_of};
 use super::schema::by_partition;
 use crate::engine::MAX_POSTINGS;
 use crate::index::{Posting, Spread, distinct_documents};
-
 
 /// The postings of each hash asked for, in the order asked, each sorted by document then
 /// position: all of them, or the first [`CAP`] with a spread that tells the rest.
@@ -30,36 +34,165 @@ pub(super) struct Found {
 
 type Rows<T> = Result<T, RowError>;
 
-/// Looks up `hashes` in `table`, skipping the postings of `removed` documents. The
+/// Looks up `hashes` in `table`, skipping the postings of `removed` documents: in its
+/// newer rows, and in its folded rows too when the archive has them (`folded`). The
 /// documents of a hash held more than [`MAX_POSTINGS`] times are counted up to
 /// `min_documents` (the number that makes a k-gram common; 0 where nothing asks, as for
 /// sentences): a spread's `documents` is that count, or more.
 pub(super) fn found(
     db: &mut impl postgres::GenericClient,
     s: &Schema,
-    table: Postings,
+    (table, folded): (Postings, bool),
     hashes: &[u64],
     removed: &[i32],
     min_documents: usize,
 ) -> Rows<Found> {
-    let found = first_postings(db, s, table, hashes, removed)?;
-    let mut documents: FxHashMap<u64, usize> = found
+    let newer = first_postings(db, s, table, hashes, removed)?;
+    let older = match folded {
+        true => folded_first(db, s, table, hashes, removed)?,
+        false => FxHashMap::default(),
+    };
+    let merged = merged_first(&newer, &older);
+    let mut documents: FxHashMap<u64, usize> = merged
         .iter()
         .filter(|(_, list)| list.len() > MAX_POSTINGS)
         .map(|(&h, list)| (h, distinct_documents(list)))
         .collect();
     let uncounted: Vec<u64> = documents.iter().filter(|&(_, &n)| n < min_documents).map(|(&h, _)| h).collect();
     if !uncounted.is_empty() {
-        documents.extend(document_counts(db, s, table, &uncounted, removed, min_documents)?);
+        let counted = counted_documents(db, s, table, (&uncounted, removed, min_documents), (&newer, &older))?;
+        for (hash, n) in counted {
+            documents.entry(hash).and_modify(|known| *known = (*known).max(n));
+        }
     }
     let mut lists = Vec::with_capacity(hashes.len());
     let mut spreads = Vec::with_capacity(hashes.len());
     for hash in hashes {
-        let list = found.get(hash).cloned().unwrap_or_default();
+        let list = merged.get(hash).cloned().unwrap_or_default();
         spreads.push(documents.get(hash).map(|&n| Spread::of(&list, n)));
         lists.push(list);
     }
     Ok(Found { lists, spreads })
+}
+
+/// The first [`CAP`] postings of each hash, of its newer and its folded ones together.
+fn merged_first(
+    newer: &FxHashMap<u64, Vec<Posting>>,
+    older: &FxHashMap<u64, FoldedFirst>,
+) -> FxHashMap<u64, Vec<Posting>> {
+    let mut merged = newer.clone();
+    for (&hash, folded) in older {
+        let list = merged.entry(hash).or_default();
+        list.extend_from_slice(&folded.list);
+        list.sort_unstable();
+        list.truncate(CAP);
+    }
+    merged
+}
+
+/// How many live documents hold each of `uncounted` (counted up to `limit`): the newer
+/// rows' and the folded rows' documents (no document is in both), each taken from what
+/// the lookups brought when that is all of them, else counted on the server.
+fn counted_documents(
+    db: &mut impl postgres::GenericClient,
+    s: &Schema,
+    table: Postings,
+    (uncounted, removed, limit): (&[u64], &[i32], usize),
+    (newer, older): (&FxHashMap<u64, Vec<Posting>>, &FxHashMap<u64, FoldedFirst>),
+) -> Rows<Vec<(u64, usize)>> {
+    let newer_cut: Vec<u64> =
+        uncounted.iter().copied().filter(|h| newer.get(h).is_some_and(|list| list.len() >= CAP)).collect();
+    let older_uncounted: Vec<u64> =
+        uncounted.iter().copied().filter(|h| older.get(h).is_some_and(|f| f.documents.is_none())).collect();
+    let mut newer_counts: FxHashMap<u64, usize> = FxHashMap::default();
+    if !newer_cut.is_empty() {
+        newer_counts.extend(document_counts(db, s, table, &newer_cut, removed, limit)?);
+    }
+    let mut older_counts: FxHashMap<u64, usize> = FxHashMap::default();
+    if !older_uncounted.is_empty() {
+        older_counts.extend(folded_counts(db, s, table, &older_uncounted, removed)?);
+    }
+    Ok(uncounted
+        .iter()
+        .map(|h| {
+            let in_newer =
+                newer_counts.get(h).copied().unwrap_or_else(|| newer.get(h).map_or(0, |list| distinct_documents(list)));
+            let in_older =
+                older_counts.get(h).copied().unwrap_or_else(|| older.get(h).and_then(|f| f.documents).unwrap_or(0));
+            (*h, in_newer + in_older)
+        })
+        .collect())
+}
+
+/// A hash's first live postings among its folded ones.
+struct FoldedFirst {
+    /// At most [`CAP`], sorted by document then position.
+    list: Vec<Posting>,
+    /// How many live documents its folded postings name, when the row told it: always
+    /// when no document is removed, else when the slice read was the whole row.
+    documents: Option<usize>,
+}
+
+/// The first [`CAP`] live postings of each hash among the folded rows of `table`: a slice
+/// of each row's arrays, long enough that removed documents cannot crowd out the live.
+fn folded_first(
+    db: &mut impl postgres::GenericClient,
+    s: &Schema,
+    table: Postings,
+    hashes: &[u64],
+    removed: &[i32],
+) -> Rows<FxHashMap<u64, FoldedFirst>> {
+    let stored: Vec<i64> = hashes.iter().map(|&h| stored_hash(h)).collect();
+    let slice = i32::try_from(CAP + removed.len()).unwrap_or(i32::MAX);
+    let query = format!(
+        "SELECT hash, docs[1:$2], positions[1:$2], documents, cardinality(docs) FROM {s}.{t}_packed
+         WHERE hash = ANY($1)",
+        t = table.table()
+    );
+    let gone: FxHashSet<i32> = removed.iter().copied().collect();
+    let mut found = FxHashMap::default();
+    for r in db.query(&query, &[&stored, &slice])? {
+        let hash = hash_of(Some(r.get(0))).unwrap_or(0);
+        let (docs, positions): (Vec<i32>, Vec<i32>) = (r.get(1), r.get(2));
+        let (documents, whole): (i32, i32) = (r.get(3), r.get(4));
+        let mut list = docs
+            .into_iter()
+            .zip(positions)
+            .filter(|(doc, _)| !gone.contains(doc))
+            .map(|(doc, position)| {
+                Ok(Posting { doc: id_of(i64::from(doc))?, position: u32::try_from(position).unwrap_or(0) })
+            })
+            .collect::<Rows<Vec<Posting>>>()?;
+        let documents = match (gone.is_empty(), whole <= slice) {
+            (true, _) => Some(usize::try_from(documents).unwrap_or(0)),
+            (false, true) => Some(distinct_documents(&list)),
+            (false, false) => None,
+        };
+        list.truncate(CAP);
+        found.insert(hash, FoldedFirst { list, documents });
+    }
+    Ok(found)
+}
+
+/// How many live documents the folded rows of each of `hashes` in `table` name.
+fn folded_counts(
+    db: &mut impl postgres::GenericClient,
+    s: &Schema,
+    table: Postings,
+    hashes: &[u64],
+    removed: &[i32],
+) -> Rows<Vec<(u64, usize)>> {
+    let stored: Vec<i64> = hashes.iter().map(|&h| stored_hash(h)).collect();
+    let query = format!(
+        "SELECT p.hash, (SELECT count(DISTINCT d) FROM unnest(p.docs) AS d WHERE d <> ALL($2))
+         FROM {s}.{t}_packed AS p WHERE p.hash = ANY($1)",
+        t = table.table()
+    );
+    Ok(db
+        .query(&query, &[&stored, &removed])?
+        .iter()
+        .map(|r| (hash_of(Some(r.get(0))).unwrap_or(0), usize::try_from(r.get::<_, i64>(1)).unwrap_or(0)))
+        .collect())
 }
 
 /// The first [`CAP`] live postings of each hash that has any, one row a hash: one

@@ -13,6 +13,7 @@
 mod add;
 mod connect;
 mod copiers;
+mod fold;
 mod index;
 mod lookup;
 mod rows;
@@ -53,6 +54,9 @@ pub struct ServerArchive {
     schema: Schema,
     client: Mutex<Client>,
     settings: Settings,
+    /// Whether the archive has folded postings (format 9 on; older ones hold every
+    /// posting a row, until their owner's next change upgrades them).
+    folded: bool,
 }
 
 impl std::fmt::Debug for ServerArchive {
@@ -71,9 +75,10 @@ impl ServerArchive {
             schema: schema.clone(),
             client: Mutex::new(client),
             settings: settings.clone().sanitized(),
+            folded: false,
         };
-        archive.check_settings()?;
-        Ok(archive)
+        let format = archive.check_settings()?;
+        Ok(Self { folded: format >= schema::FORMAT, ..archive })
     }
 
     /// Opens the archive for changes, creating it (schema and tables) when the schema
@@ -89,9 +94,36 @@ impl ServerArchive {
         if create {
             Self::create_if_missing(location, schema, settings)?;
         }
-        let archive = Self::open(location, schema, settings)?;
+        let mut archive = Self::open(location, schema, settings)?;
         archive.require_write(action)?;
+        archive.upgrade_if_owner()?;
         Ok(archive)
+    }
+
+    /// Brings an archive of an older format to this build's ([`schema::upgrade`]) when
+    /// this role owns it; another writer leaves it as it is, which works as before, for
+    /// the owner's next change to upgrade.
+    fn upgrade_if_owner(&mut self) -> Result<(), ArchiveError> {
+        if self.folded {
+            return Ok(());
+        }
+        let upgraded = {
+            let mut client = self.client();
+            let owner = "SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = $1";
+            let owns = client.query_one(owner, &[&self.schema.name()]).map(|r| r.get::<_, bool>(0));
+            match owns.map_err(|e| self.sql(RowError::Sql(e)))? {
+                false => false,
+                true => {
+                    let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
+                    lock_writers(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
+                    schema::upgrade(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
+                    tx.commit().map_err(|e| self.sql(RowError::Sql(e)))?;
+                    true
+                }
+            }
+        };
+        self.folded = upgraded;
+        Ok(())
     }
 
     /// Creates the archive when the schema holds none: under an advisory lock, so two
@@ -102,7 +134,8 @@ impl ServerArchive {
         let mut tx = client.transaction().map_err(failed)?;
         lock_writers(&mut tx, schema).map_err(failed)?;
         if schema::holds_archive(&mut tx, schema).map_err(failed)?.is_none() {
-            let created = schema::create(&mut tx, schema, &shaping_settings(&settings.clone().sanitized()));
+            let shaping = shaping_settings(&settings.clone().sanitized(), schema::FORMAT);
+            let created = schema::create(&mut tx, schema, &shaping);
             if let Err(error) = created {
                 return Err(match permission_denied(&error) {
                     true => ArchiveError::NoPermission {
@@ -126,11 +159,13 @@ impl ServerArchive {
         settings_from(&get)
     }
 
-    /// Refuses an archive of a newer format or made with other fingerprint settings.
-    fn check_settings(&self) -> Result<(), ArchiveError> {
+    /// Refuses an archive of a newer format or made with other fingerprint settings; the
+    /// archive's format.
+    fn check_settings(&self) -> Result<u32, ArchiveError> {
         let get =
             |key: &str| schema::setting(&mut *self.client(), &self.schema, key).map_err(|e| self.sql(RowError::Sql(e)));
-        refuse_other_settings(&get, &self.settings, self.location.shown())
+        refuse_other_settings(&get, &self.settings, (self.location.shown(), schema::FORMAT))?;
+        Ok(get("format")?.and_then(|v| v.parse().ok()).unwrap_or(0))
     }
 
     /// Refuses a role without the write permission.
@@ -189,7 +224,7 @@ impl ServerArchive {
     /// Sizes of the archive; its bytes are those its tables take on the server.
     pub fn stats(&self) -> Result<Stats, ArchiveError> {
         let [documents, chars, groups, kgrams, sentences, bytes] =
-            rows::counts(&mut *self.client(), &self.schema).map_err(|e| self.sql(e))?;
+            rows::counts(&mut *self.client(), &self.schema, self.folded).map_err(|e| self.sql(e))?;
         Ok(Stats {
             documents,
             chars,
@@ -235,12 +270,20 @@ impl ServerArchive {
         })
     }
 
-    /// Deletes the postings of removed documents, then has the server reclaim the space
-    /// and refresh its statistics. How many postings went.
+    /// Deletes the postings of removed documents and folds the newer ones into one row a
+    /// hash ([`fold`]; an archive of an older format only deletes), then has the server
+    /// reclaim the space and refresh its statistics. How many postings went.
     pub fn compact(&self) -> Result<u64, ArchiveError> {
-        let purged = self.write(|tx, s| rows::purge_removed(tx, s))?;
+        let purged = match self.folded {
+            true => self.write(|tx, s| fold::fold(tx, s))?,
+            false => self.write(|tx, s| rows::purge_removed(tx, s))?,
+        };
         let s = &self.schema;
-        let vacuum = format!("VACUUM (ANALYZE) {s}.documents, {s}.removed, {s}.kgrams, {s}.sentences");
+        let folded = match self.folded {
+            true => format!(", {s}.kgrams_packed, {s}.sentences_packed"),
+            false => String::new(),
+        };
+        let vacuum = format!("VACUUM (ANALYZE) {s}.documents, {s}.removed, {s}.kgrams, {s}.sentences{folded}");
         self.client().batch_execute(&vacuum).map_err(|e| self.sql(RowError::Sql(e)))?;
         Ok(purged)
     }

@@ -245,15 +245,23 @@ pub(super) fn documents(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<Doc
 }
 
 /// (documents, characters, groups of more than one, k-gram postings, sentence postings,
-/// bytes the schema's tables take on the server).
-pub(super) fn counts(db: &mut impl GenericClient, s: &Schema) -> Rows<[u64; 6]> {
+/// bytes the schema's tables take on the server); the postings newer and, where the
+/// archive has them (`folded`), folded.
+pub(super) fn counts(db: &mut impl GenericClient, s: &Schema, folded: bool) -> Rows<[u64; 6]> {
+    let postings = |t: &str| match folded {
+        true => format!(
+            "(SELECT count(*) FROM {s}.{t}) + (SELECT coalesce(sum(cardinality(docs)), 0)::bigint FROM {s}.{t}_packed)"
+        ),
+        false => format!("(SELECT count(*) FROM {s}.{t})"),
+    };
+    let (kgrams, sentences) = (postings("kgrams"), postings("sentences"));
     let row = db.query_one(
         &format!(
             "SELECT (SELECT count(*) FROM {s}.documents),
                     (SELECT coalesce(sum(chars), 0)::bigint FROM {s}.documents),
                     (SELECT count(*) FROM (SELECT group_id FROM {s}.documents GROUP BY group_id HAVING count(*) > 1) g),
-                    (SELECT count(*) FROM {s}.kgrams),
-                    (SELECT count(*) FROM {s}.sentences),
+                    {kgrams},
+                    {sentences},
                     (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
                        JOIN pg_namespace n ON n.oid = c.relnamespace
                       WHERE n.nspname = $1 AND c.relkind IN ('r', 'm'))"
@@ -510,7 +518,8 @@ pub(super) fn copy_partition(
     Ok(writer.finish()?)
 }
 
-/// Deletes the postings of removed documents and forgets them: what `compact` does.
+/// Deletes the postings of removed documents and forgets them: what `compact` does to
+/// an archive without folded postings.
 pub(super) fn purge_removed(db: &mut impl GenericClient, s: &Schema) -> Rows<u64> {
     let mut purged = 0;
     for table in [Postings::Kgrams, Postings::Sentences] {

@@ -1,7 +1,9 @@
 //! The tables of a shared archive, one PostgreSQL schema per archive: its settings, its
 //! documents (texts and token keys in the row, compressed as a folder archive stores
-//! them), the ids of removed documents, and the postings of k-grams and sentence hashes,
-//! one row each, partitioned by ranges of the hash with a B-tree on the hash.
+//! them), the ids of removed documents, and the postings of k-grams and sentence hashes
+//! in two parts each: the latest adds' postings one row each, partitioned by ranges of
+//! the hash with a B-tree on the hash, and the folded ones, one row a hash with its
+//! documents and positions in arrays (see [`super::fold`]).
 
 use postgres::GenericClient;
 
@@ -42,6 +44,11 @@ fn partition_bounds(part: u32) -> (String, String) {
     let to = if part + 1 == PARTITIONS { "MAXVALUE".to_string() } else { (from + width).to_string() };
     (from.to_string(), to)
 }
+
+/// The format a shared archive is written in, and the newest this build reads. Server
+/// archives before 9 (made with the folder archive's format numbers, up to 8) had no
+/// folded postings: an older build would not look there, so it must refuse format 9.
+pub(super) const FORMAT: u32 = 9;
 
 /// The setting that marks a schema as a twinspot archive.
 const MARK: (&str, &str) = ("application", "twinspot");
@@ -153,6 +160,7 @@ pub(super) fn create(
         // document order, so that it stops after a frequent hash's first postings.
         ddl.push_str(&format!("CREATE INDEX ON {s}.{table} (hash, doc, position);"));
     }
+    ddl.push_str(&packed_tables(s));
     db.batch_execute(&ddl)?;
     let insert = format!("INSERT INTO {s}.settings(key, value) VALUES ($1, $2)");
     db.execute(&insert, &[&MARK.0, &MARK.1])?;
@@ -160,6 +168,45 @@ pub(super) fn create(
         db.execute(&insert, &[key, value])?;
     }
     Ok(())
+}
+
+/// The tables of folded postings: one row a hash, its postings sorted by document then
+/// position in two arrays of the same length, and how many documents they name.
+fn packed_tables(s: &Schema) -> String {
+    ["kgrams", "sentences"]
+        .map(|table| {
+            format!(
+                "CREATE TABLE IF NOT EXISTS {s}.{table}_packed (
+                     hash bigint PRIMARY KEY,
+                     docs integer[] NOT NULL,
+                     positions integer[] NOT NULL,
+                     documents integer NOT NULL);"
+            )
+        })
+        .concat()
+}
+
+/// Brings an archive of an older format to [`FORMAT`]: the tables of folded postings
+/// (empty) are made, and every role that had a permission on the postings gets it on them
+/// too. Run by the archive's owner inside a transaction under the writers' lock.
+pub(super) fn upgrade(db: &mut impl GenericClient, s: &Schema) -> Result<(), postgres::Error> {
+    let mut ddl = packed_tables(s);
+    let kgrams = format!("{s}.kgrams");
+    let grants = db.query(
+        "SELECT DISTINCT a.grantee::regrole::text, a.privilege_type
+         FROM pg_class c, aclexplode(c.relacl) AS a
+         WHERE c.oid = $1::text::regclass AND a.grantee <> c.relowner AND a.grantee <> 0",
+        &[&kgrams],
+    )?;
+    for grant in &grants {
+        let (role, privilege): (String, String) = (grant.get(0), grant.get(1));
+        if ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(&privilege.as_str()) {
+            // `role` comes quoted as an identifier where it needs it (regrole's text).
+            ddl.push_str(&format!("GRANT {privilege} ON {s}.kgrams_packed, {s}.sentences_packed TO {role};"));
+        }
+    }
+    ddl.push_str(&format!("UPDATE {s}.settings SET value = '{FORMAT}' WHERE key = 'format';"));
+    db.batch_execute(&ddl)
 }
 
 #[cfg(test)]

@@ -10,24 +10,41 @@
 //!
 //! So the archive keeps both: the folded rows (`kgrams_packed`, `sentences_packed`) for
 //! all it held at its last `compact`, the rows of every add since then beside them. A
-//! check asks both and merges them ([`super::lookup`]). `compact` folds: in one
-//! statement a table, it takes every folded row and every newer posting, drops those of
-//! removed documents, and writes each hash's row anew, in hash order. It runs in the
-//! writers' transaction: an adder waits, and a check sees the postings as they were
-//! before or after, never half folded.
+//! check asks both and merges them ([`super::lookup`]). `compact` folds, in one
+//! statement a table: it takes every newer posting and the folded rows of the hashes they
+//! hold, and writes each of those hashes' rows anew, in hash order; the other folded rows
+//! stay as they are, so a fold costs what was added since the last. When documents were
+//! removed, their postings may be in any folded row: the fold then takes every row, and
+//! drops their postings. It runs in the writers' transaction: an adder waits, and a check
+//! sees the postings as they were before or after, never half folded.
 
 use postgres::GenericClient;
 
 use super::Schema;
 use super::rows::{Postings, RowError};
 
+/// Which folded rows a fold rewrites.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rewrite {
+    /// Those of the hashes the newer postings hold.
+    Touched,
+    /// Every one: removed documents' postings may be in any.
+    All,
+}
+
 /// Folds the newer postings of `table` into its folded rows and drops the postings of
-/// removed documents from both. How many postings were dropped.
-fn fold_table(db: &mut impl GenericClient, s: &Schema, table: Postings) -> Result<u64, RowError> {
+/// removed documents from those it rewrites. How many postings were dropped.
+fn fold_table(db: &mut impl GenericClient, s: &Schema, table: Postings, rewrite: Rewrite) -> Result<u64, RowError> {
     let t = table.table();
+    let old = match rewrite {
+        Rewrite::All => format!("DELETE FROM {s}.{t}_packed AS p"),
+        Rewrite::Touched => {
+            format!("DELETE FROM {s}.{t}_packed AS p USING (SELECT DISTINCT hash FROM newer) AS n WHERE p.hash = n.hash")
+        }
+    };
     let statement = format!(
-        "WITH old AS (DELETE FROM {s}.{t}_packed RETURNING hash, docs, positions),
-              newer AS (DELETE FROM {s}.{t} RETURNING hash, doc, position),
+        "WITH newer AS (DELETE FROM {s}.{t} RETURNING hash, doc, position),
+              old AS ({old} RETURNING p.hash, p.docs, p.positions),
               together AS (
                   SELECT hash, doc, position FROM newer
                   UNION ALL
@@ -57,9 +74,11 @@ pub(super) fn fold(db: &mut impl GenericClient, s: &Schema) -> Result<u64, RowEr
     // rows' index takes them from left to right; hashing them into groups would write
     // the index all over.
     db.batch_execute("SET LOCAL enable_hashagg = off; SET LOCAL work_mem = '256MB'")?;
+    let any_removed: bool = db.query_one(&format!("SELECT EXISTS (SELECT 1 FROM {s}.removed)"), &[])?.get(0);
+    let rewrite = if any_removed { Rewrite::All } else { Rewrite::Touched };
     let mut dropped = 0;
     for table in [Postings::Kgrams, Postings::Sentences] {
-        dropped += fold_table(db, s, table)?;
+        dropped += fold_table(db, s, table, rewrite)?;
     }
     db.execute(&format!("DELETE FROM {s}.removed"), &[])?;
     Ok(dropped)

@@ -112,7 +112,7 @@ impl Archive {
 /// New documents checked for near duplicates in one check: enough to keep both cores
 /// busy and to open the archive once for many, few enough that the check's cap on the
 /// pairs it keeps ([`crate::engine`]'s 100,000) is never near.
-const CHECKED_AT_ONCE: usize = 64;
+pub(super) const CHECKED_AT_ONCE: usize = 64;
 
 /// Documents whose sketches are looked up together: one round trip to a server for them
 /// all rather than one each.

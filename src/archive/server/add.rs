@@ -11,7 +11,7 @@ use super::super::codec::bands;
 use super::super::groups::{Fresh, near_by_simhash};
 use super::super::maintain::is_gone;
 use super::super::prepare::{Prepared, prepare, source_of};
-use super::super::regroup::{check_of, near_duplicates_in, sharing_sketches};
+use super::super::regroup::{CHECKED_AT_ONCE, check_of, near_duplicates_in, sharing_sketches};
 use super::super::unchanged::file_digest;
 use super::copiers::Copiers;
 use super::index::{ServerIndex, check_against};
@@ -128,47 +128,49 @@ impl ServerArchive {
     }
 
     /// Checks the new documents that may have near duplicates the SimHash did not show
-    /// (as a folder archive does: `regroup.rs`), and joins their groups. How many were
-    /// checked.
+    /// (as a folder archive does: `regroup.rs`), a chunk at a time in one check each, and
+    /// joins their groups in the documents' order. How many were checked.
     fn regroup(&self, fresh: &[Fresh], cluster: bool, cancel: &CancelFlag) -> Result<usize, ArchiveError> {
         if fresh.is_empty() {
             return Ok(0);
         }
-        let worth: Vec<&Fresh> = {
-            let index = ServerIndex::open(self)?;
-            let sharing = sharing_sketches(&index, fresh);
-            let worth = fresh.iter().zip(sharing).filter(|(_, others)| others.is_some()).map(|(doc, _)| doc).collect();
-            if let Some(failure) = index.failure() {
-                return Err(failure);
-            }
-            worth
-        };
-        for doc in &worth {
+        let worth = self.worth_checking(fresh)?;
+        for chunk in worth.chunks(CHECKED_AT_ONCE) {
             if cancel.is_cancelled() {
                 break;
             }
-            let report = check_against(self, &check_of(&[doc], &self.settings), &NoProgress, &CancelFlag::new())?;
-            let near: Vec<(String, String)> =
-                near_duplicates_in(&report, 0).into_iter().map(|(p, h)| (p.to_string(), h.to_string())).collect();
-            if near.is_empty() {
-                continue;
+            let report = check_against(self, &check_of(chunk, &self.settings), &NoProgress, &CancelFlag::new())?;
+            for (i, doc) in chunk.iter().enumerate() {
+                let near: Vec<(&str, &str)> = near_duplicates_in(&report, i);
+                if !near.is_empty() {
+                    self.write(|tx, s| join_near(tx, s, doc.id, &near, cluster))?;
+                }
             }
-            self.write(|tx, s| {
-                let mut groups = Vec::new();
-                for (path, sha256) in &near {
-                    for id in rows::ids_by_path_and_sha256(tx, s, path, sha256)? {
-                        groups.extend(rows::group_of(tx, s, id)?);
-                    }
-                }
-                let own = rows::group_of(tx, s, doc.id)?;
-                groups.extend(own);
-                if !(cluster && own.is_some_and(|g| g != doc.id)) {
-                    join_all(tx, s, groups)?;
-                }
-                Ok(())
-            })?;
         }
         Ok(worth.len())
+    }
+
+    /// The documents of `fresh` whose sketch shares enough hashes with a document outside
+    /// its group, or that share an nshash key: those a check may join to another group.
+    fn worth_checking<'f>(&self, fresh: &'f [Fresh]) -> Result<Vec<&'f Fresh>, ArchiveError> {
+        let sharing: Vec<(&Fresh, Vec<u32>)> = {
+            let index = ServerIndex::open(self)?;
+            let sharing = sharing_sketches(&index, fresh);
+            if let Some(failure) = index.failure() {
+                return Err(failure);
+            }
+            fresh.iter().zip(sharing).filter_map(|(doc, others)| Some((doc, others?))).collect()
+        };
+        let mut client = self.client();
+        let mut worth = Vec::new();
+        for (doc, others) in sharing {
+            let apart = doc.nshash_neighbour
+                || rows::any_outside_group_of(&mut *client, &self.schema, doc.id, &others).map_err(|e| self.sql(e))?;
+            if apart {
+                worth.push(doc);
+            }
+        }
+        Ok(worth)
     }
 
     /// Removes the archived documents whose file lay under one of `folders` and is gone
@@ -285,6 +287,30 @@ fn insert_documents(
         if old.is_empty() { batch.added += 1 } else { batch.replaced += 1 }
     }
     Ok(fresh)
+}
+
+/// Joins the groups of document `id` and of the archived documents named by (path,
+/// SHA-256) in `near` (with `cluster`, a document already in a group of more than
+/// itself keeps it).
+fn join_near(
+    tx: &mut postgres::Transaction<'_>,
+    s: &Schema,
+    id: u32,
+    near: &[(&str, &str)],
+    cluster: bool,
+) -> Result<(), RowError> {
+    let mut groups = Vec::new();
+    for (path, sha256) in near {
+        for other in rows::ids_by_path_and_sha256(tx, s, path, sha256)? {
+            groups.extend(rows::group_of(tx, s, other)?);
+        }
+    }
+    let own = rows::group_of(tx, s, id)?;
+    groups.extend(own);
+    if !(cluster && own.is_some_and(|g| g != id)) {
+        join_all(tx, s, groups)?;
+    }
+    Ok(())
 }
 
 /// The group by SimHash of new document `id` (SimHash, nshash), as a folder archive

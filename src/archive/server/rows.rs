@@ -444,6 +444,19 @@ pub(super) fn group_of(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows
     row.map(|r| id_of(r.get(0))).transpose()
 }
 
+/// Whether any of `others` is in another group than document `id`.
+pub(super) fn any_outside_group_of(db: &mut impl GenericClient, s: &Schema, id: u32, others: &[u32]) -> Rows<bool> {
+    let others: Vec<i64> = others.iter().map(|&o| i64::from(o)).collect();
+    let row = db.query_one(
+        &format!(
+            "SELECT EXISTS (SELECT 1 FROM {s}.documents AS o WHERE o.id = ANY($2)
+                 AND o.group_id IS DISTINCT FROM (SELECT d.group_id FROM {s}.documents AS d WHERE d.id = $1))"
+        ),
+        &[&i64::from(id), &others],
+    )?;
+    Ok(row.get(0))
+}
+
 /// Moves every member of group `from` into group `into`.
 pub(super) fn join_groups(db: &mut impl GenericClient, s: &Schema, into: u32, from: u32) -> Rows<()> {
     db.execute(

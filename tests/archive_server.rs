@@ -32,6 +32,12 @@ fn write_docs(dir: &Path, count: usize) {
     }
 }
 
+/// Word `n` of seven letters (digits are all one to the tokenizer), each its own.
+fn word(n: usize) -> String {
+    let mixed = (n as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (0..7).map(|d| char::from(b'a' + (mixed >> (8 * d) & 0xff) as u8 % 26)).collect()
+}
+
 /// A count the superuser reads from the server.
 fn count(server: &PgServer, query: &str) -> i64 {
     let mut client = postgres::Client::connect(&server.url(), postgres::NoTls).unwrap();
@@ -124,10 +130,6 @@ fn frequent_and_common_text_is_judged_as_by_a_folder_archive() {
     let docs = dir.join("docs");
     std::fs::create_dir_all(&docs).unwrap();
     // Words of letters (digits are all one to the tokenizer): each line its own.
-    let word = |n: usize| -> String {
-        let mixed = (n as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (0..7).map(|d| char::from(b'a' + (mixed >> (8 * d) & 0xff) as u8 % 26)).collect()
-    };
     let line = |i: usize, j: usize| {
         let n = i * 31 + j;
         format!("{} {} {} {} {}. ", word(4 * n), word(4 * n + 1), word(4 * n + 2), word(4 * n + 3), word(n % 7))
@@ -397,15 +399,7 @@ fn an_archive_of_the_format_before_is_checked_as_it_is_and_upgraded_by_its_owner
     let url = server.url();
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let words = |i: usize, j: usize| -> String {
-        (0..6)
-            .map(|w| {
-                let mixed = ((i * 97 + j) * 6 + w + 1) as u64 * 0x9e37_79b9_7f4a_7c15;
-                (0..6).map(|d| char::from(b'a' + (mixed >> (8 * d) & 0xff) as u8 % 26)).collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let words = |i: usize, j: usize| (0..6).map(|w| word((i * 97 + j) * 6 + w)).collect::<Vec<_>>().join(" ");
     std::fs::create_dir_all(dir.join("docs")).unwrap();
     for i in 0..6 {
         let body: String = (0..40).map(|j| format!("{}. ", words(i, j))).collect();

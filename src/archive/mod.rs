@@ -230,6 +230,7 @@ impl Archive {
             &self.settings,
             (&self.dir.display().to_string(), FORMAT_VERSION),
         )
+        .map(|_| ())
     }
 
     /// The folder of the archive.
@@ -278,12 +279,12 @@ type SettingFn<'a> = dyn Fn(&str) -> Result<Option<String>, ArchiveError> + 'a;
 
 /// Refuses an archive of a newer format than `supported` (the newest its store reads) or
 /// made with other fingerprint settings than `settings`, its settings read through `get`
-/// (`shown` names it).
+/// (`shown` names it). The archive's format, when it is not refused.
 fn refuse_other_settings(
     get: &SettingFn<'_>,
     settings: &Settings,
     (shown, supported): (&str, u32),
-) -> Result<(), ArchiveError> {
+) -> Result<u32, ArchiveError> {
     let found: u32 = get("format")?
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| ArchiveError::Corrupt(format!("{shown}: the catalog has no format version")))?;
@@ -296,7 +297,7 @@ fn refuse_other_settings(
             return Err(ArchiveError::SettingsMismatch { setting: key, archive: stored, current });
         }
     }
-    Ok(())
+    Ok(found)
 }
 
 /// The fingerprint settings an archive stores, read through `get`, as [`Settings`] (the

@@ -164,8 +164,7 @@ impl ServerArchive {
     fn check_settings(&self) -> Result<u32, ArchiveError> {
         let get =
             |key: &str| schema::setting(&mut *self.client(), &self.schema, key).map_err(|e| self.sql(RowError::Sql(e)));
-        refuse_other_settings(&get, &self.settings, (self.location.shown(), schema::FORMAT))?;
-        Ok(get("format")?.and_then(|v| v.parse().ok()).unwrap_or(0))
+        refuse_other_settings(&get, &self.settings, (self.location.shown(), schema::FORMAT))
     }
 
     /// Refuses a role without the write permission.

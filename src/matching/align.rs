@@ -1,10 +1,12 @@
 //! The one entry of matching: [`align`] turns the k-gram hits between a suspect and a
 //! reference into passages — the first pass over the hits, the dense pass where the pair is
-//! tied closely enough, edited gaps bridged, other twins folded into alternatives.
+//! tied closely enough, edited gaps bridged, other twins folded into alternatives, the
+//! pieces of a reordered copy joined.
 
 use super::alternatives::fold_alternatives;
 use super::bridge::bridge_edited_gaps;
 use super::dense::{Ties, densify};
+use super::reordered::join_reordered_pieces;
 use super::{Hit, PairContext, Side, match_pair_counting};
 use crate::model::Passage;
 
@@ -29,7 +31,7 @@ pub fn align(
     let ties = Ties { boxes, hits, simhash_distance };
     let passages = densify(suspect, reference, passages, ties, ctx);
     let passages = bridge_edited_gaps(passages, ctx);
-    fold_alternatives(more(passages), ctx.min_chars)
+    join_reordered_pieces(fold_alternatives(more(passages), ctx.min_chars), ctx)
 }
 
 /// One passage over the whole of two documents whose compared tokens are the same, in

@@ -921,8 +921,13 @@ def build(out: Path, seed: int, n_references: int, n_suspects: int, zh_share: fl
                 made = make_passage(rng, original, zh)
                 if made is None:
                     continue
-                taken[r].append(span)
                 name, copied, parts = made
+                # An edit may leave white space at an edge (a line break added): the
+                # passage is the text between.
+                copied = copied.strip()
+                if not copied:
+                    continue
+                taken[r].append(span)
                 inline = rng.random() < 0.2
                 inserted.append((rng.randrange(len(pieces) + 1), inline, r, span, name, parts, copied, zh))
             inserted.sort(key=lambda x: x[0])

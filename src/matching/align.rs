@@ -5,6 +5,7 @@
 
 use super::alternatives::fold_alternatives;
 use super::bridge::bridge_edited_gaps;
+use super::closeness::shared_trigrams;
 use super::dense::{Ties, densify};
 use super::reordered::join_reordered_pieces;
 use super::{Hit, PairContext, Side, match_pair_counting};
@@ -31,7 +32,10 @@ pub fn align(
     let ties = Ties { boxes, hits, simhash_distance };
     let passages = densify(suspect, reference, passages, ties, ctx);
     let passages = bridge_edited_gaps(passages, ctx);
-    join_reordered_pieces(fold_alternatives(more(passages), ctx.min_chars), ctx)
+    let closeness = |p: &Passage| {
+        shared_trigrams(suspect.stream.chars_in(p.a_start, p.a_end), reference.stream.chars_in(p.b_start, p.b_end))
+    };
+    join_reordered_pieces(fold_alternatives(more(passages), ctx.min_chars, closeness), ctx)
 }
 
 /// One passage over the whole of two documents whose compared tokens are the same, in

@@ -1,20 +1,38 @@
 //! One suspect span, one passage: when a reference repeats itself, the same suspect text
-//! aligns to several places of it. The best twin (the longest alignment) keeps the
-//! passage; the other places become its alternatives, listed but never counted again.
+//! aligns to several places of it. The best twin (the one matching the suspect's text
+//! most closely, then the longest) keeps the passage; the other places become its
+//! alternatives, listed but never counted again.
 
 use crate::model::Passage;
 
-/// Folds passages of one pair whose suspect spans overlap: the one with the most
-/// characters on both sides is kept, a passage mostly inside it becomes one of its
-/// alternatives, and a passage that only touches it keeps the part of its suspect span
-/// outside (its reference span cut in proportion) when that part still holds
-/// `min_chars`. Returns passages sorted by suspect offset, no two overlapping on the
-/// suspect side.
-pub fn fold_alternatives(mut passages: Vec<Passage>, min_chars: usize) -> Vec<Passage> {
+/// Folds passages of one pair whose suspect spans overlap: the one that matches most
+/// closely (`closeness`, see [`super::closeness`]; asked only of passages that overlap
+/// another), then the one with the most characters on both sides, is kept; a passage
+/// mostly inside it becomes one of its alternatives, and a passage that only touches it
+/// keeps the part of its suspect span outside (its reference span cut in proportion)
+/// when that part still holds `min_chars`. Returns passages sorted by suspect offset, no
+/// two overlapping on the suspect side.
+pub fn fold_alternatives(
+    mut passages: Vec<Passage>,
+    min_chars: usize,
+    closeness: impl Fn(&Passage) -> usize,
+) -> Vec<Passage> {
+    use std::cmp::Reverse;
     if passages.len() < 2 {
         return passages;
     }
-    passages.sort_by_key(|p| (std::cmp::Reverse(p.a_len() + p.b_len()), p.a_start, p.b_start));
+    let rivalled: Vec<bool> = passages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| passages.iter().enumerate().any(|(j, q)| j != i && p.a_start < q.a_end && q.a_start < p.a_end))
+        .collect();
+    let mut ranked: Vec<(usize, Passage)> = passages
+        .into_iter()
+        .zip(rivalled)
+        .map(|(p, rivalled)| (if rivalled { closeness(&p) } else { 0 }, p))
+        .collect();
+    ranked.sort_by_key(|(close, p)| (Reverse(*close), Reverse(p.a_len() + p.b_len()), p.a_start, p.b_start));
+    let passages: Vec<Passage> = ranked.into_iter().map(|(_, p)| p).collect();
     let mut kept: Vec<Passage> = Vec::with_capacity(passages.len());
     for mut p in passages {
         loop {
@@ -74,7 +92,7 @@ mod tests {
         let best = Passage::copied((100, 200), (1000, 1100));
         let other = Passage::copied((110, 190), (5000, 5080));
         let apart = Passage::copied((400, 480), (2000, 2080));
-        let folded = fold_alternatives(vec![other, apart.clone(), best], 40);
+        let folded = fold_alternatives(vec![other, apart.clone(), best], 40, |_| 0);
         assert_eq!(folded.len(), 2, "{folded:?}");
         assert_eq!((folded[0].a_start, folded[0].b_start), (100, 1000));
         assert_eq!(
@@ -85,10 +103,20 @@ mod tests {
     }
 
     #[test]
+    fn the_closer_twin_wins_over_a_longer_one() {
+        let exact = Passage::copied((100, 279), (1750, 1929));
+        let longer = Passage::copied((100, 278), (1079, 1269));
+        let closeness = |p: &Passage| if p.b_start == 1750 { 177 } else { 160 };
+        let folded = fold_alternatives(vec![longer, exact], 40, closeness);
+        assert_eq!(folded.len(), 1, "{folded:?}");
+        assert_eq!((folded[0].b_start, folded[0].alternatives[0].b_start), (1750, 1079));
+    }
+
+    #[test]
     fn a_passage_that_only_touches_keeps_its_own_part() {
         let first = Passage::copied((0, 200), (0, 200));
         let second = Passage::copied((180, 380), (900, 1100));
-        let folded = fold_alternatives(vec![first, second], 40);
+        let folded = fold_alternatives(vec![first, second], 40, |_| 0);
         assert_eq!(folded.len(), 2, "{folded:?}");
         assert_eq!((folded[1].a_start, folded[1].a_end), (200, 380));
         assert_eq!((folded[1].b_start, folded[1].b_end), (920, 1100));

@@ -7,13 +7,14 @@ use crate::model::Passage;
 
 /// Folds passages of one pair whose suspect spans overlap: the one that matches most
 /// closely (`closeness`, see [`super::closeness`]; asked only of passages that overlap
-/// another), then the one with the most characters on both sides, is kept; a passage
+/// another), then the one with the most characters on both sides, is kept (shown against
+/// an equally close twin whose reference text no other passage took, if one is there); a passage
 /// mostly inside it becomes one of its alternatives, and a passage that only touches it
 /// keeps the part of its suspect span outside (its reference span cut in proportion)
 /// when that part still holds `min_chars`. Returns passages sorted by suspect offset, no
 /// two overlapping on the suspect side.
 pub fn fold_alternatives(
-    mut passages: Vec<Passage>,
+    passages: Vec<Passage>,
     min_chars: usize,
     closeness: impl Fn(&Passage) -> usize,
 ) -> Vec<Passage> {
@@ -21,16 +22,9 @@ pub fn fold_alternatives(
     if passages.len() < 2 {
         return passages;
     }
-    let rivalled: Vec<bool> = passages
-        .iter()
-        .enumerate()
-        .map(|(i, p)| passages.iter().enumerate().any(|(j, q)| j != i && p.a_start < q.a_end && q.a_start < p.a_end))
-        .collect();
-    let mut ranked: Vec<(usize, Passage)> = passages
-        .into_iter()
-        .zip(rivalled)
-        .map(|(p, rivalled)| (if rivalled { closeness(&p) } else { 0 }, p))
-        .collect();
+    let rivalled = |p: &Passage| passages.iter().any(|q| q != p && suspect_overlap(p, q) > 0);
+    let mut ranked: Vec<(usize, Passage)> =
+        passages.iter().map(|p| (if rivalled(p) { closeness(p) } else { 0 }, p.clone())).collect();
     ranked.sort_by_key(|(close, p)| (Reverse(*close), Reverse(p.a_len() + p.b_len()), p.a_start, p.b_start));
     let passages: Vec<Passage> = ranked.into_iter().map(|(_, p)| p).collect();
     let mut kept: Vec<Passage> = Vec::with_capacity(passages.len());
@@ -57,12 +51,54 @@ pub fn fold_alternatives(
             }
         }
     }
+    prefer_unclaimed_twins(&mut kept, &closeness);
     for k in &mut kept {
         k.alternatives.sort_unstable();
         k.alternatives.dedup();
     }
     kept.sort_by_key(|p| (p.a_start, p.b_start));
     kept
+}
+
+/// Where at least half of a kept passage's reference text is also the source of other
+/// kept passages and a twin of it in the same reference, over the same suspect text and
+/// as close, is the source of hardly any (a tenth at most), the twin is shown instead: a
+/// reference that repeats an entry (a changelog) had each copy of it copied once.
+fn prefer_unclaimed_twins(kept: &mut [Passage], closeness: &impl Fn(&Passage) -> usize) {
+    for i in 0..kept.len() {
+        let claimed_by_others = |p: &Passage| -> u32 {
+            kept.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, q)| reference_overlap(p, q)).sum()
+        };
+        let claimed = claimed_by_others(&kept[i]);
+        if claimed * 2 < kept[i].b_len() {
+            continue;
+        }
+        let current = &kept[i];
+        let twin = current
+            .alternatives
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.reference.is_none() && (a.a_start, a.a_end) == (current.a_start, current.a_end))
+            .map(|(n, a)| (n, Passage { b_start: a.b_start, b_end: a.b_end, alternatives: Vec::new(), ..current.clone() }))
+            .filter(|(_, twin)| claimed_by_others(twin) * 10 <= twin.b_len() && closeness(twin) >= closeness(current))
+            .min_by_key(|(_, twin)| (claimed_by_others(twin), twin.b_start));
+        if let Some((n, twin)) = twin {
+            let host = &mut kept[i];
+            let replaced = host.as_alternative(None);
+            host.alternatives[n] = replaced;
+            (host.b_start, host.b_end) = (twin.b_start, twin.b_end);
+        }
+    }
+}
+
+/// Reference characters that `p` and `q` both cover.
+fn reference_overlap(p: &Passage, q: &Passage) -> u32 {
+    p.b_end.min(q.b_end).saturating_sub(p.b_start.max(q.b_start))
+}
+
+/// Suspect characters that `p` and `q` both cover.
+fn suspect_overlap(p: &Passage, q: &Passage) -> u32 {
+    p.a_end.min(q.a_end).saturating_sub(p.a_start.max(q.a_start))
 }
 
 /// The part of `p` whose suspect side lies outside `taken`, its reference side cut in
@@ -110,6 +146,18 @@ mod tests {
         let folded = fold_alternatives(vec![longer, exact], 40, closeness);
         assert_eq!(folded.len(), 1, "{folded:?}");
         assert_eq!((folded[0].b_start, folded[0].alternatives[0].b_start), (1750, 1079));
+    }
+
+    #[test]
+    fn of_equal_twins_the_one_whose_reference_text_no_other_copy_took_wins() {
+        // The reference holds an entry twice (651..922 and 1704..1976); another copy in
+        // the suspect took 211..922.
+        let other_copy = Passage::copied((3255, 3965), (211, 922));
+        let first_twin = Passage::copied((2253, 2545), (651, 922));
+        let second_twin = Passage::copied((2253, 2545), (1704, 1975));
+        let folded = fold_alternatives(vec![first_twin, second_twin, other_copy], 40, |_| 290);
+        assert_eq!(folded.len(), 2, "{folded:?}");
+        assert_eq!((folded[0].b_start, folded[0].alternatives[0].b_start), (1704, 651));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::fingerprint::{FingerprintedDoc, simhash};
 use crate::hash::kgram_hashes;
 use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceIndex};
 use crate::matching::across::fold_across_pairs;
+use crate::matching::reordered::join_reordered_pieces;
 use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
 use crate::matching::closeness::shared_trigrams;
 use crate::matching::dense::Ties;
@@ -112,14 +113,18 @@ impl Matcher<'_> {
         }
         // One suspect span, one source: text found in several references is shown against
         // the one whose text it matches most closely (character trigrams of both sides, on
-        // the normalized streams; a reference's stream is built only when asked).
+        // the normalized streams; a reference's stream is built only when asked). Then the
+        // pieces of a reordered copy that each pair keeps are joined.
         let streams: Vec<LazyStream> =
             references.iter().map(|r| LazyStream::new(r.compared_text(), self.settings.normalize)).collect();
         let changed = fold_across_pairs(&mut pairs, self.settings.min_chars, |i, p| {
             shared_trigrams(suspect_stream.chars_in(p.a_start, p.a_end), streams[i].chars_in(p.b_start, p.b_end))
         });
         for ((pair, reference), changed) in pairs.iter_mut().zip(&references).zip(changed) {
-            if changed {
+            let pieces = pair.passages.len();
+            let masked = (&doc.masked_chars[..], &reference.masked_chars[..]);
+            pair.passages = join_reordered_pieces(std::mem::take(&mut pair.passages), self.tuning.gap_chars, masked);
+            if changed || pair.passages.len() != pieces {
                 self.score(pair, doc, reference);
             }
         }

@@ -1,13 +1,11 @@
 //! The one entry of matching: [`align`] turns the k-gram hits between a suspect and a
 //! reference into passages — the first pass over the hits, the dense pass where the pair is
-//! tied closely enough, edited gaps bridged, other twins folded into alternatives, the
-//! pieces of a reordered copy joined.
+//! tied closely enough, edited gaps bridged, other twins folded into alternatives.
 
 use super::alternatives::fold_alternatives;
 use super::bridge::bridge_edited_gaps;
 use super::closeness::shared_trigrams;
 use super::dense::{Ties, densify};
-use super::reordered::join_reordered_pieces;
 use super::{Hit, PairContext, Side, match_pair_counting};
 use crate::model::Passage;
 
@@ -35,7 +33,7 @@ pub fn align(
     let closeness = |p: &Passage| {
         shared_trigrams(suspect.stream.chars_in(p.a_start, p.a_end), reference.stream.chars_in(p.b_start, p.b_end))
     };
-    join_reordered_pieces(fold_alternatives(more(passages), ctx.min_chars, closeness), ctx)
+    fold_alternatives(more(passages), ctx.min_chars, closeness)
 }
 
 /// One passage over the whole of two documents whose compared tokens are the same, in

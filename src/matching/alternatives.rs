@@ -79,7 +79,9 @@ fn prefer_unclaimed_twins(kept: &mut [Passage], closeness: &impl Fn(&Passage) ->
             .iter()
             .enumerate()
             .filter(|(_, a)| a.reference.is_none() && (a.a_start, a.a_end) == (current.a_start, current.a_end))
-            .map(|(n, a)| (n, Passage { b_start: a.b_start, b_end: a.b_end, alternatives: Vec::new(), ..current.clone() }))
+            .map(|(n, a)| {
+                (n, Passage { b_start: a.b_start, b_end: a.b_end, alternatives: Vec::new(), ..current.clone() })
+            })
             .filter(|(_, twin)| claimed_by_others(twin) * 10 <= twin.b_len() && closeness(twin) >= closeness(current))
             .min_by_key(|(_, twin)| (claimed_by_others(twin), twin.b_start));
         if let Some((n, twin)) = twin {

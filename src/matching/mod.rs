@@ -23,7 +23,7 @@ pub mod dense;
 mod edits;
 pub mod extend;
 mod prefilter;
-mod reordered;
+pub mod reordered;
 mod runs;
 
 pub use align::align;

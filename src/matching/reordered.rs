@@ -5,8 +5,8 @@
 //! is then reported once, over the stretch its pieces cover, not as a passage a sentence.
 
 use super::cluster::cluster;
-use super::{PairContext, overlaps};
-use crate::model::Passage;
+use super::overlaps;
+use crate::model::{Passage, union_length};
 
 /// How much wider than the merging gap (`gap_chars`) a hole between the pieces of one
 /// reordered copy may be, on either side: about one sentence lost to edits.
@@ -16,21 +16,27 @@ const HOLE_FACTOR: u32 = 2;
 /// smaller than what was found.
 const MIN_COVERED: f64 = 0.6;
 
-/// Joins each group of passages (none overlapping another on the suspect side) whose
-/// neighbours on both sides are at most `HOLE_FACTOR × gap_chars` apart, when their order
+/// The holes on the side with fewer must hold at least this share of those on the
+/// other: what edits took from one copy they took from both sides.
+const HOLES_BALANCE: f64 = 0.3;
+
+/// Joins each group of passages of one pair (none overlapping another on the suspect
+/// side; `masked`: the template text of suspect and reference) whose neighbours on both
+/// sides are at most `HOLE_FACTOR × gap_chars` apart, when their order
 /// on the reference side is not their order on the suspect side, the pieces cover
-/// [`MIN_COVERED`] of the joined stretch on both sides, are of one kind and no hole holds
-/// template text. Pieces in the same order on both sides are left as they are: a
+/// [`MIN_COVERED`] of the joined stretch on both sides, leave holes of about the same
+/// size on both sides ([`HOLES_BALANCE`]), are of one kind and no hole holds template
+/// text. Pieces in the same order on both sides are left as they are: a
 /// paragraph added between two copied ones (a repost) or two copies placed side by side
 /// are not one copy. Returns passages sorted by suspect offset.
-pub fn join_reordered_pieces(passages: Vec<Passage>, ctx: &PairContext) -> Vec<Passage> {
+pub fn join_reordered_pieces(passages: Vec<Passage>, gap_chars: u32, masked: Masked) -> Vec<Passage> {
     if passages.len() < 2 {
         return passages;
     }
-    let hole = HOLE_FACTOR * ctx.tuning.gap_chars;
+    let hole = HOLE_FACTOR * gap_chars;
     let mut joined: Vec<Passage> = Vec::with_capacity(passages.len());
     for group in cluster(passages, hole, hole) {
-        match joined_group(&group, ctx) {
+        match joined_group(&group, gap_chars, masked) {
             Some(one) => joined.push(one),
             None => joined.extend(group),
         }
@@ -39,22 +45,32 @@ pub fn join_reordered_pieces(passages: Vec<Passage>, ctx: &PairContext) -> Vec<P
     joined
 }
 
+/// Template text never matched: (the suspect's, the reference's) character spans, sorted.
+pub type Masked<'a> = (&'a [(u32, u32)], &'a [(u32, u32)]);
+
 /// The one passage over `group`, when its pieces may be joined.
-fn joined_group(group: &[Passage], ctx: &PairContext) -> Option<Passage> {
+fn joined_group(group: &[Passage], gap_chars: u32, (suspect_masked, reference_masked): Masked) -> Option<Passage> {
     let first = group.first()?;
     if !out_of_order(group) || group.iter().any(|p| p.kind != first.kind) {
         return None;
     }
     let a = (group.iter().map(|p| p.a_start).min()?, group.iter().map(|p| p.a_end).max()?);
     let b = (group.iter().map(|p| p.b_start).min()?, group.iter().map(|p| p.b_end).max()?);
-    let a_covered = covered(group.iter().map(|p| (p.a_start, p.a_end)).collect());
-    let b_covered = covered(group.iter().map(|p| (p.b_start, p.b_end)).collect());
-    let share = |covered: u32, (start, end): (u32, u32)| covered as f64 / (end - start).max(1) as f64;
+    let a_covered = union_length(&mut group.iter().map(|p| (p.a_start, p.a_end)).collect::<Vec<_>>());
+    let b_covered = union_length(&mut group.iter().map(|p| (p.b_start, p.b_end)).collect::<Vec<_>>());
+    let share = |covered: u64, (start, end): (u32, u32)| covered as f64 / (end - start).max(1) as f64;
     if share(a_covered, a) < MIN_COVERED || share(b_covered, b) < MIN_COVERED {
         return None;
     }
-    if holes(group, |p| (p.a_start, p.a_end)).any(|h| overlaps(ctx.suspect_masked, h))
-        || holes(group, |p| (p.b_start, p.b_end)).any(|h| overlaps(ctx.reference_masked, h))
+    // A sentence lost to edits leaves a hole on both sides; text between two copies
+    // placed side by side leaves one on the suspect side only.
+    let (a_holes, b_holes) = (u64::from(a.1 - a.0) - a_covered, u64::from(b.1 - b.0) - b_covered);
+    let (fewer, more) = (a_holes.min(b_holes), a_holes.max(b_holes));
+    if more > u64::from(gap_chars / 2) && (fewer as f64) < HOLES_BALANCE * more as f64 {
+        return None;
+    }
+    if holes(group, |p| (p.a_start, p.a_end)).any(|h| overlaps(suspect_masked, h))
+        || holes(group, |p| (p.b_start, p.b_end)).any(|h| overlaps(reference_masked, h))
     {
         return None;
     }
@@ -70,21 +86,6 @@ fn out_of_order(group: &[Passage]) -> bool {
     let mut by_suspect: Vec<&Passage> = group.iter().collect();
     by_suspect.sort_by_key(|p| (p.a_start, p.b_start));
     by_suspect.windows(2).any(|w| w[1].b_start < w[0].b_start)
-}
-
-/// Characters covered by the union of `spans`.
-fn covered(mut spans: Vec<(u32, u32)>) -> u32 {
-    spans.sort_unstable();
-    let mut total = 0;
-    let mut reach = 0;
-    for (start, end) in spans {
-        let start = start.max(reach);
-        if end > start {
-            total += end - start;
-        }
-        reach = reach.max(end);
-    }
-    total
 }
 
 /// The stretches between the spans of `group` (on the side `span` reads) that none of
@@ -109,9 +110,11 @@ mod tests {
     use crate::matching::MatchTuning;
 
     fn join(passages: Vec<Passage>, masked: &[(u32, u32)]) -> Vec<(u32, u32, u32, u32)> {
-        let tuning = MatchTuning::default();
-        let ctx = PairContext { k: 8, min_chars: 40, tuning: &tuning, suspect_masked: masked, reference_masked: &[] };
-        join_reordered_pieces(passages, &ctx).iter().map(|p| (p.a_start, p.a_end, p.b_start, p.b_end)).collect()
+        let gap_chars = MatchTuning::default().gap_chars;
+        join_reordered_pieces(passages, gap_chars, (masked, &[]))
+            .iter()
+            .map(|p| (p.a_start, p.a_end, p.b_start, p.b_end))
+            .collect()
     }
 
     /// The pieces of a reordered copy of reference text 300..1296, holes of 77 and 89
@@ -153,6 +156,11 @@ mod tests {
         ];
         assert_eq!(join(thin, &[]).len(), 3);
         assert_eq!(join(reordered_copy(), &[(1310, 1390)]).len(), 7);
+        // Two copies of neighbouring reference text placed in the other order, host text
+        // between them: a hole on the suspect side only.
+        let side_by_side =
+            vec![Passage::copied((2547, 2725), (1552, 1730)), Passage::copied((2809, 3086), (1274, 1550))];
+        assert_eq!(join(side_by_side, &[]).len(), 2);
         assert_eq!(join(vec![], &[]), vec![]);
     }
 }

@@ -16,10 +16,10 @@ use crate::fingerprint::{FingerprintedDoc, simhash};
 use crate::hash::kgram_hashes;
 use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceIndex};
 use crate::matching::across::fold_across_pairs;
-use crate::matching::reordered::join_reordered_pieces;
 use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
 use crate::matching::closeness::shared_trigrams;
 use crate::matching::dense::Ties;
+use crate::matching::reordered::join_reordered_pieces;
 use crate::matching::{
     Hit, LazyStream, MIN_HITS, MatchTuning, PairContext, Side, align, glance_windows, lone_hit_may_open_box,
     may_open_box, overlaps,

@@ -225,25 +225,17 @@ fn chain_reaches(hits: &[(i64, u32)], at: usize, length: u32) -> bool {
 
 /// Whether the hits of `window` (in suspect order) within [`BAND`] of `diagonal` make
 /// [`MIN_SEEDS`] separate stretches: one on another diagonal is a stretch besides the
-/// hit's own; on its own diagonal, hits more than a gram apart are.
+/// hit's own; on its own diagonal, the stretches [`Stretches`] counts.
 fn has_company(window: &[(i64, u32)], diagonal: i64) -> bool {
     const _: () = assert!(MIN_SEEDS == 2, "has_company counts to two");
-    let mut previous: Option<u32> = None;
-    let mut stretches = 0;
+    let mut own = Stretches::default();
     for &(d, i) in window {
         if (d - diagonal).abs() > BAND {
             continue;
         }
-        if d != diagonal {
+        if d != diagonal || own.push(i) >= MIN_SEEDS {
             return true;
         }
-        if previous.is_none_or(|p| i > p + GRAM_CHARS as u32) {
-            stretches += 1;
-            if stretches >= MIN_SEEDS {
-                return true;
-            }
-        }
-        previous = Some(i);
     }
     false
 }
@@ -300,20 +292,38 @@ struct Candidate {
     share: f64,
 }
 
-/// Separate stretches among hits at ascending suspect indices: hits of one exact run
-/// are at most a window of grams apart (the reference keeps one gram in every
-/// [`crate::fingerprint::char_grams::GRAM_WINDOW`]); grams on either side of a typo
-/// cannot overlap.
+/// Separate stretches among hits at ascending suspect indices.
 fn stretches(at: impl Iterator<Item = u32>) -> usize {
-    let mut count = 0;
-    let mut previous: Option<u32> = None;
-    for i in at {
-        if previous.is_none_or(|p| i > p + GRAM_CHARS as u32) {
-            count += 1;
-        }
-        previous = Some(i);
+    let mut counted = Stretches::default();
+    at.fold(0, |_, i| counted.push(i))
+}
+
+/// Counts separate stretches among hits pushed at ascending suspect indices: hits of one
+/// exact run are at most a window of grams apart (the reference keeps one gram in every
+/// [`crate::fingerprint::char_grams::GRAM_WINDOW`]), and grams on either side of a typo
+/// cannot overlap, so a hit more than a gram after the last starts a stretch. So does a
+/// hit [`MIN_CHAIN`] characters after the start of its run: a run of intact letters that
+/// long (a copy whose spaces or punctuation were changed, which the word k-grams miss)
+/// is evidence of two.
+#[derive(Default)]
+struct Stretches {
+    count: usize,
+    /// Where the current stretch starts and its last hit.
+    current: Option<(u32, u32)>,
+}
+
+impl Stretches {
+    /// Counts the hit at `i`; the stretches so far.
+    fn push(&mut self, i: u32) -> usize {
+        self.current = match self.current {
+            Some((start, last)) if i <= last + GRAM_CHARS as u32 && i < start + MIN_CHAIN => Some((start, i)),
+            _ => {
+                self.count += 1;
+                Some((i, i))
+            }
+        };
+        self.count
     }
-    count
 }
 
 /// The stretch around the gram hit at suspect index `i`, reference index `j`, grown

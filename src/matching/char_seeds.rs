@@ -16,6 +16,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use super::closeness::shared_trigrams;
 use super::edits::{SHORT_COPY_LENGTH_FACTOR, copy_edits_between};
 use super::extend::{MAX_EXTENSION, extend};
 use super::{LazyStream, overlaps};
@@ -261,20 +262,24 @@ fn copies_in_reference(
         let Ok(j) = u32::try_from(i as i64 - diagonal) else { continue };
         let Some((a, b)) = grow(suspect, reference_stream, i, j) else { continue };
         tried.push((a, diagonal));
-        let Some(edits) = copy_edits(suspect, reference_stream, a, b, hits, diagonal) else { continue };
+        if copy_edits(suspect, reference_stream, a, b, hits, diagonal).is_none() {
+            continue;
+        }
         let passage = Passage::copied(span(suspect, a.0, a.1), span(reference_stream, b.0, b.1));
         let shortest = (SHORT_COPY_LENGTH_FACTOR * settings.min_chars as f64) as u32;
         let long_enough = passage.a_len() >= shortest && passage.b_len() >= shortest;
         let masked = overlaps(settings.masked, (passage.a_start, passage.a_end))
             || overlaps(&reference.masked_chars, (passage.b_start, passage.b_end));
         if long_enough && !masked {
-            let share = edits as f64 / (a.1 - a.0).max(b.1 - b.0).max(1) as f64;
-            grown.push(Candidate { passage, a, share });
+            let (x, y) =
+                (&suspect.chars[a.0 as usize..a.1 as usize], &reference_stream.chars[b.0 as usize..b.1 as usize]);
+            grown.push(Candidate { passage, a, close: shared_trigrams(x, y) });
         }
     }
     // Where the reference holds the text twice (or two similar sentences), the closest
-    // twin wins.
-    grown.sort_by(|x, y| x.share.total_cmp(&y.share).then((y.a.1 - y.a.0).cmp(&(x.a.1 - x.a.0))));
+    // twin wins: the one sharing the most of the suspect's text ([`shared_trigrams`], as
+    // twins are chosen everywhere), so a near twin of part of the copy does not take it.
+    grown.sort_by(|x, y| y.close.cmp(&x.close).then((y.a.1 - y.a.0).cmp(&(x.a.1 - x.a.0))));
     let mut passages: Vec<Passage> = Vec::new();
     for candidate in grown {
         if !passages.iter().any(|p| p.a_start < candidate.passage.a_end && candidate.passage.a_start < p.a_end) {
@@ -285,11 +290,11 @@ fn copies_in_reference(
     passages
 }
 
-/// A stretch grown from an anchor: its passage, suspect stream range and share of edits.
+/// A stretch grown from an anchor: its passage, suspect stream range and closeness.
 struct Candidate {
     passage: Passage,
     a: (u32, u32),
-    share: f64,
+    close: usize,
 }
 
 /// Separate stretches among hits at ascending suspect indices.

@@ -120,10 +120,18 @@ impl Matcher<'_> {
         let changed = fold_across_pairs(&mut pairs, self.settings.min_chars, |i, p| {
             shared_trigrams(suspect_stream.chars_in(p.a_start, p.a_end), streams[i].chars_in(p.b_start, p.b_end))
         });
-        for ((pair, reference), changed) in pairs.iter_mut().zip(&references).zip(changed) {
+        for (((pair, reference), changed), stream) in pairs.iter_mut().zip(&references).zip(changed).zip(&streams) {
             let pieces = pair.passages.len();
             let masked = (&doc.masked_chars[..], &reference.masked_chars[..]);
-            pair.passages = join_reordered_pieces(std::mem::take(&mut pair.passages), self.tuning.gap_chars, masked);
+            // Text of the suspect that the reference holds, edited, near the pieces: half
+            // its character trigrams or more.
+            let copied = |hole: (u32, u32), window: (u32, u32)| {
+                let text = suspect_stream.chars_in(hole.0, hole.1);
+                let trigrams = text.len().saturating_sub(2);
+                2 * shared_trigrams(text, stream.chars_in(window.0, window.1)) >= trigrams
+            };
+            let passages = std::mem::take(&mut pair.passages);
+            pair.passages = join_reordered_pieces(passages, self.tuning.gap_chars, masked, &copied);
             if changed || pair.passages.len() != pieces {
                 self.score(pair, doc, reference);
             }

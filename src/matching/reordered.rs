@@ -16,27 +16,30 @@ const HOLE_FACTOR: u32 = 2;
 /// smaller than what was found.
 const MIN_COVERED: f64 = 0.6;
 
-/// The holes on the side with fewer must hold at least this share of those on the
-/// other: what edits took from one copy they took from both sides.
-const HOLES_BALANCE: f64 = 0.3;
-
 /// Joins each group of passages of one pair (none overlapping another on the suspect
 /// side; `masked`: the template text of suspect and reference) whose neighbours on both
 /// sides are at most `HOLE_FACTOR × gap_chars` apart, when their order
 /// on the reference side is not their order on the suspect side, the pieces cover
-/// [`MIN_COVERED`] of the joined stretch on both sides, leave holes of about the same
-/// size on both sides ([`HOLES_BALANCE`]), are of one kind and no hole holds template
-/// text. Pieces in the same order on both sides are left as they are: a
-/// paragraph added between two copied ones (a repost) or two copies placed side by side
-/// are not one copy. Returns passages sorted by suspect offset.
-pub fn join_reordered_pieces(passages: Vec<Passage>, gap_chars: u32, masked: Masked) -> Vec<Passage> {
+/// [`MIN_COVERED`] of the joined stretch on both sides, are of one kind, no hole holds
+/// template text, and the text of every hole on the suspect side is `copied`: found,
+/// edited, in the reference near the joined stretch (`copied(suspect hole, reference
+/// window)`), as a sentence lost to edits is and text between two copies placed side by
+/// side is not. Pieces in the same order on both sides are left as they are: a
+/// paragraph added between two copied ones (a repost) is not one copy. Returns passages
+/// sorted by suspect offset.
+pub fn join_reordered_pieces(
+    passages: Vec<Passage>,
+    gap_chars: u32,
+    masked: Masked,
+    copied: &dyn Fn((u32, u32), (u32, u32)) -> bool,
+) -> Vec<Passage> {
     if passages.len() < 2 {
         return passages;
     }
     let hole = HOLE_FACTOR * gap_chars;
     let mut joined: Vec<Passage> = Vec::with_capacity(passages.len());
     for group in cluster(passages, hole, hole) {
-        match joined_group(&group, gap_chars, masked) {
+        match joined_group(&group, masked, copied) {
             Some(one) => joined.push(one),
             None => joined.extend(group),
         }
@@ -49,7 +52,11 @@ pub fn join_reordered_pieces(passages: Vec<Passage>, gap_chars: u32, masked: Mas
 pub type Masked<'a> = (&'a [(u32, u32)], &'a [(u32, u32)]);
 
 /// The one passage over `group`, when its pieces may be joined.
-fn joined_group(group: &[Passage], gap_chars: u32, (suspect_masked, reference_masked): Masked) -> Option<Passage> {
+fn joined_group(
+    group: &[Passage],
+    (suspect_masked, reference_masked): Masked,
+    copied: &dyn Fn((u32, u32), (u32, u32)) -> bool,
+) -> Option<Passage> {
     let first = group.first()?;
     if !out_of_order(group) || group.iter().any(|p| p.kind != first.kind) {
         return None;
@@ -62,16 +69,16 @@ fn joined_group(group: &[Passage], gap_chars: u32, (suspect_masked, reference_ma
     if share(a_covered, a) < MIN_COVERED || share(b_covered, b) < MIN_COVERED {
         return None;
     }
-    // A sentence lost to edits leaves a hole on both sides; text between two copies
-    // placed side by side leaves one on the suspect side only.
-    let (a_holes, b_holes) = (u64::from(a.1 - a.0) - a_covered, u64::from(b.1 - b.0) - b_covered);
-    let (fewer, more) = (a_holes.min(b_holes), a_holes.max(b_holes));
-    if more > u64::from(gap_chars / 2) && (fewer as f64) < HOLES_BALANCE * more as f64 {
-        return None;
-    }
     if holes(group, |p| (p.a_start, p.a_end)).any(|h| overlaps(suspect_masked, h))
         || holes(group, |p| (p.b_start, p.b_end)).any(|h| overlaps(reference_masked, h))
     {
+        return None;
+    }
+    // A sentence lost to edits may lie at an edge of the reference side (its twin there
+    // is outside the pieces): the window reaches a hole's length beyond both ends.
+    let lost_sentences = holes(group, |p| (p.a_start, p.a_end))
+        .all(|h| copied(h, (b.0.saturating_sub(h.1 - h.0), b.1.saturating_add(h.1 - h.0))));
+    if !lost_sentences {
         return None;
     }
     let mut alternatives: Vec<_> = group.iter().flat_map(|p| p.alternatives.iter().copied()).collect();
@@ -110,8 +117,13 @@ mod tests {
     use crate::matching::MatchTuning;
 
     fn join(passages: Vec<Passage>, masked: &[(u32, u32)]) -> Vec<(u32, u32, u32, u32)> {
+        join_holes(passages, masked, true)
+    }
+
+    /// `copied`: whether every hole on the suspect side is found in the reference.
+    fn join_holes(passages: Vec<Passage>, masked: &[(u32, u32)], copied: bool) -> Vec<(u32, u32, u32, u32)> {
         let gap_chars = MatchTuning::default().gap_chars;
-        join_reordered_pieces(passages, gap_chars, (masked, &[]))
+        join_reordered_pieces(passages, gap_chars, (masked, &[]), &|_, _| copied)
             .iter()
             .map(|p| (p.a_start, p.a_end, p.b_start, p.b_end))
             .collect()
@@ -157,10 +169,11 @@ mod tests {
         assert_eq!(join(thin, &[]).len(), 3);
         assert_eq!(join(reordered_copy(), &[(1310, 1390)]).len(), 7);
         // Two copies of neighbouring reference text placed in the other order, host text
-        // between them: a hole on the suspect side only.
+        // between them that the reference does not hold.
         let side_by_side =
             vec![Passage::copied((2547, 2725), (1552, 1730)), Passage::copied((2809, 3086), (1274, 1550))];
-        assert_eq!(join(side_by_side, &[]).len(), 2);
+        assert_eq!(join_holes(side_by_side.clone(), &[], false).len(), 2);
+        assert_eq!(join_holes(side_by_side, &[], true).len(), 1);
         assert_eq!(join(vec![], &[]), vec![]);
     }
 }

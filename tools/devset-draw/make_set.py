@@ -421,6 +421,17 @@ def is_prose(p: str) -> bool:
     return sum(1 for w in words if w.lower() in FUNCTION_WORDS) >= 3
 
 
+def unseen_file_paragraphs(path: Path, name: str, seen_files: set) -> list[str] | None:
+    """The prose paragraphs of an English source file, or None when a file with the same
+    text was read before (one NEWS shipped by several packages); records its digest."""
+    text = read(path)
+    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
+    if digest in seen_files:
+        return None
+    seen_files.add(digest)
+    return english_paragraphs(text, name.endswith((".md", ".md.gz", ".rst", ".rst.gz")))
+
+
 def english_paragraphs(text: str, markdown: bool) -> list[str]:
     text = text[:300_000]
     if markdown:
@@ -798,12 +809,9 @@ def build(out: Path, seed: int, n_references: int, n_suspects: int, zh_share: fl
             continue
         if re.match(r"changelog|changes", Path(name).name, re.I) and rng.random() < 0.7:
             continue  # every package has one; keep them to a minority of the references
-        text = read(path)
-        digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
-        if digest in seen_files:
+        paras = unseen_file_paragraphs(path, name, seen_files)
+        if paras is None:
             continue
-        seen_files.add(digest)
-        paras = english_paragraphs(text, name.endswith((".md", ".md.gz", ".rst", ".rst.gz")))
         paras = [p for p in paras if p not in seen_paras]
         en_cache[name] = paras
         if sum(len(p) + 1 for p in paras) < 1500 or len(paras) < 4:
@@ -843,12 +851,9 @@ def build(out: Path, seed: int, n_references: int, n_suspects: int, zh_share: fl
             continue
         paras = en_cache.get(name)
         if paras is None:
-            text = read(path)
-            digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
-            if digest in seen_files:
+            paras = unseen_file_paragraphs(path, name, seen_files)
+            if paras is None:
                 continue
-            seen_files.add(digest)
-            paras = english_paragraphs(text, name.endswith((".md", ".md.gz", ".rst", ".rst.gz")))
         for p in paras:
             if p in seen_paras:
                 continue

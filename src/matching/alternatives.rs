@@ -23,8 +23,8 @@ pub fn fold_alternatives(
         return passages;
     }
     let rivalled = |p: &Passage| passages.iter().any(|q| q != p && suspect_overlap(p, q) > 0);
-    let mut ranked: Vec<(usize, Passage)> =
-        passages.iter().map(|p| (if rivalled(p) { closeness(p) } else { 0 }, p.clone())).collect();
+    let close: Vec<usize> = passages.iter().map(|p| if rivalled(p) { closeness(p) } else { 0 }).collect();
+    let mut ranked: Vec<(usize, Passage)> = close.into_iter().zip(passages).collect();
     ranked.sort_by_key(|(close, p)| (Reverse(*close), Reverse(p.a_len() + p.b_len()), p.a_start, p.b_start));
     let passages: Vec<Passage> = ranked.into_iter().map(|(_, p)| p).collect();
     let mut kept: Vec<Passage> = Vec::with_capacity(passages.len());
@@ -74,17 +74,19 @@ fn prefer_unclaimed_twins(kept: &mut [Passage], closeness: &impl Fn(&Passage) ->
             continue;
         }
         let current = &kept[i];
+        let close = closeness(current);
         let twin = current
             .alternatives
             .iter()
             .enumerate()
             .filter(|(_, a)| a.reference.is_none() && (a.a_start, a.a_end) == (current.a_start, current.a_end))
             .map(|(n, a)| {
-                (n, Passage { b_start: a.b_start, b_end: a.b_end, alternatives: Vec::new(), ..current.clone() })
+                let twin = Passage { b_start: a.b_start, b_end: a.b_end, alternatives: Vec::new(), ..current.clone() };
+                (n, claimed_by_others(&twin), twin)
             })
-            .filter(|(_, twin)| claimed_by_others(twin) * 10 <= twin.b_len() && closeness(twin) >= closeness(current))
-            .min_by_key(|(_, twin)| (claimed_by_others(twin), twin.b_start));
-        if let Some((n, twin)) = twin {
+            .filter(|(_, taken, twin)| taken * 10 <= twin.b_len() && closeness(twin) >= close)
+            .min_by_key(|(_, taken, twin)| (*taken, twin.b_start));
+        if let Some((n, _, twin)) = twin {
             let host = &mut kept[i];
             let replaced = host.as_alternative(None);
             host.alternatives[n] = replaced;

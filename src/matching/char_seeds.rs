@@ -262,7 +262,7 @@ fn copies_in_reference(
         let Ok(j) = u32::try_from(i as i64 - diagonal) else { continue };
         let Some((a, b)) = grow(suspect, reference_stream, i, j) else { continue };
         tried.push((a, diagonal));
-        if copy_edits(suspect, reference_stream, a, b, hits, diagonal).is_none() {
+        if !is_copy(suspect, reference_stream, a, b, hits, diagonal) {
             continue;
         }
         let passage = Passage::copied(span(suspect, a.0, a.1), span(reference_stream, b.0, b.1));
@@ -354,19 +354,14 @@ fn ahead(s: &[char], at: usize) -> &[char] {
     &s[at..(at + MAX_EXTENSION).min(s.len())]
 }
 
-/// The edits between the stretches `a` (suspect) and `b` (reference) when they are a
-/// copy: few enough edits apart, and held by [`MIN_SEEDS`] separate hits near `diagonal`.
-fn copy_edits(
-    sa: &CharStream,
-    sb: &CharStream,
-    a: (u32, u32),
-    b: (u32, u32),
-    hits: &[(i64, u32)],
-    diagonal: i64,
-) -> Option<usize> {
+/// Whether the stretches `a` (suspect) and `b` (reference) are a copy: few enough edits
+/// apart, and held by [`MIN_SEEDS`] separate hits near `diagonal`.
+fn is_copy(sa: &CharStream, sb: &CharStream, a: (u32, u32), b: (u32, u32), hits: &[(i64, u32)], diagonal: i64) -> bool {
     let (x, y) = (&sa.chars[a.0 as usize..a.1 as usize], &sb.chars[b.0 as usize..b.1 as usize]);
     let longer = x.len().max(y.len());
-    let edits = copy_edits_between(x, y)?;
+    if copy_edits_between(x, y).is_none() {
+        return false;
+    }
     let mut inside: Vec<u32> = hits
         .iter()
         .filter(|&&(d, i)| {
@@ -376,7 +371,7 @@ fn copy_edits(
         .collect();
     inside.sort_unstable();
     inside.dedup();
-    (stretches(inside.into_iter()) >= MIN_SEEDS).then_some(edits)
+    stretches(inside.into_iter()) >= MIN_SEEDS
 }
 
 /// The character span of stream indices `[from, to)`.

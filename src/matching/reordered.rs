@@ -69,15 +69,16 @@ fn joined_group(
     if share(a_covered, a) < MIN_COVERED || share(b_covered, b) < MIN_COVERED {
         return None;
     }
-    if holes(group, |p| (p.a_start, p.a_end)).any(|h| overlaps(suspect_masked, h))
-        || holes(group, |p| (p.b_start, p.b_end)).any(|h| overlaps(reference_masked, h))
+    let suspect_holes = holes(group, |p| (p.a_start, p.a_end));
+    if suspect_holes.iter().any(|&h| overlaps(suspect_masked, h))
+        || holes(group, |p| (p.b_start, p.b_end)).into_iter().any(|h| overlaps(reference_masked, h))
     {
         return None;
     }
     // A sentence lost to edits may lie at an edge of the reference side (its twin there
     // is outside the pieces): the window reaches a hole's length beyond both ends.
-    let lost_sentences = holes(group, |p| (p.a_start, p.a_end))
-        .all(|h| copied(h, (b.0.saturating_sub(h.1 - h.0), b.1.saturating_add(h.1 - h.0))));
+    let lost_sentences =
+        suspect_holes.iter().all(|&h| copied(h, (b.0.saturating_sub(h.1 - h.0), b.1.saturating_add(h.1 - h.0))));
     if !lost_sentences {
         return None;
     }
@@ -97,7 +98,7 @@ fn out_of_order(group: &[Passage]) -> bool {
 
 /// The stretches between the spans of `group` (on the side `span` reads) that none of
 /// them covers.
-fn holes<'a>(group: &'a [Passage], span: impl Fn(&Passage) -> (u32, u32)) -> impl Iterator<Item = (u32, u32)> + 'a {
+fn holes(group: &[Passage], span: impl Fn(&Passage) -> (u32, u32)) -> Vec<(u32, u32)> {
     let mut spans: Vec<(u32, u32)> = group.iter().map(span).collect();
     spans.sort_unstable();
     let mut reach = spans.first().map_or(0, |s| s.1);
@@ -108,7 +109,7 @@ fn holes<'a>(group: &'a [Passage], span: impl Fn(&Passage) -> (u32, u32)) -> imp
         }
         reach = reach.max(end);
     }
-    found.into_iter()
+    found
 }
 
 #[cfg(test)]

@@ -118,7 +118,7 @@ impl<'a> ShortSearch<'a> {
     }
 
     /// `passages` (the pair's with `reference`, sorted by suspect offset) with the short
-    /// copies found where none of them lies; one within `gap_chars` of another passage on
+    /// copies found where none of them lies (cut where one runs into them); one within `gap_chars` of another passage on
     /// both sides joins it (the rest of an edited passage the k-grams found in part).
     /// `reference_stream` is the reference's character stream.
     pub fn add_to(
@@ -143,7 +143,7 @@ impl<'a> ShortSearch<'a> {
         }
         let sides = (stream, reference_stream.get());
         let short = copies_in_reference(sides, reference, hits, free, &self.suspect);
-        with_short_copies(passages, &short, gap_chars)
+        with_short_copies(passages, &short, gap_chars, shortest(self.suspect.min_chars))
     }
 }
 
@@ -266,7 +266,7 @@ fn copies_in_reference(
             continue;
         }
         let passage = Passage::copied(span(suspect, a.0, a.1), span(reference_stream, b.0, b.1));
-        let shortest = (SHORT_COPY_LENGTH_FACTOR * settings.min_chars as f64) as u32;
+        let shortest = shortest(settings.min_chars);
         let long_enough = passage.a_len() >= shortest && passage.b_len() >= shortest;
         let masked = overlaps(settings.masked, (passage.a_start, passage.a_end))
             || overlaps(&reference.masked_chars, (passage.b_start, passage.b_end));
@@ -288,6 +288,12 @@ fn copies_in_reference(
     }
     passages.sort_by_key(|p| (p.a_start, p.b_start));
     passages
+}
+
+/// The fewest characters a short copy holds on each side
+/// ([`SHORT_COPY_LENGTH_FACTOR`] times the shortest passage).
+fn shortest(min_chars: usize) -> u32 {
+    (SHORT_COPY_LENGTH_FACTOR * min_chars as f64) as u32
 }
 
 /// A stretch grown from an anchor: its passage, suspect stream range and closeness.
@@ -380,17 +386,39 @@ fn span(s: &CharStream, from: u32, to: u32) -> (u32, u32) {
     (s.offsets[from as usize], s.offsets[last] + 1)
 }
 
-/// `passages` (one pair's, sorted by suspect offset) with those of `short` that overlap
-/// none of them on the suspect side, passages near each other on both sides joined.
-fn with_short_copies(mut passages: Vec<Passage>, short: &[Passage], gap_chars: u32) -> Vec<Passage> {
+/// `passages` (one pair's, sorted by suspect offset) with the parts of `short` that no
+/// passage of them covers ([`free_part`]), passages near each other on both sides joined.
+fn with_short_copies(mut passages: Vec<Passage>, short: &[Passage], gap_chars: u32, shortest: u32) -> Vec<Passage> {
     let mut found: Vec<(u32, u32)> = passages.iter().map(|p| (p.a_start, p.a_end)).collect();
     found.sort_unstable();
-    let added: Vec<Passage> = short.iter().filter(|p| !overlaps(&found, (p.a_start, p.a_end))).cloned().collect();
+    let added: Vec<Passage> = short.iter().filter_map(|p| free_part(p, &found, shortest)).collect();
     if added.is_empty() {
         return passages;
     }
     passages.extend(added);
     super::merge_passages(passages, gap_chars)
+}
+
+/// The part of the short copy `p` that none of `found` (suspect spans, sorted) covers,
+/// when they overlap it only at its ends and the part keeps `shortest` characters: a
+/// stretch grown from a free anchor may run a few characters into the passage of the
+/// sentence beside it, where the two sentences end alike. Its reference side is cut in
+/// proportion.
+fn free_part(p: &Passage, found: &[(u32, u32)], shortest: u32) -> Option<Passage> {
+    let (mut start, mut end) = (p.a_start, p.a_end);
+    for &(s, e) in found.iter().filter(|&&(s, e)| s < p.a_end && p.a_start < e) {
+        if s <= start {
+            start = start.max(e);
+        } else if e >= end {
+            end = end.min(s);
+        } else {
+            return None;
+        }
+    }
+    if end <= start || end - start < shortest {
+        return None;
+    }
+    Some(if (start, end) == (p.a_start, p.a_end) { p.clone() } else { p.part((start, end)) })
 }
 
 #[cfg(test)]
@@ -413,6 +441,18 @@ mod tests {
     /// The characters spanned by the whole chain of hits through `hits[at]`.
     fn chain_span(hits: &[(i64, u32)], at: usize) -> u32 {
         (GRAM_CHARS as u32..).take_while(|&length| chain_reaches(hits, at, length)).last().unwrap_or(0)
+    }
+
+    #[test]
+    fn a_short_copy_keeps_the_part_no_passage_covers() {
+        let copy = Passage::copied((100, 200), (1000, 1100));
+        let ends = |p: Option<Passage>| p.map(|p| (p.a_start, p.a_end, p.b_start, p.b_end));
+        assert_eq!(ends(free_part(&copy, &[(0, 50), (300, 400)], 60)), Some((100, 200, 1000, 1100)));
+        // Running a few characters into the passages either side: cut, both sides alike.
+        assert_eq!(ends(free_part(&copy, &[(0, 108), (195, 300)], 60)), Some((108, 195, 1008, 1095)));
+        // A passage inside it, or too little left: nothing.
+        assert_eq!(ends(free_part(&copy, &[(140, 160)], 60)), None);
+        assert_eq!(ends(free_part(&copy, &[(0, 150)], 60)), None);
     }
 
     #[test]

@@ -16,12 +16,19 @@ const HOLE_FACTOR: u32 = 2;
 /// smaller than what was found.
 const MIN_COVERED: f64 = 0.6;
 
+/// A hole on the suspect side narrower than the merging gap divided by this is the end of
+/// one sentence and the first words of the next (a number or a name edited past
+/// recognition, a clause): too few characters to be judged found or missing in the
+/// reference, and half of what merging bridges, unjudged, between pieces in order.
+const TOO_SHORT_TO_JUDGE: u32 = 2;
+
 /// Joins each group of passages of one pair (none overlapping another on the suspect
 /// side; `masked`: the template text of suspect and reference) whose neighbours on both
 /// sides are at most `HOLE_FACTOR × gap_chars` apart, when their order
 /// on the reference side is not their order on the suspect side, the pieces cover
 /// [`MIN_COVERED`] of the joined stretch on both sides, are of one kind, no hole holds
-/// template text, and the text of every hole on the suspect side is `copied`: found,
+/// template text, and the text of every hole on the suspect side (but those too short to
+/// judge, [`TOO_SHORT_TO_JUDGE`]) is `copied`: found,
 /// edited, in the reference near the joined stretch (`copied(suspect hole, reference
 /// window)`), as a sentence lost to edits is and text between two copies placed side by
 /// side is not. Pieces in the same order on both sides are left as they are: a
@@ -39,7 +46,7 @@ pub fn join_reordered_pieces(
     let hole = HOLE_FACTOR * gap_chars;
     let mut joined: Vec<Passage> = Vec::with_capacity(passages.len());
     for group in cluster(passages, hole, hole) {
-        match joined_group(&group, masked, copied) {
+        match joined_group(&group, masked, copied, gap_chars / TOO_SHORT_TO_JUDGE) {
             Some(one) => joined.push(one),
             None => joined.extend(group),
         }
@@ -56,6 +63,7 @@ fn joined_group(
     group: &[Passage],
     (suspect_masked, reference_masked): Masked,
     copied: &dyn Fn((u32, u32), (u32, u32)) -> bool,
+    shortest_judged: u32,
 ) -> Option<Passage> {
     let first = group.first()?;
     if !out_of_order(group) || group.iter().any(|p| p.kind != first.kind) {
@@ -77,8 +85,10 @@ fn joined_group(
     }
     // A sentence lost to edits may lie at an edge of the reference side (its twin there
     // is outside the pieces): the window reaches a hole's length beyond both ends.
-    let lost_sentences =
-        suspect_holes.iter().all(|&h| copied(h, (b.0.saturating_sub(h.1 - h.0), b.1.saturating_add(h.1 - h.0))));
+    let lost_sentences = suspect_holes
+        .iter()
+        .filter(|h| h.1 - h.0 >= shortest_judged)
+        .all(|&h| copied(h, (b.0.saturating_sub(h.1 - h.0), b.1.saturating_add(h.1 - h.0))));
     if !lost_sentences {
         return None;
     }
@@ -176,5 +186,18 @@ mod tests {
         assert_eq!(join_holes(side_by_side.clone(), &[], false).len(), 2);
         assert_eq!(join_holes(side_by_side, &[], true).len(), 1);
         assert_eq!(join(vec![], &[]), vec![]);
+    }
+
+    #[test]
+    fn holes_too_short_to_judge_do_not_keep_the_pieces_apart() {
+        // Reordered sentences side by side: only a sentence's end between them.
+        let gap_chars = MatchTuning::default().gap_chars;
+        let narrow = gap_chars / TOO_SHORT_TO_JUDGE - 1;
+        let pieces = vec![Passage::copied((0, 200), (300, 500)), Passage::copied((200 + narrow, 400), (100, 300))];
+        assert_eq!(join_holes(pieces, &[], false), vec![(0, 400, 100, 500)]);
+        // As wide as the rule judges, the hole must be found in the reference.
+        let wide = gap_chars / TOO_SHORT_TO_JUDGE;
+        let pieces = vec![Passage::copied((0, 200), (300, 500)), Passage::copied((200 + wide, 400), (100, 300))];
+        assert_eq!(join_holes(pieces, &[], false).len(), 2);
     }
 }

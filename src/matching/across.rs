@@ -71,19 +71,23 @@ pub fn fold_across_pairs(
 
 /// Every passage of `pairs` as (pair index, passage index): those whose suspect side
 /// overlaps a passage of another pair by `closeness`, highest first, then by the
-/// characters of both sides, most first. Closeness is asked only of those: the order of
+/// suspect characters its pair holds in all, then by the characters of both sides, most
+/// first. Closeness is asked only of those: the order of
 /// a passage without a rival changes nothing.
 fn closest_first(pairs: &[Pair], closeness: &impl Fn(usize, &Passage) -> usize) -> Vec<(usize, usize)> {
     use std::cmp::Reverse;
     let rivalled = |i: usize, p: &Passage| {
         pairs.iter().enumerate().any(|(k, other)| k != i && other.passages.iter().any(|o| shared(o, p) > 0))
     };
+    // Of two equally close twins, the one whose reference holds more of the suspect: the
+    // source of the copy around it.
+    let held: Vec<u32> = pairs.iter().map(|pair| pair.passages.iter().map(Passage::a_len).sum()).collect();
     let mut order: Vec<(usize, usize)> =
         pairs.iter().enumerate().flat_map(|(i, pair)| (0..pair.passages.len()).map(move |j| (i, j))).collect();
     order.sort_by_cached_key(|&(i, j)| {
         let p = &pairs[i].passages[j];
         let close = if rivalled(i, p) { closeness(i, p) } else { 0 };
-        (Reverse(close), Reverse(p.a_len() + p.b_len()), pairs[i].b, p.a_start, j)
+        (Reverse(close), Reverse(held[i]), Reverse(p.a_len() + p.b_len()), pairs[i].b, p.a_start, j)
     });
     order
 }
@@ -144,6 +148,22 @@ mod tests {
         assert!(pairs[0].passages.is_empty());
         assert_eq!(pairs[1].passages[0].alternatives[0].reference, Some(1));
         assert_eq!(pairs[1].passages.len(), 2);
+    }
+
+    #[test]
+    fn of_equally_close_twins_the_source_of_the_copy_around_them_wins() {
+        // A sentence both references hold word for word, in the middle of a copy of the
+        // second one (its pieces around the sentence): the second takes it too, though the
+        // first comes first by number.
+        let mut pairs = vec![
+            pair(1, vec![Passage::copied((100, 160), (500, 560))]),
+            pair(2, vec![Passage::copied((0, 100), (0, 100)), Passage::copied((100, 160), (300, 360))]),
+        ];
+        let same = |_: usize, p: &Passage| p.a_len() as usize;
+        assert_eq!(fold_across_pairs(&mut pairs, 40, same), vec![true, false]);
+        assert!(pairs[0].passages.is_empty());
+        assert_eq!(pairs[1].passages.len(), 2);
+        assert_eq!(pairs[1].passages[1].alternatives[0].reference, Some(1));
     }
 
     #[test]

@@ -118,9 +118,10 @@ impl<'a> ShortSearch<'a> {
     }
 
     /// `passages` (the pair's with `reference`, sorted by suspect offset) with the short
-    /// copies found where none of them lies (cut where one runs into them); one within `gap_chars` of another passage on
-    /// both sides joins it (the rest of an edited passage the k-grams found in part).
-    /// `reference_stream` is the reference's character stream.
+    /// copies found where none of them lies (cut where one runs into them); one within
+    /// `gap_chars` of another passage on both sides joins it (the rest of an edited
+    /// passage the k-grams found in part). `reference_stream` is the reference's
+    /// character stream.
     pub fn add_to(
         &self,
         passages: Vec<Passage>,

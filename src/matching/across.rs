@@ -39,7 +39,7 @@ pub fn fold_across_pairs(
         let (hi, host_b) = (kept[h].0, pairs[kept[h].0].b);
         let both = (p.a_start.max(kept[h].1.a_start), p.a_end.min(kept[h].1.a_end));
         let mine = closeness(i, &widened(&p.part(both)));
-        let theirs = closeness(hi, &widened(&kept[h].1.part(both)));
+        let theirs = held_by(&kept[h].1, both, |q| closeness(hi, q));
         if mine * CLEARLY_CLOSER.1 > theirs * CLEARLY_CLOSER.0 {
             let (_, host) = kept.remove(h);
             p.alternatives.push(host.part(both).as_alternative(Some(host_b)));
@@ -114,6 +114,26 @@ fn around(p: &Passage, taken: (u32, u32), min_chars: usize) -> Vec<Passage> {
         .collect()
 }
 
+/// How far either way of its place by proportion [`held_by`] looks for a part's text in
+/// the reference side of a longer passage: about a paragraph, as far as the sentences of
+/// a reordered copy move.
+const REORDER_REACH: u32 = 2000;
+
+/// How closely `host` holds its suspect characters `both` (`closeness` of a passage of
+/// the host's pair): the best of its reference side cut in proportion ([`widened`]) and of
+/// the windows of that width [`REORDER_REACH`] either way within the host's reference
+/// side, a quarter of the part apart. A passage found whole over a reordered copy holds
+/// each sentence somewhere in its reference side, not where the proportion puts it.
+fn held_by(host: &Passage, both: (u32, u32), closeness: impl Fn(&Passage) -> usize) -> usize {
+    let part = Passage { alternatives: Vec::new(), ..widened(&host.part(both)) };
+    let width = part.b_len();
+    let step = ((both.1 - both.0) / 4).max(1);
+    let first = host.b_start.max(part.b_start.saturating_sub(REORDER_REACH));
+    let last = host.b_end.min(part.b_end.saturating_add(REORDER_REACH)).saturating_sub(width);
+    let windows = (first..=last).step_by(step as usize).map(|b_start| Passage { b_start, b_end: b_start + width, ..part.clone() });
+    windows.map(|w| closeness(&w)).chain([closeness(&part)]).max().unwrap_or(0)
+}
+
 /// An alternative of a passage of reference `b`, moved to another reference's passage:
 /// one in `b` itself now names it.
 fn named(a: &Alternative, b: usize) -> Alternative {
@@ -148,6 +168,36 @@ mod tests {
         assert!(pairs[0].passages.is_empty());
         assert_eq!(pairs[1].passages[0].alternatives[0].reference, Some(1));
         assert_eq!(pairs[1].passages.len(), 2);
+    }
+
+    #[test]
+    fn a_passage_found_whole_over_a_reordered_copy_keeps_a_sentence_it_holds_elsewhere() {
+        // Reference 1's passage covers a reordered copy: the suspect's 400..460 is its
+        // 100..160, not the 400..460 that the proportion says. Reference 2 holds that
+        // sentence word for word too.
+        let mut pairs = vec![
+            pair(1, vec![Passage::copied((0, 1000), (0, 1000))]),
+            pair(2, vec![Passage::copied((400, 460), (700, 760))]),
+        ];
+        let closeness = |i: usize, p: &Passage| {
+            let found = if i == 0 { (100, 160) } else { (700, 760) };
+            p.b_end.min(found.1).saturating_sub(p.b_start.max(found.0)) as usize
+        };
+        assert_eq!(fold_across_pairs(&mut pairs, 40, closeness), vec![false, true]);
+        assert_eq!(pairs[0].passages.len(), 1);
+        assert_eq!((pairs[0].passages[0].a_start, pairs[0].passages[0].a_end), (0, 1000));
+        assert!(pairs[1].passages.is_empty());
+        // Held nowhere in its reference side, the sentence goes to the other reference.
+        let mut pairs = vec![
+            pair(1, vec![Passage::copied((0, 1000), (0, 1000))]),
+            pair(2, vec![Passage::copied((400, 460), (700, 760))]),
+        ];
+        let only_two = |i: usize, p: &Passage| {
+            let the_sentence = p.a_start >= 400 && p.a_end <= 460;
+            if i == 0 && the_sentence { 0 } else { p.a_len() as usize }
+        };
+        assert_eq!(fold_across_pairs(&mut pairs, 40, only_two), vec![true, false]);
+        assert_eq!(pairs[0].passages.len(), 2);
     }
 
     #[test]

@@ -39,8 +39,10 @@ pub fn fold_across_pairs(
         let (hi, host_b) = (kept[h].0, pairs[kept[h].0].b);
         let both = (p.a_start.max(kept[h].1.a_start), p.a_end.min(kept[h].1.a_end));
         let mine = closeness(i, &widened(&p.part(both)));
-        let theirs = held_by(&kept[h].1, both, |q| closeness(hi, q));
-        if mine * CLEARLY_CLOSER.1 > theirs * CLEARLY_CLOSER.0 {
+        // Clearly closer than every place the host may hold the part: asked place by
+        // place, the place by proportion first, until one holds it as closely.
+        let clearly_closer = |q: Passage| mine * CLEARLY_CLOSER.1 > closeness(hi, &q) * CLEARLY_CLOSER.0;
+        if places_holding(&kept[h].1, both).all(clearly_closer) {
             let (_, host) = kept.remove(h);
             p.alternatives.push(host.part(both).as_alternative(Some(host_b)));
             let mut rest = around(&host, both, min_chars);
@@ -72,8 +74,8 @@ pub fn fold_across_pairs(
 /// Every passage of `pairs` as (pair index, passage index): those whose suspect side
 /// overlaps a passage of another pair by `closeness`, highest first, then by the
 /// suspect characters its pair holds in all, then by the characters of both sides, most
-/// first. Closeness is asked only of those: the order of
-/// a passage without a rival changes nothing.
+/// first. Closeness is asked only of those: the order of a passage without a rival
+/// changes nothing.
 fn closest_first(pairs: &[Pair], closeness: &impl Fn(usize, &Passage) -> usize) -> Vec<(usize, usize)> {
     use std::cmp::Reverse;
     let rivalled = |i: usize, p: &Passage| {
@@ -114,24 +116,26 @@ fn around(p: &Passage, taken: (u32, u32), min_chars: usize) -> Vec<Passage> {
         .collect()
 }
 
-/// How far either way of its place by proportion [`held_by`] looks for a part's text in
-/// the reference side of a longer passage: about a paragraph, as far as the sentences of
-/// a reordered copy move.
+/// How far either way of its place by proportion [`places_holding`] looks for a part's
+/// text in the reference side of a longer passage: about a paragraph, as far as the
+/// sentences of a reordered copy move.
 const REORDER_REACH: u32 = 2000;
 
-/// How closely `host` holds its suspect characters `both` (`closeness` of a passage of
-/// the host's pair): the best of its reference side cut in proportion ([`widened`]) and of
-/// the windows of that width [`REORDER_REACH`] either way within the host's reference
-/// side, a quarter of the part apart. A passage found whole over a reordered copy holds
-/// each sentence somewhere in its reference side, not where the proportion puts it.
-fn held_by(host: &Passage, both: (u32, u32), closeness: impl Fn(&Passage) -> usize) -> usize {
+/// Where `host` may hold its suspect characters `both`: its reference side cut in
+/// proportion ([`widened`]), then the windows of that width [`REORDER_REACH`] either way
+/// within the host's reference side, a quarter of the part apart. A passage found whole
+/// over a reordered copy holds each sentence somewhere in its reference side, not where
+/// the proportion puts it.
+fn places_holding(host: &Passage, both: (u32, u32)) -> impl Iterator<Item = Passage> {
     let part = Passage { alternatives: Vec::new(), ..widened(&host.part(both)) };
     let width = part.b_len();
-    let step = ((both.1 - both.0) / 4).max(1);
+    let step = ((both.1 - both.0) / 4).max(1) as usize;
     let first = host.b_start.max(part.b_start.saturating_sub(REORDER_REACH));
     let last = host.b_end.min(part.b_end.saturating_add(REORDER_REACH)).saturating_sub(width);
-    let windows = (first..=last).step_by(step as usize).map(|b_start| Passage { b_start, b_end: b_start + width, ..part.clone() });
-    windows.map(|w| closeness(&w)).chain([closeness(&part)]).max().unwrap_or(0)
+    let window = part.clone();
+    let windows =
+        (first..=last).step_by(step).map(move |b_start| Passage { b_start, b_end: b_start + width, ..window.clone() });
+    std::iter::once(part).chain(windows)
 }
 
 /// An alternative of a passage of reference `b`, moved to another reference's passage:

@@ -419,7 +419,7 @@ fn free_part(p: &Passage, found: &[(u32, u32)], shortest: u32) -> Option<Passage
     if end <= start || end - start < shortest {
         return None;
     }
-    Some(if (start, end) == (p.a_start, p.a_end) { p.clone() } else { p.part((start, end)) })
+    Some(p.part((start, end)))
 }
 
 #[cfg(test)]

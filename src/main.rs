@@ -5,6 +5,11 @@ mod cli;
 
 use std::process::ExitCode;
 
+/// mimalloc rather than the system's allocator: the engine makes and frees many small
+/// vectors on every thread (docs/speed.md, "Fifth look").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     cli::main()
 }

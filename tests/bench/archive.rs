@@ -24,6 +24,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark or test that cannot set up stops with the message")]
 
+/// The program's allocator (src/main.rs), so that in-process figures are the program's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "corpus.rs"]
 #[allow(dead_code)]
 mod corpus;

@@ -44,7 +44,17 @@ pub struct Isolation {
     pub args: Vec<String>,
     /// Address space one helper may use (RLIMIT_AS), in bytes.
     pub max_memory_bytes: u64,
+    /// Environment variables set for the helper, beside those it inherits.
+    pub env: Vec<(String, String)>,
 }
+
+/// The environment a helper starts with, beside what it inherits. Its address space is
+/// bounded ([`Isolation::max_memory_bytes`]), and the program's allocator (mimalloc)
+/// reserves address space a gibibyte at a time by default: a helper holding one such
+/// reservation could not map a thread's stack under the bound. A 64 MiB piece at a time
+/// leaves the bound to what the helper really uses. (An allocator that does not know the
+/// variable ignores it.)
+pub const HELPER_ENV: &[(&str, &str)] = &[("MIMALLOC_ARENA_RESERVE", "64MiB")];
 
 impl Isolation {
     /// Address space of a helper unless told otherwise: 1 GiB.
@@ -56,6 +66,7 @@ impl Isolation {
             program: program.into(),
             args: args.iter().map(|a| (*a).to_string()).collect(),
             max_memory_bytes: Self::DEFAULT_MEMORY_BYTES,
+            env: HELPER_ENV.iter().map(|(k, v)| ((*k).to_string(), (*v).to_string())).collect(),
         }
     }
 }

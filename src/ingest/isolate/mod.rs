@@ -102,6 +102,7 @@ impl Helper {
     fn start(isolation: &Isolation) -> io::Result<Self> {
         let mut child = Command::new(&isolation.program)
             .args(&isolation.args)
+            .envs(isolation.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -59,6 +59,15 @@ pub(crate) fn pairs_by_path(report: &serde_json::Value) -> Vec<(String, String, 
     out
 }
 
+/// The passages of [`pairs_by_path`] without the other references listed beside each.
+fn without_alternatives(passages: &str) -> String {
+    let mut passages: serde_json::Value = serde_json::from_str(passages).unwrap();
+    for passage in passages.as_array_mut().unwrap().iter_mut().filter_map(|l| l.as_array_mut()).flatten() {
+        passage["alternatives"] = serde_json::Value::Null;
+    }
+    passages.to_string()
+}
+
 /// The near-duplicate pairs of a report, by path, sorted.
 pub(crate) fn near_duplicates_by_path(report: &serde_json::Value) -> Vec<(String, String)> {
     let docs = report["documents"].as_array().unwrap();
@@ -104,13 +113,31 @@ fn archive_check_reports_the_same_passages_as_compare_on_the_devset() {
     let archive = archive.to_str().unwrap();
     // Two adds, so that the archive holds more than one segment of each kind.
     add_devset_in_halves(&dir, archive);
-    // An archive holds no character grams: the check finds no short edited copies.
+    // Without the short-copy search, the very answer of compare.
     let compared =
         json_of(&dir, &["compare", "-r", "reference", "-s", "suspect", "--no-short-copies", "--json", "-", "-q"]);
-    let checked = json_of(&dir, &["archive", "check", archive, "suspect", "--json", "-", "-q"]);
+    let checked =
+        json_of(&dir, &["archive", "check", archive, "suspect", "--no-short-copies", "--json", "-", "-q"]);
     let (want, got) = (pairs_by_path(&compared), pairs_by_path(&checked));
     assert!(want.len() > 30);
     assert_eq!(got, want);
+    // With it (the default), compare's answer for every pair the archive check reads: an
+    // archive holds no character grams, so a reference that only a short edited copy ties
+    // to a suspect is not read. The devset has such a pair, and one whose only passage is
+    // a short copy in a reference that its k-gram hits have read.
+    // (The short copies of other references listed beside a passage may start a letter
+    // apart: a gram that many references hold is passed over in the whole collection, not
+    // among a few.)
+    let searched = json_of(&dir, &["compare", "-r", "reference", "-s", "suspect", "--json", "-", "-q"]);
+    let found = pairs_by_path(&json_of(&dir, &["archive", "check", archive, "suspect", "--json", "-", "-q"]));
+    let everywhere = pairs_by_path(&searched);
+    let key = |p: &(String, String, String, String)| (p.0.clone(), p.1.clone());
+    let shown = |p: &(String, String, String, String)| (key(p), without_alternatives(&p.2), p.3.clone());
+    for pair in &found {
+        assert!(everywhere.iter().any(|e| shown(e) == shown(pair)), "not what compare gives: {pair:?}");
+    }
+    assert!(want.iter().all(|p| found.iter().any(|f| key(f) == key(p))), "a pair lost to the search");
+    assert!(found.len() > want.len() && found.len() < everywhere.len(), "{} {} {}", want.len(), found.len(), everywhere.len());
     assert_eq!(near_duplicates_by_path(&checked), near_duplicates_by_path(&compared));
     let overall = |r: &serde_json::Value| -> Vec<String> {
         let docs = r["documents"].as_array().unwrap();
@@ -124,7 +151,7 @@ fn archive_check_reports_the_same_passages_as_compare_on_the_devset() {
     let compacted = success(&twinspot(&dir, &["archive", "compact", archive]));
     assert!(compacted.contains("merged: 1 k-gram and 1 sentence segments"), "{compacted}");
     let again = json_of(&dir, &["archive", "check", archive, "suspect", "--json", "-", "-q"]);
-    assert_eq!(pairs_by_path(&again), want);
+    assert_eq!(pairs_by_path(&again), found);
     let verify = success(&twinspot(&dir, &["archive", "verify", archive]));
     assert!(verify.contains("60 documents, 2 segments") && verify.contains("0 problems"), "{verify}");
     let nothing = success(&twinspot(&dir, &["archive", "compact", archive]));

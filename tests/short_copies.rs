@@ -160,3 +160,47 @@ fn short_edited_chinese_copies_stay_above_their_floors() {
     assert!(plagdet(&table, "short-light") >= 0.90, "{table}");
     assert!(precision(&table) >= 0.97, "{table}");
 }
+
+/// A paragraph a suspect copies word for word, beside the short edited copy.
+const VERBATIM: &str = "The release team freezes the testing distribution some months before a release. \
+    From then on only fixes for serious bugs migrate, and every change needs an unblock from the \
+    release managers, who weigh the risk of each upload against the bug it fixes.\n";
+/// A reference that nothing but a short edited copy ties to a suspect.
+const OTHER: &str = "Mirrors copy the archive several times a day. A push from the main archive tells \
+    each mirror that new packages are ready, and the mirror fetches the changed files with rsync \
+    before it updates the index files that package managers read.\n";
+/// A sentence of [`OTHER`] with a typo about every ten characters.
+const OTHER_EDITED: &str = "a push frm the main archve tells each mirrr that new pakages are ready, and \
+    the mirrr fetches the chaged files";
+
+/// An archive holds no character grams: its check looks for short edited copies in the
+/// documents it reads for a suspect (here the one the suspect copies a paragraph of), and
+/// finds what compare finds there; a document that only a short edited copy ties to the
+/// suspect is not read.
+#[test]
+fn an_archive_check_finds_a_short_edited_copy_in_a_document_it_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "reference/r.txt", &format!("{VERBATIM}{REFERENCE}"));
+    write(dir.path(), "reference/other.txt", OTHER);
+    write(dir.path(), "suspect.txt", &format!("{HOST}{VERBATIM}{HOST}{EDITED} {HOST}{OTHER_EDITED} {HOST}"));
+    success(&twinspot(dir.path(), &["archive", "add", "arc", "reference", "-q"]));
+    let report = |args: &[&str]| -> serde_json::Value {
+        let stdout = success(&twinspot(dir.path(), args));
+        serde_json::from_str(&stdout).unwrap()
+    };
+    let passages_with = |report: &serde_json::Value, reference: &str| -> usize {
+        let docs = report["documents"].as_array().unwrap();
+        let pairs = report["pairs"].as_array().unwrap();
+        let pair = pairs.iter().find(|p| docs[p["b"].as_u64().unwrap() as usize]["path"] == reference);
+        pair.map_or(0, |p| p["passages"].as_array().unwrap().len())
+    };
+    let checked = report(&["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
+    assert_eq!(passages_with(&checked, "reference/r.txt"), 2, "{checked:#}");
+    assert_eq!(passages_with(&checked, "reference/other.txt"), 0, "{checked:#}");
+    let without = report(&["archive", "check", "arc", "suspect.txt", "--no-short-copies", "--json", "-", "-q"]);
+    assert_eq!(passages_with(&without, "reference/r.txt"), 1, "{without:#}");
+    // Compare holds the references' grams, and finds both.
+    let compared = report(&["compare", "-r", "reference", "-s", "suspect.txt", "--json", "-", "-q"]);
+    assert_eq!(passages_with(&compared, "reference/r.txt"), 2, "{compared:#}");
+    assert_eq!(passages_with(&compared, "reference/other.txt"), 1, "{compared:#}");
+}

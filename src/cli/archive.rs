@@ -243,6 +243,7 @@ fn check(location: &Location, args: CheckArgs) -> anyhow::Result<ExitCode> {
     let mut settings = settings_for(location, &args.shape)?;
     settings.min_chars = args.min_chars as usize;
     settings.simhash_threshold = args.simhash_threshold as u32;
+    settings.short_copies = !args.no_short_copies;
     settings.ingest.isolation = super::isolation();
     let Some((documents, skipped)) = gather(&args.suspects, Role::Suspect) else {
         return Ok(ExitCode::from(2));

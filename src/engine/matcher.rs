@@ -95,12 +95,12 @@ impl Matcher<'_> {
         };
         self.clock.inspect(|c| c.found(finding, candidates.len()));
         let aligning = Instant::now();
+        let read: Vec<(u32, FingerprintedDoc)> =
+            candidates.into_iter().filter_map(|b| Some((b, self.index.reference(b)?))).collect();
+        let short = self.short_search_among(a, doc, &suspect_stream, &read).unwrap_or(short);
         let mut pairs = Vec::new();
         let mut references = Vec::new();
-        for b in candidates {
-            let Some(reference) = self.index.reference(b) else {
-                continue;
-            };
+        for (b, reference) in read {
             let mut pair = self.align((a, doc), &suspect_stream, (b, &reference), hits.of(b), &short);
             excluded.classify(&mut pair.passages);
             pair.shared_sentences = shared_sentences.get(&b).copied().unwrap_or(0);
@@ -328,6 +328,26 @@ impl Matcher<'_> {
     fn short_search<'d>(&self, a: usize, doc: &'d FingerprintedDoc, stream: &'d LazyStream<'d>) -> ShortSearch<'d> {
         let suspect = ShortSuspect { stream, masked: &doc.masked_chars, min_chars: self.settings.min_chars };
         ShortSearch::new(self.index, suspect, |b| self.policy.wanted(a, b as usize))
+    }
+
+    /// The search for short edited copies of `doc` among the references `read` for it,
+    /// where the index holds no character grams to search them all (an archive): the
+    /// rest of a copy whose k-grams found a part, a copy beside it in the same reference.
+    /// `None` where the index searched them all already, or the check searches none.
+    fn short_search_among<'d>(
+        &self,
+        a: usize,
+        doc: &'d FingerprintedDoc,
+        stream: &'d LazyStream<'d>,
+        read: &[(u32, FingerprintedDoc)],
+    ) -> Option<ShortSearch<'d>> {
+        let wanted = self.settings.short_copies && self.policy.short_copies_among_read();
+        if !wanted || read.is_empty() || self.index.holds_char_grams() {
+            return None;
+        }
+        let suspect = ShortSuspect { stream, masked: &doc.masked_chars, min_chars: self.settings.min_chars };
+        let texts: Vec<(u32, &str)> = read.iter().map(|(b, r)| (*b, r.compared_text())).collect();
+        Some(ShortSearch::among(&texts, self.settings.normalize, suspect, |b| self.policy.wanted(a, b as usize)))
     }
 
     /// Sets the scores and the near-duplicate flag of `pair` from its counted passages.

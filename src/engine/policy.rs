@@ -100,6 +100,14 @@ impl PairPolicy<'_> {
         matches!(self.pairing, Pairing::SuspectsVsReferences | Pairing::Classmates { .. })
     }
 
+    /// Whether short edited copies are searched among the references a check reads for
+    /// a suspect, where the index holds no character grams: a check against a store (an
+    /// archive), whose answer should be what a check against the same references as files
+    /// gives as far as the documents read allow.
+    pub fn short_copies_among_read(&self) -> bool {
+        matches!(self.pairing, Pairing::AgainstStore { .. })
+    }
+
     /// SimHash candidates are taken only among ids after the suspect's own: each
     /// unordered pair is compared from its smaller id.
     pub fn simhash_after_suspect(&self) -> bool {

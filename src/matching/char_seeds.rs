@@ -13,6 +13,8 @@
 //! These passages only add to what the word k-grams find: a pair keeps the short copies
 //! that none of its other passages overlaps.
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -20,11 +22,11 @@ use super::closeness::shared_trigrams;
 use super::edits::{SHORT_COPY_LENGTH_FACTOR, copy_edits_between};
 use super::extend::{MAX_EXTENSION, extend};
 use super::{LazyStream, overlaps};
-use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, is_gram};
+use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, grams_of_text, is_gram};
 use crate::fingerprint::{Fingerprint, FingerprintedDoc};
 use crate::index::{InvertedIndex, Posting, ReferenceIndex};
 use crate::model::Passage;
-use crate::normalize::CharStream;
+use crate::normalize::{CharStream, NormalizeOptions};
 
 /// A gram held by more reference positions than this says nothing (a common syllable).
 const MAX_GRAM_POSTINGS: usize = 24;
@@ -80,16 +82,40 @@ struct ReferenceHits {
 
 impl<'a> ShortSearch<'a> {
     /// Looks up the grams of `suspect` in `index`, among the references `wanted` lets it
-    /// be compared with.
+    /// be compared with. An index that holds no grams finds nothing.
     pub fn new(index: &dyn ReferenceIndex, suspect: ShortSuspect<'a>, wanted: impl Fn(u32) -> bool) -> Self {
         if !index.holds_char_grams() {
             return Self { suspect, by_reference: FxHashMap::default() };
         }
+        Self::search(|hashes| index.char_gram_postings(hashes), suspect, wanted)
+    }
+
+    /// Looks up the grams of `suspect` in `references` alone (id and compared text, their
+    /// grams taken here with `normalize`): for an index that holds no grams (an archive),
+    /// among the references a check reads anyway.
+    pub fn among(
+        references: &[(u32, &str)],
+        normalize: NormalizeOptions,
+        suspect: ShortSuspect<'a>,
+        wanted: impl Fn(u32) -> bool,
+    ) -> Self {
+        let grams = references.iter().map(|&(doc, text)| (doc, grams_of_text(text, normalize))).collect();
+        let index = gram_index(grams);
+        Self::search(|hashes| hashes.iter().map(|&h| Cow::Borrowed(index.get(h))).collect(), suspect, wanted)
+    }
+
+    /// The search itself: the suspect's grams looked up with `lookup` (their postings, in
+    /// the order asked).
+    fn search<'i>(
+        lookup: impl FnOnce(&[u64]) -> Vec<Cow<'i, [Posting]>>,
+        suspect: ShortSuspect<'a>,
+        wanted: impl Fn(u32) -> bool,
+    ) -> Self {
         let stream = suspect.stream.get();
         let hashes = gram_hashes(&stream.chars);
         let (at, looked_up): (Vec<u32>, Vec<u64>) =
             hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (i as u32, h)).unzip();
-        let lists = index.char_gram_postings(&looked_up);
+        let lists = lookup(&looked_up);
         // (reference, suspect index, diagonal), in suspect order.
         let mut hits: Vec<(u32, u32, i64)> = Vec::new();
         for (&i, list) in at.iter().zip(&lists) {

@@ -127,6 +127,11 @@ pub struct CheckArgs {
     /// Near duplicates: SimHash values at most this many bits apart.
     #[arg(long, default_value_t = u64::from(defaults::SIMHASH_THRESHOLD), value_parser = whole_in(0..=32))]
     pub simhash_threshold: u64,
+    /// Do not look for short edited copies in the archived documents read for a suspect
+    /// (an archive holds no character grams: a document that only a short edited copy
+    /// ties to a suspect is not read, and not found).
+    #[arg(long)]
+    pub no_short_copies: bool,
     #[command(flatten)]
     pub shape: Shape,
     /// Say on standard error where the matching spent its time: finding each suspect's

@@ -118,8 +118,7 @@ pub struct CompareArgs {
     /// bibliography) in the scores; by default they are shown but not counted.
     #[arg(long)]
     pub count_quoted: bool,
-    /// Do not look for short edited copies with character grams (what an archive check
-    /// finds, which holds none).
+    /// Do not look for short edited copies with character grams.
     #[arg(long)]
     pub no_short_copies: bool,
     /// Read every reference file, without the reference cache (by default the texts of

@@ -128,3 +128,41 @@ fn sync_removes_the_documents_of_files_gone_from_the_folder_and_only_those() {
     assert_eq!(said.trim(), "0 added, 0 replaced, 3 unchanged, 0 failed, 0 removed (their files are gone)");
     assert!(run(&["archive", "verify", "arc"]).contains("0 problems"));
 }
+
+/// An add of a few files into an archive twenty times their number or more asks the
+/// catalog for those files' versions alone instead of reading every version: it decides
+/// as a whole read does (known by size and times, hashed when touched, a copy of another
+/// archived file not archived again, a change replaced), under every spelling of a path.
+#[test]
+fn a_few_files_added_to_a_large_archive_are_known_as_when_every_version_is_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let docs = tmp.path().join("docs");
+    for i in 0..60 {
+        write_aged(&docs, &format!("d{i:02}.txt"), &text(&format!("d{i:02}")));
+    }
+    let run = |args: &[&str]| success(&twinspot(tmp.path(), args));
+    assert!(run(&["archive", "add", "arc", "docs", "-q"]).contains("60 added"));
+    let one = "docs/d07.txt";
+    let absolute = docs.join("d07.txt").to_string_lossy().into_owned();
+    for spelling in [one, "./docs/d07.txt", absolute.as_str()] {
+        let said = run(&["archive", "add", "arc", spelling, "-q"]);
+        assert_eq!(said.trim(), "0 added, 0 replaced, 1 unchanged, 0 failed", "{spelling}: {said}");
+    }
+    // Touched, same bytes: hashed once, then known by its times again.
+    aged(&docs.join("d07.txt"), 30);
+    let said = run(&["archive", "add", "arc", one, "-q"]);
+    assert_eq!(said.trim(), "0 added, 0 replaced, 1 unchanged, 0 failed; 1 unchanged file read to compare its bytes");
+    assert_eq!(run(&["archive", "add", "arc", one, "-q"]).trim(), "0 added, 0 replaced, 1 unchanged, 0 failed");
+    // A new file with the bytes of an archived one is a copy, and a new text is added.
+    write_aged(&tmp.path().join("elsewhere"), "copy.txt", &text("d12"));
+    write_aged(&tmp.path().join("elsewhere"), "new.txt", &text("new"));
+    let said = run(&["archive", "add", "arc", "elsewhere", "-q"]);
+    assert_eq!(said.trim(), "1 added, 0 replaced, 1 unchanged, 0 failed; 1 unchanged file read to compare its bytes");
+    // Changed: replaced.
+    write_aged(&docs, "d07.txt", &text("d07").replace("evening", "morning"));
+    let said = run(&["archive", "add", "arc", one, "-q"]);
+    assert_eq!(said.trim(), "0 added, 1 replaced, 0 unchanged, 0 failed", "{said}");
+    let list = run(&["archive", "list", "arc"]);
+    assert_eq!(list.lines().count(), 61, "{list}");
+    assert!(run(&["archive", "verify", "arc"]).contains("0 problems"));
+}

@@ -9,7 +9,7 @@ use super::groups::{Fresh, assign_group};
 use super::prepare::{Prepared, prepare, source_of};
 use super::rows;
 use super::segment::{self, Kind};
-use super::unchanged::{FileStamp, Known, Verdict, file_digest, stamp_of};
+use super::unchanged::{FileStamp, Known, Snapshot, Verdict, file_digest, stamp_of};
 use super::{Archive, ArchiveError};
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
@@ -119,7 +119,7 @@ impl Archive {
         let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
         // Built on the first Chinese document, let go with the add.
         let dictionary = Dictionary::new();
-        let known = Known::read(&self.lock()).map_err(|e| self.sql(e))?;
+        let snapshot = Snapshot::take(&self.lock(), &self.dir, inputs.len())?;
         // A batch read and not yet committed.
         let mut pending: Option<Vec<Seen>> = None;
         // The documents added, for their check by the groups' rule once all are in.
@@ -128,20 +128,25 @@ impl Archive {
             if cancel.is_cancelled() {
                 break;
             }
+            let sources: Vec<String> = batch.par_iter().map(|input| source_of(&input.path)).collect();
             let (read, committed) = std::thread::scope(|scope| {
                 let commit = pending.take().map(|docs| scope.spawn(|| self.commit_and_merge(docs, options)));
+                let files: Vec<(&str, &str)> =
+                    sources.iter().zip(batch).map(|(source, input)| (source.as_str(), input.display.as_str())).collect();
+                let known = snapshot.of_batch(&files).map_err(|e| self.sql(e))?;
                 let ticks = std::sync::atomic::AtomicUsize::new(done);
                 let read: Vec<Result<Seen, (String, String)>> = batch
                     .par_iter()
-                    .map(|input| {
-                        let prepared = self.see(input, (&extractor, &dictionary), &known);
+                    .zip(sources)
+                    .map(|(input, source)| {
+                        let prepared = self.see(input, source, (&extractor, &dictionary), &known);
                         let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         sink.progress(Progress { stage: Stage::Reading, done: n, total });
                         prepared
                     })
                     .collect();
-                (read, commit.map(|handle| handle.join()))
-            });
+                Ok::<_, ArchiveError>((read, commit.map(|handle| handle.join())))
+            })?;
             if let Some(committed) = committed {
                 // A panic while committing is a bug: it goes on as if the commit had run here.
                 let (done, added) = committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
@@ -205,15 +210,16 @@ impl Archive {
     /// Decides whether `input` changed, reading as little as it can: nothing when its
     /// size and times are those recorded with its archived version, its bytes (hashed)
     /// when they are not, and only a file with new bytes is read and fingerprinted.
+    /// `source` is the path it resolves to ([`source_of`]).
     fn see(
         &self,
         input: &DocumentInput,
+        source: String,
         readers: (&ingest::Extractor, &Dictionary),
         known: &Known,
     ) -> Result<Seen, (String, String)> {
         // Seen before anything is read: a change made while it is read shows next time.
         let stamp = stamp_of(&input.path);
-        let source = source_of(&input.path);
         if known.same_stamp(&source, &input.display, stamp) {
             return Ok(Seen::Same);
         }

@@ -231,13 +231,32 @@ pub(super) fn for_each_version(conn: &Connection, each: &mut dyn FnMut(VersionRo
     let mut stmt = conn.prepare("SELECT id, source, path, sha256, size, mtime_ns, ctime_ns FROM documents")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
-        let stamp = match (row.get::<_, Option<i64>>(5)?, row.get::<_, Option<i64>>(6)?) {
-            (Some(mtime_ns), Some(ctime_ns)) => Some(FileStamp { size: row.get(4)?, mtime_ns, ctime_ns }),
-            _ => None,
-        };
-        each(VersionRow { id: id_at(row, 0)?, source: row.get(1)?, path: row.get(2)?, sha256: row.get(3)?, stamp });
+        each(version_row(row)?);
     }
     Ok(())
+}
+
+/// The archived versions of a file, with their stamps: by the path it resolves to, or
+/// for documents archived without one, by the path as added (as [`versions_of`]).
+pub(super) fn versions_with_stamps(
+    conn: &Connection,
+    source: &str,
+    path: &str,
+) -> Result<Vec<VersionRow>, rusqlite::Error> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, source, path, sha256, size, mtime_ns, ctime_ns FROM documents \
+         WHERE source = ?1 OR (source IS NULL AND path = ?2)",
+    )?;
+    stmt.query_map([source, path], version_row)?.collect()
+}
+
+/// A row of `id, source, path, sha256, size, mtime_ns, ctime_ns`.
+fn version_row(row: &rusqlite::Row) -> Result<VersionRow, rusqlite::Error> {
+    let stamp = match (row.get::<_, Option<i64>>(5)?, row.get::<_, Option<i64>>(6)?) {
+        (Some(mtime_ns), Some(ctime_ns)) => Some(FileStamp { size: row.get(4)?, mtime_ns, ctime_ns }),
+        _ => None,
+    };
+    Ok(VersionRow { id: id_at(row, 0)?, source: row.get(1)?, path: row.get(2)?, sha256: row.get(3)?, stamp })
 }
 
 /// (id, resolved path) of every document archived with one.

@@ -12,12 +12,13 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::SystemTime;
 
 use rusqlite::Connection;
 
 pub(super) use super::rows::FileStamp;
-use super::rows;
+use super::{ArchiveError, catalog, rows};
 use crate::cache::{SETTLED, nanos_since_epoch, status_changed_ns};
 
 /// The stamp of the file at `path`, if it can be had and the file has settled.
@@ -39,15 +40,39 @@ struct Version {
     stamp: Option<FileStamp>,
 }
 
-/// The catalog's versions of files, read once at the start of an add (the writer lock is
-/// held, so only this add changes them): by resolved path, by the path as added for
-/// documents archived before resolved paths were recorded, and every SHA-256 (a new file
-/// with the bytes of an archived one is a copy, not archived again).
-#[derive(Default)]
-pub(super) struct Known {
+/// A whole read of the catalog costs about as much as this many lookups of one file's
+/// versions: an add of fewer files than the archive holds documents over this asks for
+/// its files' versions batch by batch instead (a call of 5,000 files into a
+/// million-document archive); a larger one reads them all at once (the daily add of a
+/// whole folder).
+const ROWS_PER_LOOKUP: usize = 20;
+
+/// Whether an add of `files` files into an archive of `documents` asks for its files'
+/// versions ([`Known::of_files`]) rather than reading every one ([`Known::read`]).
+pub(super) fn asks_file_by_file(files: usize, documents: usize) -> bool {
+    files.saturating_mul(ROWS_PER_LOOKUP) < documents
+}
+
+/// How a snapshot tells whether bytes are archived anywhere (a new file with the bytes of
+/// an archived one is a copy, not archived again).
+enum Digests<'r> {
+    /// Every archived SHA-256, read with the snapshot.
+    All(HashSet<[u8; 32]>),
+    /// Asked of the catalog, one file at a time.
+    Ask(&'r Mutex<Connection>),
+}
+
+/// The catalog's versions of files as an add sees them (the writer lock is held, so only
+/// this add changes them): by resolved path, by the path as added for documents archived
+/// before resolved paths were recorded, and whether bytes are archived at all. Either
+/// every version, read once at the start of the add ([`Known::read`]), or those of one
+/// batch's files ([`Known::of_files`]).
+pub(super) struct Known<'r> {
     by_source: HashMap<String, Vec<Version>>,
     by_path: HashMap<String, Vec<Version>>,
-    digests: HashSet<[u8; 32]>,
+    digests: Digests<'r>,
+    /// Whether the archive held no document when the add began.
+    empty: bool,
 }
 
 /// What the snapshot says of a file once its bytes are hashed.
@@ -60,27 +85,61 @@ pub(super) enum Verdict {
     Changed,
 }
 
-impl Known {
-    /// Reads the snapshot from the catalog.
+impl Known<'static> {
+    /// Reads every archived version from the catalog.
     pub fn read(conn: &Connection) -> Result<Self, rusqlite::Error> {
-        let mut known = Self::default();
+        let mut known = Self::new(Digests::All(HashSet::new()), false);
+        let mut digests = HashSet::new();
         rows::for_each_version(conn, &mut |row| {
-            // A SHA-256 that is not one (a damaged row) never matches: the file is read.
-            let Some(sha256) = digest_of_hex(&row.sha256) else { return };
-            let version = Version { id: row.id, sha256, stamp: row.stamp };
-            known.digests.insert(sha256);
-            match row.source {
-                Some(source) => known.by_source.entry(source).or_default().push(version),
-                None => known.by_path.entry(row.path).or_default().push(version),
+            if let Some(sha256) = digest_of_hex(&row.sha256) {
+                digests.insert(sha256);
             }
+            known.insert(row);
         })?;
+        known.empty = digests.is_empty();
+        known.digests = Digests::All(digests);
         Ok(known)
+    }
+}
+
+impl<'r> Known<'r> {
+    fn new(digests: Digests<'r>, empty: bool) -> Self {
+        Self { by_source: HashMap::new(), by_path: HashMap::new(), digests, empty }
+    }
+
+    /// Reads the archived versions of `files` alone (each file's resolved path and the
+    /// path as given) from `reader`, a connection of the add's own; whether other bytes
+    /// are archived is asked of it file by file. `empty`: the archive held no document.
+    pub fn of_files(reader: &'r Mutex<Connection>, files: &[(&str, &str)], empty: bool) -> Result<Self, rusqlite::Error> {
+        let mut known = Self::new(Digests::Ask(reader), empty);
+        let conn = reader.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut seen: HashSet<u32> = HashSet::new();
+        for &(source, path) in files {
+            for row in rows::versions_with_stamps(&conn, source, path)? {
+                // Two spellings of one file find its versions twice.
+                if seen.insert(row.id) {
+                    known.insert(row);
+                }
+            }
+        }
+        Ok(known)
+    }
+
+    /// Files one archived version under its resolved path, or the path as added. A
+    /// SHA-256 that is not one (a damaged row) never matches: the file is read.
+    fn insert(&mut self, row: rows::VersionRow) {
+        let Some(sha256) = digest_of_hex(&row.sha256) else { return };
+        let version = Version { id: row.id, sha256, stamp: row.stamp };
+        match row.source {
+            Some(source) => self.by_source.entry(source).or_default().push(version),
+            None => self.by_path.entry(row.path).or_default().push(version),
+        }
     }
 
     /// Whether the archive held no document: then every file is new and none is hashed
     /// before it is read (its SHA-256 comes with its reading).
     pub fn is_empty(&self) -> bool {
-        self.digests.is_empty()
+        self.empty
     }
 
     /// The archived versions of the file resolving to `source`, given as `path`.
@@ -97,10 +156,70 @@ impl Known {
     pub fn by_digest(&self, source: &str, path: &str, sha256: &[u8; 32]) -> Verdict {
         let mut versions = self.versions(source, path).peekable();
         if versions.peek().is_none() {
-            return if self.digests.contains(sha256) { Verdict::SameBytes(Vec::new()) } else { Verdict::Changed };
+            return if self.archived(sha256) { Verdict::SameBytes(Vec::new()) } else { Verdict::Changed };
         }
         let same: Vec<u32> = versions.filter(|v| v.sha256 == *sha256).map(|v| v.id).collect();
         if same.is_empty() { Verdict::Changed } else { Verdict::SameBytes(same) }
+    }
+
+    /// Whether some archived document has the bytes hashing to `sha256`. A question the
+    /// catalog cannot answer is taken for "no": the file is then read, and its commit
+    /// finds the copy all the same and does not archive it twice.
+    fn archived(&self, sha256: &[u8; 32]) -> bool {
+        match &self.digests {
+            Digests::All(all) => all.contains(sha256),
+            Digests::Ask(reader) => {
+                let conn = reader.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let hex = crate::ingest::lowercase_hex(sha256);
+                rows::first_with_sha256(&conn, &hex).is_ok_and(|id| id.is_some())
+            }
+        }
+    }
+}
+
+/// What an add knows of archived versions, batch by batch: every version, read once at
+/// its start, or each batch's own, asked of a connection of the add's own (see
+/// [`asks_file_by_file`]).
+pub(super) enum Snapshot {
+    Whole(Known<'static>),
+    FileByFile { reader: Mutex<Connection>, empty: bool },
+}
+
+impl Snapshot {
+    /// The snapshot of an add of `files` files to the archive in `dir`: `conn` reads
+    /// every version, or a connection of its own asks for each batch's.
+    pub fn take(conn: &Connection, dir: &Path, files: usize) -> Result<Self, ArchiveError> {
+        let sql = |e| ArchiveError::sql(dir, e);
+        let documents = rows::document_count(conn).map_err(sql)?;
+        if !asks_file_by_file(files, documents) {
+            return Ok(Self::Whole(Known::read(conn).map_err(sql)?));
+        }
+        Ok(Self::FileByFile { reader: Mutex::new(catalog::open(dir, false)?), empty: documents == 0 })
+    }
+
+    /// What it knows of `files` (each file's resolved path and the path as given).
+    pub fn of_batch(&self, files: &[(&str, &str)]) -> Result<Batch<'_>, rusqlite::Error> {
+        match self {
+            Self::Whole(known) => Ok(Batch::Whole(known)),
+            Self::FileByFile { reader, empty } => Ok(Batch::Own(Known::of_files(reader, files, *empty)?)),
+        }
+    }
+}
+
+/// A batch's view of a [`Snapshot`].
+pub(super) enum Batch<'a> {
+    Whole(&'a Known<'static>),
+    Own(Known<'a>),
+}
+
+impl<'a> std::ops::Deref for Batch<'a> {
+    type Target = Known<'a>;
+
+    fn deref(&self) -> &Known<'a> {
+        match self {
+            Self::Whole(known) => known,
+            Self::Own(known) => known,
+        }
     }
 }
 
@@ -136,6 +255,16 @@ fn digest_of_hex(hex: &str) -> Option<[u8; 32]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_an_add_of_few_files_into_many_documents_asks_file_by_file() {
+        assert!(!asks_file_by_file(3, 0));
+        assert!(!asks_file_by_file(100_000, 100_000));
+        assert!(!asks_file_by_file(5_000, 100_000));
+        assert!(asks_file_by_file(5_000, 1_000_000));
+        assert!(asks_file_by_file(1, 21));
+        assert!(!asks_file_by_file(usize::MAX, usize::MAX));
+    }
 
     #[test]
     fn digests_round_trip_through_hex() {

@@ -116,8 +116,7 @@ fn archive_check_reports_the_same_passages_as_compare_on_the_devset() {
     // Without the short-copy search, the very answer of compare.
     let compared =
         json_of(&dir, &["compare", "-r", "reference", "-s", "suspect", "--no-short-copies", "--json", "-", "-q"]);
-    let checked =
-        json_of(&dir, &["archive", "check", archive, "suspect", "--no-short-copies", "--json", "-", "-q"]);
+    let checked = json_of(&dir, &["archive", "check", archive, "suspect", "--no-short-copies", "--json", "-", "-q"]);
     let (want, got) = (pairs_by_path(&compared), pairs_by_path(&checked));
     assert!(want.len() > 30);
     assert_eq!(got, want);
@@ -137,7 +136,13 @@ fn archive_check_reports_the_same_passages_as_compare_on_the_devset() {
         assert!(everywhere.iter().any(|e| shown(e) == shown(pair)), "not what compare gives: {pair:?}");
     }
     assert!(want.iter().all(|p| found.iter().any(|f| key(f) == key(p))), "a pair lost to the search");
-    assert!(found.len() > want.len() && found.len() < everywhere.len(), "{} {} {}", want.len(), found.len(), everywhere.len());
+    assert!(
+        found.len() > want.len() && found.len() < everywhere.len(),
+        "{} {} {}",
+        want.len(),
+        found.len(),
+        everywhere.len()
+    );
     assert_eq!(near_duplicates_by_path(&checked), near_duplicates_by_path(&compared));
     let overall = |r: &serde_json::Value| -> Vec<String> {
         let docs = r["documents"].as_array().unwrap();

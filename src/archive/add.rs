@@ -131,8 +131,11 @@ impl Archive {
             let sources: Vec<String> = batch.par_iter().map(|input| source_of(&input.path)).collect();
             let (read, committed) = std::thread::scope(|scope| {
                 let commit = pending.take().map(|docs| scope.spawn(|| self.commit_and_merge(docs, options)));
-                let files: Vec<(&str, &str)> =
-                    sources.iter().zip(batch).map(|(source, input)| (source.as_str(), input.display.as_str())).collect();
+                let files: Vec<(&str, &str)> = sources
+                    .iter()
+                    .zip(batch)
+                    .map(|(source, input)| (source.as_str(), input.display.as_str()))
+                    .collect();
                 let known = snapshot.of_batch(&files).map_err(|e| self.sql(e))?;
                 let ticks = std::sync::atomic::AtomicUsize::new(done);
                 let read: Vec<Result<Seen, (String, String)>> = batch

@@ -108,10 +108,10 @@ impl SegmentLookup {
             kept < cap
         })?;
         let Some(walked) = walked else { return Ok(0) };
-        let end = match (walked.ended, hash.checked_add(1)) {
-            (false, Some(above)) => self.lower_bound_near_guess(above, walked.next, walked.last)?,
-            (false, None) => walked.last,
-            (true, _) => walked.next,
+        let end = match (walked.end, hash.checked_add(1)) {
+            (Some(end), _) => end,
+            (None, Some(above)) => self.lower_bound_near_guess(above, walked.next, walked.last)?,
+            (None, None) => walked.last,
         };
         Ok(end - walked.first)
     }
@@ -159,11 +159,10 @@ impl SegmentLookup {
             }
             at += 1;
             if !each(posting) {
-                let ended = at == last || (window.contains(at) && window.hash(at) != hash);
-                return Ok(Some(Walked { first: start, next: at, last, ended }));
+                return Ok(Some(Walked { first: start, next: at, last, end: window.end_of_run(hash, at, last) }));
             }
         }
-        Ok(Some(Walked { first: start, next: at, last, ended: true }))
+        Ok(Some(Walked { first: start, next: at, last, end: Some(at) }))
     }
 
     /// Where `hash` would lie in `first..last` (the entries of `bucket`) were the bucket's
@@ -256,13 +255,13 @@ impl SegmentLookup {
 }
 
 /// How far [`SegmentLookup::walk`] read the entries of a hash: from `first` (its first
-/// entry) to `next` (the first not read), in a bucket ending at `last`; `ended` when
-/// `next` is past the hash's last entry.
+/// entry) to `next` (the first not read), in a bucket ending at `last`; `end`, the entry
+/// past the hash's last, when the entries read show it.
 struct Walked {
     first: usize,
     next: usize,
     last: usize,
-    ended: bool,
+    end: Option<usize>,
 }
 
 /// Entries `from..to` of a segment, all of one bucket, read at once and decoded as they
@@ -315,6 +314,27 @@ impl Window {
 
     fn contains(&self, i: usize) -> bool {
         (self.from..self.to).contains(&i)
+    }
+
+    /// The entry past the last of `hash`'s run, which holds entry `at - 1`, in a bucket
+    /// ending at `last`: when the window shows it (the run ends within it, or the bucket
+    /// does), without reading more.
+    fn end_of_run(&self, hash: u64, at: usize, last: usize) -> Option<usize> {
+        if at >= last {
+            return Some(last);
+        }
+        if !self.contains(at) {
+            return None;
+        }
+        if self.hash(self.to - 1) != hash {
+            let (mut lo, mut hi) = (at, self.to);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if self.hash(mid) <= hash { lo = mid + 1 } else { hi = mid }
+            }
+            return Some(lo);
+        }
+        (self.to == last).then_some(last)
     }
 
     /// Where `hash`'s first entry lies, when the window shows it: the window lies within

@@ -515,6 +515,30 @@ mod tests {
     }
 
     #[test]
+    fn a_hash_a_little_past_the_cap_is_counted_from_the_entries_read() {
+        // 120 entries: the end of the run lies in the window its first 51 were read from;
+        // the last hash of its bucket runs to the bucket's end.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.seg");
+        let middling = 0x3333_3333_3333_3333u64;
+        let highest = u64::MAX;
+        let mut entries: Vec<(u64, Posting)> = (0..120u32)
+            .map(|i| (middling, Posting { doc: 1 + i / 4, position: i % 4 }))
+            .chain((0..90u32).map(|i| (highest, Posting { doc: 1 + i / 8, position: i % 8 })))
+            .chain((0..3000u64).map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15), Posting { doc: 7, position: 1 })))
+            .collect();
+        entries.sort_unstable();
+        write(&path, Kind::Kgrams, entries).unwrap();
+        let lookup = SegmentLookup::open(&path).unwrap();
+        for (hash, count) in [(middling, 120), (highest, 90)] {
+            let mut first = Vec::new();
+            assert_eq!(lookup.first_postings(hash, 51, |_| true, &mut first).unwrap(), count);
+            assert_eq!(first.len(), 51);
+            assert_eq!(lookup.first_postings(hash, 5000, |_| true, &mut Vec::new()).unwrap(), count);
+        }
+    }
+
+    #[test]
     fn segments_of_every_layout_are_read() {
         let dir = tempfile::tempdir().unwrap();
         let entries: Vec<(u64, Posting)> = (0..3000u64)

@@ -110,7 +110,11 @@ impl<'r> Known<'r> {
     /// Reads the archived versions of `files` alone (each file's resolved path and the
     /// path as given) from `reader`, a connection of the add's own; whether other bytes
     /// are archived is asked of it file by file. `empty`: the archive held no document.
-    pub fn of_files(reader: &'r Mutex<Connection>, files: &[(&str, &str)], empty: bool) -> Result<Self, rusqlite::Error> {
+    pub fn of_files(
+        reader: &'r Mutex<Connection>,
+        files: &[(&str, &str)],
+        empty: bool,
+    ) -> Result<Self, rusqlite::Error> {
         let mut known = Self::new(Digests::Ask(reader), empty);
         let conn = reader.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut seen: HashSet<u32> = HashSet::new();

@@ -543,3 +543,61 @@ fn a_group_whose_representative_is_removed_keeps_its_members_under_the_earliest_
     assert!(groups.starts_with(&format!("group {} (2 documents)", b.1)), "{groups}");
     assert!(groups.contains("b.txt") && groups.contains("c.txt") && !groups.contains("a.txt"), "{groups}");
 }
+
+/// The catalog keeps its number of documents beside them (a count would read an index of
+/// the whole catalog in every check): right after adds, replacements, removals, expiry
+/// and `--sync`; added by the first writer to a catalog made without it (which readers
+/// count meanwhile); and `verify` says when it is wrong.
+#[test]
+fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let docs = dir.join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    for i in 0..12 {
+        std::fs::write(docs.join(format!("{i:02}.txt")), format!("document {i} tells its own story about the sea. ").repeat(20))
+            .unwrap();
+    }
+    let run = |args: &[&str]| success(&twinspot(dir, args));
+    let catalog = dir.join("arc/catalog.sqlite");
+    let kept_and_counted = || -> (i64, i64) {
+        let conn = rusqlite::Connection::open(&catalog).unwrap();
+        let kept = conn.query_row("SELECT n FROM counts WHERE name = 'documents'", [], |r| r.get(0)).unwrap();
+        (kept, conn.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).unwrap())
+    };
+    run(&["archive", "add", "arc", "docs", "--date", "2020-01-01", "-q"]);
+    assert_eq!(kept_and_counted(), (12, 12));
+    std::fs::write(docs.join("03.txt"), "a new text for document three, about the mountains. ".repeat(20)).unwrap();
+    std::fs::write(docs.join("12.txt"), "a thirteenth document about rivers and their bridges. ".repeat(20)).unwrap();
+    run(&["archive", "add", "arc", "docs", "-q"]);
+    assert_eq!(kept_and_counted(), (13, 13));
+    run(&["archive", "remove", "arc", "docs/00.txt"]);
+    assert_eq!(kept_and_counted(), (12, 12));
+    // 00.txt is still in the folder: added again; 01.txt is gone: removed.
+    std::fs::remove_file(docs.join("01.txt")).unwrap();
+    let said = run(&["archive", "add", "arc", "docs", "--sync", "-q"]);
+    assert!(said.contains("1 added") && said.contains("1 removed"), "{said}");
+    assert_eq!(kept_and_counted(), (12, 12));
+    run(&["archive", "expire", "arc", "--before", "2021-01-01"]);
+    let (kept, counted) = kept_and_counted();
+    assert!(kept == counted && counted < 12, "{kept} {counted}");
+    let stats = run(&["archive", "stats", "arc"]);
+    assert!(stats.lines().any(|l| l.split_whitespace().eq(["documents", &counted.to_string()])), "{stats}");
+    // A catalog made without it: counted by readers, kept again after the next writer.
+    let conn = rusqlite::Connection::open(&catalog).unwrap();
+    conn.execute_batch("DROP TRIGGER documents_counted_in; DROP TRIGGER documents_counted_out; DROP TABLE counts;").unwrap();
+    drop(conn);
+    let checked = json_of(dir, &["archive", "check", "arc", "docs/05.txt", "--json", "-", "-q"]);
+    assert!(!checked["pairs"].as_array().unwrap().is_empty(), "{checked:#}");
+    // (The expired documents' files are still there: added again.)
+    run(&["archive", "add", "arc", "docs", "-q"]);
+    assert_eq!(kept_and_counted(), (12, 12));
+    assert!(run(&["archive", "verify", "arc"]).contains("0 problems"));
+    // Wrong: said.
+    let conn = rusqlite::Connection::open(&catalog).unwrap();
+    conn.execute("UPDATE counts SET n = n + 5 WHERE name = 'documents'", []).unwrap();
+    drop(conn);
+    let out = twinspot(dir, &["archive", "verify", "arc"]);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("it says it holds 17 documents, and holds 12"), "{said}");
+}

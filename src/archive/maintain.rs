@@ -199,6 +199,14 @@ impl Archive {
         if integrity != "ok" {
             report.problems.push(format!("{}: {integrity}", super::catalog::CATALOG));
         }
+        // The number the catalog keeps of its documents, against a count.
+        if rows::keeps_document_count(&conn).map_err(sql)? {
+            let (kept, counted) =
+                (rows::document_count(&conn).map_err(sql)?, rows::counted_documents(&conn).map_err(sql)?);
+            if kept != counted {
+                report.problems.push(format!("{}: it says it holds {kept} documents, and holds {counted}", super::catalog::CATALOG));
+            }
+        }
         let segments = rows::segments(&conn).map_err(sql)?;
         for listed in &segments {
             let (file, postings) = (&listed.file, listed.postings);

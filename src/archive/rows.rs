@@ -347,12 +347,39 @@ pub(super) fn counts(conn: &Connection) -> Result<Stats, rusqlite::Error> {
     })
 }
 
-/// The number of archived documents.
+/// The number of archived documents: as the catalog keeps it, or counted in a catalog
+/// that keeps none yet (one no writer of this build has opened).
 pub(super) fn document_count(conn: &Connection) -> Result<usize, rusqlite::Error> {
-    conn.query_row("SELECT count(*) FROM documents", [], |r| {
-        let n: i64 = r.get(0)?;
-        usize::try_from(n).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, n))
-    })
+    if keeps_document_count(conn)? {
+        return conn.query_row("SELECT n FROM counts WHERE name = 'documents'", [], |r| count_at(r, 0));
+    }
+    counted_documents(conn)
+}
+
+/// The number of archived documents, counted.
+pub(super) fn counted_documents(conn: &Connection) -> Result<usize, rusqlite::Error> {
+    conn.query_row("SELECT count(*) FROM documents", [], |r| count_at(r, 0))
+}
+
+/// A count column as a `usize`.
+fn count_at(row: &Row<'_>, column: usize) -> Result<usize, rusqlite::Error> {
+    let value: i64 = row.get(column)?;
+    usize::try_from(value).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(column, value))
+}
+
+/// Whether the catalog keeps its number of documents: the row and the two triggers that
+/// keep it.
+pub(super) fn keeps_document_count(conn: &Connection) -> Result<bool, rusqlite::Error> {
+    let parts: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE (type = 'table' AND name = 'counts') \
+         OR (type = 'trigger' AND name IN ('documents_counted_in', 'documents_counted_out'))",
+        [],
+        |r| r.get(0),
+    )?;
+    if parts != 3 {
+        return Ok(false);
+    }
+    conn.query_row("SELECT count(*) FROM counts WHERE name = 'documents'", [], |r| r.get::<_, i64>(0)).map(|n| n == 1)
 }
 
 /// The largest id the catalog ever gave (removed documents included).

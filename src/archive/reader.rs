@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::sync::Mutex;
 
+use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use super::cut::CutSpreads;
@@ -174,8 +175,11 @@ impl<'a> ArchiveIndex<'a> {
             Kind::Kgrams => (&self.kgrams, CommonRule::for_collection(self.documents).min_documents),
             Kind::Sentences => (&self.sentences, 0),
         };
-        let (lists, spreads): (Vec<Vec<Posting>>, Vec<Option<Spread>>) =
-            hashes.iter().map(|&hash| self.capped(segments, hash, min_documents)).unzip();
+        // Each hash is looked up in every segment, a few reads each: on every core, so that
+        // one suspect's check does not wait for them on one.
+        let looked_up: Vec<(Vec<Posting>, Option<Spread>)> =
+            hashes.par_iter().map(|&hash| self.capped(segments, hash, min_documents)).collect();
+        let (lists, spreads): (Vec<Vec<Posting>>, Vec<Option<Spread>>) = looked_up.into_iter().unzip();
         self.cut.keep(kind, hashes, &spreads);
         lists.into_iter().map(Cow::Owned).collect()
     }

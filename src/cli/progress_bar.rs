@@ -78,7 +78,7 @@ fn timings_line(t: &MatchTimings) -> String {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     let each = |d: std::time::Duration, n: usize| if n == 0 { 0.0 } else { ms(d) / n as f64 };
     format!(
-        "twinspot: timings (CPU): finding candidates {:.1} ms for {} ({:.2} ms each); aligning {:.1} ms for {} read ({:.2} ms each), {} kept",
+        "twinspot: timings (summed over suspects): finding candidates {:.1} ms for {} ({:.2} ms each); aligning {:.1} ms for {} read ({:.2} ms each), {} kept",
         ms(t.finding),
         count(t.suspects, "suspect", "suspects"),
         each(t.finding, t.suspects),

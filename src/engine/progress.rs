@@ -25,8 +25,10 @@ pub struct Progress {
     pub total: usize,
 }
 
-/// Where the matching of a check spent its time, summed over its worker threads (CPU
-/// time, not wall time): finding the candidates of each suspect (its k-gram and sentence
+/// Where the matching of a check spent its time, each suspect's time summed over the
+/// suspects (about the CPU time when suspects are matched side by side on every core; a
+/// suspect's archive lookups also run on every core, so one suspect alone takes less
+/// time than CPU): finding the candidates of each suspect (its k-gram and sentence
 /// lookups, the SimHash neighbours, the glances that pass references over) and aligning
 /// it with each candidate read (the reference read, aligned, classified and scored). The
 /// first is the cost of the collection's size; the second grows with the text really

@@ -135,8 +135,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub shape: Shape,
     /// Say on standard error where the matching spent its time: finding each suspect's
-    /// candidates in the archive, and aligning the archived documents read (CPU time of
-    /// all threads).
+    /// candidates in the archive, and aligning the archived documents read (each
+    /// suspect's time, summed over the suspects).
     #[arg(long)]
     pub timings: bool,
     /// No progress bar and no summary.

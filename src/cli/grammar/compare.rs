@@ -127,7 +127,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub no_cache: bool,
     /// Say on standard error where the matching spent its time: finding each suspect's
-    /// candidates, and aligning the references read (CPU time of all threads).
+    /// candidates, and aligning the references read (each suspect's time, summed over
+    /// the suspects).
     #[arg(long)]
     pub timings: bool,
     /// No progress bar and no summary.

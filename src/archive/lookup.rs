@@ -326,13 +326,10 @@ impl Window {
         if !self.contains(at) {
             return None;
         }
+        // The window is sorted and holds `hash` at `at - 1`: a last entry that differs is
+        // above it (so `hash` is not the largest hash), and the run ends before it.
         if self.hash(self.to - 1) != hash {
-            let (mut lo, mut hi) = (at, self.to);
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                if self.hash(mid) <= hash { lo = mid + 1 } else { hi = mid }
-            }
-            return Some(lo);
+            return Some(self.lower_bound(hash + 1));
         }
         (self.to == last).then_some(last)
     }

@@ -177,9 +177,8 @@ impl<'a> ArchiveIndex<'a> {
         };
         // Each hash is looked up in every segment, a few reads each: on every core, so that
         // one suspect's check does not wait for them on one.
-        let looked_up: Vec<(Vec<Posting>, Option<Spread>)> =
-            hashes.par_iter().map(|&hash| self.capped(segments, hash, min_documents)).collect();
-        let (lists, spreads): (Vec<Vec<Posting>>, Vec<Option<Spread>>) = looked_up.into_iter().unzip();
+        let (lists, spreads): (Vec<Vec<Posting>>, Vec<Option<Spread>>) =
+            hashes.par_iter().map(|&hash| self.capped(segments, hash, min_documents)).unzip();
         self.cut.keep(kind, hashes, &spreads);
         lists.into_iter().map(Cow::Owned).collect()
     }

@@ -71,8 +71,6 @@ pub(super) struct Known<'r> {
     by_source: HashMap<String, Vec<Version>>,
     by_path: HashMap<String, Vec<Version>>,
     digests: Digests<'r>,
-    /// Whether the archive held no document when the add began.
-    empty: bool,
 }
 
 /// What the snapshot says of a file once its bytes are hashed.
@@ -88,34 +86,28 @@ pub(super) enum Verdict {
 impl Known<'static> {
     /// Reads every archived version from the catalog.
     pub fn read(conn: &Connection) -> Result<Self, rusqlite::Error> {
-        let mut known = Self::new(Digests::All(HashSet::new()), false);
+        let mut known = Self::new(Digests::All(HashSet::new()));
         let mut digests = HashSet::new();
         rows::for_each_version(conn, &mut |row| {
-            if let Some(sha256) = digest_of_hex(&row.sha256) {
+            if let Some(sha256) = known.insert(row) {
                 digests.insert(sha256);
             }
-            known.insert(row);
         })?;
-        known.empty = digests.is_empty();
         known.digests = Digests::All(digests);
         Ok(known)
     }
 }
 
 impl<'r> Known<'r> {
-    fn new(digests: Digests<'r>, empty: bool) -> Self {
-        Self { by_source: HashMap::new(), by_path: HashMap::new(), digests, empty }
+    fn new(digests: Digests<'r>) -> Self {
+        Self { by_source: HashMap::new(), by_path: HashMap::new(), digests }
     }
 
     /// Reads the archived versions of `files` alone (each file's resolved path and the
     /// path as given) from `reader`, a connection of the add's own; whether other bytes
-    /// are archived is asked of it file by file. `empty`: the archive held no document.
-    pub fn of_files(
-        reader: &'r Mutex<Connection>,
-        files: &[(&str, &str)],
-        empty: bool,
-    ) -> Result<Self, rusqlite::Error> {
-        let mut known = Self::new(Digests::Ask(reader), empty);
+    /// are archived is asked of it file by file.
+    pub fn of_files(reader: &'r Mutex<Connection>, files: &[(&str, &str)]) -> Result<Self, rusqlite::Error> {
+        let mut known = Self::new(Digests::Ask(reader));
         let conn = reader.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut seen: HashSet<u32> = HashSet::new();
         for &(source, path) in files {
@@ -129,21 +121,26 @@ impl<'r> Known<'r> {
         Ok(known)
     }
 
-    /// Files one archived version under its resolved path, or the path as added. A
-    /// SHA-256 that is not one (a damaged row) never matches: the file is read.
-    fn insert(&mut self, row: rows::VersionRow) {
-        let Some(sha256) = digest_of_hex(&row.sha256) else { return };
+    /// Files one archived version under its resolved path, or the path as added; its
+    /// SHA-256. A SHA-256 that is not one (a damaged row) never matches: the file is read.
+    fn insert(&mut self, row: rows::VersionRow) -> Option<[u8; 32]> {
+        let sha256 = digest_of_hex(&row.sha256)?;
         let version = Version { id: row.id, sha256, stamp: row.stamp };
         match row.source {
             Some(source) => self.by_source.entry(source).or_default().push(version),
             None => self.by_path.entry(row.path).or_default().push(version),
         }
+        Some(sha256)
     }
 
     /// Whether the archive held no document: then every file is new and none is hashed
     /// before it is read (its SHA-256 comes with its reading).
+    /// (A snapshot that asks file by file is taken only of an archive holding documents.)
     pub fn is_empty(&self) -> bool {
-        self.empty
+        match &self.digests {
+            Digests::All(all) => all.is_empty(),
+            Digests::Ask(_) => false,
+        }
     }
 
     /// The archived versions of the file resolving to `source`, given as `path`.
@@ -186,7 +183,7 @@ impl<'r> Known<'r> {
 /// [`asks_file_by_file`]).
 pub(super) enum Snapshot {
     Whole(Known<'static>),
-    FileByFile { reader: Mutex<Connection>, empty: bool },
+    FileByFile(Mutex<Connection>),
 }
 
 impl Snapshot {
@@ -198,14 +195,14 @@ impl Snapshot {
         if !asks_file_by_file(files, documents) {
             return Ok(Self::Whole(Known::read(conn).map_err(sql)?));
         }
-        Ok(Self::FileByFile { reader: Mutex::new(catalog::open(dir, false)?), empty: documents == 0 })
+        Ok(Self::FileByFile(Mutex::new(catalog::open(dir, false)?)))
     }
 
     /// What it knows of `files` (each file's resolved path and the path as given).
     pub fn of_batch(&self, files: &[(&str, &str)]) -> Result<Batch<'_>, rusqlite::Error> {
         match self {
             Self::Whole(known) => Ok(Batch::Whole(known)),
-            Self::FileByFile { reader, empty } => Ok(Batch::Own(Known::of_files(reader, files, *empty)?)),
+            Self::FileByFile(reader) => Ok(Batch::Own(Known::of_files(reader, files)?)),
         }
     }
 }

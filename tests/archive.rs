@@ -555,8 +555,11 @@ fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
     let docs = dir.join("docs");
     std::fs::create_dir(&docs).unwrap();
     for i in 0..12 {
-        std::fs::write(docs.join(format!("{i:02}.txt")), format!("document {i} tells its own story about the sea. ").repeat(20))
-            .unwrap();
+        std::fs::write(
+            docs.join(format!("{i:02}.txt")),
+            format!("document {i} tells its own story about the sea. ").repeat(20),
+        )
+        .unwrap();
     }
     let run = |args: &[&str]| success(&twinspot(dir, args));
     let catalog = dir.join("arc/catalog.sqlite");
@@ -585,7 +588,8 @@ fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
     assert!(stats.lines().any(|l| l.split_whitespace().eq(["documents", &counted.to_string()])), "{stats}");
     // A catalog made without it: counted by readers, kept again after the next writer.
     let conn = rusqlite::Connection::open(&catalog).unwrap();
-    conn.execute_batch("DROP TRIGGER documents_counted_in; DROP TRIGGER documents_counted_out; DROP TABLE counts;").unwrap();
+    conn.execute_batch("DROP TRIGGER documents_counted_in; DROP TRIGGER documents_counted_out; DROP TABLE counts;")
+        .unwrap();
     drop(conn);
     let checked = json_of(dir, &["archive", "check", "arc", "docs/05.txt", "--json", "-", "-q"]);
     assert!(!checked["pairs"].as_array().unwrap().is_empty(), "{checked:#}");
@@ -600,4 +604,42 @@ fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
     let out = twinspot(dir, &["archive", "verify", "arc"]);
     let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("it says it holds 17 documents, and holds 12"), "{said}");
+}
+
+#[test]
+fn a_writer_that_closes_beside_an_open_reader_leaves_no_log_to_replay() {
+    use twinspot::archive::{AddOptions, Archive};
+    use twinspot::engine::{CancelFlag, DocumentInput, NoProgress, Role};
+    let tmp = tempfile::tempdir().unwrap();
+    let docs = tmp.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    let inputs: Vec<DocumentInput> = (0..30)
+        .map(|i| {
+            let path = docs.join(format!("{i:02}.txt"));
+            std::fs::write(&path, format!("document {i} follows the river {i} down to the sea. ").repeat(40)).unwrap();
+            DocumentInput::new(path, Role::Reference)
+        })
+        .collect();
+    let arc = tmp.path().join("arc");
+    success(&twinspot(tmp.path(), &["archive", "add", "arc", "docs/00.txt", "-q"]));
+    let settings = Archive::stored_settings(&arc).unwrap();
+    // A check's connection is open (between checks, in no transaction) while the add
+    // commits and closes: SQLite leaves the log to the last connection, and a reader's
+    // cannot empty it.
+    let reader = Archive::open(&arc, &settings).unwrap();
+    let writer = Archive::open_or_create(&arc, &settings).unwrap();
+    writer.add(&inputs, &AddOptions::default(), &NoProgress, &CancelFlag::new()).unwrap();
+    drop(writer);
+    drop(reader);
+    let log = std::fs::metadata(arc.join("catalog.sqlite-wal")).map(|m| m.len()).unwrap_or(0);
+    assert_eq!(log, 0, "the writer left a log of {log} bytes for every later reader to replay");
+    // Everything is in the catalog file itself: a reader that may only open it as
+    // immutable (and so ignores any log) sees every document.
+    let conn = rusqlite::Connection::open_with_flags(
+        format!("file:{}?immutable=1", arc.join("catalog.sqlite").display()),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
+    )
+    .unwrap();
+    let documents: i64 = conn.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).unwrap();
+    assert_eq!(documents, 30);
 }

@@ -152,6 +152,20 @@ pub fn prepare_for_writing(conn: &Connection, dir: &Path) -> Result<(), ArchiveE
     Ok(())
 }
 
+/// Moves a writer's changes from the write-ahead log into the catalog and empties the log,
+/// when no reader is inside a transaction; called as a writer lets the archive go. SQLite
+/// does this itself when the last connection closes, but a writer that closes while a
+/// check has the catalog open leaves the log behind, and a read-only connection cannot
+/// empty it: every later opening then replays the whole log (a 65 MB log cost 28 ms an
+/// opening, cold far more), and a reader that may only open the catalog as immutable
+/// does not see it at all. Never waits: a reader in a transaction leaves the log as it
+/// is, for the next writer. Whether the log was emptied.
+pub fn empty_write_ahead_log(conn: &Connection) -> bool {
+    let patience = conn.busy_timeout(std::time::Duration::ZERO);
+    let emptied = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
+    patience.is_ok() && matches!(emptied, Ok(0))
+}
+
 /// Whether the documents table has `column`.
 fn has_column(conn: &Connection, column: &str) -> Result<bool, rusqlite::Error> {
     conn.query_row("SELECT count(*) FROM pragma_table_info('documents') WHERE name = ?1", [column], |r| {

@@ -84,6 +84,17 @@ impl std::fmt::Debug for Archive {
     }
 }
 
+impl Drop for Archive {
+    /// A writer empties the catalog's write-ahead log as it lets the archive go, still
+    /// holding the writer lock ([`catalog::empty_write_ahead_log`]). A log left because a
+    /// reader was busy loses nothing: it stays valid, and the next writer empties it.
+    fn drop(&mut self) {
+        if self.writable {
+            let _emptied = catalog::empty_write_ahead_log(&self.lock());
+        }
+    }
+}
+
 /// The settings that shape fingerprints, as stored in the catalog, with the `format` of
 /// the store that keeps them.
 fn shaping_settings(s: &Settings, format: u32) -> Vec<(&'static str, String)> {

@@ -13,6 +13,8 @@
 //!
 //! N is 5,000 by default; `TWINSPOT_ARCHIVE_DOCS=100000` runs the full size of the issue.
 //! With `TWINSPOT_ARCHIVE_DAILY=ROUNDS`, the daily add is measured instead (`daily.rs`).
+//! With `TWINSPOT_ARCHIVE_MORE=COUNT`, once the archive of N is built, one more call adds
+//! COUNT fresh documents to it and is timed, instead of the checks.
 //! With `TWINSPOT_ARCHIVE_SERVER=postgresql://…`, the shared archive is measured beside
 //! the folder archive on the same documents (`server.rs`).
 //! The archives are left in `TWINSPOT_ARCHIVE_DIR` when it is set, else in a temporary
@@ -22,7 +24,11 @@
 //! cargo bench --no-default-features --bench archive
 //! ```
 
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark or test that cannot set up stops with the message")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark or test that cannot set up stops with the message"
+)]
 
 /// The program's allocator (src/main.rs), so that in-process figures are the program's.
 #[global_allocator]
@@ -147,6 +153,16 @@ fn missing<'a>(archive: &Archive, paths: &'a [PathBuf], expected: usize) -> &'a 
     if held as usize >= expected { &[] } else { paths }
 }
 
+/// Adds `more` fresh documents to `archive`, built to hold `total`: one more call of the
+/// daily kind, timed at the archive's size. They are numbered past every document added
+/// before (kept in `dir`, which grows by `more` each run).
+fn add_more(archive: &Archive, dir: &Path, textgen: &TextGen, (total, more): (usize, usize)) {
+    let held = archive.stats().expect("stats").documents as usize;
+    let paths = write_docs(dir, textgen, 2 * total + held, more);
+    add(archive, &paths);
+    report_disk(archive);
+}
+
 fn report_disk(archive: &Archive) {
     let stats = archive.stats().expect("stats");
     println!(
@@ -218,6 +234,10 @@ fn main() {
         next += count;
     }
     report_disk(&big);
+    if let Some(more) = std::env::var("TWINSPOT_ARCHIVE_MORE").ok().and_then(|v| v.parse().ok()) {
+        add_more(&big, &root.join("more"), &textgen, (total, more));
+        return;
+    }
 
     let mut group = criterion.benchmark_group("archive_check/marginal");
     for (n, archive) in [(small, &small_archive), (total, &big)] {

@@ -53,8 +53,10 @@ pub struct Isolation {
 /// reserves address space a gibibyte at a time by default: a helper holding one such
 /// reservation could not map a thread's stack under the bound. A 64 MiB piece at a time
 /// leaves the bound to what the helper really uses. (An allocator that does not know the
-/// variable ignores it.)
-pub const HELPER_ENV: &[(&str, &str)] = &[("MIMALLOC_ARENA_RESERVE", "64MiB")];
+/// variable ignores it.) A helper prints no backtrace when it dies: nobody reads it (its
+/// standard error only tells the engine why it died), and symbolizing one under the bound
+/// costs memory the helper has just run out of.
+pub const HELPER_ENV: &[(&str, &str)] = &[("MIMALLOC_ARENA_RESERVE", "64MiB"), ("RUST_BACKTRACE", "0")];
 
 impl Isolation {
     /// Address space of a helper unless told otherwise: 1 GiB.

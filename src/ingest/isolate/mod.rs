@@ -27,7 +27,10 @@ use protocol::{MAX_HEADER_BYTES, Reply, Request, read_frame, write_frame};
 /// answers; this covers starting up and sending the text back).
 const GRACE: Duration = Duration::from_secs(5);
 
-/// The last bytes of a helper's standard error that are kept to tell why it died.
+/// The first and the last bytes of a helper's standard error are kept to tell why it
+/// died: the cause comes first ("memory allocation of … failed"), and whatever the helper
+/// wrote after it (a backtrace of hundreds of lines) must not push it out.
+const STDERR_HEAD_BYTES: usize = 4096;
 const STDERR_TAIL_BYTES: usize = 4096;
 
 /// Why a helper gave no answer.
@@ -131,18 +134,22 @@ impl Helper {
                 }
             }
         });
-        let tail = std::thread::Builder::new().name("twinspot-helper-err".into()).spawn(move || {
-            let mut tail = Vec::new();
+        let said = std::thread::Builder::new().name("twinspot-helper-err".into()).spawn(move || {
+            let (mut head, mut tail) = (Vec::new(), Vec::new());
             let mut buffer = [0u8; 4096];
             while let Ok(n @ 1..) = stderr.read(&mut buffer) {
-                tail.extend_from_slice(&buffer[..n]);
+                let into_head = n.min(STDERR_HEAD_BYTES - head.len());
+                head.extend_from_slice(&buffer[..into_head]);
+                tail.extend_from_slice(&buffer[into_head..n]);
                 if tail.len() > STDERR_TAIL_BYTES {
                     tail.drain(..tail.len() - STDERR_TAIL_BYTES);
                 }
             }
-            tail
+            head.extend_from_slice(b"\n");
+            head.extend_from_slice(&tail);
+            head
         });
-        let (Ok(_), Ok(stderr)) = (reader, tail) else {
+        let (Ok(_), Ok(stderr)) = (reader, said) else {
             let _ = child.kill();
             let _ = child.wait();
             return Err(io::Error::other("the threads that read the helper could not start"));
@@ -194,16 +201,16 @@ impl Helper {
     fn death(&mut self, known: Option<Death>) -> Death {
         self.stdin = None;
         let status = self.child.wait();
-        let tail = self.stderr.take().and_then(|t| t.join().ok()).unwrap_or_default();
+        let said = self.stderr.take().and_then(|t| t.join().ok()).unwrap_or_default();
         if let Some(death) = known {
             return death;
         }
-        let tail = String::from_utf8_lossy(&tail);
-        if tail.contains("memory allocation of") || tail.contains("out of memory") || tail.contains("capacity overflow")
+        let said = String::from_utf8_lossy(&said);
+        if said.contains("memory allocation of") || said.contains("out of memory") || said.contains("capacity overflow")
         {
             return Death::OutOfMemory { limit_mb: self.memory_mb };
         }
-        if tail.contains("overflowed its stack") {
+        if said.contains("overflowed its stack") {
             return Death::Crashed("stack overflow".into());
         }
         match status {

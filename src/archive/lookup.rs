@@ -89,15 +89,16 @@ impl SegmentLookup {
     }
 
     /// Appends to `out` the first `cap` postings of `hash` that `keep` keeps, in stored
-    /// order; returns how many entries the segment holds for `hash` in all (kept or not),
-    /// found by a search past those read rather than by reading them.
+    /// order; returns how many entries the segment holds for `hash` in all (kept or not):
+    /// known when the entries read show where they end, else bounded, and found by
+    /// [`Self::entries`] only when asked (most frequent hashes need no more than a bound).
     pub fn first_postings(
         &self,
         hash: u64,
         cap: usize,
         keep: impl Fn(&Posting) -> bool,
         out: &mut Vec<Posting>,
-    ) -> io::Result<usize> {
+    ) -> io::Result<Held> {
         let hash = self.header.packing.keep(hash);
         let mut kept = 0;
         let walked = self.walk(hash, |posting| {
@@ -107,13 +108,21 @@ impl SegmentLookup {
             }
             kept < cap
         })?;
-        let Some(walked) = walked else { return Ok(0) };
-        let end = match (walked.end, hash.checked_add(1)) {
-            (Some(end), _) => end,
-            (None, Some(above)) => self.lower_bound_near_guess(above, walked.next, walked.last)?,
-            (None, None) => walked.last,
-        };
-        Ok(end - walked.first)
+        let Some(walked) = walked else { return Ok(Held::Known(0)) };
+        Ok(match (walked.end, hash.checked_add(1)) {
+            (Some(end), _) => Held::Known(end - walked.first),
+            (None, Some(above)) => Held::Bounded { above, first: walked.first, next: walked.next, last: walked.last },
+            (None, None) => Held::Known(walked.last - walked.first),
+        })
+    }
+
+    /// How many entries `held` (an answer of [`Self::first_postings`] of this segment)
+    /// counts: found past those read, by a search rather than by reading them.
+    pub fn entries(&self, held: &Held) -> io::Result<usize> {
+        match *held {
+            Held::Known(entries) => Ok(entries),
+            Held::Bounded { above, first, next, last } => Ok(self.lower_bound_near_guess(above, next, last)? - first),
+        }
     }
 
     /// The documents holding `hash` that `keep` keeps, counted up to `limit`.
@@ -250,6 +259,36 @@ impl SegmentLookup {
                 }
                 Ok(true)
             }
+        }
+    }
+}
+
+/// How many entries a segment holds for a hash, as [`SegmentLookup::first_postings`]
+/// tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// Known from the entries read.
+    Known(usize),
+    /// The entries from `first` (the hash's first) to `next` (the first not read) are the
+    /// hash's; those up to `last`, the end of its bucket, may be; `above` is the next hash,
+    /// whose first entry ends them.
+    Bounded { above: u64, first: usize, next: usize, last: usize },
+}
+
+impl Held {
+    /// The most entries it may count, read nothing more.
+    pub fn most(&self) -> usize {
+        match *self {
+            Held::Known(entries) => entries,
+            Held::Bounded { first, last, .. } => last - first,
+        }
+    }
+
+    /// The fewest entries it may count.
+    pub fn least(&self) -> usize {
+        match *self {
+            Held::Known(entries) => entries,
+            Held::Bounded { first, next, .. } => next - first,
         }
     }
 }

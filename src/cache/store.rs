@@ -317,13 +317,33 @@ pub(crate) fn nanos_since_epoch(t: SystemTime) -> i64 {
     }
 }
 
+/// Puts the cache file in WAL mode, once for good. Runs started together may all find a
+/// new file: switching needs the file to themselves, and SQLite answers "database is
+/// locked" at once (without waiting as [`BUSY`] tells it) to all but one; the others
+/// wait their turn here, and find the switch made.
+fn use_write_ahead_log(conn: &Connection) -> Result<(), rusqlite::Error> {
+    let start = std::time::Instant::now();
+    loop {
+        let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+        if mode.eq_ignore_ascii_case("wal") {
+            return Ok(());
+        }
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) && start.elapsed() < BUSY => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
+}
+
 /// Opens the cache file, creating its tables; the files of a cache of another identity
 /// (another layout, build or reading limits) are dropped with their table.
 fn open_file(file: &Path, identity: &str) -> Result<Connection, CacheError> {
     let sql = |source| CacheError::Sql { path: file.to_path_buf(), source };
     let mut conn = Connection::open(file).map_err(sql)?;
     conn.busy_timeout(BUSY).map_err(sql)?;
-    conn.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
+    use_write_ahead_log(&conn).map_err(sql)?;
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sql)?;
     tx.execute_batch(SCHEMA).map_err(sql)?;
     let stored: Option<String> =

@@ -29,7 +29,7 @@ pub(crate) const CAP: usize = MAX_POSTINGS + 1;
 /// Entries read around the guessed place of a hash (4 KiB of whole entries, 2 KiB of
 /// entries packed in 8 bytes). Within a bucket of n
 /// entries the guess is off by about √n entries: a few dozen at 100,000 documents.
-const WINDOW: usize = 256;
+pub(super) const WINDOW: usize = 256;
 
 /// A segment opened for lookups.
 pub struct SegmentLookup {
@@ -88,10 +88,8 @@ impl SegmentLookup {
         .map(|_| ())
     }
 
-    /// Appends to `out` the first `cap` postings of `hash` that `keep` keeps, in stored
-    /// order; returns how many entries the segment holds for `hash` in all (kept or not):
-    /// known when the entries read show where they end, else bounded, and found by
-    /// [`Self::entries`] only when asked (most frequent hashes need no more than a bound).
+    /// [`Self::first_postings_at`] of `hash` looked up alone.
+    #[cfg(test)]
     pub fn first_postings(
         &self,
         hash: u64,
@@ -99,24 +97,95 @@ impl SegmentLookup {
         keep: impl Fn(&Posting) -> bool,
         out: &mut Vec<Posting>,
     ) -> io::Result<Held> {
-        let hash = self.header.packing.keep(hash);
-        let mut kept = 0;
-        let walked = self.walk(hash, |posting| {
-            if keep(&posting) {
-                out.push(posting);
-                kept += 1;
-            }
-            kept < cap
-        })?;
-        let Some(walked) = walked else { return Ok(Held::Known(0)) };
-        Ok(match (walked.end, hash.checked_add(1)) {
-            (Some(end), _) => Held::Known(end - walked.first),
-            (None, Some(above)) => Held::Bounded { above, first: walked.first, next: walked.next, last: walked.last },
-            (None, None) => Held::Known(walked.last - walked.first),
-        })
+        Ok(self.first_postings_at(hash, self.place(hash, None), cap, keep, out)?.0)
     }
 
-    /// How many entries `held` (an answer of [`Self::first_postings`] of this segment)
+    /// Appends to `out` the first `cap` postings of `hash` that `keep` keeps, in stored
+    /// order, looked for at `place` ([`Self::place`]; `None`: the segment holds no entry
+    /// of its bucket), the Bloom filter asked first. Returns how many entries the segment
+    /// holds for `hash` in all (kept or not): known when the entries read show where they
+    /// end, else bounded, and found by [`Self::entries`] only when asked (most frequent
+    /// hashes need no more than a bound); and where its entries start, when any were read.
+    pub(super) fn first_postings_at(
+        &self,
+        hash: u64,
+        place: Option<Place>,
+        cap: usize,
+        keep: impl Fn(&Posting) -> bool,
+        out: &mut Vec<Posting>,
+    ) -> io::Result<(Held, Option<usize>)> {
+        let hash = self.header.packing.keep(hash);
+        let Some(place) = place else { return Ok((Held::Known(0), None)) };
+        if self.filtered && !self.may_hold(hash)? {
+            return Ok((Held::Known(0), None));
+        }
+        let window = self.read_entries(place.bucket, place.from, place.to)?;
+        let walked = self.walk_from(hash, &place, &window, kept_up_to(cap, keep, out))?;
+        Ok((walked.held(hash), Some(walked.first)))
+    }
+
+    /// [`Self::first_postings_at`] of `hash` at `place` ([`Self::place`]), walked
+    /// from `entries`, a span of its bucket read beforehand (for several hashes) rather
+    /// than the window around its guessed place; the Bloom filter is not asked. With
+    /// where its entries start.
+    pub(super) fn first_postings_from(
+        &self,
+        hash: u64,
+        (place, entries): (&Place, &Window),
+        cap: usize,
+        keep: impl Fn(&Posting) -> bool,
+        out: &mut Vec<Posting>,
+    ) -> io::Result<(Held, usize)> {
+        let hash = self.header.packing.keep(hash);
+        let walked = self.walk_from(hash, place, entries, kept_up_to(cap, keep, out))?;
+        Ok((walked.held(hash), walked.first))
+    }
+
+    /// Where the entries of `hash` are looked for: its bucket, and the window around
+    /// where it would lie were the bucket's hashes spread evenly over their share of the
+    /// hash space, or, with `after` (the first entry of a lower hash of the same bucket,
+    /// and that hash), over the part of it past that hash: a frequent hash's thousands of
+    /// entries put the hashes after it far from where an even spread over the whole
+    /// bucket would. `None` when the segment holds no entry of its bucket.
+    pub(super) fn place(&self, hash: u64, after: Option<(usize, u64)>) -> Option<Place> {
+        let hash = self.header.packing.keep(hash);
+        if self.header.count == 0 {
+            return None;
+        }
+        let bucket = top_bits(hash, self.header.bits);
+        let (first, last) = (self.starts[bucket as usize] as usize, self.starts[bucket as usize + 1] as usize);
+        if first >= last {
+            return None;
+        }
+        let (below, above) = self.bucket_hashes(bucket);
+        let (from, below) = match after {
+            Some((at, lower))
+                if (first..last).contains(&at) && lower <= hash && top_bits(lower, self.header.bits) == bucket =>
+            {
+                (at, u128::from(lower))
+            }
+            _ => (first, below),
+        };
+        let guess = spread_guess(hash, (from, below), (last, above));
+        let window = guess.saturating_sub(WINDOW / 2).max(from);
+        Some(Place { bucket, first: from, last, from: window, to: (window + WINDOW).min(last) })
+    }
+
+    /// The hashes of `bucket`: from the first, up to (not including) the second.
+    fn bucket_hashes(&self, bucket: u64) -> (u128, u128) {
+        let shift = 64 - self.header.bits;
+        let below = if self.header.bits == 0 { 0 } else { u128::from(bucket) << shift };
+        (below, below + (1u128 << shift))
+    }
+
+    /// Entries `from..to` of `bucket` (within it), read in one go and checked.
+    pub(super) fn read_entries(&self, bucket: u64, from: usize, to: usize) -> io::Result<Window> {
+        let window = Window::read(self, bucket, from, to)?;
+        window.check_order(bucket, self.header.bits)?;
+        Ok(window)
+    }
+
+    /// How many entries `held` (an answer of [`Self::first_postings_at`] of this segment)
     /// counts: found past those read, by a search rather than by reading them.
     pub fn entries(&self, held: &Held) -> io::Result<usize> {
         match *held {
@@ -141,26 +210,38 @@ impl SegmentLookup {
     /// Calls `each` with the postings of `hash` (as the segment keeps it) in stored order
     /// while it returns true. `None` when the segment holds no entry of `hash`'s bucket (or
     /// its filter says it holds no `hash`).
-    fn walk(&self, hash: u64, mut each: impl FnMut(Posting) -> bool) -> io::Result<Option<Walked>> {
+    fn walk(&self, hash: u64, each: impl FnMut(Posting) -> bool) -> io::Result<Option<Walked>> {
         let hash = self.header.packing.keep(hash);
         if self.header.count == 0 || (self.filtered && !self.may_hold(hash)?) {
             return Ok(None);
         }
-        let bucket = top_bits(hash, self.header.bits);
-        let (first, last) = (self.starts[bucket as usize] as usize, self.starts[bucket as usize + 1] as usize);
-        if first >= last {
-            return Ok(None);
-        }
-        let mut window = self.window_near_guess(hash, first, last, bucket)?;
-        let start = match window.place_of(hash, first, last) {
+        let Some(place) = self.place(hash, None) else { return Ok(None) };
+        let window = self.read_entries(place.bucket, place.from, place.to)?;
+        self.walk_from(hash, &place, &window, each).map(Some)
+    }
+
+    /// [`Self::walk`] of `hash` at `place`, from `entries` (entries of its bucket read
+    /// beforehand): where they bracket `hash`, its place is found in them; the entries
+    /// past them are read as the walk goes on.
+    fn walk_from(
+        &self,
+        hash: u64,
+        place: &Place,
+        entries: &Window,
+        mut each: impl FnMut(Posting) -> bool,
+    ) -> io::Result<Walked> {
+        let Place { bucket, first, last, .. } = *place;
+        let start = match entries.place_of(hash, first, last) {
             Ok(start) => start,
             Err((lo, hi)) => self.lower_bound(hash, lo, hi)?,
         };
+        // The entries read past `entries`, when the walk leaves them.
+        let mut further: Option<Window> = None;
         let mut at = start;
         while at < last {
-            if !(window.from..window.to).contains(&at) {
-                window = Window::read(self, bucket, at, (at + WINDOW).min(last))?;
-                window.check_order(bucket, self.header.bits)?;
+            let mut window = further.as_ref().unwrap_or(entries);
+            if !window.contains(at) {
+                window = further.insert(self.read_entries(bucket, at, (at + WINDOW).min(last))?);
             }
             let (found, posting) = window.entry(at);
             if found != hash {
@@ -168,20 +249,17 @@ impl SegmentLookup {
             }
             at += 1;
             if !each(posting) {
-                return Ok(Some(Walked { first: start, next: at, last, end: window.end_of_run(hash, at, last) }));
+                return Ok(Walked { first: start, next: at, last, end: window.end_of_run(hash, at, last) });
             }
         }
-        Ok(Some(Walked { first: start, next: at, last, end: Some(at) }))
+        Ok(Walked { first: start, next: at, last, end: Some(at) })
     }
 
     /// Where `hash` would lie in `first..last` (the entries of `bucket`) were the bucket's
     /// hashes spread evenly over its share of the hash space.
     fn guess(&self, hash: u64, first: usize, last: usize, bucket: u64) -> usize {
-        let span = last - first;
-        let shift = 64 - self.header.bits;
-        let within = if self.header.bits == 0 { hash } else { hash - (bucket << shift) };
-        let scaled = (u128::from(within) * span as u128) >> shift;
-        first + (scaled as usize).min(span - 1)
+        let (below, above) = self.bucket_hashes(bucket);
+        spread_guess(hash, (first, below), (last, above))
     }
 
     /// The window of entries of `first..last` (of `bucket`) around where `hash` would lie,
@@ -189,9 +267,7 @@ impl SegmentLookup {
     fn window_near_guess(&self, hash: u64, first: usize, last: usize, bucket: u64) -> io::Result<Window> {
         let guess = self.guess(hash, first, last, bucket);
         let from = guess.saturating_sub(WINDOW / 2).max(first);
-        let window = Window::read(self, bucket, from, (from + WINDOW).min(last))?;
-        window.check_order(bucket, self.header.bits)?;
-        Ok(window)
+        self.read_entries(bucket, from, (from + WINDOW).min(last))
     }
 
     /// The first entry of `first..last` (entries of one bucket, `first < last`) whose
@@ -214,13 +290,10 @@ impl SegmentLookup {
         let bucket = top_bits(hash, self.header.bits);
         while lo < hi {
             if hi - lo <= WINDOW {
-                let rest = Window::read(self, bucket, lo, hi)?;
-                rest.check_order(bucket, self.header.bits)?;
-                return Ok(rest.lower_bound(hash));
+                return Ok(self.read_entries(bucket, lo, hi)?.lower_bound(hash));
             }
             let mid = (lo + hi) / 2;
-            let one = Window::read(self, bucket, mid, mid + 1)?;
-            one.check_order(bucket, self.header.bits)?;
+            let one = self.read_entries(bucket, mid, mid + 1)?;
             if one.hash(mid) < hash {
                 lo = mid + 1;
             } else {
@@ -263,7 +336,7 @@ impl SegmentLookup {
     }
 }
 
-/// How many entries a segment holds for a hash, as [`SegmentLookup::first_postings`]
+/// How many entries a segment holds for a hash, as [`SegmentLookup::first_postings_at`]
 /// tells it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Held {
@@ -303,9 +376,58 @@ struct Walked {
     end: Option<usize>,
 }
 
+impl Walked {
+    /// How many entries the segment holds for `hash` (as the segment keeps it), as far as
+    /// this walk shows.
+    fn held(&self, hash: u64) -> Held {
+        match (self.end, hash.checked_add(1)) {
+            (Some(end), _) => Held::Known(end - self.first),
+            (None, Some(above)) => Held::Bounded { above, first: self.first, next: self.next, last: self.last },
+            (None, None) => Held::Known(self.last - self.first),
+        }
+    }
+}
+
+/// Where a segment's entries of a hash are looked for ([`SegmentLookup::place`]): entries
+/// `first..last` are its bucket's, `from..to` the window around its guessed place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Place {
+    pub bucket: u64,
+    pub first: usize,
+    pub last: usize,
+    pub from: usize,
+    pub to: usize,
+}
+
+/// Where `hash` would lie in entries `first..last` (`first < last`) were the hashes from
+/// `below` (that of entry `first`, or less) up to `above` (past that of entry `last - 1`)
+/// spread evenly over them.
+fn spread_guess(hash: u64, (first, below): (usize, u128), (last, above): (usize, u128)) -> usize {
+    let span = last - first;
+    let share = (u128::from(hash).saturating_sub(below) * span as u128) / (above - below).max(1);
+    first + (share as usize).min(span - 1)
+}
+
+/// What a walk calls with each posting to keep the first `cap` of them that `keep` keeps
+/// in `out`: true while it wants more.
+fn kept_up_to<'o>(
+    cap: usize,
+    keep: impl Fn(&Posting) -> bool + 'o,
+    out: &'o mut Vec<Posting>,
+) -> impl FnMut(Posting) -> bool + 'o {
+    let mut kept = 0;
+    move |posting| {
+        if keep(&posting) {
+            out.push(posting);
+            kept += 1;
+        }
+        kept < cap
+    }
+}
+
 /// Entries `from..to` of a segment, all of one bucket, read at once and decoded as they
 /// are asked for (a lookup uses a few of them).
-struct Window {
+pub(super) struct Window {
     from: usize,
     to: usize,
     bytes: Vec<u8>,

@@ -32,6 +32,7 @@ mod regroup;
 mod rows;
 pub mod segment;
 mod sequential;
+mod spans;
 pub mod server;
 mod store;
 mod stored;

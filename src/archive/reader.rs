@@ -12,6 +12,7 @@ use super::cut::CutSpreads;
 use super::lookup::{CAP, Held, SegmentLookup};
 use super::rows;
 use super::segment::Kind;
+use super::spans::{Found, first_postings_sorted};
 use super::stored::{entry_of, reference_of};
 use super::{Archive, ArchiveError};
 use crate::exclusions::CommonRule;
@@ -95,30 +96,36 @@ impl<'a> ArchiveIndex<'a> {
         (self.kgrams.len(), self.sentences.len())
     }
 
-    /// The first [`CAP`] live postings of `hash` over `segments`, the lowest documents
-    /// first, and when it has more, how the archive holds it: its documents counted up to
-    /// `min_documents` (the number that makes a k-gram common; 0 for sentences). A hash
-    /// held by more than [`crate::engine::MAX_POSTINGS`] postings is matched against its
-    /// first documents only, so the rest of a frequent Chinese phrase's postings (tens of
-    /// thousands in a large archive) need not be read.
-    fn capped(&self, segments: &[SegmentLookup], hash: u64, min_documents: usize) -> (Vec<Posting>, Option<Spread>) {
-        let live = |p: &Posting| !self.removed.contains(&p.doc);
+    /// The first [`CAP`] live postings of `hash`, the lowest documents first, from what
+    /// each of `segments` holds of it (`found`, in their order), and when it has more, how
+    /// the archive holds it: its documents counted up to `min_documents` (the number that
+    /// makes a k-gram common; 0 for sentences). A hash held by more than
+    /// [`crate::engine::MAX_POSTINGS`] postings is matched against its first documents
+    /// only, so the rest of a frequent Chinese phrase's postings (tens of thousands in a
+    /// large archive) need not be read. A segment that failed, or named a document the
+    /// archive never held, is noted as damaged and left out.
+    fn capped(
+        &self,
+        segments: &[SegmentLookup],
+        hash: u64,
+        found: Vec<Found>,
+        min_documents: usize,
+    ) -> (Vec<Posting>, Option<Spread>) {
         let mut out = Vec::new();
         let mut held = Vec::with_capacity(segments.len());
-        for segment in segments {
-            let before = out.len();
-            match segment.first_postings(hash, CAP, live, &mut out) {
-                Ok(entries) => held.push((segment, entries)),
-                Err(error) => {
-                    out.truncate(before);
-                    self.note(damaged(segment, &error.to_string()));
-                }
-            }
-            if let Some(stray) = out[before..].iter().find(|p| p.doc == 0 || p.doc > self.last_id) {
-                let what = format!("it names document {}, which the archive never held", stray.doc);
-                out.truncate(before);
-                held.pop();
-                self.note(damaged(segment, &what));
+        for (segment, found) in segments.iter().zip(found) {
+            match found {
+                Ok((postings, entries)) => match postings.iter().find(|p| p.doc == 0 || p.doc > self.last_id) {
+                    Some(stray) => {
+                        let what = format!("it names document {}, which the archive never held", stray.doc);
+                        self.note(damaged(segment, &what));
+                    }
+                    None => {
+                        out.extend(postings);
+                        held.push((segment, entries));
+                    }
+                },
+                Err(error) => self.note(damaged(segment, &error.to_string())),
             }
         }
         if segments.len() > 1 {
@@ -183,21 +190,43 @@ impl<'a> ArchiveIndex<'a> {
     }
 
     /// [`Self::capped`] for each of `hashes`, the spreads of those cut kept in
-    /// [`Self::cut`].
+    /// [`Self::cut`]. Each distinct hash is looked up once in every segment, in ascending
+    /// order (`spans.rs`), a chunk of them at a time on many threads, so that one
+    /// suspect's check waits on neither one core nor one read from disk at a time.
     fn capped_all(&self, kind: Kind, hashes: &[u64]) -> Vec<Cow<'static, [Posting]>> {
         let (segments, min_documents) = match kind {
             Kind::Kgrams => (&self.kgrams, CommonRule::for_collection(self.documents).min_documents),
             Kind::Sentences => (&self.sentences, 0),
         };
-        // Each hash is looked up in every segment, a few reads each: many at once, so that
-        // one suspect's check waits on neither one core nor one read from disk at a time.
-        let lookups = || -> (Vec<Vec<Posting>>, Vec<Option<Spread>>) {
-            hashes.par_iter().map(|&hash| self.capped(segments, hash, min_documents)).unzip()
+        let mut distinct = hashes.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let lookups = || -> Vec<(Vec<Posting>, Option<Spread>)> {
+            let live = |p: &Posting| !self.removed.contains(&p.doc);
+            let per_segment: Vec<Vec<Found>> = segments
+                .par_iter()
+                .map(|segment| {
+                    let chunks = distinct.par_chunks(HASHES_AT_ONCE);
+                    chunks.map(|chunk| first_postings_sorted(segment, chunk, CAP, &live)).flatten_iter().collect()
+                })
+                .collect();
+            let mut columns: Vec<_> = per_segment.into_iter().map(Vec::into_iter).collect();
+            let per_hash: Vec<Vec<Found>> =
+                distinct.iter().map(|_| columns.iter_mut().filter_map(Iterator::next).collect()).collect();
+            distinct
+                .par_iter()
+                .zip(per_hash)
+                .map(|(&hash, found)| self.capped(segments, hash, found, min_documents))
+                .collect()
         };
-        let (lists, spreads) = match lookup_pool() {
+        let found = match lookup_pool() {
             Some(pool) => pool.install(lookups),
             None => lookups(),
         };
+        let (lists, spreads): (Vec<Vec<Posting>>, Vec<Option<Spread>>) = hashes
+            .iter()
+            .map(|hash| distinct.binary_search(hash).map_or_else(|_| (Vec::new(), None), |i| found[i].clone()))
+            .unzip();
         self.cut.keep(kind, hashes, &spreads);
         lists.into_iter().map(Cow::Owned).collect()
     }
@@ -254,6 +283,10 @@ impl<'a> ArchiveIndex<'a> {
 /// at a time, 0.12 s 32 at a time. On a warm cache the extra threads only take turns on
 /// the cores.
 const LOOKUPS_IN_FLIGHT: usize = 16;
+
+/// Distinct hashes a thread looks up in one segment at a time: few enough that a suspect's
+/// 10,000 keep every thread of the pool busy, many enough that crowded hashes share reads.
+const HASHES_AT_ONCE: usize = 256;
 
 /// The threads segment lookups run on ([`LOOKUPS_IN_FLIGHT`] of them), made at the first
 /// check and kept for the process; `None` when the system would not give them, and the

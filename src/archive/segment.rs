@@ -593,17 +593,26 @@ mod tests {
                 entries.push((h, Posting { doc: copy, position: i }));
             }
         }
+        // Frequent hashes, whose entries put those after them in their buckets far from
+        // where an even spread would.
+        for (k, frequent) in [1u64 << 40, 3 << 52, u64::MAX >> 1].into_iter().enumerate() {
+            for doc in 0..6_000 * (k as u32 + 1) {
+                entries.push((frequent, Posting { doc, position: 0 }));
+            }
+        }
         write(&path, Kind::Kgrams, entries).unwrap();
         let seg = Segment::open(&path).unwrap();
         let stored: Vec<(u64, Posting)> = seg.entries().unwrap().map(Result::unwrap).collect();
         assert_eq!(stored.len(), seg.len());
         let hashes: Vec<u64> = stored.iter().map(|e| e.0).collect();
         let lookup = SegmentLookup::open(&path).unwrap().unfiltered();
-        let mut queries: Vec<u64> = hashes.iter().step_by(7).copied().collect();
-        queries.extend(hashes.iter().step_by(11).map(|h| h.wrapping_add(1)));
-        queries.extend(hashes.iter().step_by(13).map(|h| h.wrapping_add(1 << 16)));
+        let mut distinct = hashes.clone();
+        distinct.dedup();
+        let mut queries: Vec<u64> = distinct.iter().step_by(7).copied().collect();
+        queries.extend(distinct.iter().step_by(11).map(|h| h.wrapping_add(1)));
+        queries.extend(distinct.iter().step_by(13).map(|h| h.wrapping_add(1 << 16)));
         queries.extend((0..5_000).map(|_| next()));
-        queries.extend([0, u64::MAX]);
+        queries.extend([0, u64::MAX, 1 << 40, (1 << 40) + (1 << 16), 3 << 52, (3 << 52) - (1 << 16), u64::MAX >> 1]);
         for query in queries {
             // Stored hashes are cut, and so is a query.
             let hash = kept_hash(query);

@@ -91,7 +91,7 @@ impl Drop for Archive {
     /// reader was busy loses nothing: it stays valid, and the next writer empties it.
     fn drop(&mut self) {
         if self.writable {
-            let _emptied = catalog::empty_write_ahead_log(&self.lock());
+            catalog::empty_write_ahead_log(&self.lock());
         }
     }
 }

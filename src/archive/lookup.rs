@@ -158,6 +158,7 @@ impl SegmentLookup {
             return None;
         }
         let (below, above) = self.bucket_hashes(bucket);
+        let after = after.map(|(at, lower)| (at, self.header.packing.keep(lower)));
         let (from, below) = match after {
             Some((at, lower))
                 if (first..last).contains(&at) && lower <= hash && top_bits(lower, self.header.bits) == bucket =>

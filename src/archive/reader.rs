@@ -190,9 +190,7 @@ impl<'a> ArchiveIndex<'a> {
     }
 
     /// [`Self::capped`] for each of `hashes`, the spreads of those cut kept in
-    /// [`Self::cut`]. Each distinct hash is looked up once in every segment, in ascending
-    /// order (`spans.rs`), a chunk of them at a time on many threads, so that one
-    /// suspect's check waits on neither one core nor one read from disk at a time.
+    /// [`Self::cut`]. Each distinct hash is looked up once.
     fn capped_all(&self, kind: Kind, hashes: &[u64]) -> Vec<Cow<'static, [Posting]>> {
         let (segments, min_documents) = match kind {
             Kind::Kgrams => (&self.kgrams, CommonRule::for_collection(self.documents).min_documents),
@@ -202,20 +200,10 @@ impl<'a> ArchiveIndex<'a> {
         distinct.sort_unstable();
         distinct.dedup();
         let lookups = || -> Vec<(Vec<Posting>, Option<Spread>)> {
-            let live = |p: &Posting| !self.removed.contains(&p.doc);
-            let per_segment: Vec<Vec<Found>> = segments
-                .par_iter()
-                .map(|segment| {
-                    let chunks = distinct.par_chunks(hashes_at_once(distinct.len()));
-                    chunks.map(|chunk| first_postings_sorted(segment, chunk, CAP, &live)).flatten_iter().collect()
-                })
-                .collect();
-            let mut columns: Vec<_> = per_segment.into_iter().map(Vec::into_iter).collect();
-            let per_hash: Vec<Vec<Found>> =
-                distinct.iter().map(|_| columns.iter_mut().filter_map(Iterator::next).collect()).collect();
+            let found = self.found_in_every_segment(segments, &distinct);
             distinct
                 .par_iter()
-                .zip(per_hash)
+                .zip(found)
                 .map(|(&hash, found)| self.capped(segments, hash, found, min_documents))
                 .collect()
         };
@@ -229,6 +217,23 @@ impl<'a> ArchiveIndex<'a> {
             .unzip();
         self.cut.keep(kind, hashes, &spreads);
         lists.into_iter().map(Cow::Owned).collect()
+    }
+
+    /// For each of `distinct` (ascending), what each of `segments` holds of it, in their
+    /// order. Each segment is gone through in ascending order (`spans.rs`), a share of
+    /// the hashes at a time on each thread, so that one suspect's check waits on neither
+    /// one core nor one read from disk at a time.
+    fn found_in_every_segment(&self, segments: &[SegmentLookup], distinct: &[u64]) -> Vec<Vec<Found>> {
+        let live = |p: &Posting| !self.removed.contains(&p.doc);
+        let per_segment: Vec<Vec<Found>> = segments
+            .par_iter()
+            .map(|segment| {
+                let shares = distinct.par_chunks(hashes_at_once(distinct.len()));
+                shares.map(|share| first_postings_sorted(segment, share, CAP, &live)).flatten_iter().collect()
+            })
+            .collect();
+        let mut columns: Vec<_> = per_segment.into_iter().map(Vec::into_iter).collect();
+        distinct.iter().map(|_| columns.iter_mut().filter_map(Iterator::next).collect()).collect()
     }
 
     fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(u32, u64)>, ArchiveError> {

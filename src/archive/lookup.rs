@@ -115,13 +115,8 @@ impl SegmentLookup {
         out: &mut Vec<Posting>,
     ) -> io::Result<(Held, Option<usize>)> {
         let hash = self.header.packing.keep(hash);
-        let Some(place) = place else { return Ok((Held::Known(0), None)) };
-        if self.filtered && !self.may_hold(hash)? {
-            return Ok((Held::Known(0), None));
-        }
-        let window = self.read_entries(place.bucket, place.from, place.to)?;
-        let walked = self.walk_from(hash, &place, &window, kept_up_to(cap, keep, out))?;
-        Ok((walked.held(hash), Some(walked.first)))
+        let walked = self.walk_at(hash, place, kept_up_to(cap, keep, out))?;
+        Ok(walked.map_or((Held::Known(0), None), |walked| (walked.held(hash), Some(walked.first))))
     }
 
     /// [`Self::first_postings_at`] of `hash` at `place` ([`Self::place`]), walked
@@ -167,9 +162,7 @@ impl SegmentLookup {
             }
             _ => (first, below),
         };
-        let guess = spread_guess(hash, (from, below), (last, above));
-        let window = guess.saturating_sub(WINDOW / 2).max(from);
-        Some(Place { bucket, first: from, last, from: window, to: (window + WINDOW).min(last) })
+        Some(Place::around(bucket, (from, last), spread_guess(hash, (from, below), (last, above))))
     }
 
     /// The hashes of `bucket`: from the first, up to (not including) the second.
@@ -213,10 +206,21 @@ impl SegmentLookup {
     /// its filter says it holds no `hash`).
     fn walk(&self, hash: u64, each: impl FnMut(Posting) -> bool) -> io::Result<Option<Walked>> {
         let hash = self.header.packing.keep(hash);
-        if self.header.count == 0 || (self.filtered && !self.may_hold(hash)?) {
+        self.walk_at(hash, self.place(hash, None), each)
+    }
+
+    /// [`Self::walk`] of `hash` (as the segment keeps it) looked for at `place`
+    /// ([`Self::place`]), the Bloom filter asked first.
+    fn walk_at(
+        &self,
+        hash: u64,
+        place: Option<Place>,
+        each: impl FnMut(Posting) -> bool,
+    ) -> io::Result<Option<Walked>> {
+        let Some(place) = place else { return Ok(None) };
+        if self.filtered && !self.may_hold(hash)? {
             return Ok(None);
         }
-        let Some(place) = self.place(hash, None) else { return Ok(None) };
         let window = self.read_entries(place.bucket, place.from, place.to)?;
         self.walk_from(hash, &place, &window, each).map(Some)
     }
@@ -256,19 +260,13 @@ impl SegmentLookup {
         Ok(Walked { first: start, next: at, last, end: Some(at) })
     }
 
-    /// Where `hash` would lie in `first..last` (the entries of `bucket`) were the bucket's
-    /// hashes spread evenly over its share of the hash space.
-    fn guess(&self, hash: u64, first: usize, last: usize, bucket: u64) -> usize {
-        let (below, above) = self.bucket_hashes(bucket);
-        spread_guess(hash, (first, below), (last, above))
-    }
-
-    /// The window of entries of `first..last` (of `bucket`) around where `hash` would lie,
-    /// read and checked.
+    /// The window of entries of `first..last` (of `bucket`) around where `hash` would lie
+    /// were the bucket's hashes spread evenly over its share of the hash space, read and
+    /// checked.
     fn window_near_guess(&self, hash: u64, first: usize, last: usize, bucket: u64) -> io::Result<Window> {
-        let guess = self.guess(hash, first, last, bucket);
-        let from = guess.saturating_sub(WINDOW / 2).max(first);
-        self.read_entries(bucket, from, (from + WINDOW).min(last))
+        let (below, above) = self.bucket_hashes(bucket);
+        let place = Place::around(bucket, (first, last), spread_guess(hash, (first, below), (last, above)));
+        self.read_entries(bucket, place.from, place.to)
     }
 
     /// The first entry of `first..last` (entries of one bucket, `first < last`) whose
@@ -390,7 +388,8 @@ impl Walked {
 }
 
 /// Where a segment's entries of a hash are looked for ([`SegmentLookup::place`]): entries
-/// `first..last` are its bucket's, `from..to` the window around its guessed place.
+/// `first..last` are the part of its bucket it lies in (the entries before `first` are
+/// below it), `from..to` the window around its guessed place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Place {
     pub bucket: u64,
@@ -398,6 +397,15 @@ pub(super) struct Place {
     pub last: usize,
     pub from: usize,
     pub to: usize,
+}
+
+impl Place {
+    /// The window of [`WINDOW`] entries of `first..last` (of `bucket`, `first < last`)
+    /// around entry `guess`.
+    fn around(bucket: u64, (first, last): (usize, usize), guess: usize) -> Place {
+        let from = guess.saturating_sub(WINDOW / 2).max(first);
+        Place { bucket, first, last, from, to: (from + WINDOW).min(last) }
+    }
 }
 
 /// Where `hash` would lie in entries `first..last` (`first < last`) were the hashes from

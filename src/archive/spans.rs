@@ -36,17 +36,16 @@ pub(super) fn first_postings_sorted(
     let mut i = 0;
     while i < hashes.len() {
         let places = span(segment, &hashes[i..], after);
-        let end = i + places.len();
+        let end = i + places.len().max(1);
         let started = match &places[..] {
-            [place] => {
+            [] | [_] => {
                 let mut postings = Vec::new();
-                let found = segment.first_postings_at(hashes[i], *place, cap, keep, &mut postings);
+                let found = segment.first_postings_at(hashes[i], places.first().copied(), cap, keep, &mut postings);
                 let start = found.as_ref().ok().and_then(|(_, start)| *start);
                 out.push(found.map(|(held, _)| (postings, held)));
                 start
             }
             _ => {
-                let places: Vec<Place> = places.into_iter().flatten().collect();
                 let found = span_postings(segment, (&hashes[i..end], &places), cap, keep);
                 let start = found.last().and_then(|found| found.as_ref().ok()).map(|(_, start, _)| *start);
                 out.extend(found.into_iter().map(|found| found.map(|(postings, _, held)| (postings, held))));
@@ -63,17 +62,17 @@ pub(super) fn first_postings_sorted(
 
 /// The places of the hashes that `hashes[0]`'s span answers, all guessed past `after`:
 /// the next ones of its bucket whose windows start at most a window past the span's end
-/// so far, while the span stays within [`MOST_SPAN`] entries. A hash whose bucket holds
-/// no entry is a span of its own (`None`).
-fn span(segment: &SegmentLookup, hashes: &[u64], after: Option<(usize, u64)>) -> Vec<Option<Place>> {
-    let Some(start) = segment.place(hashes[0], after) else { return vec![None] };
-    let mut places = vec![Some(start)];
+/// so far, while the span stays within [`MOST_SPAN`] entries. None when the bucket of
+/// `hashes[0]` holds no entry: it is a span of its own.
+fn span(segment: &SegmentLookup, hashes: &[u64], after: Option<(usize, u64)>) -> Vec<Place> {
+    let Some(start) = segment.place(hashes[0], after) else { return Vec::new() };
+    let mut places = vec![start];
     let mut to = start.to;
     for &hash in &hashes[1..] {
         match segment.place(hash, after) {
             Some(next) if joins(&start, to, &next) => {
                 to = to.max(next.to);
-                places.push(Some(next));
+                places.push(next);
             }
             _ => break,
         }

@@ -6,6 +6,7 @@ use rusqlite::Connection;
 
 use super::files::{segment_name, sync_dir};
 use super::groups::{Fresh, assign_group};
+use super::near::NearFinder;
 use super::prepare::{Prepared, prepare, source_of};
 use super::rows;
 use super::segment::{self, Kind};
@@ -120,6 +121,9 @@ impl Archive {
         // Built on the first Chinese document, let go with the add.
         let dictionary = Dictionary::new();
         let snapshot = Snapshot::take(&self.lock(), &self.dir, inputs.len())?;
+        let documents = rows::document_count(&self.lock()).map_err(|e| self.sql(e))?;
+        // Loaded while the first batch is read.
+        let mut finder = NearFinder::for_add(inputs.len(), documents);
         // A batch read and not yet committed.
         let mut pending: Option<Vec<Seen>> = None;
         // The documents added, for their check by the groups' rule once all are in.
@@ -130,7 +134,8 @@ impl Archive {
             }
             let sources: Vec<String> = batch.par_iter().map(|input| source_of(&input.path)).collect();
             let (read, committed) = std::thread::scope(|scope| {
-                let commit = pending.take().map(|docs| scope.spawn(|| self.commit_and_merge(docs, options)));
+                let (docs, finder) = (pending.take(), &mut finder);
+                let commit = scope.spawn(move || self.between_batches(docs, finder, options));
                 let files: Vec<(&str, &str)> = sources
                     .iter()
                     .zip(batch)
@@ -148,11 +153,10 @@ impl Archive {
                         prepared
                     })
                     .collect();
-                Ok::<_, ArchiveError>((read, commit.map(|handle| handle.join())))
+                Ok::<_, ArchiveError>((read, commit.join()))
             })?;
-            if let Some(committed) = committed {
-                // A panic while committing is a bug: it goes on as if the commit had run here.
-                let (done, added) = committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            // A panic while committing is a bug: it goes on as if the commit had run here.
+            if let Some((done, added)) = committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))? {
                 summary.absorb(done);
                 fresh.extend(added);
             }
@@ -170,7 +174,7 @@ impl Archive {
             done += batch.len();
         }
         if let Some(docs) = pending {
-            let (done, added) = self.commit_and_merge(docs, options)?;
+            let (done, added) = self.commit_and_merge(docs, &mut finder, options)?;
             summary.absorb(done);
             fresh.extend(added);
         }
@@ -187,14 +191,30 @@ impl Archive {
         Ok(summary)
     }
 
+    /// What runs while a batch is read: the batch read before it committed (what it
+    /// added), or before the first commit, the neighbours' keys loaded if this add holds
+    /// them.
+    fn between_batches(
+        &self,
+        docs: Option<Vec<Seen>>,
+        finder: &mut NearFinder,
+        options: &AddOptions,
+    ) -> Result<Option<(AddSummary, Vec<Fresh>)>, ArchiveError> {
+        match docs {
+            Some(docs) => self.commit_and_merge(docs, finder, options).map(Some),
+            None => finder.load(&self.lock()).map(|()| None).map_err(|e| self.sql(e)),
+        }
+    }
+
     /// Commits one batch, then merges segments if a tier is full; what it added.
     fn commit_and_merge(
         &self,
         docs: Vec<Seen>,
+        finder: &mut NearFinder,
         options: &AddOptions,
     ) -> Result<(AddSummary, Vec<Fresh>), ArchiveError> {
         let mut summary = AddSummary::default();
-        let fresh = self.commit_batch(docs, options, &mut summary)?;
+        let fresh = self.commit_batch(docs, finder, options, &mut summary)?;
         summary.damaged_segments = self.merge_if_needed()?;
         Ok((summary, fresh))
     }
@@ -241,6 +261,7 @@ impl Archive {
     fn commit_batch(
         &self,
         docs: Vec<Seen>,
+        finder: &mut NearFinder,
         options: &AddOptions,
         summary: &mut AddSummary,
     ) -> Result<Vec<Fresh>, ArchiveError> {
@@ -278,15 +299,10 @@ impl Archive {
             }
             let id = rows::insert_document(&tx, &doc.row(options.published.as_deref())).map_err(sql)?;
             first_id.get_or_insert(id);
-            let nshash_neighbour = assign_group(
-                &tx,
-                id,
-                doc.simhash.unwrap_or(0),
-                doc.prints.nshash,
-                self.settings.simhash_threshold,
-                options.cluster,
-            )
-            .map_err(sql)?;
+            let keys = (doc.simhash.unwrap_or(0), doc.prints.nshash);
+            let rule = (self.settings.simhash_threshold, options.cluster);
+            let nshash_neighbour = assign_group(&tx, finder, id, keys, rule).map_err(sql)?;
+            finder.added(id, doc.simhash, doc.prints.nshash);
             fresh.push(doc.fresh(id, nshash_neighbour));
             doc.push_postings(id, &mut kgrams, &mut sentences);
             if old.is_empty() { summary.added += 1 } else { summary.replaced += 1 }

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use rusqlite::Connection;
 
+use super::near::NearFinder;
 use super::rows::{self, NearRow};
 use crate::fingerprint::simhash::hamming;
 use crate::score::{PairScores, near_duplicate_rule};
@@ -63,14 +64,13 @@ pub struct Group {
 /// SimHash: the check decides (see the module).
 pub(super) fn assign_group(
     conn: &Connection,
+    finder: &mut NearFinder,
     id: u32,
-    simhash: u64,
-    nshash: Option<u64>,
-    threshold: u32,
-    cluster: bool,
+    (simhash, nshash): (u64, Option<u64>),
+    (threshold, cluster): (u32, bool),
 ) -> Result<bool, rusqlite::Error> {
-    let (near, nshash_neighbour) =
-        near_by_simhash(rows::near_rows(conn, id, simhash, nshash)?, simhash, nshash, threshold);
+    let rows = finder.near_rows(conn, id, simhash, nshash, threshold)?;
+    let (near, nshash_neighbour) = near_by_simhash(rows, simhash, nshash, threshold);
     let group = if near.is_empty() {
         id
     } else if cluster {
@@ -94,21 +94,27 @@ pub(super) fn near_by_simhash(
     let mut near: Vec<(u32, u32, u32)> = Vec::new();
     let mut nshash_neighbour = false;
     for other in rows {
-        // A SimHash of 0 means the text had no weighted words: it says nothing.
-        let distance = match other.simhash {
-            Some(h) if simhash != 0 && h != 0 => Some(hamming(simhash, h)),
-            _ => None,
-        };
-        // Nothing aligned yet: the rule can only say yes by SimHash here.
-        let unaligned = PairScores { score: 0.0, score_b: 0.0, longest: 0 };
-        if distance.is_some() && near_duplicate_rule(&unaligned, distance, || 0.0, threshold, 1.0) {
-            near.push((distance.unwrap_or(0), other.id, other.group));
+        if let Some(h) = other.simhash
+            && near_by_simhash_alone(simhash, h, threshold)
+        {
+            near.push((hamming(simhash, h), other.id, other.group));
         } else if nshash.is_some() && other.nshash == nshash {
             nshash_neighbour = true;
         }
     }
     near.sort_unstable();
     (near, nshash_neighbour)
+}
+
+/// Whether documents with SimHashes `a` and `b` are near duplicates by SimHash alone, as
+/// the check's rule says before anything is aligned. A SimHash of 0 means the text had no
+/// weighted words: it says nothing.
+pub(super) fn near_by_simhash_alone(a: u64, b: u64, threshold: u32) -> bool {
+    if a == 0 || b == 0 {
+        return false;
+    }
+    let unaligned = PairScores { score: 0.0, score_b: 0.0, longest: 0 };
+    near_duplicate_rule(&unaligned, Some(hamming(a, b)), || 0.0, threshold, 1.0)
 }
 
 /// Joins `groups` into the earliest of them; returns it.

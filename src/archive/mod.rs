@@ -23,6 +23,7 @@ mod lock;
 mod lookup;
 mod maintain;
 mod merge;
+mod near;
 mod names;
 mod packing;
 mod prepare;

@@ -521,6 +521,13 @@ pub(super) fn near_rows(
     .collect()
 }
 
+/// (id, SimHash, nshash key) of every document: one pass over the smallest index that
+/// holds them, never the table rows.
+pub(super) fn near_keys(conn: &Connection) -> Result<Vec<(u32, Option<u64>, Option<u64>)>, rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT id, simhash, nshash FROM documents")?;
+    stmt.query_map([], |r| Ok((id_at(r, 0)?, hash_at(r, 1)?, hash_at(r, 2)?)))?.collect()
+}
+
 /// The group of document `id`, if it is archived.
 pub(super) fn group_of(conn: &Connection, id: u32) -> Result<Option<u32>, rusqlite::Error> {
     conn.prepare_cached("SELECT group_id FROM documents WHERE id = ?1")?.query_row([id], |r| id_at(r, 0)).optional()

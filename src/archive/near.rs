@@ -75,15 +75,15 @@ impl NearFinder {
             if doc.id == id {
                 continue;
             }
-            let near = doc.simhash.is_some_and(|h| near_by_simhash_alone(simhash, h, threshold));
-            let same_key = nshash.is_some() && doc.nshash == nshash;
+            let near = doc.simhash().is_some_and(|h| near_by_simhash_alone(simhash, h, threshold));
+            let same_key = nshash.is_some() && doc.nshash() == nshash;
             if !near && !same_key {
                 continue;
             }
             // Its group now (groups join as the add goes); none if it is gone (replaced by
             // a later version in this add).
             if let Some(group) = rows::group_of(conn, doc.id)? {
-                found.push(NearRow { id: doc.id, simhash: doc.simhash, group, nshash: doc.nshash });
+                found.push(NearRow { id: doc.id, simhash: doc.simhash(), group, nshash: doc.nshash() });
             }
         }
         Ok(found)
@@ -100,15 +100,35 @@ impl NearFinder {
 /// One document's keys.
 #[derive(Clone, Copy, Debug)]
 struct Keys {
+    simhash: u64,
+    nshash: u64,
     id: u32,
-    simhash: Option<u64>,
-    nshash: Option<u64>,
+    /// Which of the two it has: [`HAS_SIMHASH`], [`HAS_NSHASH`] (24 bytes a document, not
+    /// the 40 of two options: a million documents are held).
+    has: u8,
+}
+
+const HAS_SIMHASH: u8 = 1;
+const HAS_NSHASH: u8 = 2;
+
+impl Keys {
+    fn new(id: u32, simhash: Option<u64>, nshash: Option<u64>) -> Self {
+        let has = if simhash.is_some() { HAS_SIMHASH } else { 0 } | if nshash.is_some() { HAS_NSHASH } else { 0 };
+        Keys { simhash: simhash.unwrap_or(0), nshash: nshash.unwrap_or(0), id, has }
+    }
+
+    fn simhash(&self) -> Option<u64> {
+        (self.has & HAS_SIMHASH != 0).then_some(self.simhash)
+    }
+
+    fn nshash(&self) -> Option<u64> {
+        (self.has & HAS_NSHASH != 0).then_some(self.nshash)
+    }
 }
 
 /// Every document's keys, with chains through the documents sharing a half or a key: a
 /// map from the value to the last document holding it, and for each document the one
 /// before it with the same value.
-#[derive(Default)]
 pub(super) struct Held {
     docs: Vec<Keys>,
     /// Per half: value → last document with it; and each document's predecessor.
@@ -118,16 +138,26 @@ pub(super) struct Held {
 
 impl Held {
     fn load(conn: &Connection) -> Result<Self, rusqlite::Error> {
-        let mut held = Held::default();
-        for (id, simhash, nshash) in rows::near_keys(conn)? {
-            held.insert(id, simhash, nshash);
-        }
+        let mut held = Held::with_room(rows::document_count(conn)?);
+        rows::for_each_near_key(conn, |id, simhash, nshash| held.insert(id, simhash, nshash))?;
         Ok(held)
+    }
+
+    /// Room for `documents` and no more, before any is read: growing by doubling would
+    /// hold twice the room for a while.
+    fn with_room(documents: usize) -> Self {
+        let chains =
+            || (FxHashMap::with_capacity_and_hasher(documents, Default::default()), Vec::with_capacity(documents));
+        Held {
+            docs: Vec::with_capacity(documents),
+            halves: [chains(), chains()],
+            nshash: (FxHashMap::with_capacity_and_hasher(documents, Default::default()), Vec::with_capacity(documents)),
+        }
     }
 
     fn insert(&mut self, id: u32, simhash: Option<u64>, nshash: Option<u64>) {
         let Ok(at) = u32::try_from(self.docs.len()) else { return };
-        self.docs.push(Keys { id, simhash, nshash });
+        self.docs.push(Keys::new(id, simhash, nshash));
         let half_values = simhash.map(halves);
         for (i, (last, before)) in self.halves.iter_mut().enumerate() {
             let previous = match half_values {
@@ -227,7 +257,7 @@ mod tests {
                 1 => Some(0),
                 _ => Some(h),
             };
-            (simhash, (n % 5 == 0).then_some(next() % 7))
+            (simhash, n.is_multiple_of(5).then_some(next() % 7))
         };
         let mut ids = Vec::new();
         for n in 0..400 {
@@ -246,7 +276,7 @@ mod tests {
             let id = insert(&conn, n, simhash, nshash);
             held.added(id, simhash, nshash);
             found += same_answers(&conn, &mut held, id, probe, nshash);
-            if n % 3 == 0 {
+            if n.is_multiple_of(3) {
                 let gone = ids[n as usize * 7 % ids.len()];
                 rows::remove_document(&conn, gone).unwrap();
             }

@@ -521,11 +521,18 @@ pub(super) fn near_rows(
     .collect()
 }
 
-/// (id, SimHash, nshash key) of every document: one pass over the smallest index that
-/// holds them, never the table rows.
-pub(super) fn near_keys(conn: &Connection) -> Result<Vec<(u32, Option<u64>, Option<u64>)>, rusqlite::Error> {
+/// Gives `each` the id, SimHash and nshash key of every document: one pass over the
+/// smallest index that holds them, never the table rows.
+pub(super) fn for_each_near_key(
+    conn: &Connection,
+    mut each: impl FnMut(u32, Option<u64>, Option<u64>),
+) -> Result<(), rusqlite::Error> {
     let mut stmt = conn.prepare("SELECT id, simhash, nshash FROM documents")?;
-    stmt.query_map([], |r| Ok((id_at(r, 0)?, hash_at(r, 1)?, hash_at(r, 2)?)))?.collect()
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        each(id_at(r, 0)?, hash_at(r, 1)?, hash_at(r, 2)?);
+    }
+    Ok(())
 }
 
 /// The group of document `id`, if it is archived.

@@ -14,10 +14,9 @@ use std::path::PathBuf;
 
 use rusqlite::Connection;
 
-use super::near::NearFinder;
+use super::near::{NearFinder, near_by_simhash_alone};
 use super::rows::{self, NearRow};
 use crate::fingerprint::simhash::hamming;
-use crate::score::{PairScores, near_duplicate_rule};
 
 /// Hashes in a new document's sketch: its smallest distinct k-gram hashes.
 pub(super) const SKETCH: usize = 32;
@@ -104,17 +103,6 @@ pub(super) fn near_by_simhash(
     }
     near.sort_unstable();
     (near, nshash_neighbour)
-}
-
-/// Whether documents with SimHashes `a` and `b` are near duplicates by SimHash alone, as
-/// the check's rule says before anything is aligned. A SimHash of 0 means the text had no
-/// weighted words: it says nothing.
-pub(super) fn near_by_simhash_alone(a: u64, b: u64, threshold: u32) -> bool {
-    if a == 0 || b == 0 {
-        return false;
-    }
-    let unaligned = PairScores { score: 0.0, score_b: 0.0, longest: 0 };
-    near_duplicate_rule(&unaligned, Some(hamming(a, b)), || 0.0, threshold, 1.0)
 }
 
 /// Joins `groups` into the earliest of them; returns it.

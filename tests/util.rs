@@ -32,7 +32,26 @@ pub fn binary_for_other_users() -> (tempfile::TempDir, PathBuf) {
     let binary = folder.path().join("twinspot");
     std::fs::copy(env!("CARGO_BIN_EXE_twinspot"), &binary).expect("copy the binary");
     std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).expect("make it runnable");
+    wait_until_runnable(&binary);
     (folder, binary)
+}
+
+/// Runs the fresh copy `binary` once, again while Linux says it is busy: a child another
+/// test thread forked while the copy was open for writing holds it open until that child
+/// runs its own program, and until then running the copy fails with "Text file busy".
+/// Once the copy has run, no later fork can hold it.
+#[cfg(unix)]
+fn wait_until_runnable(binary: &Path) {
+    for _ in 0..500 {
+        let run = Command::new(binary).arg("--version").stdout(std::process::Stdio::null()).status();
+        match run {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+            _ => return,
+        }
+    }
+    panic!("{} stayed busy for 5 s", binary.display());
 }
 
 /// Runs `twinspot args…` in `dir`.

@@ -122,7 +122,8 @@ impl Archive {
         let dictionary = Dictionary::new();
         let snapshot = Snapshot::take(&self.lock(), &self.dir, inputs.len())?;
         let documents = rows::document_count(&self.lock()).map_err(|e| self.sql(e))?;
-        // Loaded while the first batch is read.
+        // Loaded when the first new document is committed: an add of unchanged files
+        // never loads it.
         let mut finder = NearFinder::for_add(inputs.len(), documents);
         // A batch read and not yet committed.
         let mut pending: Option<Vec<Seen>> = None;
@@ -134,8 +135,8 @@ impl Archive {
             }
             let sources: Vec<String> = batch.par_iter().map(|input| source_of(&input.path)).collect();
             let (read, committed) = std::thread::scope(|scope| {
-                let (docs, finder) = (pending.take(), &mut finder);
-                let commit = scope.spawn(move || self.between_batches(docs, finder, options));
+                let finder = &mut finder;
+                let commit = pending.take().map(|docs| scope.spawn(|| self.commit_and_merge(docs, finder, options)));
                 let files: Vec<(&str, &str)> = sources
                     .iter()
                     .zip(batch)
@@ -153,10 +154,11 @@ impl Archive {
                         prepared
                     })
                     .collect();
-                Ok::<_, ArchiveError>((read, commit.join()))
+                Ok::<_, ArchiveError>((read, commit.map(|handle| handle.join())))
             })?;
-            // A panic while committing is a bug: it goes on as if the commit had run here.
-            if let Some((done, added)) = committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))? {
+            if let Some(committed) = committed {
+                // A panic while committing is a bug: it goes on as if the commit had run here.
+                let (done, added) = committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
                 summary.absorb(done);
                 fresh.extend(added);
             }
@@ -189,21 +191,6 @@ impl Archive {
         }
         sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
         Ok(summary)
-    }
-
-    /// What runs while a batch is read: the batch read before it committed (what it
-    /// added), or before the first commit, the neighbours' keys loaded if this add holds
-    /// them.
-    fn between_batches(
-        &self,
-        docs: Option<Vec<Seen>>,
-        finder: &mut NearFinder,
-        options: &AddOptions,
-    ) -> Result<Option<(AddSummary, Vec<Fresh>)>, ArchiveError> {
-        match docs {
-            Some(docs) => self.commit_and_merge(docs, finder, options).map(Some),
-            None => finder.load(&self.lock()).map(|()| None).map_err(|e| self.sql(e)),
-        }
     }
 
     /// Commits one batch, then merges segments if a tier is full; what it added.

@@ -4,13 +4,13 @@
 //!
 //! A new document's neighbours are the documents sharing one of its probed SimHash halves
 //! ([`half_probes`]) or its nshash key. The catalog answers with 66 index seeks a document;
-//! at a million documents the index pages they land on no longer stay in the page cache,
-//! and an add of 5,000 spent 2.3 s of CPU in them, most of it waiting for the disk while the
-//! reading cores stood idle. One pass over the smallest covering index (0.2 s at a million,
-//! while the add's first batch is read) and the same question is answered from memory. The
-//! answer is the same: the same candidates, the same rule ([`super::groups`]), each near
-//! duplicate's group read from the catalog when it is needed (groups change as documents
-//! join them).
+//! at a million documents the index pages they land on do not stay in the page cache, and
+//! a profile of an add of 5,000 showed 2.3 s of CPU in them, most of it waiting for the
+//! disk while the reading cores stood idle. One pass over the smallest covering index
+//! when the add's first new document is committed (about 0.7 s of CPU at 1.3 million
+//! documents) and the same question is answered from memory. The answer is the same: the
+//! same candidates, the same rule ([`near_by_simhash_alone`]), each near duplicate's group
+//! read from the catalog when it is needed (groups join as the add goes).
 
 use rusqlite::Connection;
 use rustc_hash::FxHashMap;
@@ -23,10 +23,10 @@ use crate::score::{PairScores, near_duplicate_rule};
 /// A document's place in [`Held::docs`]; the end of a chain.
 const END: u32 = u32::MAX;
 
-/// An add of at least one new file for this many archived documents holds them in memory:
-/// the pass over the catalog costs about what 25 documents' seeks cost, a thousandth of the
-/// archive's documents (measured at a million: 0.2 s for the pass, 0.46 ms a document for
-/// the seeks).
+/// An add of at least one file for this many archived documents holds their keys: the
+/// pass costs about what the seeks of 1,500 new documents cost with the index pages
+/// cached, far fewer when they are not (docs/archive.md, "SimHash neighbours held in
+/// memory").
 const DOCUMENTS_A_FILE: usize = 1_000;
 
 /// How an add finds its documents' neighbours.
@@ -41,15 +41,6 @@ impl NearFinder {
     /// The way for an add of `files` into an archive of `documents`.
     pub fn for_add(files: usize, documents: usize) -> Self {
         if files.saturating_mul(DOCUMENTS_A_FILE) >= documents { Self::Held(None) } else { Self::Seeks }
-    }
-
-    /// Reads every document's keys into memory if this add holds them and they are not
-    /// read yet.
-    pub fn load(&mut self, conn: &Connection) -> Result<(), rusqlite::Error> {
-        if let Self::Held(held @ None) = self {
-            *held = Some(Box::new(Held::load(conn)?));
-        }
-        Ok(())
     }
 
     /// The documents other than `id` near the new document `id` (the catalog's
@@ -296,7 +287,6 @@ mod tests {
         }
         let mut held = NearFinder::for_add(1, 400);
         assert!(matches!(held, NearFinder::Held(None)));
-        held.load(&conn).unwrap();
         let mut found = 0;
         for n in 400..600 {
             let (simhash, nshash) = keys(n);

@@ -149,12 +149,10 @@ impl Held {
     /// Room for `documents` and no more, before any is read: growing by doubling would
     /// hold twice the room for a while.
     fn with_room(documents: usize) -> Self {
-        let chains =
-            || (FxHashMap::with_capacity_and_hasher(documents, Default::default()), Vec::with_capacity(documents));
         Held {
             docs: Vec::with_capacity(documents),
-            halves: [chains(), chains()],
-            nshash: (FxHashMap::with_capacity_and_hasher(documents, Default::default()), Vec::with_capacity(documents)),
+            halves: [chains_with_room(documents), chains_with_room(documents)],
+            nshash: chains_with_room(documents),
         }
     }
 
@@ -192,6 +190,11 @@ impl Held {
     }
 }
 
+/// Chains through `documents` documents by a key of type `K`, with room made for them.
+fn chains_with_room<K>(documents: usize) -> (FxHashMap<K, u32>, Vec<u32>) {
+    (FxHashMap::with_capacity_and_hasher(documents, Default::default()), Vec::with_capacity(documents))
+}
+
 /// Pushes every place of the chain ending at `last`.
 fn chain(last: Option<u32>, before: &[u32], found: &mut Vec<u32>) {
     let mut at = last.unwrap_or(END);
@@ -220,7 +223,6 @@ mod tests {
         id
     }
 
-    /// What the groups' rule makes of both finders' rows, for every threshold probed.
     /// The rows that matter to a group, comparable: near by SimHash or sharing the key.
     fn relevant(
         rows: Vec<NearRow>,

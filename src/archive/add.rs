@@ -6,7 +6,8 @@ use rusqlite::Connection;
 
 use super::files::{segment_name, sync_dir};
 use super::groups::{Fresh, assign_group};
-use super::near::NearFinder;
+use super::near::{NearFinder, Preload};
+use super::readahead;
 use super::prepare::{Prepared, prepare, source_of};
 use super::rows;
 use super::segment::{self, Kind};
@@ -92,6 +93,16 @@ enum Seen {
     Read(Box<Prepared>),
 }
 
+impl Seen {
+    /// The sketch of a file read.
+    fn sketch(&self) -> Option<&[u64]> {
+        match self {
+            Seen::Read(doc) => Some(&doc.sketch),
+            Seen::Same | Seen::SameBytes { .. } => None,
+        }
+    }
+}
+
 impl Archive {
     /// Adds `inputs`: a file whose SHA-256 is already archived is skipped, a file whose
     /// path is archived with other content replaces it. Batches commit one by one, in
@@ -124,11 +135,14 @@ impl Archive {
         let documents = rows::document_count(&self.lock()).map_err(|e| self.sql(e))?;
         // Loaded when the first new document is committed: an add of unchanged files
         // never loads it.
-        let mut finder = NearFinder::for_add(inputs.len(), documents);
+        let mut finder = NearFinder::for_add(inputs.len(), documents, self.dir.clone());
+        let preload = finder.preload();
         // A batch read and not yet committed.
         let mut pending: Option<Vec<Seen>> = None;
         // The documents added, for their check by the groups' rule once all are in.
         let mut fresh: Vec<Fresh> = Vec::new();
+        // What that check will look up, read ahead once a batch has read a file.
+        let mut read_ahead = None;
         for batch in inputs.chunks(BATCH) {
             if cancel.is_cancelled() {
                 break;
@@ -148,7 +162,7 @@ impl Archive {
                     .par_iter()
                     .zip(sources)
                     .map(|(input, source)| {
-                        let prepared = self.see(input, source, (&extractor, &dictionary), &known);
+                        let prepared = self.see(input, source, (&extractor, &dictionary), &known, preload.as_deref());
                         let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         sink.progress(Progress { stage: Stage::Reading, done: n, total });
                         prepared
@@ -172,6 +186,9 @@ impl Archive {
                     Err(failure) => summary.failed.push(failure),
                 }
             }
+            if read_ahead.is_none() {
+                read_ahead = readahead::start(&self.dir, ok.iter().filter_map(Seen::sketch), (batch.len(), total));
+            }
             pending = Some(ok);
             done += batch.len();
         }
@@ -185,6 +202,10 @@ impl Archive {
         match self.regroup(&fresh, options.cluster, cancel) {
             Ok(checked) => summary.checked_for_groups = checked,
             Err(e) => summary.warnings.push((self.dir.display().to_string(), format!("groups by SimHash alone ({e})"))),
+        }
+        if let Some(handle) = read_ahead {
+            // It only gives hints; a panic there is a bug, raised here.
+            handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         }
         if !options.sync.is_empty() && !cancel.is_cancelled() {
             summary.dropped = self.drop_gone(&options.sync)?;
@@ -220,13 +241,14 @@ impl Archive {
     /// Decides whether `input` changed, reading as little as it can: nothing when its
     /// size and times are those recorded with its archived version, its bytes (hashed)
     /// when they are not, and only a file with new bytes is read and fingerprinted.
-    /// `source` is the path it resolves to ([`source_of`]).
+    /// `source` is the path it resolves to ([`source_of`]); a file read starts `preload`.
     fn see(
         &self,
         input: &DocumentInput,
         source: String,
         readers: (&ingest::Extractor, &Dictionary),
         known: &Known,
+        preload: Option<&Preload>,
     ) -> Result<Seen, (String, String)> {
         // Seen before anything is read: a change made while it is read shows next time.
         let stamp = stamp_of(&input.path);
@@ -239,6 +261,9 @@ impl Archive {
             && let Verdict::SameBytes(ids) = known.by_digest(&source, &input.display, &digest)
         {
             return Ok(Seen::SameBytes { ids, source, stamp });
+        }
+        if let Some(preload) = preload {
+            preload.start();
         }
         prepare(&self.settings, input, readers, source, stamp).map(|p| Seen::Read(Box::new(p)))
     }

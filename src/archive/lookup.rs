@@ -64,6 +64,37 @@ impl SegmentLookup {
         Ok(Self { file, path: path.to_path_buf(), header, starts, filtered: true })
     }
 
+    /// Asks the system to read, in the background, what lookups of hashes below `below`
+    /// read: the entries of their buckets and, where filter blocks lie in hash order, their
+    /// blocks. Only when `lookups` of them would touch at least a quarter of those pages
+    /// anyway: one read of a span from the disk costs less than the many scattered reads
+    /// the lookups would wait on, but not when they would touch few of its pages. Whether
+    /// it asked.
+    pub(super) fn read_ahead_below(&self, below: u64, lookups: usize) -> bool {
+        let below = self.header.packing.keep(below);
+        let bucket = top_bits(below, self.header.bits) as usize;
+        let Some(&end) = self.starts.get(bucket + 1) else { return false };
+        let entries = (self.header.entry_offset(0), self.header.entry_offset(end as usize));
+        let words = self.header.filter_words;
+        let filter = match self.header.layout {
+            FilterLayout::Ordered => {
+                // The word of its first probe; its block ends within BLOCK_WORDS after it.
+                let word = self.header.layout.probes(below, words).next().unwrap_or(0) / 64;
+                let base = self.header.filter_offset();
+                (base, base + ((word + BLOCK_WORDS).min(words) * 8) as u64)
+            }
+            // Blocks picked by a mix of the hash: the lookups' blocks lie all over it.
+            FilterLayout::Blocked | FilterLayout::Spread => (0, 0),
+        };
+        let pages = (entries.1 - entries.0 + filter.1 - filter.0) / PAGE;
+        if (lookups as u64).saturating_mul(4) < pages {
+            return false;
+        }
+        will_need(&self.file, entries);
+        will_need(&self.file, filter);
+        true
+    }
+
     /// Looks hashes up without asking the Bloom filter first: the search itself, also on
     /// hashes the filter would stop.
     #[cfg(test)]
@@ -551,6 +582,37 @@ fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
 
 /// Tells the system the file is read at scattered places: no read-ahead around each read
 /// (on a cold page cache a check read ahead of every lookup).
+/// A page of the page cache, as the read-ahead counts them.
+const PAGE: u64 = 4096;
+
+/// Bytes one hint asks for: the system reads at most its read-ahead window for one
+/// (`read_ahead_kb`, 128 KiB unless raised), so a span is asked for a window at a time.
+const HINT: u64 = 128 * 1024;
+
+/// Asks the system to read the bytes `from..to` of `file` into its page cache now,
+/// without waiting for them. A refusal (or another system) leaves them to be read when
+/// needed.
+fn will_need(file: &File, (from, to): (u64, u64)) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let mut at = from;
+        while at < to {
+            let len = HINT.min(to - at);
+            let (Ok(offset), Ok(len)) = (libc::off_t::try_from(at), libc::off_t::try_from(len)) else { return };
+            // SAFETY: posix_fadvise only takes a hint about the open descriptor; it reads
+            // and writes no memory of ours.
+            let refused = unsafe { libc::posix_fadvise(file.as_raw_fd(), offset, len, libc::POSIX_FADV_WILLNEED) };
+            if refused != 0 {
+                return;
+            }
+            at += HINT;
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (file, from, to);
+}
+
 fn advise_random(file: &File) {
     #[cfg(target_os = "linux")]
     {

@@ -28,6 +28,7 @@ mod names;
 mod packing;
 mod prepare;
 mod reader;
+mod readahead;
 mod recut;
 mod regroup;
 mod rows;

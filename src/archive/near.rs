@@ -11,10 +11,22 @@
 //! documents) and the same question is answered from memory. The answer is the same: the
 //! same candidates, the same rule ([`near_by_simhash_alone`]), each near duplicate's group
 //! read from the catalog when it is needed (groups join as the add goes).
+//!
+//! The pass runs on a thread of its own, on a connection of its own, from the moment the
+//! add meets its first file with new bytes ([`Preload::start`]): the first batch is being
+//! read meanwhile, and its commit would otherwise wait for the pass (a second at 1.4
+//! million documents) while the next batch's reading was long done. An add of unchanged
+//! files never starts it.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
 
 use rusqlite::Connection;
 use rustc_hash::FxHashMap;
 
+use super::catalog;
 use super::codec::{half_probes, halves};
 use super::rows::{self, NearRow};
 use crate::fingerprint::simhash::hamming;
@@ -33,14 +45,27 @@ const DOCUMENTS_A_FILE: usize = 1_000;
 pub(super) enum NearFinder {
     /// Index seeks for each document (an add of few files into a large archive).
     Seeks,
-    /// Held in memory, once loaded.
-    Held(Option<Box<Held>>),
+    /// Held in memory, once loaded: by the preload when it was started, else when the
+    /// first new document is committed.
+    Held(Option<Box<Held>>, Arc<Preload>),
 }
 
 impl NearFinder {
-    /// The way for an add of `files` into an archive of `documents`.
-    pub fn for_add(files: usize, documents: usize) -> Self {
-        if files.saturating_mul(DOCUMENTS_A_FILE) >= documents { Self::Held(None) } else { Self::Seeks }
+    /// The way for an add of `files` into the archive at `dir`, of `documents`.
+    pub fn for_add(files: usize, documents: usize, dir: PathBuf) -> Self {
+        if files.saturating_mul(DOCUMENTS_A_FILE) >= documents {
+            Self::Held(None, Arc::new(Preload::new(dir)))
+        } else {
+            Self::Seeks
+        }
+    }
+
+    /// What starts reading the keys ahead of the first commit; `None` when they are not held.
+    pub fn preload(&self) -> Option<Arc<Preload>> {
+        match self {
+            Self::Seeks => None,
+            Self::Held(_, preload) => Some(preload.clone()),
+        }
     }
 
     /// The documents other than `id` near the new document `id` (the catalog's
@@ -56,9 +81,15 @@ impl NearFinder {
     ) -> Result<Vec<NearRow>, rusqlite::Error> {
         let held = match self {
             Self::Seeks => return rows::near_rows(conn, id, simhash, nshash),
-            Self::Held(held) => match held {
+            Self::Held(held, preload) => match held {
                 Some(held) => held,
-                None => held.insert(Box::new(Held::load(conn)?)),
+                None => {
+                    let loaded = match preload.take() {
+                        Some(loaded) => loaded,
+                        None => Held::load(conn)?,
+                    };
+                    held.insert(Box::new(loaded))
+                }
             },
         };
         let mut found = Vec::new();
@@ -81,11 +112,64 @@ impl NearFinder {
         Ok(found)
     }
 
-    /// Document `id` was added with these keys.
+    /// Document `id` was added with these keys. Ids only grow (the catalog's
+    /// `AUTOINCREMENT`): one not above every held id was read with the rest (the keys were
+    /// read on the connection that had just inserted it).
     pub fn added(&mut self, id: u32, simhash: Option<u64>, nshash: Option<u64>) {
-        if let Self::Held(Some(held)) = self {
+        if let Self::Held(Some(held), _) = self
+            && held.newest.is_none_or(|newest| id > newest)
+        {
             held.insert(id, simhash, nshash);
         }
+    }
+}
+
+/// The pass over the catalog for [`Held`], on a thread of its own, started once.
+pub(super) struct Preload {
+    dir: PathBuf,
+    started: AtomicBool,
+    running: Mutex<Option<JoinHandle<Option<Held>>>>,
+}
+
+impl Preload {
+    fn new(dir: PathBuf) -> Self {
+        Preload { dir, started: AtomicBool::new(false), running: Mutex::new(None) }
+    }
+
+    /// Starts the pass, the first time it is called. It reads what was committed before
+    /// the add's first commit: that commit waits for it before it asks for a neighbour
+    /// ([`NearFinder::near_rows`]), and its own uncommitted rows are not seen by another
+    /// connection. A document it removes is then held but gone, as one the add replaces
+    /// later is; a document it inserts is added as every later one is.
+    pub fn start(&self) {
+        if self.started.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let dir = self.dir.clone();
+        let pass = move || {
+            let conn = catalog::open(&dir, false).ok()?;
+            Held::load(&conn).ok()
+        };
+        // A thread the system will not give: the first commit makes the pass itself.
+        if let Ok(handle) = std::thread::Builder::new().name("twinspot-near-keys".into()).spawn(pass) {
+            *self.running.lock().unwrap_or_else(PoisonError::into_inner) = Some(handle);
+        }
+    }
+
+    /// The keys the pass read, once it is done; `None` when it was not started or did not
+    /// succeed. The caller then reads them on its own connection, which reports why it
+    /// cannot: the pass's own failure (another connection refused, say) is not the add's.
+    fn take(&self) -> Option<Held> {
+        let handle = self.running.lock().unwrap_or_else(PoisonError::into_inner).take()?;
+        handle.join().ok().flatten()
+    }
+}
+
+impl Drop for Preload {
+    /// An add that ends before its first commit (cancelled, or nothing new committed)
+    /// waits for the pass rather than leave it reading the catalog after the add.
+    fn drop(&mut self) {
+        drop(self.take());
     }
 }
 
@@ -134,6 +218,8 @@ impl Keys {
 /// before it with the same value.
 pub(super) struct Held {
     docs: Vec<Keys>,
+    /// The highest id held.
+    newest: Option<u32>,
     /// Per half: value → last document with it; and each document's predecessor.
     halves: [(FxHashMap<u32, u32>, Vec<u32>); 2],
     nshash: (FxHashMap<u64, u32>, Vec<u32>),
@@ -151,6 +237,7 @@ impl Held {
     fn with_room(documents: usize) -> Self {
         Held {
             docs: Vec::with_capacity(documents),
+            newest: None,
             halves: [chains_with_room(documents), chains_with_room(documents)],
             nshash: chains_with_room(documents),
         }
@@ -159,6 +246,7 @@ impl Held {
     fn insert(&mut self, id: u32, simhash: Option<u64>, nshash: Option<u64>) {
         let Ok(at) = u32::try_from(self.docs.len()) else { return };
         self.docs.push(Keys::new(id, simhash, nshash));
+        self.newest = self.newest.max(Some(id));
         let half_values = simhash.map(halves);
         for (i, (last, before)) in self.halves.iter_mut().enumerate() {
             let previous = match half_values {
@@ -262,6 +350,17 @@ mod tests {
 
     #[test]
     fn held_keys_give_the_catalogs_neighbours_as_documents_come_and_go() {
+        held_keys_as_documents_come_and_go(false);
+    }
+
+    #[test]
+    fn preloaded_keys_give_the_catalogs_neighbours_as_documents_come_and_go() {
+        held_keys_as_documents_come_and_go(true);
+    }
+
+    /// Both finders' answers compared while documents are added and removed; with
+    /// `preloaded`, the held keys read on the preload's thread.
+    fn held_keys_as_documents_come_and_go(preloaded: bool) {
         let dir = tempfile::tempdir().unwrap();
         catalog::create_new(dir.path(), &[]).unwrap();
         let conn = catalog::open(dir.path(), true).unwrap();
@@ -287,8 +386,11 @@ mod tests {
             let (simhash, nshash) = keys(n);
             ids.push(insert(&conn, n, simhash, nshash));
         }
-        let mut held = NearFinder::for_add(1, 400);
-        assert!(matches!(held, NearFinder::Held(None)));
+        let mut held = NearFinder::for_add(1, 400, dir.path().to_path_buf());
+        assert!(matches!(held, NearFinder::Held(None, _)));
+        if preloaded {
+            held.preload().unwrap().start();
+        }
         let mut found = 0;
         for n in 400..600 {
             let (simhash, nshash) = keys(n);
@@ -306,12 +408,36 @@ mod tests {
         }
         // Most of them have neighbours: the answers compared are not all empty.
         assert!(found > 800, "{found} answers with neighbours");
+        if let NearFinder::Held(Some(held), preload) = &held {
+            assert_eq!(held.docs.len(), 600, "each document held once");
+            assert!(preload.running.lock().unwrap().is_none(), "the pass was taken");
+        } else {
+            panic!("the keys were never held");
+        }
+    }
+
+    #[test]
+    fn a_document_inserted_before_the_keys_are_read_is_held_once() {
+        let dir = tempfile::tempdir().unwrap();
+        catalog::create_new(dir.path(), &[]).unwrap();
+        let conn = catalog::open(dir.path(), true).unwrap();
+        insert(&conn, 0, Some(0xff), None);
+        let mut finder = NearFinder::for_add(1, 1, dir.path().to_path_buf());
+        // As the add's first commit does: its row, its neighbours (the keys read now, on
+        // its connection, with its row), then its keys.
+        let id = insert(&conn, 1, Some(0xfe), None);
+        let near = finder.near_rows(&conn, id, 0xfe, None, 3).unwrap();
+        finder.added(id, Some(0xfe), None);
+        assert_eq!(near.len(), 1);
+        let NearFinder::Held(Some(held), _) = &finder else { panic!("the keys were never held") };
+        assert_eq!(held.docs.len(), 2);
     }
 
     #[test]
     fn few_files_into_a_large_archive_seek() {
-        assert!(matches!(NearFinder::for_add(5, 1_000_000), NearFinder::Seeks));
-        assert!(matches!(NearFinder::for_add(1_000, 1_000_000), NearFinder::Held(None)));
-        assert!(matches!(NearFinder::for_add(1, 0), NearFinder::Held(None)));
+        let dir = PathBuf::from("archive");
+        assert!(matches!(NearFinder::for_add(5, 1_000_000, dir.clone()), NearFinder::Seeks));
+        assert!(matches!(NearFinder::for_add(1_000, 1_000_000, dir.clone()), NearFinder::Held(None, _)));
+        assert!(matches!(NearFinder::for_add(1, 0, dir), NearFinder::Held(None, _)));
     }
 }

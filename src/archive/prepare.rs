@@ -38,6 +38,8 @@ pub(super) struct Prepared {
     pub keywords: Option<KeywordPrint>,
     /// The two-byte keys of its compared tokens (taken in the parallel part of an add).
     pub keys: TokenKeys<'static>,
+    /// Its smallest k-gram hashes, for the groups' rule (taken in the parallel part too).
+    pub sketch: Vec<u64>,
 }
 
 impl Prepared {
@@ -67,7 +69,7 @@ impl Prepared {
         Fresh {
             id,
             file: std::path::PathBuf::from(&self.source),
-            sketch: sketch(self.prints.kgrams.iter().map(|f| f.hash)),
+            sketch: self.sketch.clone(),
             nshash_neighbour,
         }
     }
@@ -92,7 +94,9 @@ pub(super) fn prepare(
     let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
     let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
     let keys = TokenKeys::of(&read.prints.tokenized.tokens);
+    let sketch = sketch(read.prints.kgrams.iter().map(|f| f.hash));
     Ok(Prepared {
+        sketch,
         path: input.display.clone(),
         source,
         stamp,

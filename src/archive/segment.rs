@@ -451,6 +451,25 @@ mod tests {
     }
 
     #[test]
+    fn a_span_is_read_ahead_only_for_lookups_that_would_touch_a_quarter_of_its_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.seg");
+        let entries: Vec<(u64, Posting)> = (0..200_000u64)
+            .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15), Posting { doc: i as u32 % 1000, position: i as u32 }))
+            .collect();
+        write(&path, Kind::Kgrams, entries).unwrap();
+        let lookup = SegmentLookup::open(&path).unwrap();
+        // Half the hash space: about half of 1.6 MB of entries and of the filter, some 230
+        // pages.
+        let half = u64::MAX / 2;
+        assert!(!lookup.read_ahead_below(half, 40), "40 lookups touch a sixth of its pages at most");
+        assert!(lookup.read_ahead_below(half, 100));
+        assert!(lookup.read_ahead_below(0, 1), "the first bucket alone is a few pages");
+        assert!(lookup.read_ahead_below(u64::MAX, 1_000));
+        assert!(!lookup.read_ahead_below(u64::MAX, 60));
+    }
+
+    #[test]
     fn written_segments_answer_every_hash_and_no_absent_one() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.seg");

@@ -7,8 +7,8 @@ use rusqlite::Connection;
 use super::files::{segment_name, sync_dir};
 use super::groups::{Fresh, assign_group};
 use super::near::{NearFinder, Preload};
-use super::readahead;
 use super::prepare::{Prepared, prepare, source_of};
+use super::readahead;
 use super::rows;
 use super::segment::{self, Kind};
 use super::unchanged::{FileStamp, Known, Snapshot, Verdict, file_digest, stamp_of};
@@ -133,8 +133,8 @@ impl Archive {
         let dictionary = Dictionary::new();
         let snapshot = Snapshot::take(&self.lock(), &self.dir, inputs.len())?;
         let documents = rows::document_count(&self.lock()).map_err(|e| self.sql(e))?;
-        // Loaded when the first new document is committed: an add of unchanged files
-        // never loads it.
+        // Read from the first file with new bytes on (`preload`): an add of unchanged
+        // files never reads it.
         let mut finder = NearFinder::for_add(inputs.len(), documents, self.dir.clone());
         let preload = finder.preload();
         // A batch read and not yet committed.

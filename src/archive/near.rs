@@ -159,17 +159,21 @@ impl Preload {
     /// The keys the pass read, once it is done; `None` when it was not started or did not
     /// succeed. The caller then reads them on its own connection, which reports why it
     /// cannot: the pass's own failure (another connection refused, say) is not the add's.
+    /// A panic in the pass is a bug, raised here.
     fn take(&self) -> Option<Held> {
         let handle = self.running.lock().unwrap_or_else(PoisonError::into_inner).take()?;
-        handle.join().ok().flatten()
+        handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     }
 }
 
 impl Drop for Preload {
     /// An add that ends before its first commit (cancelled, or nothing new committed)
-    /// waits for the pass rather than leave it reading the catalog after the add.
+    /// waits for the pass rather than leave it reading the catalog after the add; what the
+    /// pass read, or how it ended, matters to no one then.
     fn drop(&mut self) {
-        drop(self.take());
+        if let Some(handle) = self.running.get_mut().unwrap_or_else(PoisonError::into_inner).take() {
+            drop(handle.join());
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::collections::binary_heap::PeekMut;
 
 use rustc_hash::FxHashSet;
 
@@ -220,18 +221,37 @@ impl<'a> MergeIter<'a> {
 impl Iterator for MergeIter<'_> {
     type Item = (u64, Posting);
     fn next(&mut self) -> Option<Self::Item> {
-        while let Some(Reverse((entry, s))) = self.heap.pop() {
-            self.advance(s);
+        loop {
+            let entry = self.replace_smallest()?;
             if self.error.is_some() {
                 return None;
             }
-            if self.removed.contains(&entry.1.doc) || self.last == Some(entry) {
+            if (!self.removed.is_empty() && self.removed.contains(&entry.1.doc)) || self.last == Some(entry) {
                 continue;
             }
             self.last = Some(entry);
             return Some(entry);
         }
-        None
+    }
+}
+
+impl MergeIter<'_> {
+    /// Takes the smallest entry, putting the next entry of its input in its place on the
+    /// heap (one sift instead of a pop and a push); `None` when every input is done.
+    fn replace_smallest(&mut self) -> Option<(u64, Posting)> {
+        let mut top = self.heap.peek_mut()?;
+        let Reverse((entry, s)) = *top;
+        match self.inputs[s].next() {
+            Some(Ok(next)) => *top = Reverse((next, s)),
+            Some(Err(e)) => {
+                self.error.get_or_insert(e);
+                PeekMut::pop(top);
+            }
+            None => {
+                PeekMut::pop(top);
+            }
+        }
+        Some(entry)
     }
 }
 

@@ -315,6 +315,33 @@ mod tests {
     }
 
     #[test]
+    fn a_merge_gives_every_entry_once_in_order_without_removed_documents() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = |doc, position| Posting { doc, position };
+        // Three inputs whose hashes interleave, an entry in two of them, and documents
+        // 3 and 7 removed.
+        let mut all = Vec::new();
+        let mut segments = Vec::new();
+        for input in 0..3u64 {
+            let entries: Vec<(u64, Posting)> = (0..2_000u64)
+                .map(|i| (crate::hash::fmix64(i * 3 + input) << 16, p((i % 11) as u32, (i + input) as u32)))
+                .chain(std::iter::once((5 << 16, p(1, 1))).filter(|_| input > 0))
+                .collect();
+            let path = tmp.path().join(format!("{input}.seg"));
+            segment::write(&path, Kind::Kgrams, entries.clone()).unwrap();
+            segments.push(Segment::open(&path).unwrap());
+            all.extend(entries);
+        }
+        let removed: FxHashSet<u32> = [3, 7].into_iter().collect();
+        let merged: Vec<(u64, Posting)> = MergeIter::new(&segments, &removed).unwrap().collect();
+        all.retain(|e| !removed.contains(&e.1.doc));
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(merged, all);
+        assert_eq!(merged.iter().filter(|e| e.0 == 5 << 16).count(), 1, "the entry in two inputs, once");
+    }
+
+    #[test]
     fn segments_of_earlier_formats_merge_with_those_written_now() {
         use super::super::packing::kept_hash;
         use super::super::segment::EntryLayout;

@@ -7,16 +7,16 @@
 //! at a million documents the index pages they land on do not stay in the page cache, and
 //! a profile of an add of 5,000 showed 2.3 s of CPU in them, most of it waiting for the
 //! disk while the reading cores stood idle. One pass over the smallest covering index
-//! when the add's first new document is committed (about 0.7 s of CPU at 1.3 million
-//! documents) and the same question is answered from memory. The answer is the same: the
-//! same candidates, the same rule ([`near_by_simhash_alone`]), each near duplicate's group
-//! read from the catalog when it is needed (groups join as the add goes).
+//! (0.4–0.5 s at 1.5 million documents) and the same question is answered from memory:
+//! the keys read are sorted by each half and by key, those the add inserts are chained
+//! (`Held`). The answer is the same: the same candidates, the same rule
+//! ([`near_by_simhash_alone`]), each near duplicate's group read from the catalog when it
+//! is needed (groups join as the add goes).
 //!
 //! The pass runs on a thread of its own, on a connection of its own, from the moment the
 //! add meets its first file with new bytes ([`Preload::start`]): the first batch is being
-//! read meanwhile, and its commit would otherwise wait for the pass (a second at 1.4
-//! million documents) while the next batch's reading was long done. An add of unchanged
-//! files never starts it.
+//! read meanwhile, and its commit would otherwise wait for the pass while the next batch's
+//! reading was long done. An add of unchanged files never starts it.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};

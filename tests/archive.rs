@@ -544,10 +544,11 @@ fn a_group_whose_representative_is_removed_keeps_its_members_under_the_earliest_
     assert!(groups.contains("b.txt") && groups.contains("c.txt") && !groups.contains("a.txt"), "{groups}");
 }
 
-/// The catalog keeps its number of documents beside them (a count would read an index of
-/// the whole catalog in every check): right after adds, replacements, removals, expiry
-/// and `--sync`; added by the first writer to a catalog made without it (which readers
-/// count meanwhile); and `verify` says when it is wrong.
+/// The catalog keeps its number of documents and of their characters beside them (a count
+/// would read an index of the whole catalog in every check, a sum every row for `stats`):
+/// right after adds, replacements, removals, expiry and `--sync`; added by the first writer
+/// to a catalog made without them (which readers count meanwhile); and `verify` says when
+/// one is wrong.
 #[test]
 fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
     let tmp = tempfile::tempdir().unwrap();
@@ -566,6 +567,11 @@ fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
     let kept_and_counted = || -> (i64, i64) {
         let conn = rusqlite::Connection::open(&catalog).unwrap();
         let kept = conn.query_row("SELECT n FROM counts WHERE name = 'documents'", [], |r| r.get(0)).unwrap();
+        let (chars, summed): (i64, i64) = (
+            conn.query_row("SELECT n FROM counts WHERE name = 'chars'", [], |r| r.get(0)).unwrap(),
+            conn.query_row("SELECT sum(chars) FROM documents", [], |r| r.get(0)).unwrap(),
+        );
+        assert_eq!(chars, summed, "the characters kept");
         (kept, conn.query_row("SELECT count(*) FROM documents", [], |r| r.get(0)).unwrap())
     };
     run(&["archive", "add", "arc", "docs", "--date", "2020-01-01", "-q"]);
@@ -588,8 +594,14 @@ fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
     assert!(stats.lines().any(|l| l.split_whitespace().eq(["documents", &counted.to_string()])), "{stats}");
     // A catalog made without it: counted by readers, kept again after the next writer.
     let conn = rusqlite::Connection::open(&catalog).unwrap();
-    conn.execute_batch("DROP TRIGGER documents_counted_in; DROP TRIGGER documents_counted_out; DROP TABLE counts;")
-        .unwrap();
+    conn.execute_batch(
+        "DROP TRIGGER documents_counted_in; DROP TRIGGER documents_counted_out;
+         DROP TRIGGER documents_chars_in; DROP TRIGGER documents_chars_out; DROP TABLE counts;",
+    )
+    .unwrap();
+    drop(conn);
+    let before = run(&["archive", "stats", "arc"]);
+    let conn = rusqlite::Connection::open(&catalog).unwrap();
     drop(conn);
     let checked = json_of(dir, &["archive", "check", "arc", "docs/05.txt", "--json", "-", "-q"]);
     assert!(!checked["pairs"].as_array().unwrap().is_empty(), "{checked:#}");
@@ -597,6 +609,25 @@ fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
     run(&["archive", "add", "arc", "docs", "-q"]);
     assert_eq!(kept_and_counted(), (12, 12));
     assert!(run(&["archive", "verify", "arc"]).contains("0 problems"));
+    // The characters of the stats: summed before, kept after; the same but for what the
+    // add put back.
+    let chars_of = |stats: &str| stats.lines().find(|l| l.starts_with("characters")).unwrap().to_string();
+    let after = run(&["archive", "stats", "arc"]);
+    assert!(chars_of(&before).split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() > 0, "{before}");
+    let summed: i64 = rusqlite::Connection::open(&catalog)
+        .unwrap()
+        .query_row("SELECT sum(chars) FROM documents", [], |r| r.get(0))
+        .unwrap();
+    assert!(after.lines().any(|l| l.split_whitespace().eq(["characters", &summed.to_string()])), "{after}");
+    let conn = rusqlite::Connection::open(&catalog).unwrap();
+    conn.execute("UPDATE counts SET n = n + 3 WHERE name = 'chars'", []).unwrap();
+    drop(conn);
+    let out = twinspot(dir, &["archive", "verify", "arc"]);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains(&format!("it says it holds {} characters, and holds {summed}", summed + 3)), "{said}");
+    let conn = rusqlite::Connection::open(&catalog).unwrap();
+    conn.execute("UPDATE counts SET n = n - 3 WHERE name = 'chars'", []).unwrap();
+    drop(conn);
     // Wrong: said.
     let conn = rusqlite::Connection::open(&catalog).unwrap();
     conn.execute("UPDATE counts SET n = n + 5 WHERE name = 'documents'", []).unwrap();

@@ -207,6 +207,17 @@ impl Archive {
                 report.problems.push(format!("{}: it says it holds {kept} documents, and holds {counted}", super::catalog::CATALOG));
             }
         }
+        // And the characters it keeps, against a sum.
+        if rows::keeps_character_count(&conn).map_err(sql)? {
+            let (kept, summed) =
+                (rows::character_count(&conn).map_err(sql)?, rows::summed_characters(&conn).map_err(sql)?);
+            if kept != summed {
+                report.problems.push(format!(
+                    "{}: it says it holds {kept} characters, and holds {summed}",
+                    super::catalog::CATALOG
+                ));
+            }
+        }
         let segments = rows::segments(&conn).map_err(sql)?;
         for listed in &segments {
             let (file, postings) = (&listed.file, listed.postings);

@@ -337,8 +337,8 @@ pub(super) fn documents(conn: &Connection) -> Result<Vec<DocumentInfo>, rusqlite
 pub(super) fn counts(conn: &Connection) -> Result<Stats, rusqlite::Error> {
     let one = |q: &str| conn.query_row(q, [], |r| unsigned_at(r, 0));
     Ok(Stats {
-        documents: one("SELECT count(*) FROM documents")?,
-        chars: one("SELECT coalesce(sum(chars), 0) FROM documents")?,
+        documents: u64::try_from(document_count(conn)?).unwrap_or(u64::MAX),
+        chars: character_count(conn)?,
         groups: one("SELECT count(*) FROM (SELECT group_id FROM documents GROUP BY group_id HAVING count(*) > 1)")?,
         kgram_segments: one("SELECT count(*) FROM segments WHERE kind = 0")?,
         sentence_segments: one("SELECT count(*) FROM segments WHERE kind = 1")?,
@@ -359,6 +359,35 @@ pub(super) fn document_count(conn: &Connection) -> Result<usize, rusqlite::Error
 /// The number of archived documents, counted.
 pub(super) fn counted_documents(conn: &Connection) -> Result<usize, rusqlite::Error> {
     conn.query_row("SELECT count(*) FROM documents", [], |r| count_at(r, 0))
+}
+
+/// The characters of all archived documents: as the catalog keeps them, or summed in a
+/// catalog that keeps none yet.
+pub(super) fn character_count(conn: &Connection) -> Result<u64, rusqlite::Error> {
+    if keeps_character_count(conn)? {
+        return conn.query_row("SELECT n FROM counts WHERE name = 'chars'", [], |r| unsigned_at(r, 0));
+    }
+    summed_characters(conn)
+}
+
+/// The characters of all archived documents, summed over every row.
+pub(super) fn summed_characters(conn: &Connection) -> Result<u64, rusqlite::Error> {
+    conn.query_row("SELECT coalesce(sum(chars), 0) FROM documents", [], |r| unsigned_at(r, 0))
+}
+
+/// Whether the catalog keeps the characters of its documents (its triggers and its row of
+/// `counts`).
+pub(super) fn keeps_character_count(conn: &Connection) -> Result<bool, rusqlite::Error> {
+    let parts: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE (type = 'table' AND name = 'counts') \
+         OR (type = 'trigger' AND name IN ('documents_chars_in', 'documents_chars_out'))",
+        [],
+        |r| r.get(0),
+    )?;
+    if parts != 3 {
+        return Ok(false);
+    }
+    conn.query_row("SELECT count(*) FROM counts WHERE name = 'chars'", [], |r| r.get::<_, i64>(0)).map(|n| n == 1)
 }
 
 /// A count column as a `usize`.

@@ -347,13 +347,50 @@ pub(super) fn counts(conn: &Connection) -> Result<Stats, rusqlite::Error> {
     })
 }
 
+/// A number the catalog keeps in its `counts` table: its row, and the two triggers that
+/// keep it in step with `documents`.
+struct Kept {
+    name: &'static str,
+    triggers: [&'static str; 2],
+}
+
+/// The number of archived documents.
+const DOCUMENTS: Kept = Kept { name: "documents", triggers: ["documents_counted_in", "documents_counted_out"] };
+/// The characters of all archived documents.
+const CHARACTERS: Kept = Kept { name: "chars", triggers: ["documents_chars_in", "documents_chars_out"] };
+
+impl Kept {
+    /// Whether the catalog keeps it (the row and both triggers are there).
+    fn is_kept(&self, conn: &Connection) -> Result<bool, rusqlite::Error> {
+        let parts: i64 = conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE (type = 'table' AND name = 'counts') \
+             OR (type = 'trigger' AND name IN (?1, ?2))",
+            params![self.triggers[0], self.triggers[1]],
+            |r| r.get(0),
+        )?;
+        if parts != 3 {
+            return Ok(false);
+        }
+        let rows: i64 = conn.query_row("SELECT count(*) FROM counts WHERE name = ?1", [self.name], |r| r.get(0))?;
+        Ok(rows == 1)
+    }
+
+    /// Its value as kept; `None` when it is not kept ([`Kept::is_kept`]).
+    fn value(&self, conn: &Connection) -> Result<Option<u64>, rusqlite::Error> {
+        if !self.is_kept(conn)? {
+            return Ok(None);
+        }
+        conn.query_row("SELECT n FROM counts WHERE name = ?1", [self.name], |r| unsigned_at(r, 0)).map(Some)
+    }
+}
+
 /// The number of archived documents: as the catalog keeps it, or counted in a catalog
 /// that keeps none yet (one no writer of this build has opened).
 pub(super) fn document_count(conn: &Connection) -> Result<usize, rusqlite::Error> {
-    if keeps_document_count(conn)? {
-        return conn.query_row("SELECT n FROM counts WHERE name = 'documents'", [], |r| count_at(r, 0));
+    match DOCUMENTS.value(conn)? {
+        Some(n) => usize::try_from(n).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, i64::MAX)),
+        None => counted_documents(conn),
     }
-    counted_documents(conn)
 }
 
 /// The number of archived documents, counted.
@@ -361,13 +398,18 @@ pub(super) fn counted_documents(conn: &Connection) -> Result<usize, rusqlite::Er
     conn.query_row("SELECT count(*) FROM documents", [], |r| count_at(r, 0))
 }
 
+/// Whether the catalog keeps its number of documents.
+pub(super) fn keeps_document_count(conn: &Connection) -> Result<bool, rusqlite::Error> {
+    DOCUMENTS.is_kept(conn)
+}
+
 /// The characters of all archived documents: as the catalog keeps them, or summed in a
 /// catalog that keeps none yet.
 pub(super) fn character_count(conn: &Connection) -> Result<u64, rusqlite::Error> {
-    if keeps_character_count(conn)? {
-        return conn.query_row("SELECT n FROM counts WHERE name = 'chars'", [], |r| unsigned_at(r, 0));
+    match CHARACTERS.value(conn)? {
+        Some(n) => Ok(n),
+        None => summed_characters(conn),
     }
-    summed_characters(conn)
 }
 
 /// The characters of all archived documents, summed over every row.
@@ -375,40 +417,15 @@ pub(super) fn summed_characters(conn: &Connection) -> Result<u64, rusqlite::Erro
     conn.query_row("SELECT coalesce(sum(chars), 0) FROM documents", [], |r| unsigned_at(r, 0))
 }
 
-/// Whether the catalog keeps the characters of its documents (its triggers and its row of
-/// `counts`).
+/// Whether the catalog keeps the characters of its documents.
 pub(super) fn keeps_character_count(conn: &Connection) -> Result<bool, rusqlite::Error> {
-    let parts: i64 = conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE (type = 'table' AND name = 'counts') \
-         OR (type = 'trigger' AND name IN ('documents_chars_in', 'documents_chars_out'))",
-        [],
-        |r| r.get(0),
-    )?;
-    if parts != 3 {
-        return Ok(false);
-    }
-    conn.query_row("SELECT count(*) FROM counts WHERE name = 'chars'", [], |r| r.get::<_, i64>(0)).map(|n| n == 1)
+    CHARACTERS.is_kept(conn)
 }
 
 /// A count column as a `usize`.
 fn count_at(row: &Row<'_>, column: usize) -> Result<usize, rusqlite::Error> {
     let value: i64 = row.get(column)?;
     usize::try_from(value).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(column, value))
-}
-
-/// Whether the catalog keeps its number of documents: the row and the two triggers that
-/// keep it.
-pub(super) fn keeps_document_count(conn: &Connection) -> Result<bool, rusqlite::Error> {
-    let parts: i64 = conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE (type = 'table' AND name = 'counts') \
-         OR (type = 'trigger' AND name IN ('documents_counted_in', 'documents_counted_out'))",
-        [],
-        |r| r.get(0),
-    )?;
-    if parts != 3 {
-        return Ok(false);
-    }
-    conn.query_row("SELECT count(*) FROM counts WHERE name = 'documents'", [], |r| r.get::<_, i64>(0)).map(|n| n == 1)
 }
 
 /// The largest id the catalog ever gave (removed documents included).

@@ -155,6 +155,20 @@ impl AnyArchive {
         }
     }
 
+    /// The paths (as added) of those of `ids` that are archived, by id: what a list of
+    /// groups shows of their members. A folder archive looks each up (at 1.57 million
+    /// documents, reading every row to name the members of the groups took 13.7 s and 434
+    /// MB on a cold page cache); a shared archive's list is read whole, as before.
+    pub fn paths_of(&self, ids: &[u32]) -> Result<std::collections::HashMap<u32, String>, ArchiveError> {
+        match self {
+            Self::Folder(a) => Ok(a.paths_of(ids)?.into_iter().collect()),
+            Self::Server(a) => {
+                let wanted: std::collections::HashSet<u32> = ids.iter().copied().collect();
+                Ok(a.list()?.into_iter().filter(|d| wanted.contains(&d.id)).map(|d| (d.id, d.path)).collect())
+            }
+        }
+    }
+
     /// Sizes of the archive.
     pub fn stats(&self) -> Result<Stats, ArchiveError> {
         match self {

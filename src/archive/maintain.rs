@@ -101,6 +101,11 @@ impl Archive {
         rows::documents(&self.lock()).map_err(|e| self.sql(e))
     }
 
+    /// The paths (as added) of those of `ids` that are archived, by id.
+    pub fn paths_of(&self, ids: &[u32]) -> Result<Vec<(u32, String)>, ArchiveError> {
+        rows::paths_of(&self.lock(), ids).map_err(|e| self.sql(e))
+    }
+
     /// Sizes of the archive.
     pub fn stats(&self) -> Result<Stats, ArchiveError> {
         let mut stats = rows::counts(&self.lock()).map_err(|e| self.sql(e))?;

@@ -111,9 +111,10 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
         }
         ArchiveCommand::Groups { .. } => {
             let store = open_read(&location)?;
-            let paths: std::collections::HashMap<u32, String> =
-                store.list()?.into_iter().map(|d| (d.id, d.path)).collect();
-            for g in store.groups()? {
+            let groups = store.groups()?;
+            let members: Vec<u32> = groups.iter().flat_map(|g| g.members.iter().copied()).collect();
+            let paths = store.paths_of(&members)?;
+            for g in groups {
                 println!("group {} ({} documents)", g.representative, g.members.len());
                 for id in g.members {
                     println!("  {:>8} {}", id, paths.get(&id).map(String::as_str).unwrap_or("?"));

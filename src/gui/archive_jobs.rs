@@ -82,11 +82,8 @@ pub fn same_shape(a: &Settings, b: &Settings) -> bool {
 
 fn info_of(archive: &AnyArchive, name: &Path) -> Result<ArchiveInfo, ArchiveError> {
     let groups = archive.groups()?;
-    let paths: std::collections::HashMap<u32, String> = if groups.is_empty() {
-        std::collections::HashMap::new()
-    } else {
-        archive.list()?.into_iter().map(|d| (d.id, d.path)).collect()
-    };
+    let members: Vec<u32> = groups.iter().flat_map(|g| g.members.iter().copied()).collect();
+    let paths = archive.paths_of(&members)?;
     let groups = groups
         .into_iter()
         .map(|g| g.members.iter().map(|id| paths.get(id).cloned().unwrap_or_else(|| format!("#{id}"))).collect())

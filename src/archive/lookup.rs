@@ -580,8 +580,6 @@ fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
     Ok(())
 }
 
-/// Tells the system the file is read at scattered places: no read-ahead around each read
-/// (on a cold page cache a check read ahead of every lookup).
 /// A page of the page cache, as the read-ahead counts them.
 const PAGE: u64 = 4096;
 
@@ -613,6 +611,8 @@ fn will_need(file: &File, (from, to): (u64, u64)) {
     let _ = (file, from, to);
 }
 
+/// Tells the system the file is read at scattered places: no read-ahead around each read
+/// (on a cold page cache a check read ahead of every lookup).
 fn advise_random(file: &File) {
     #[cfg(target_os = "linux")]
     {

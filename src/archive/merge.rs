@@ -8,7 +8,6 @@
 //! postings). An add leaves it as it is, listed, for `verify` to report; a compaction
 //! refuses to run.
 
-
 use rustc_hash::FxHashSet;
 
 use super::files::{segment_name, sync_dir};

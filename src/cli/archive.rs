@@ -112,8 +112,7 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
         ArchiveCommand::Groups { .. } => {
             let store = open_read(&location)?;
             let groups = store.groups()?;
-            let members: Vec<u32> = groups.iter().flat_map(|g| g.members.iter().copied()).collect();
-            let paths = store.paths_of(&members)?;
+            let paths = store.member_paths(&groups)?;
             for g in groups {
                 println!("group {} ({} documents)", g.representative, g.members.len());
                 for id in g.members {

@@ -82,8 +82,7 @@ pub fn same_shape(a: &Settings, b: &Settings) -> bool {
 
 fn info_of(archive: &AnyArchive, name: &Path) -> Result<ArchiveInfo, ArchiveError> {
     let groups = archive.groups()?;
-    let members: Vec<u32> = groups.iter().flat_map(|g| g.members.iter().copied()).collect();
-    let paths = archive.paths_of(&members)?;
+    let paths = archive.member_paths(&groups)?;
     let groups = groups
         .into_iter()
         .map(|g| g.members.iter().map(|id| paths.get(id).cloned().unwrap_or_else(|| format!("#{id}"))).collect())

@@ -204,23 +204,10 @@ impl Archive {
         if integrity != "ok" {
             report.problems.push(format!("{}: {integrity}", super::catalog::CATALOG));
         }
-        // The number the catalog keeps of its documents, against a count.
-        if rows::keeps_document_count(&conn).map_err(sql)? {
-            let (kept, counted) =
-                (rows::document_count(&conn).map_err(sql)?, rows::counted_documents(&conn).map_err(sql)?);
-            if kept != counted {
-                report.problems.push(format!("{}: it says it holds {kept} documents, and holds {counted}", super::catalog::CATALOG));
-            }
-        }
-        // And the characters it keeps, against a sum.
-        if rows::keeps_character_count(&conn).map_err(sql)? {
-            let (kept, summed) =
-                (rows::character_count(&conn).map_err(sql)?, rows::summed_characters(&conn).map_err(sql)?);
-            if kept != summed {
-                report.problems.push(format!(
-                    "{}: it says it holds {kept} characters, and holds {summed}",
-                    super::catalog::CATALOG
-                ));
+        // The numbers the catalog keeps of its documents, against a count of them.
+        for (noun, kept, real) in rows::kept_against_real(&conn).map_err(sql)? {
+            if kept != real {
+                report.problems.push(format!("{}: it says it holds {kept} {noun}, and holds {real}", super::catalog::CATALOG));
             }
         }
         let segments = rows::segments(&conn).map_err(sql)?;

@@ -352,12 +352,26 @@ pub(super) fn counts(conn: &Connection) -> Result<Stats, rusqlite::Error> {
 struct Kept {
     name: &'static str,
     triggers: [&'static str; 2],
+    /// What it counts, as `verify` says it.
+    noun: &'static str,
+    /// It counted from the rows themselves.
+    real: fn(&Connection) -> Result<u64, rusqlite::Error>,
 }
 
 /// The number of archived documents.
-const DOCUMENTS: Kept = Kept { name: "documents", triggers: ["documents_counted_in", "documents_counted_out"] };
+const DOCUMENTS: Kept = Kept {
+    name: "documents",
+    triggers: ["documents_counted_in", "documents_counted_out"],
+    noun: "documents",
+    real: |conn| counted_documents(conn).map(|n| n as u64),
+};
 /// The characters of all archived documents.
-const CHARACTERS: Kept = Kept { name: "chars", triggers: ["documents_chars_in", "documents_chars_out"] };
+const CHARACTERS: Kept = Kept {
+    name: "chars",
+    triggers: ["documents_chars_in", "documents_chars_out"],
+    noun: "characters",
+    real: summed_characters,
+};
 
 impl Kept {
     /// Whether the catalog keeps it (the row and both triggers are there).
@@ -382,6 +396,18 @@ impl Kept {
         }
         conn.query_row("SELECT n FROM counts WHERE name = ?1", [self.name], |r| unsigned_at(r, 0)).map(Some)
     }
+}
+
+/// Each number the catalog keeps, with what it counts and what it should be: (noun, as
+/// kept, as counted from the rows). For `verify`.
+pub(super) fn kept_against_real(conn: &Connection) -> Result<Vec<(&'static str, u64, u64)>, rusqlite::Error> {
+    let mut out = Vec::new();
+    for kept in [DOCUMENTS, CHARACTERS] {
+        if let Some(value) = kept.value(conn)? {
+            out.push((kept.noun, value, (kept.real)(conn)?));
+        }
+    }
+    Ok(out)
 }
 
 /// The number of archived documents: as the catalog keeps it, or counted in a catalog

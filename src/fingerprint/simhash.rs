@@ -37,13 +37,27 @@ struct Segmenter {
 }
 
 impl Segmenter {
+    /// The dictionary and the IDF table, each read on a thread of its own when one can be
+    /// started: whoever waits for them (every reading thread, at the first Chinese text)
+    /// waits for the longer of the two rather than for both.
     fn build() -> Self {
-        let mut stop_words: BTreeSet<String> = jieba_rs::DEFAULT_STOP_WORDS.clone();
-        stop_words.extend(CHINESE_STOP_WORDS.iter().chain(ENGLISH_STOP_WORDS).map(|s| s.to_string()));
-        let mut tfidf = TfIdf::default();
-        *tfidf.config_mut() = KeywordExtractConfig::builder().set_stop_words(stop_words).build();
-        Segmenter { jieba: Jieba::new(), tfidf }
+        std::thread::scope(|scope| {
+            let tfidf = std::thread::Builder::new().name("twinspot-idf".into()).spawn_scoped(scope, idf_table);
+            let jieba = Jieba::new();
+            // A thread that could not start or died leaves the table to be read here.
+            let tfidf = tfidf.ok().and_then(|handle| handle.join().ok()).unwrap_or_else(idf_table);
+            Segmenter { jieba, tfidf }
+        })
     }
+}
+
+/// jieba's IDF table, with its stop words and ours.
+fn idf_table() -> TfIdf {
+    let mut stop_words: BTreeSet<String> = jieba_rs::DEFAULT_STOP_WORDS.clone();
+    stop_words.extend(CHINESE_STOP_WORDS.iter().chain(ENGLISH_STOP_WORDS).map(|s| s.to_string()));
+    let mut tfidf = TfIdf::default();
+    *tfidf.config_mut() = KeywordExtractConfig::builder().set_stop_words(stop_words).build();
+    tfidf
 }
 
 /// The jieba dictionary and IDF table (about 70 MB, a few hundred milliseconds to

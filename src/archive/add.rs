@@ -3,9 +3,7 @@
 
 use rayon::prelude::*;
 use rusqlite::Connection;
-use rustc_hash::FxHashSet;
 
-use super::early::Before;
 use super::files::{segment_name, sync_dir};
 use super::groups::{Fresh, assign_group};
 use super::near::{NearFinder, Preload};
@@ -145,20 +143,14 @@ impl Archive {
         let mut fresh: Vec<Fresh> = Vec::new();
         // What that check will look up, read ahead once a batch has read a file.
         let mut read_ahead = None;
-        // Its lookups in the segments held before the add, run batch by batch beside it
-        // from the first file read on, and the documents the add replaced.
-        let mut early: Option<Before> = None;
-        let mut replaced: FxHashSet<u32> = FxHashSet::default();
         for batch in inputs.chunks(BATCH) {
             if cancel.is_cancelled() {
                 break;
             }
             let sources: Vec<String> = batch.par_iter().map(|input| source_of(&input.path)).collect();
-            let looking = early.as_ref().zip(pending.as_deref()).map(|(before, docs)| (before, unlooked(before, docs)));
-            let (read, committed, looked) = std::thread::scope(|scope| {
+            let (read, committed) = std::thread::scope(|scope| {
                 let finder = &mut finder;
                 let commit = pending.take().map(|docs| scope.spawn(|| self.commit_and_merge(docs, finder, options)));
-                let looked = looking.map(|(before, hashes)| scope.spawn(move || before.look_up(hashes)));
                 let files: Vec<(&str, &str)> = sources
                     .iter()
                     .zip(batch)
@@ -176,16 +168,13 @@ impl Archive {
                         prepared
                     })
                     .collect();
-                Ok::<_, ArchiveError>((read, commit.map(|handle| handle.join()), looked.map(|handle| handle.join())))
+                Ok::<_, ArchiveError>((read, commit.map(|handle| handle.join())))
             })?;
             if let Some(committed) = committed {
                 // A panic while committing is a bug: it goes on as if the commit had run here.
-                let committed = committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-                committed.add_to((&mut summary, &mut fresh, &mut replaced));
-            }
-            if let (Some(before), Some(looked)) = (early.as_mut(), looked) {
-                // Lookups only read: a panic there is a bug, raised here.
-                before.absorb(looked.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+                let (done, added) = committed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                summary.absorb(done);
+                fresh.extend(added);
             }
             if cancel.is_cancelled() {
                 break;
@@ -200,30 +189,17 @@ impl Archive {
             if read_ahead.is_none() {
                 read_ahead = readahead::start(&self.dir, ok.iter().filter_map(Seen::sketch), (batch.len(), total));
             }
-            if early.is_none() && ok.iter().any(|seen| seen.sketch().is_some()) {
-                // Nothing of this add is committed yet. Should the segments not open, the
-                // groups' rule looks everything up after the add, and meets (and says)
-                // what kept them shut.
-                early = Before::open(&self.dir, &self.lock()).ok();
-            }
             pending = Some(ok);
             done += batch.len();
         }
         if let Some(docs) = pending {
-            let looking = early.as_ref().map(|before| (before, unlooked(before, &docs)));
-            let (committed, looked) = std::thread::scope(|scope| {
-                let looked = looking.map(|(before, hashes)| scope.spawn(move || before.look_up(hashes)));
-                (self.commit_and_merge(docs, &mut finder, options), looked.map(|handle| handle.join()))
-            });
-            committed?.add_to((&mut summary, &mut fresh, &mut replaced));
-            if let (Some(before), Some(looked)) = (early.as_mut(), looked) {
-                before.absorb(looked.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            }
+            let (done, added) = self.commit_and_merge(docs, &mut finder, options)?;
+            summary.absorb(done);
+            fresh.extend(added);
         }
         // Every document is committed by now: a check that fails here (a damaged segment,
         // said above) leaves groups by SimHash alone, and says so.
-        let found = early.as_ref().map(|before| (before, &replaced));
-        match self.regroup(&fresh, (options.cluster, &dictionary), found, cancel) {
+        match self.regroup(&fresh, options.cluster, cancel) {
             Ok(checked) => summary.checked_for_groups = checked,
             Err(e) => summary.warnings.push((self.dir.display().to_string(), format!("groups by SimHash alone ({e})"))),
         }
@@ -238,17 +214,17 @@ impl Archive {
         Ok(summary)
     }
 
-    /// Commits one batch, then merges segments if a tier is full; what it did.
+    /// Commits one batch, then merges segments if a tier is full; what it added.
     fn commit_and_merge(
         &self,
         docs: Vec<Seen>,
         finder: &mut NearFinder,
         options: &AddOptions,
-    ) -> Result<Committed, ArchiveError> {
-        let mut committed = Committed::default();
-        self.commit_batch(docs, finder, options, &mut committed)?;
-        committed.summary.damaged_segments = self.merge_if_needed()?;
-        Ok(committed)
+    ) -> Result<(AddSummary, Vec<Fresh>), ArchiveError> {
+        let mut summary = AddSummary::default();
+        let fresh = self.commit_batch(docs, finder, options, &mut summary)?;
+        summary.damaged_segments = self.merge_if_needed()?;
+        Ok((summary, fresh))
     }
 
     /// The inputs that are not files of the archive folder itself, and the names of those
@@ -299,9 +275,8 @@ impl Archive {
         docs: Vec<Seen>,
         finder: &mut NearFinder,
         options: &AddOptions,
-        committed: &mut Committed,
-    ) -> Result<(), ArchiveError> {
-        let Committed { summary, fresh, replaced } = committed;
+        summary: &mut AddSummary,
+    ) -> Result<Vec<Fresh>, ArchiveError> {
         let mut conn = self.lock();
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
@@ -309,6 +284,7 @@ impl Archive {
         let mut kgrams: Vec<(u64, Posting)> = Vec::new();
         let mut sentences: Vec<(u64, Posting)> = Vec::new();
         let mut first_id = None;
+        let mut fresh = Vec::new();
         for seen in docs {
             let doc = match seen {
                 Seen::Same => {
@@ -333,7 +309,6 @@ impl Archive {
             for &id in &old {
                 rows::remove_document(&tx, id).map_err(sql)?;
             }
-            replaced.extend(&old);
             let id = rows::insert_document(&tx, &doc.row(options.published.as_deref())).map_err(sql)?;
             first_id.get_or_insert(id);
             let keys = (doc.simhash.unwrap_or(0), doc.prints.nshash);
@@ -352,31 +327,9 @@ impl Archive {
             }
             sync_dir(&self.dir)?;
         }
-        tx.commit().map_err(sql)
+        tx.commit().map_err(sql)?;
+        Ok(fresh)
     }
-}
-
-/// What one batch's commit did: its counts, the documents it added (for their check by
-/// the groups' rule) and those it replaced.
-#[derive(Default)]
-struct Committed {
-    summary: AddSummary,
-    fresh: Vec<Fresh>,
-    replaced: Vec<u32>,
-}
-
-impl Committed {
-    /// Adds what it did to the add's `summary`, `fresh` and `replaced`.
-    fn add_to(self, (summary, fresh, replaced): (&mut AddSummary, &mut Vec<Fresh>, &mut FxHashSet<u32>)) {
-        summary.absorb(self.summary);
-        fresh.extend(self.fresh);
-        replaced.extend(self.replaced);
-    }
-}
-
-/// The sketch hashes of the files of `docs` read that `before` has not looked up.
-fn unlooked(before: &Before, docs: &[Seen]) -> Vec<u64> {
-    before.unlooked(docs.iter().filter_map(Seen::sketch))
 }
 
 /// The ids of the archived versions of `doc`'s file, which `doc` replaces; `None` when it

@@ -15,7 +15,6 @@ mod checksum;
 mod codec;
 mod cut;
 mod date;
-mod early;
 mod error;
 mod files;
 mod groups;

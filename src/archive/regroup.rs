@@ -8,37 +8,26 @@
 use std::borrow::Cow;
 
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::check::check_against;
-use super::early::Before;
 use super::groups::{Fresh, SKETCH_HITS, join_all};
 use super::reader::ArchiveIndex;
 use super::rows;
 use super::{Archive, ArchiveError};
 use crate::engine::MAX_POSTINGS;
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
-use crate::fingerprint::simhash::Dictionary;
 use crate::index::{Posting, ReferenceIndex};
 
 impl Archive {
     /// Checks the new documents of `fresh` that may have near duplicates the SimHash did
     /// not show, and joins their groups (with `cluster`, a document already in a group
-    /// of more than itself keeps it). How many were checked. What the add found of their
-    /// sketches as it ran (`early`: what it looked up before, the documents it replaced)
-    /// spares the lookups of the segments it found; the checks segment Chinese text with
-    /// the add's `dictionary`.
-    pub(super) fn regroup(
-        &self,
-        fresh: &[Fresh],
-        (cluster, dictionary): (bool, &Dictionary),
-        early: Option<(&Before, &FxHashSet<u32>)>,
-        cancel: &CancelFlag,
-    ) -> Result<usize, ArchiveError> {
+    /// of more than itself keeps it). How many were checked.
+    pub(super) fn regroup(&self, fresh: &[Fresh], cluster: bool, cancel: &CancelFlag) -> Result<usize, ArchiveError> {
         if fresh.is_empty() {
             return Ok(0);
         }
-        let suspects = self.worth_checking(fresh, early)?;
+        let suspects = self.worth_checking(fresh)?;
         // Checked a chunk at a time, in one check each: its suspects are read and matched
         // on every core, against one opening of the archive. Groups are joined after, in
         // the documents' order, as one at a time would join them.
@@ -46,7 +35,7 @@ impl Archive {
             if cancel.is_cancelled() {
                 break;
             }
-            for (doc, near) in chunk.iter().zip(self.near_duplicates_by_check(chunk, dictionary)?) {
+            for (doc, near) in chunk.iter().zip(self.near_duplicates_by_check(chunk)?) {
                 if !near.is_empty() {
                     self.join_near(doc, near, cluster)?;
                 }
@@ -76,15 +65,14 @@ impl Archive {
     /// The documents of `fresh` whose sketch shares [`SKETCH_HITS`] hashes with another
     /// document not already in its group (hashes held by more than [`MAX_POSTINGS`]
     /// postings say nothing, as in a check), or that share an nshash key.
-    fn worth_checking<'f>(
-        &self,
-        fresh: &'f [Fresh],
-        early: Option<(&Before, &FxHashSet<u32>)>,
-    ) -> Result<Vec<&'f Fresh>, ArchiveError> {
+    fn worth_checking<'f>(&self, fresh: &'f [Fresh]) -> Result<Vec<&'f Fresh>, ArchiveError> {
         let mut sharing: Vec<(&Fresh, Vec<u32>)> = Vec::new();
-        for (doc, others) in fresh.iter().zip(self.sharing_of(fresh, early)?) {
-            if let Some(others) = others {
-                sharing.push((doc, others));
+        {
+            let index = ArchiveIndex::open(self)?;
+            for (doc, others) in fresh.iter().zip(sharing_sketches(&index, fresh)) {
+                if let Some(others) = others {
+                    sharing.push((doc, others));
+                }
             }
         }
         let conn = self.lock();
@@ -102,27 +90,10 @@ impl Archive {
         Ok(out)
     }
 
-    /// What [`sharing`] says of each of `fresh`: from what the add found as it ran and
-    /// the segments it wrote when that is the whole answer, else from every segment.
-    fn sharing_of(
-        &self,
-        fresh: &[Fresh],
-        early: Option<(&Before, &FxHashSet<u32>)>,
-    ) -> Result<Vec<Option<Vec<u32>>>, ArchiveError> {
-        if let Some((before, replaced)) = early {
-            let found = before.sharing((&self.dir, &self.lock()), fresh, replaced)?;
-            if let Some(sharing) = found {
-                return Ok(sharing);
-            }
-        }
-        let index = ArchiveIndex::open(self)?;
-        Ok(sharing_sketches(&index, fresh))
-    }
-
     /// For each of `docs`, the archived documents that the check of its file calls its
     /// near duplicates.
-    fn near_duplicates_by_check(&self, docs: &[&Fresh], dictionary: &Dictionary) -> Result<Vec<Vec<u32>>, ArchiveError> {
-        let request = check_of(docs, &self.settings, dictionary);
+    fn near_duplicates_by_check(&self, docs: &[&Fresh]) -> Result<Vec<Vec<u32>>, ArchiveError> {
+        let request = check_of(docs, &self.settings);
         let report = check_against(self, &request, &NoProgress, &CancelFlag::new())?;
         let conn = self.lock();
         let mut all = Vec::with_capacity(docs.len());
@@ -168,7 +139,7 @@ pub(super) fn sharing_sketches(index: &dyn ReferenceIndex, docs: &[Fresh]) -> Ve
 }
 
 /// What [`sharing_sketches`] says of one document, from the postings of its sketch.
-pub(super) fn sharing<'p>(doc: &Fresh, sketch_postings: impl Iterator<Item = Cow<'p, [Posting]>>) -> Option<Vec<u32>> {
+fn sharing<'p>(doc: &Fresh, sketch_postings: impl Iterator<Item = Cow<'p, [Posting]>>) -> Option<Vec<u32>> {
     let mut counts: FxHashMap<u32, usize> = FxHashMap::default();
     for postings in sketch_postings {
         if postings.len() > MAX_POSTINGS {
@@ -185,13 +156,11 @@ pub(super) fn sharing<'p>(doc: &Fresh, sketch_postings: impl Iterator<Item = Cow
 }
 
 /// The request that checks the files of `docs` against an archive with `settings`, as
-/// suspects 0, 1, … in that order, their Chinese text segmented with `dictionary` (the
-/// add's: built once for the add and its checks).
-pub(super) fn check_of(docs: &[&Fresh], settings: &crate::settings::Settings, dictionary: &Dictionary) -> CheckRequest {
+/// suspects 0, 1, … in that order.
+pub(super) fn check_of(docs: &[&Fresh], settings: &crate::settings::Settings) -> CheckRequest {
     CheckRequest {
         documents: docs.iter().map(|doc| DocumentInput::new(doc.file.clone(), Role::Suspect)).collect(),
         settings: settings.clone(),
-        dictionary: dictionary.clone(),
         keep_dictionary: true,
         ..CheckRequest::default()
     }

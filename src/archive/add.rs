@@ -199,7 +199,7 @@ impl Archive {
         }
         // Every document is committed by now: a check that fails here (a damaged segment,
         // said above) leaves groups by SimHash alone, and says so.
-        match self.regroup(&fresh, options.cluster, cancel) {
+        match self.regroup(&fresh, (options.cluster, &dictionary), cancel) {
             Ok(checked) => summary.checked_for_groups = checked,
             Err(e) => summary.warnings.push((self.dir.display().to_string(), format!("groups by SimHash alone ({e})"))),
         }

@@ -17,13 +17,20 @@ use super::rows;
 use super::{Archive, ArchiveError};
 use crate::engine::MAX_POSTINGS;
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
+use crate::fingerprint::simhash::Dictionary;
 use crate::index::{Posting, ReferenceIndex};
 
 impl Archive {
     /// Checks the new documents of `fresh` that may have near duplicates the SimHash did
     /// not show, and joins their groups (with `cluster`, a document already in a group
-    /// of more than itself keeps it). How many were checked.
-    pub(super) fn regroup(&self, fresh: &[Fresh], cluster: bool, cancel: &CancelFlag) -> Result<usize, ArchiveError> {
+    /// of more than itself keeps it). How many were checked. The checks segment Chinese
+    /// text with the add's `dictionary`, built once for the add and its checks.
+    pub(super) fn regroup(
+        &self,
+        fresh: &[Fresh],
+        (cluster, dictionary): (bool, &Dictionary),
+        cancel: &CancelFlag,
+    ) -> Result<usize, ArchiveError> {
         if fresh.is_empty() {
             return Ok(0);
         }
@@ -35,7 +42,7 @@ impl Archive {
             if cancel.is_cancelled() {
                 break;
             }
-            for (doc, near) in chunk.iter().zip(self.near_duplicates_by_check(chunk)?) {
+            for (doc, near) in chunk.iter().zip(self.near_duplicates_by_check(chunk, dictionary)?) {
                 if !near.is_empty() {
                     self.join_near(doc, near, cluster)?;
                 }
@@ -92,8 +99,8 @@ impl Archive {
 
     /// For each of `docs`, the archived documents that the check of its file calls its
     /// near duplicates.
-    fn near_duplicates_by_check(&self, docs: &[&Fresh]) -> Result<Vec<Vec<u32>>, ArchiveError> {
-        let request = check_of(docs, &self.settings);
+    fn near_duplicates_by_check(&self, docs: &[&Fresh], dictionary: &Dictionary) -> Result<Vec<Vec<u32>>, ArchiveError> {
+        let request = check_of(docs, &self.settings, dictionary);
         let report = check_against(self, &request, &NoProgress, &CancelFlag::new())?;
         let conn = self.lock();
         let mut all = Vec::with_capacity(docs.len());
@@ -156,11 +163,13 @@ fn sharing<'p>(doc: &Fresh, sketch_postings: impl Iterator<Item = Cow<'p, [Posti
 }
 
 /// The request that checks the files of `docs` against an archive with `settings`, as
-/// suspects 0, 1, … in that order.
-pub(super) fn check_of(docs: &[&Fresh], settings: &crate::settings::Settings) -> CheckRequest {
+/// suspects 0, 1, … in that order, their Chinese text segmented with `dictionary` (the
+/// add's: built once for the add and its checks).
+pub(super) fn check_of(docs: &[&Fresh], settings: &crate::settings::Settings, dictionary: &Dictionary) -> CheckRequest {
     CheckRequest {
         documents: docs.iter().map(|doc| DocumentInput::new(doc.file.clone(), Role::Suspect)).collect(),
         settings: settings.clone(),
+        dictionary: dictionary.clone(),
         keep_dictionary: true,
         ..CheckRequest::default()
     }

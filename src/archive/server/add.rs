@@ -116,7 +116,7 @@ impl ServerArchive {
             let analyze = format!("VACUUM (ANALYZE) {s}.documents, {s}.kgrams, {s}.sentences");
             self.client().batch_execute(&analyze).map_err(|e| self.sql(RowError::Sql(e)))?;
         }
-        match self.regroup(&fresh, options.cluster, cancel) {
+        match self.regroup(&fresh, (options.cluster, &dictionary), cancel) {
             Ok(checked) => summary.checked_for_groups = checked,
             Err(e) => summary.warnings.push((self.shown(), format!("groups by SimHash alone ({e})"))),
         }
@@ -130,7 +130,12 @@ impl ServerArchive {
     /// Checks the new documents that may have near duplicates the SimHash did not show
     /// (as a folder archive does: `regroup.rs`), a chunk at a time in one check each, and
     /// joins their groups in the documents' order. How many were checked.
-    fn regroup(&self, fresh: &[Fresh], cluster: bool, cancel: &CancelFlag) -> Result<usize, ArchiveError> {
+    fn regroup(
+        &self,
+        fresh: &[Fresh],
+        (cluster, dictionary): (bool, &Dictionary),
+        cancel: &CancelFlag,
+    ) -> Result<usize, ArchiveError> {
         if fresh.is_empty() {
             return Ok(0);
         }
@@ -139,7 +144,7 @@ impl ServerArchive {
             if cancel.is_cancelled() {
                 break;
             }
-            let report = check_against(self, &check_of(chunk, &self.settings), &NoProgress, &CancelFlag::new())?;
+            let report = check_against(self, &check_of(chunk, &self.settings, dictionary), &NoProgress, &CancelFlag::new())?;
             for (i, doc) in chunk.iter().enumerate() {
                 let near: Vec<(&str, &str)> = near_duplicates_in(&report, i);
                 if !near.is_empty() {

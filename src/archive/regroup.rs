@@ -99,7 +99,11 @@ impl Archive {
 
     /// For each of `docs`, the archived documents that the check of its file calls its
     /// near duplicates.
-    fn near_duplicates_by_check(&self, docs: &[&Fresh], dictionary: &Dictionary) -> Result<Vec<Vec<u32>>, ArchiveError> {
+    fn near_duplicates_by_check(
+        &self,
+        docs: &[&Fresh],
+        dictionary: &Dictionary,
+    ) -> Result<Vec<Vec<u32>>, ArchiveError> {
         let request = check_of(docs, &self.settings, dictionary);
         let report = check_against(self, &request, &NoProgress, &CancelFlag::new())?;
         let conn = self.lock();

@@ -144,7 +144,8 @@ impl ServerArchive {
             if cancel.is_cancelled() {
                 break;
             }
-            let report = check_against(self, &check_of(chunk, &self.settings, dictionary), &NoProgress, &CancelFlag::new())?;
+            let report =
+                check_against(self, &check_of(chunk, &self.settings, dictionary), &NoProgress, &CancelFlag::new())?;
             for (i, doc) in chunk.iter().enumerate() {
                 let near: Vec<(&str, &str)> = near_duplicates_in(&report, i);
                 if !near.is_empty() {

@@ -9,7 +9,7 @@ use super::groups::{Fresh, sketch};
 use super::now;
 use super::rows::NewDocument;
 use super::unchanged::FileStamp;
-use crate::engine::{DocumentInput, fingerprint_document};
+use crate::engine::{DocumentInput, Fingerprinted, read_document};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::Dictionary;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
@@ -86,30 +86,68 @@ impl Prepared {
 pub(super) fn prepare(
     settings: &Settings,
     input: &DocumentInput,
-    readers: (&ingest::Extractor, &Dictionary),
+    (extractor, dictionary): (&ingest::Extractor, &Dictionary),
     source: String,
     stamp: Option<FileStamp>,
 ) -> Result<Prepared, (String, String)> {
-    let read = fingerprint_document(input, settings, readers).map_err(|e| (input.display.clone(), e))?;
+    Ok(read(settings, input, extractor, (source, stamp))?.sign(settings, dictionary))
+}
+
+/// One file read for adding, all of [`Prepared`] but its SimHash and keyword fingerprint,
+/// which [`Unsigned::sign`] takes with the jieba dictionary: an add reads a batch's files
+/// while the dictionary is built.
+pub(super) struct Unsigned {
+    read: Fingerprinted,
+    path: String,
+    source: String,
+    stamp: Option<FileStamp>,
+    size: u64,
+    compressed: Vec<u8>,
+    keys: TokenKeys<'static>,
+    sketch: Vec<u64>,
+}
+
+/// [`prepare`] but for what [`Unsigned::sign`] takes.
+pub(super) fn read(
+    settings: &Settings,
+    input: &DocumentInput,
+    extractor: &ingest::Extractor,
+    (source, stamp): (String, Option<FileStamp>),
+) -> Result<Unsigned, (String, String)> {
+    let read = read_document(input, settings, extractor).map_err(|e| (input.display.clone(), e))?;
     let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
     let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
     let keys = TokenKeys::of(&read.prints.tokenized.tokens);
     let sketch = sketch(read.prints.kgrams.iter().map(|f| f.hash));
-    Ok(Prepared {
-        sketch,
-        path: input.display.clone(),
-        source,
-        stamp,
-        warnings: read.entry.warnings.iter().map(ToString::to_string).collect(),
-        sha256: read.entry.sha256.unwrap_or_default(),
-        size,
-        chars: read.entry.chars,
-        compressed,
-        prints: read.prints,
-        simhash: read.entry.simhash,
-        keywords: read.keywords,
-        keys,
-    })
+    Ok(Unsigned { read, path: input.display.clone(), source, stamp, size, compressed, keys, sketch })
+}
+
+impl Unsigned {
+    /// Whether its signing may need the jieba dictionary.
+    pub fn may_need_dictionary(&self) -> bool {
+        self.read.may_need_dictionary()
+    }
+
+    /// Itself with its SimHash and keyword fingerprint.
+    pub fn sign(self, settings: &Settings, dictionary: &Dictionary) -> Prepared {
+        let Unsigned { mut read, path, source, stamp, size, compressed, keys, sketch } = self;
+        read.sign(settings, dictionary);
+        Prepared {
+            sketch,
+            path,
+            source,
+            stamp,
+            warnings: read.entry.warnings.iter().map(ToString::to_string).collect(),
+            sha256: read.entry.sha256.unwrap_or_default(),
+            size,
+            chars: read.entry.chars,
+            compressed,
+            prints: read.prints,
+            simhash: read.entry.simhash,
+            keywords: read.keywords,
+            keys,
+        }
+    }
 }
 
 /// The path `path` resolves to, as text: how a file is known whatever its spelling.

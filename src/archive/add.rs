@@ -267,7 +267,7 @@ impl Archive {
         &self,
         input: &DocumentInput,
         source: String,
-        (extractor, dictionary): (&ingest::Extractor, &Dictionary),
+        readers: (&ingest::Extractor, &Dictionary),
         known: &Known,
         preload: Option<&Preload>,
     ) -> Result<Seen<Unsigned>, (String, String)> {
@@ -286,11 +286,7 @@ impl Archive {
         if let Some(preload) = preload {
             preload.start();
         }
-        let unsigned = read(&self.settings, input, extractor, (source, stamp))?;
-        if unsigned.may_need_dictionary() {
-            dictionary.prepare_soon();
-        }
-        Ok(Seen::Read(Box::new(unsigned)))
+        read(&self.settings, input, readers, (source, stamp)).map(|doc| Seen::Read(Box::new(doc)))
     }
 
     /// One transaction: documents in, old versions out, segments written and listed. The

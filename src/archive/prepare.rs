@@ -82,17 +82,6 @@ impl Prepared {
     }
 }
 
-/// Reads and fingerprints `input` exactly as a check reads a reference.
-pub(super) fn prepare(
-    settings: &Settings,
-    input: &DocumentInput,
-    (extractor, dictionary): (&ingest::Extractor, &Dictionary),
-    source: String,
-    stamp: Option<FileStamp>,
-) -> Result<Prepared, (String, String)> {
-    Ok(read(settings, input, extractor, (source, stamp))?.sign(settings, dictionary))
-}
-
 /// One file read for adding, all of [`Prepared`] but its SimHash and keyword fingerprint,
 /// which [`Unsigned::sign`] takes with the jieba dictionary: an add reads a batch's files
 /// while the dictionary is built.
@@ -107,14 +96,19 @@ pub(super) struct Unsigned {
     sketch: Vec<u64>,
 }
 
-/// [`prepare`] but for what [`Unsigned::sign`] takes.
+/// Reads and fingerprints `input` exactly as a check reads a reference, but for what
+/// [`Unsigned::sign`] takes; starts building `dictionary` when that may need it
+/// ([`Dictionary::prepare_soon`]), so that it is ready when the batch is signed.
 pub(super) fn read(
     settings: &Settings,
     input: &DocumentInput,
-    extractor: &ingest::Extractor,
+    (extractor, dictionary): (&ingest::Extractor, &Dictionary),
     (source, stamp): (String, Option<FileStamp>),
 ) -> Result<Unsigned, (String, String)> {
     let read = read_document(input, settings, extractor).map_err(|e| (input.display.clone(), e))?;
+    if read.may_need_dictionary() {
+        dictionary.prepare_soon();
+    }
     let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
     let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
     let keys = TokenKeys::of(&read.prints.tokenized.tokens);
@@ -123,11 +117,6 @@ pub(super) fn read(
 }
 
 impl Unsigned {
-    /// Whether its signing may need the jieba dictionary.
-    pub fn may_need_dictionary(&self) -> bool {
-        self.read.may_need_dictionary()
-    }
-
     /// Itself with its SimHash and keyword fingerprint.
     pub fn sign(self, settings: &Settings, dictionary: &Dictionary) -> Prepared {
         let Unsigned { mut read, path, source, stamp, size, compressed, keys, sketch } = self;

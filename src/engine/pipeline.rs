@@ -479,7 +479,8 @@ impl Fingerprinted {
     /// built (the compared text holds a Han character; folding may make one of another
     /// character, which this does not foresee).
     pub(crate) fn may_need_dictionary(&self) -> bool {
-        !self.prints.tokenized.tokens.is_empty() && self.entry.text[..self.compared].chars().any(normalize::is_single_char_token)
+        !self.prints.tokenized.tokens.is_empty()
+            && self.entry.text[..self.compared].chars().any(normalize::is_single_char_token)
     }
 }
 

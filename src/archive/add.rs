@@ -7,7 +7,7 @@ use rusqlite::Connection;
 use super::files::{segment_name, sync_dir};
 use super::groups::{Fresh, assign_group};
 use super::near::{NearFinder, Preload};
-use super::prepare::{Prepared, Unsigned, read, source_of};
+use super::prepare::{Prepared, prepare, source_of};
 use super::readahead;
 use super::rows;
 use super::segment::{self, Kind};
@@ -17,7 +17,6 @@ use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::Posting;
 use crate::ingest;
-use crate::settings::Settings;
 
 /// Documents per batch: one transaction and one pair of segments each.
 const BATCH: usize = 1000;
@@ -83,28 +82,15 @@ impl AddSummary {
     }
 }
 
-/// What became of one file of an add before the catalog is written; `D`, what is known
-/// of a file read: all of it ([`Prepared`]), or all but what needs the jieba dictionary
-/// ([`Unsigned`]).
-enum Seen<D = Prepared> {
+/// What became of one file of an add before the catalog is written.
+enum Seen {
     /// Its size and times are those of its archived version: not read.
     Same,
     /// Its bytes are those of these archived versions of it, which get its stamp, or of
     /// another archived file (no ids: a copy, not archived again).
     SameBytes { ids: Vec<u32>, source: String, stamp: Option<FileStamp> },
     /// New or changed: read and fingerprinted.
-    Read(Box<D>),
-}
-
-impl Seen<Unsigned> {
-    /// Itself with a file read signed ([`Unsigned::sign`]).
-    fn signed(self, settings: &Settings, dictionary: &Dictionary) -> Seen {
-        match self {
-            Seen::Same => Seen::Same,
-            Seen::SameBytes { ids, source, stamp } => Seen::SameBytes { ids, source, stamp },
-            Seen::Read(doc) => Seen::Read(Box::new(doc.sign(settings, dictionary))),
-        }
-    }
+    Read(Box<Prepared>),
 }
 
 impl Seen {
@@ -172,21 +158,15 @@ impl Archive {
                     .collect();
                 let known = snapshot.of_batch(&files).map_err(|e| self.sql(e))?;
                 let ticks = std::sync::atomic::AtomicUsize::new(done);
-                let read: Vec<Result<Seen<Unsigned>, (String, String)>> = batch
+                let read: Vec<Result<Seen, (String, String)>> = batch
                     .par_iter()
                     .zip(sources)
                     .map(|(input, source)| {
-                        let seen = self.see(input, source, (&extractor, &dictionary), &known, preload.as_deref());
+                        let prepared = self.see(input, source, (&extractor, &dictionary), &known, preload.as_deref());
                         let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         sink.progress(Progress { stage: Stage::Reading, done: n, total });
-                        seen
+                        prepared
                     })
-                    .collect();
-                // Signed once the batch is read: the jieba dictionary, started at its first
-                // Chinese text, is built by then.
-                let read: Vec<Result<Seen, (String, String)>> = read
-                    .into_par_iter()
-                    .map(|seen| seen.map(|seen| seen.signed(&self.settings, &dictionary)))
                     .collect();
                 Ok::<_, ArchiveError>((read, commit.map(|handle| handle.join())))
             })?;
@@ -261,8 +241,7 @@ impl Archive {
     /// Decides whether `input` changed, reading as little as it can: nothing when its
     /// size and times are those recorded with its archived version, its bytes (hashed)
     /// when they are not, and only a file with new bytes is read and fingerprinted.
-    /// `source` is the path it resolves to ([`source_of`]); a file read starts `preload`,
-    /// and the building of the jieba dictionary when it may need it.
+    /// `source` is the path it resolves to ([`source_of`]); a file read starts `preload`.
     fn see(
         &self,
         input: &DocumentInput,
@@ -270,7 +249,7 @@ impl Archive {
         readers: (&ingest::Extractor, &Dictionary),
         known: &Known,
         preload: Option<&Preload>,
-    ) -> Result<Seen<Unsigned>, (String, String)> {
+    ) -> Result<Seen, (String, String)> {
         // Seen before anything is read: a change made while it is read shows next time.
         let stamp = stamp_of(&input.path);
         if known.same_stamp(&source, &input.display, stamp) {
@@ -286,7 +265,7 @@ impl Archive {
         if let Some(preload) = preload {
             preload.start();
         }
-        read(&self.settings, input, readers, (source, stamp)).map(|doc| Seen::Read(Box::new(doc)))
+        prepare(&self.settings, input, readers, source, stamp).map(|p| Seen::Read(Box::new(p)))
     }
 
     /// One transaction: documents in, old versions out, segments written and listed. The

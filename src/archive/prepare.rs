@@ -9,7 +9,7 @@ use super::groups::{Fresh, sketch};
 use super::now;
 use super::rows::NewDocument;
 use super::unchanged::FileStamp;
-use crate::engine::{DocumentInput, Fingerprinted, read_document};
+use crate::engine::{DocumentInput, fingerprint_document};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::Dictionary;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
@@ -82,61 +82,34 @@ impl Prepared {
     }
 }
 
-/// One file read for adding, all of [`Prepared`] but its SimHash and keyword fingerprint,
-/// which [`Unsigned::sign`] takes with the jieba dictionary: an add reads a batch's files
-/// while the dictionary is built.
-pub(super) struct Unsigned {
-    read: Fingerprinted,
-    path: String,
-    source: String,
-    stamp: Option<FileStamp>,
-    size: u64,
-    compressed: Vec<u8>,
-    keys: TokenKeys<'static>,
-    sketch: Vec<u64>,
-}
-
-/// Reads and fingerprints `input` exactly as a check reads a reference, but for what
-/// [`Unsigned::sign`] takes; starts building `dictionary` when that may need it
-/// ([`Dictionary::prepare_soon`]), so that it is ready when the batch is signed.
-pub(super) fn read(
+/// Reads and fingerprints `input` exactly as a check reads a reference.
+pub(super) fn prepare(
     settings: &Settings,
     input: &DocumentInput,
-    (extractor, dictionary): (&ingest::Extractor, &Dictionary),
-    (source, stamp): (String, Option<FileStamp>),
-) -> Result<Unsigned, (String, String)> {
-    let read = read_document(input, settings, extractor).map_err(|e| (input.display.clone(), e))?;
-    if read.may_need_dictionary() {
-        dictionary.prepare_soon();
-    }
+    readers: (&ingest::Extractor, &Dictionary),
+    source: String,
+    stamp: Option<FileStamp>,
+) -> Result<Prepared, (String, String)> {
+    let read = fingerprint_document(input, settings, readers).map_err(|e| (input.display.clone(), e))?;
     let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
     let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
     let keys = TokenKeys::of(&read.prints.tokenized.tokens);
     let sketch = sketch(read.prints.kgrams.iter().map(|f| f.hash));
-    Ok(Unsigned { read, path: input.display.clone(), source, stamp, size, compressed, keys, sketch })
-}
-
-impl Unsigned {
-    /// Itself with its SimHash and keyword fingerprint.
-    pub fn sign(self, settings: &Settings, dictionary: &Dictionary) -> Prepared {
-        let Unsigned { mut read, path, source, stamp, size, compressed, keys, sketch } = self;
-        read.sign(settings, dictionary);
-        Prepared {
-            sketch,
-            path,
-            source,
-            stamp,
-            warnings: read.entry.warnings.iter().map(ToString::to_string).collect(),
-            sha256: read.entry.sha256.unwrap_or_default(),
-            size,
-            chars: read.entry.chars,
-            compressed,
-            prints: read.prints,
-            simhash: read.entry.simhash,
-            keywords: read.keywords,
-            keys,
-        }
-    }
+    Ok(Prepared {
+        sketch,
+        path: input.display.clone(),
+        source,
+        stamp,
+        warnings: read.entry.warnings.iter().map(ToString::to_string).collect(),
+        sha256: read.entry.sha256.unwrap_or_default(),
+        size,
+        chars: read.entry.chars,
+        compressed,
+        prints: read.prints,
+        simhash: read.entry.simhash,
+        keywords: read.keywords,
+        keys,
+    })
 }
 
 /// The path `path` resolves to, as text: how a file is known whatever its spelling.

@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::matcher::Matcher;
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
-use super::fingerprint_document;
+use super::pipeline::fingerprint_document;
 use super::policy::{PairPolicy, Pairing};
 use super::{DocumentInput, Mode, Role};
 use crate::exclusions::Exclusions;

@@ -20,7 +20,7 @@ pub(crate) use assemble::assemble;
 pub use matcher::MAX_POSTINGS;
 pub use candidates::{CandidateDocument, CandidateRequest, DEFAULT_GROUP_CHARS, align_candidates};
 pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, collect_inputs, display_path};
-pub(crate) use pipeline::{Fingerprinted, compared_prefix, fingerprint_document, read_document, run_against};
+pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
 pub use pipeline::{run_check, run_check_cached};
 pub use progress::{CancelFlag, Cancelled, MatchTimings, NoProgress, Progress, ProgressSink, Stage};
 pub use read_cache::ReadCache;

@@ -445,43 +445,18 @@ pub(crate) fn fingerprint_document(
     settings: &Settings,
     (extractor, dictionary): (&ingest::Extractor, &Dictionary),
 ) -> Result<Fingerprinted, String> {
-    let mut read = read_document(input, settings, extractor)?;
-    read.sign(settings, dictionary);
-    Ok(read)
-}
-
-/// [`fingerprint_document`] but for the SimHash and keyword fingerprint, which
-/// [`Fingerprinted::sign`] takes: what needs no jieba dictionary.
-pub(crate) fn read_document(
-    input: &DocumentInput,
-    settings: &Settings,
-    extractor: &ingest::Extractor,
-) -> Result<Fingerprinted, String> {
     let mut loaded = load(0, input, (settings, false), extractor, None);
     let prints = match (loaded.prints.take(), loaded.entry.error.take()) {
         (Some(prints), None) => prints,
         (_, error) => return Err(error.map(|e| e.to_string()).unwrap_or_default()),
     };
-    Ok(Fingerprinted { entry: loaded.entry, compared: loaded.compared, prints, keywords: None })
-}
-
-impl Fingerprinted {
-    /// Takes its SimHash and keyword fingerprint, when it has words.
-    pub(crate) fn sign(&mut self, settings: &Settings, dictionary: &Dictionary) {
-        if !self.prints.tokenized.tokens.is_empty() {
-            let (simhash, print) = signatures(&self.entry.text[..self.compared], settings, dictionary);
-            self.entry.simhash = Some(simhash);
-            self.keywords = Some(print);
-        }
+    let mut keywords = None;
+    if !prints.tokenized.tokens.is_empty() {
+        let (simhash, print) = signatures(&loaded.entry.text[..loaded.compared], settings, dictionary);
+        loaded.entry.simhash = Some(simhash);
+        keywords = Some(print);
     }
-
-    /// Whether [`Self::sign`] may segment Chinese text, for which the jieba dictionary is
-    /// built (the compared text holds a Han character; folding may make one of another
-    /// character, which this does not foresee).
-    pub(crate) fn may_need_dictionary(&self) -> bool {
-        !self.prints.tokenized.tokens.is_empty()
-            && self.entry.text[..self.compared].chars().any(normalize::is_single_char_token)
-    }
+    Ok(Fingerprinted { entry: loaded.entry, compared: loaded.compared, prints, keywords })
 }
 
 /// The SimHash and the keyword fingerprint of a compared text.

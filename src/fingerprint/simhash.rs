@@ -8,7 +8,6 @@
 //! go when its owner says so or drops it.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use jieba_rs::{Jieba, KeywordExtract, KeywordExtractConfig, TfIdf};
@@ -66,15 +65,11 @@ fn idf_table() -> TfIdf {
 /// needs it (or [`Dictionary::prepare`]); [`Dictionary::release`] lets it go, and the next
 /// use builds it again. A check owns one, the window keeps one across checks.
 #[derive(Clone, Default)]
-pub struct Dictionary {
-    built: Arc<Mutex<Option<Arc<Segmenter>>>>,
-    /// A thread was started to build it ([`Dictionary::prepare_soon`]).
-    asked: Arc<AtomicBool>,
-}
+pub struct Dictionary(Arc<Mutex<Option<Arc<Segmenter>>>>);
 
 impl std::fmt::Debug for Dictionary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let built = self.built.lock().unwrap_or_else(PoisonError::into_inner).is_some();
+        let built = self.0.lock().unwrap_or_else(PoisonError::into_inner).is_some();
         f.debug_struct("Dictionary").field("built", &built).finish()
     }
 }
@@ -87,7 +82,7 @@ impl Dictionary {
 
     /// The built segmenter, built now if it is not (other users wait for it).
     fn segmenter(&self) -> Arc<Segmenter> {
-        let mut built = self.built.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut built = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         built.get_or_insert_with(|| Arc::new(Segmenter::build())).clone()
     }
 
@@ -96,23 +91,10 @@ impl Dictionary {
         self.segmenter();
     }
 
-    /// Starts building the dictionary on a thread of its own, unless one was started
-    /// already: work that does not need it goes on meanwhile, and its first user waits
-    /// less or not at all. Should no thread start, the first use builds it, as always.
-    pub fn prepare_soon(&self) {
-        if self.asked.swap(true, Ordering::Relaxed) {
-            return;
-        }
-        let dictionary = self.clone();
-        // Left to run on its own; one that cannot start leaves the building to the first use.
-        let _detached = std::thread::Builder::new().name("twinspot-jieba".into()).spawn(move || dictionary.prepare());
-    }
-
     /// Lets the built dictionary go: its memory goes back once no running use holds it,
     /// and the next use builds it again. A one-shot check does this after its SimHash pass.
     pub fn release(&self) {
-        *self.built.lock().unwrap_or_else(PoisonError::into_inner) = None;
-        self.asked.store(false, Ordering::Relaxed);
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
     /// The words of `text` as jieba cuts it (dictionary words only, no HMM), each with
@@ -223,28 +205,6 @@ mod tests {
         // A segmenter in use stays valid; the next use builds a new one.
         assert!(!Arc::ptr_eq(&first, &dictionary.segmenter()));
         assert_eq!(dictionary.weighted_words("软件包 管理").len(), shared.weighted_words("软件包 管理").len());
-    }
-
-    #[test]
-    fn a_dictionary_asked_for_soon_is_built_on_a_thread_of_its_own_once() {
-        let dictionary = Dictionary::new();
-        let built = || dictionary.built.lock().unwrap().clone();
-        let built_soon = || {
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-            while built().is_none() && std::time::Instant::now() < deadline {
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-            built().expect("built without being used")
-        };
-        dictionary.prepare_soon();
-        let first = built_soon();
-        dictionary.prepare_soon();
-        assert!(Arc::ptr_eq(&first, &dictionary.segmenter()), "asked again, not built again");
-        // Let go, it may be asked for again.
-        dictionary.release();
-        assert!(built().is_none());
-        dictionary.prepare_soon();
-        assert!(!Arc::ptr_eq(&first, &built_soon()));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::super::add::{AddOptions, AddSummary};
 use super::super::codec::bands;
 use super::super::groups::{Fresh, near_by_simhash};
 use super::super::maintain::is_gone;
-use super::super::prepare::{Prepared, Unsigned, read, source_of};
+use super::super::prepare::{Prepared, prepare, source_of};
 use super::super::regroup::{CHECKED_AT_ONCE, check_of, near_duplicates_in, sharing_sketches};
 use super::super::unchanged::file_digest;
 use super::copiers::Copiers;
@@ -64,25 +64,24 @@ impl ServerArchive {
             let wanted: Vec<String> = digests.iter().flatten().cloned().collect();
             let archived =
                 rows::archived_digests(&mut *self.client(), &self.schema, &wanted).map_err(|e| self.sql(e))?;
-            let read: Vec<Option<Result<Unsigned, (String, String)>>> = batch
+            let read: Vec<Option<Result<Prepared, (String, String)>>> = batch
                 .par_iter()
                 .zip(&digests)
                 .map(|(input, digest)| {
                     let seen = match digest {
                         Some(d) if archived.contains(d) => None,
-                        _ => {
-                            Some(read(&self.settings, input, (&extractor, &dictionary), (source_of(&input.path), None)))
-                        }
+                        _ => Some(prepare(
+                            &self.settings,
+                            input,
+                            (&extractor, &dictionary),
+                            source_of(&input.path),
+                            None,
+                        )),
                     };
                     let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     sink.progress(Progress { stage: Stage::Reading, done: n, total });
                     seen
                 })
-                .collect();
-            // Signed once the batch is read, as a folder archive's add signs them.
-            let read: Vec<Option<Result<Prepared, (String, String)>>> = read
-                .into_par_iter()
-                .map(|seen| seen.map(|read| read.map(|doc| doc.sign(&self.settings, &dictionary))))
                 .collect();
             if cancel.is_cancelled() {
                 break;

@@ -376,6 +376,12 @@ const CHARACTERS: Kept = Kept {
 impl Kept {
     /// Whether the catalog keeps it (the row and both triggers are there).
     fn is_kept(&self, conn: &Connection) -> Result<bool, rusqlite::Error> {
+        Ok(self.value(conn)?.is_some())
+    }
+
+    /// Its value as kept; `None` when the catalog does not keep it: the `counts` table,
+    /// its row there (one at most: `name` is the table's key) or a trigger is missing.
+    fn value(&self, conn: &Connection) -> Result<Option<u64>, rusqlite::Error> {
         let parts: i64 = conn.query_row(
             "SELECT count(*) FROM sqlite_master WHERE (type = 'table' AND name = 'counts') \
              OR (type = 'trigger' AND name IN (?1, ?2))",
@@ -383,18 +389,9 @@ impl Kept {
             |r| r.get(0),
         )?;
         if parts != 3 {
-            return Ok(false);
-        }
-        let rows: i64 = conn.query_row("SELECT count(*) FROM counts WHERE name = ?1", [self.name], |r| r.get(0))?;
-        Ok(rows == 1)
-    }
-
-    /// Its value as kept; `None` when it is not kept ([`Kept::is_kept`]).
-    fn value(&self, conn: &Connection) -> Result<Option<u64>, rusqlite::Error> {
-        if !self.is_kept(conn)? {
             return Ok(None);
         }
-        conn.query_row("SELECT n FROM counts WHERE name = ?1", [self.name], |r| unsigned_at(r, 0)).map(Some)
+        conn.query_row("SELECT n FROM counts WHERE name = ?1", [self.name], |r| unsigned_at(r, 0)).optional()
     }
 }
 

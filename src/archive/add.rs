@@ -4,6 +4,7 @@
 use rayon::prelude::*;
 use rusqlite::Connection;
 
+use super::early::{Before, every_hash};
 use super::files::{segment_name, sync_dir};
 use super::groups::{Fresh, assign_group};
 use super::near::{NearFinder, Preload};
@@ -192,14 +193,28 @@ impl Archive {
             pending = Some(ok);
             done += batch.len();
         }
+        let mut before = None;
         if let Some(docs) = pending {
-            let (done, added) = self.commit_and_merge(docs, &mut finder, options)?;
+            before = self.before_last_commit(&fresh, &docs);
+            // The last commit, and the merge it may draw, run on one core: the groups'
+            // rule's lookups in the segments listed before it run beside it.
+            let committed = std::thread::scope(|scope| {
+                let looked = before.as_mut().map(|(before, hashes)| scope.spawn(move || before.look_up(hashes)));
+                let committed = self.commit_and_merge(docs, &mut finder, options);
+                if let Some(handle) = looked {
+                    // Lookups only read: a panic there is a bug, raised here.
+                    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                }
+                committed
+            });
+            let (done, added) = committed?;
             summary.absorb(done);
             fresh.extend(added);
         }
         // Every document is committed by now: a check that fails here (a damaged segment,
         // said above) leaves groups by SimHash alone, and says so.
-        match self.regroup(&fresh, (options.cluster, &dictionary), cancel) {
+        let looked = before.as_ref().map(|(before, _)| before);
+        match self.regroup(&fresh, (options.cluster, &dictionary), looked, cancel) {
             Ok(checked) => summary.checked_for_groups = checked,
             Err(e) => summary.warnings.push((self.dir.display().to_string(), format!("groups by SimHash alone ({e})"))),
         }
@@ -225,6 +240,19 @@ impl Archive {
         let fresh = self.commit_batch(docs, finder, options, &mut summary)?;
         summary.damaged_segments = self.merge_if_needed()?;
         Ok((summary, fresh))
+    }
+
+    /// The k-gram segments listed before the last commit, and the sketch hashes to look
+    /// up in them: those of the documents added (`fresh`) and of the files of `docs` read.
+    /// `None` when there are none, or when the segments do not open: the groups' rule then
+    /// looks everything up after the add, and meets (and says) what kept them shut.
+    fn before_last_commit(&self, fresh: &[Fresh], docs: &[Seen]) -> Option<(Before, Vec<u64>)> {
+        let sketches = fresh.iter().map(|doc| doc.sketch.as_slice()).chain(docs.iter().filter_map(Seen::sketch));
+        let hashes = every_hash(sketches);
+        if hashes.is_empty() {
+            return None;
+        }
+        Some((Before::open(&self.dir, &self.lock()).ok()?, hashes))
     }
 
     /// The inputs that are not files of the archive folder itself, and the names of those

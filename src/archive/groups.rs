@@ -10,13 +10,17 @@
 //! another shares, is checked against the archive once its add is committed
 //! (`regroup.rs`), and joins the groups of the near duplicates that check reports.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use rusqlite::Connection;
+use rustc_hash::FxHashMap;
 
 use super::near::{NearFinder, near_by_simhash_alone};
 use super::rows::{self, NearRow};
+use crate::engine::MAX_POSTINGS;
 use crate::fingerprint::simhash::hamming;
+use crate::index::Posting;
 
 /// Hashes in a new document's sketch: its smallest distinct k-gram hashes.
 pub(super) const SKETCH: usize = 32;
@@ -135,6 +139,23 @@ pub(super) fn from_members(members: Vec<(u32, u32)>) -> Vec<Group> {
     }
     groups.sort_by(|x, y| y.members.len().cmp(&x.members.len()).then(x.representative.cmp(&y.representative)));
     groups
+}
+
+/// What the groups' rule says (`regroup.rs`) of one document, from the postings of its sketch.
+pub(super) fn sharing<'p>(doc: &Fresh, sketch_postings: impl Iterator<Item = Cow<'p, [Posting]>>) -> Option<Vec<u32>> {
+    let mut counts: FxHashMap<u32, usize> = FxHashMap::default();
+    for postings in sketch_postings {
+        if postings.len() > MAX_POSTINGS {
+            continue;
+        }
+        let mut docs: Vec<u32> = postings.iter().map(|p| p.doc).filter(|&d| d != doc.id).collect();
+        docs.dedup();
+        for d in docs {
+            *counts.entry(d).or_default() += 1;
+        }
+    }
+    let others: Vec<u32> = counts.into_iter().filter(|&(_, n)| n >= SKETCH_HITS).map(|(d, _)| d).collect();
+    (doc.nshash_neighbour || !others.is_empty()).then_some(others)
 }
 
 #[cfg(test)]

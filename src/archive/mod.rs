@@ -15,6 +15,7 @@ mod checksum;
 mod codec;
 mod cut;
 mod date;
+mod early;
 mod error;
 mod files;
 mod groups;

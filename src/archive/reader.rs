@@ -199,41 +199,21 @@ impl<'a> ArchiveIndex<'a> {
         let mut distinct = hashes.to_vec();
         distinct.sort_unstable();
         distinct.dedup();
-        let lookups = || -> Vec<(Vec<Posting>, Option<Spread>)> {
-            let found = self.found_in_every_segment(segments, &distinct);
+        let live = |p: &Posting| !self.removed.contains(&p.doc);
+        let found = on_lookup_threads(|| -> Vec<(Vec<Posting>, Option<Spread>)> {
+            let found = found_in_every_segment(segments, &distinct, &live);
             distinct
                 .par_iter()
                 .zip(found)
                 .map(|(&hash, found)| self.capped(segments, hash, found, min_documents))
                 .collect()
-        };
-        let found = match lookup_pool() {
-            Some(pool) => pool.install(lookups),
-            None => lookups(),
-        };
+        });
         let (lists, spreads): (Vec<Vec<Posting>>, Vec<Option<Spread>>) = hashes
             .iter()
             .map(|hash| distinct.binary_search(hash).map_or_else(|_| (Vec::new(), None), |i| found[i].clone()))
             .unzip();
         self.cut.keep(kind, hashes, &spreads);
         lists.into_iter().map(Cow::Owned).collect()
-    }
-
-    /// For each of `distinct` (ascending), what each of `segments` holds of it, in their
-    /// order. Each segment is gone through in ascending order (`spans.rs`), a share of
-    /// the hashes at a time on each thread, so that one suspect's check waits on neither
-    /// one core nor one read from disk at a time.
-    fn found_in_every_segment(&self, segments: &[SegmentLookup], distinct: &[u64]) -> Vec<Vec<Found>> {
-        let live = |p: &Posting| !self.removed.contains(&p.doc);
-        let per_segment: Vec<Vec<Found>> = segments
-            .par_iter()
-            .map(|segment| {
-                let shares = distinct.par_chunks(hashes_at_once(distinct.len()));
-                shares.map(|share| first_postings_sorted(segment, share, CAP, &live)).flatten_iter().collect()
-            })
-            .collect();
-        let mut columns: Vec<_> = per_segment.into_iter().map(Vec::into_iter).collect();
-        distinct.iter().map(|_| columns.iter_mut().filter_map(Iterator::next).collect()).collect()
     }
 
     fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(u32, u64)>, ArchiveError> {
@@ -296,6 +276,35 @@ const LOOKUPS_IN_FLIGHT: usize = 16;
 /// threads busy for two rounds and 2 for a third, 1.95 s against 1.65 s a check).
 fn hashes_at_once(count: usize) -> usize {
     count.div_ceil(8 * LOOKUPS_IN_FLIGHT).clamp(16, 256)
+}
+
+/// For each of `distinct` (ascending), the first [`CAP`] postings that `live` keeps of it
+/// in each of `segments`, in their order. Each segment is gone through in ascending order
+/// (`spans.rs`), a share of the hashes at a time on each thread, so that one suspect's
+/// check waits on neither one core nor one read from disk at a time.
+pub(super) fn found_in_every_segment(
+    segments: &[SegmentLookup],
+    distinct: &[u64],
+    live: &(impl Fn(&Posting) -> bool + Sync),
+) -> Vec<Vec<Found>> {
+    let per_segment: Vec<Vec<Found>> = segments
+        .par_iter()
+        .map(|segment| {
+            let shares = distinct.par_chunks(hashes_at_once(distinct.len()));
+            shares.map(|share| first_postings_sorted(segment, share, CAP, live)).flatten_iter().collect()
+        })
+        .collect();
+    let mut columns: Vec<_> = per_segment.into_iter().map(Vec::into_iter).collect();
+    distinct.iter().map(|_| columns.iter_mut().filter_map(Iterator::next).collect()).collect()
+}
+
+/// Runs `lookups` on the threads segment lookups run on ([`lookup_pool`]), or on the
+/// common pool when there are none.
+pub(super) fn on_lookup_threads<T: Send>(lookups: impl FnOnce() -> T + Send) -> T {
+    match lookup_pool() {
+        Some(pool) => pool.install(lookups),
+        None => lookups(),
+    }
 }
 
 /// The threads segment lookups run on ([`LOOKUPS_IN_FLIGHT`] of them), made at the first

@@ -5,36 +5,36 @@
 //! grouped while the add committed (`groups.rs`); both follow
 //! [`crate::score::near_duplicate_rule`].
 
-use std::borrow::Cow;
-
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 use super::check::check_against;
-use super::groups::{Fresh, SKETCH_HITS, join_all};
+use super::early::Before;
+use super::groups::{Fresh, join_all, sharing};
 use super::reader::ArchiveIndex;
 use super::rows;
 use super::{Archive, ArchiveError};
-use crate::engine::MAX_POSTINGS;
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
 use crate::fingerprint::simhash::Dictionary;
-use crate::index::{Posting, ReferenceIndex};
+use crate::index::ReferenceIndex;
 
 impl Archive {
     /// Checks the new documents of `fresh` that may have near duplicates the SimHash did
     /// not show, and joins their groups (with `cluster`, a document already in a group
-    /// of more than itself keeps it). How many were checked. The checks segment Chinese
-    /// text with the add's `dictionary`, built once for the add and its checks.
+    /// of more than itself keeps it). How many were checked. What the add found of their
+    /// sketches beside its last commit (`before`) spares the lookups of the segments
+    /// listed before it; the checks segment Chinese text with the add's `dictionary`,
+    /// built once for the add and its checks.
     pub(super) fn regroup(
         &self,
         fresh: &[Fresh],
         (cluster, dictionary): (bool, &Dictionary),
+        before: Option<&Before>,
         cancel: &CancelFlag,
     ) -> Result<usize, ArchiveError> {
         if fresh.is_empty() {
             return Ok(0);
         }
-        let suspects = self.worth_checking(fresh)?;
+        let suspects = self.worth_checking(fresh, before)?;
         // Checked a chunk at a time, in one check each: its suspects are read and matched
         // on every core, against one opening of the archive. Groups are joined after, in
         // the documents' order, as one at a time would join them.
@@ -69,17 +69,14 @@ impl Archive {
         tx.commit().map_err(sql)
     }
 
-    /// The documents of `fresh` whose sketch shares [`SKETCH_HITS`] hashes with another
-    /// document not already in its group (hashes held by more than [`MAX_POSTINGS`]
+    /// The documents of `fresh` whose sketch shares [`super::groups::SKETCH_HITS`] hashes with another
+    /// document not already in its group (hashes held by more than [`crate::engine::MAX_POSTINGS`]
     /// postings say nothing, as in a check), or that share an nshash key.
-    fn worth_checking<'f>(&self, fresh: &'f [Fresh]) -> Result<Vec<&'f Fresh>, ArchiveError> {
+    fn worth_checking<'f>(&self, fresh: &'f [Fresh], before: Option<&Before>) -> Result<Vec<&'f Fresh>, ArchiveError> {
         let mut sharing: Vec<(&Fresh, Vec<u32>)> = Vec::new();
-        {
-            let index = ArchiveIndex::open(self)?;
-            for (doc, others) in fresh.iter().zip(sharing_sketches(&index, fresh)) {
-                if let Some(others) = others {
-                    sharing.push((doc, others));
-                }
+        for (doc, others) in fresh.iter().zip(self.sharing_of(fresh, before)?) {
+            if let Some(others) = others {
+                sharing.push((doc, others));
             }
         }
         let conn = self.lock();
@@ -95,6 +92,19 @@ impl Archive {
             }
         }
         Ok(out)
+    }
+
+    /// What [`super::groups::sharing`] says of each of `fresh`: from what was found `before` the last
+    /// commit and the segments it wrote when that is the whole answer, else from every
+    /// segment.
+    fn sharing_of(&self, fresh: &[Fresh], before: Option<&Before>) -> Result<Vec<Option<Vec<u32>>>, ArchiveError> {
+        if let Some(before) = before
+            && let Some(sharing) = before.sharing((&self.dir, &self.lock()), fresh)?
+        {
+            return Ok(sharing);
+        }
+        let index = ArchiveIndex::open(self)?;
+        Ok(sharing_sketches(&index, fresh))
     }
 
     /// For each of `docs`, the archived documents that the check of its file calls its
@@ -132,8 +142,8 @@ pub(super) const CHECKED_AT_ONCE: usize = 64;
 /// about a hundred. Their postings, a few dozen MB, are held until the chunk is done.
 const SKETCHES_AT_ONCE: usize = 4096;
 
-/// For each of `docs`, the documents whose sketch it shares [`SKETCH_HITS`] hashes with
-/// (hashes held by more than [`MAX_POSTINGS`] postings say nothing, as in a check), when
+/// For each of `docs`, the documents whose sketch it shares [`super::groups::SKETCH_HITS`] hashes with
+/// (hashes held by more than [`crate::engine::MAX_POSTINGS`] postings say nothing, as in a check), when
 /// there are any or it shares an nshash key: it is worth checking for near duplicates.
 /// The chunks are looked up on every core (an add of 30,000 documents spent 4.4 s here on
 /// one).
@@ -147,23 +157,6 @@ pub(super) fn sharing_sketches(index: &dyn ReferenceIndex, docs: &[Fresh]) -> Ve
         })
         .collect();
     per_chunk.concat()
-}
-
-/// What [`sharing_sketches`] says of one document, from the postings of its sketch.
-fn sharing<'p>(doc: &Fresh, sketch_postings: impl Iterator<Item = Cow<'p, [Posting]>>) -> Option<Vec<u32>> {
-    let mut counts: FxHashMap<u32, usize> = FxHashMap::default();
-    for postings in sketch_postings {
-        if postings.len() > MAX_POSTINGS {
-            continue;
-        }
-        let mut docs: Vec<u32> = postings.iter().map(|p| p.doc).filter(|&d| d != doc.id).collect();
-        docs.dedup();
-        for d in docs {
-            *counts.entry(d).or_default() += 1;
-        }
-    }
-    let others: Vec<u32> = counts.into_iter().filter(|&(_, n)| n >= SKETCH_HITS).map(|(d, _)| d).collect();
-    (doc.nshash_neighbour || !others.is_empty()).then_some(others)
 }
 
 /// The request that checks the files of `docs` against an archive with `settings`, as

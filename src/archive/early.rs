@@ -32,6 +32,10 @@ use super::segment::Kind;
 use super::spans::Found;
 use crate::index::Posting;
 
+/// Sketch hashes looked up at once. They are ascending, so each share covers a span of
+/// the hash space of its own and no segment's entries are read for two shares.
+const HASHES_AT_ONCE: usize = 16_384;
+
 /// The archive's k-gram segments as they were listed before the add's last commit, and
 /// what they hold of the sketches looked up.
 pub(super) struct Before {
@@ -75,17 +79,21 @@ impl Before {
     /// Looks up `hashes` (ascending, distinct) in the segments: the documents of each
     /// one's first [`CAP`] live postings, lowest first, are kept. The segments stay open,
     /// so a merge that deletes one of them meanwhile changes nothing of what is read.
+    /// They are looked up [`HASHES_AT_ONCE`] at a time: what each segment gives of a
+    /// hash is held only until its documents are kept.
     pub fn look_up(&mut self, hashes: &[u64]) {
-        let live = |p: &Posting| !self.removed.contains(&p.doc);
-        let per_segment = on_lookup_threads(|| found_in_every_segment(&self.segments, hashes, &live));
-        let Some(docs) = firsts(per_segment) else {
-            self.failed = true;
-            return;
-        };
-        for (&hash, docs) in hashes.iter().zip(docs) {
-            let start = self.docs.len() as u32;
-            self.docs.extend(docs);
-            self.found.insert(hash, (start, self.docs.len() as u32));
+        for hashes in hashes.chunks(HASHES_AT_ONCE) {
+            let live = |p: &Posting| !self.removed.contains(&p.doc);
+            let per_segment = on_lookup_threads(|| found_in_every_segment(&self.segments, hashes, &live));
+            let Some(docs) = firsts(per_segment) else {
+                self.failed = true;
+                return;
+            };
+            for (&hash, docs) in hashes.iter().zip(docs) {
+                let start = self.docs.len() as u32;
+                self.docs.extend(docs);
+                self.found.insert(hash, (start, self.docs.len() as u32));
+            }
         }
     }
 

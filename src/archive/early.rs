@@ -58,8 +58,11 @@ impl Before {
     /// holder of the writer's lock, before the commit whose segments it leaves out.
     pub fn open(dir: &Path, conn: &Connection) -> Result<Self, ArchiveError> {
         let sql = |e| ArchiveError::sql(dir, e);
-        let (listed, removed, last) =
-            (rows::segments(conn).map_err(sql)?, rows::removed_ids(conn).map_err(sql)?, rows::last_id(conn).map_err(sql)?);
+        let (listed, removed, last) = (
+            rows::segments(conn).map_err(sql)?,
+            rows::removed_ids(conn).map_err(sql)?,
+            rows::last_id(conn).map_err(sql)?,
+        );
         let mut before = Self {
             segments: Vec::new(),
             files: FxHashSet::default(),

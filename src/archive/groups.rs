@@ -141,7 +141,9 @@ pub(super) fn from_members(members: Vec<(u32, u32)>) -> Vec<Group> {
     groups
 }
 
-/// What the groups' rule says (`regroup.rs`) of one document, from the postings of its sketch.
+/// What the groups' rule (`regroup.rs`) says of one new document, from the postings of
+/// its sketch: the documents it shares [`SKETCH_HITS`] of them with, when there are any or
+/// it shares an nshash key.
 pub(super) fn sharing<'p>(doc: &Fresh, sketch_postings: impl Iterator<Item = Cow<'p, [Posting]>>) -> Option<Vec<u32>> {
     let mut counts: FxHashMap<u32, usize> = FxHashMap::default();
     for postings in sketch_postings {

@@ -69,9 +69,10 @@ impl Archive {
         tx.commit().map_err(sql)
     }
 
-    /// The documents of `fresh` whose sketch shares [`super::groups::SKETCH_HITS`] hashes with another
-    /// document not already in its group (hashes held by more than [`crate::engine::MAX_POSTINGS`]
-    /// postings say nothing, as in a check), or that share an nshash key.
+    /// The documents of `fresh` whose sketch shares [`super::groups::SKETCH_HITS`] hashes
+    /// with another document not already in its group (hashes held by more than
+    /// [`crate::engine::MAX_POSTINGS`] postings say nothing, as in a check), or that share
+    /// an nshash key.
     fn worth_checking<'f>(&self, fresh: &'f [Fresh], before: Option<&Before>) -> Result<Vec<&'f Fresh>, ArchiveError> {
         let mut sharing: Vec<(&Fresh, Vec<u32>)> = Vec::new();
         for (doc, others) in fresh.iter().zip(self.sharing_of(fresh, before)?) {
@@ -94,7 +95,7 @@ impl Archive {
         Ok(out)
     }
 
-    /// What [`super::groups::sharing`] says of each of `fresh`: from what was found `before` the last
+    /// What [`sharing`] says of each of `fresh`: from what was found `before` the last
     /// commit and the segments it wrote when that is the whole answer, else from every
     /// segment.
     fn sharing_of(&self, fresh: &[Fresh], before: Option<&Before>) -> Result<Vec<Option<Vec<u32>>>, ArchiveError> {
@@ -142,9 +143,10 @@ pub(super) const CHECKED_AT_ONCE: usize = 64;
 /// about a hundred. Their postings, a few dozen MB, are held until the chunk is done.
 const SKETCHES_AT_ONCE: usize = 4096;
 
-/// For each of `docs`, the documents whose sketch it shares [`super::groups::SKETCH_HITS`] hashes with
-/// (hashes held by more than [`crate::engine::MAX_POSTINGS`] postings say nothing, as in a check), when
-/// there are any or it shares an nshash key: it is worth checking for near duplicates.
+/// For each of `docs`, what [`sharing`] says of it: the documents whose sketch it shares
+/// [`super::groups::SKETCH_HITS`] hashes with (hashes held by more than
+/// [`crate::engine::MAX_POSTINGS`] postings say nothing, as in a check), when there are
+/// any or it shares an nshash key: it is worth checking for near duplicates.
 /// The chunks are looked up on every core (an add of 30,000 documents spent 4.4 s here on
 /// one).
 pub(super) fn sharing_sketches(index: &dyn ReferenceIndex, docs: &[Fresh]) -> Vec<Option<Vec<u32>>> {

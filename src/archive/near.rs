@@ -105,7 +105,7 @@ impl NearFinder {
             }
             // Its group now (groups join as the add goes); none if it is gone (replaced by
             // a later version in this add).
-            if let Some(group) = rows::group_of(conn, doc.id)? {
+            if let Some(group) = rows::group_by_keys(conn, doc.id, (doc.simhash(), doc.nshash()))? {
                 found.push(NearRow { id: doc.id, simhash: doc.simhash(), group, nshash: doc.nshash() });
             }
         }

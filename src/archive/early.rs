@@ -225,8 +225,8 @@ mod tests {
             .map(|input| {
                 let source = source_of(&input.path);
                 let ids = rows::ids_by_path(&archive.lock(), &input.display, &source).unwrap();
-                let read = prepare(&settings, input, (&extractor, &dictionary), source.clone(), None).unwrap();
-                Fresh { id: ids[0], file: source.into(), sketch: read.sketch, nshash_neighbour: false }
+                let read = prepare(&settings, input, (&extractor, &dictionary), source, None).unwrap();
+                read.fresh(ids[0], false)
             })
             .collect()
     }

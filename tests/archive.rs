@@ -638,6 +638,45 @@ fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
 }
 
 #[test]
+fn an_add_leaves_no_log_beside_an_archive_kept_open() {
+    use twinspot::archive::{AddOptions, Archive};
+    use twinspot::engine::{CancelFlag, DocumentInput, NoProgress, Role};
+    let tmp = tempfile::tempdir().unwrap();
+    let docs = tmp.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    let inputs: Vec<DocumentInput> = (0..30)
+        .map(|i| {
+            let path = docs.join(format!("{i:02}.txt"));
+            std::fs::write(&path, format!("letter {i} crosses the bay {i} in the fog. ").repeat(40)).unwrap();
+            DocumentInput::new(path, Role::Reference)
+        })
+        .collect();
+    let arc = tmp.path().join("arc");
+    // As the window keeps it: open for changes between adds.
+    let writer = Archive::open_or_create(&arc, &twinspot::settings::Settings::default()).unwrap();
+    let (first, second) = inputs.split_at(15);
+    writer.add(first, &AddOptions::default(), &NoProgress, &CancelFlag::new()).unwrap();
+    let log = std::fs::metadata(arc.join("catalog.sqlite-wal")).map(|m| m.len()).unwrap_or(0);
+    assert_eq!(log, 0, "the add left a log of {log} bytes beside the archive it keeps open");
+    // Its connection still waits for a lock, as before: another connection writing to
+    // the catalog for a moment does not make the next add fail.
+    let (locked, wait) = std::sync::mpsc::channel();
+    let catalog = arc.join("catalog.sqlite");
+    let other = std::thread::spawn(move || {
+        let conn = rusqlite::Connection::open(catalog).unwrap();
+        conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+        locked.send(()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        conn.execute_batch("COMMIT").unwrap();
+    });
+    wait.recv().unwrap();
+    let summary = writer.add(second, &AddOptions::default(), &NoProgress, &CancelFlag::new()).unwrap();
+    other.join().unwrap();
+    assert_eq!(summary.added, 15, "{summary:?}");
+    assert_eq!(writer.stats().unwrap().documents, 30);
+}
+
+#[test]
 fn a_writer_that_closes_beside_an_open_reader_leaves_no_log_to_replay() {
     use twinspot::archive::{AddOptions, Archive};
     use twinspot::engine::{CancelFlag, DocumentInput, NoProgress, Role};

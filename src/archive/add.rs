@@ -4,6 +4,7 @@
 use rayon::prelude::*;
 use rusqlite::Connection;
 
+use super::catalog;
 use super::early::{Before, every_hash};
 use super::files::{segment_name, sync_dir};
 use super::groups::{Fresh, assign_group};
@@ -225,6 +226,10 @@ impl Archive {
         if !options.sync.is_empty() && !cancel.is_cancelled() {
             summary.dropped = self.drop_gone(&options.sync)?;
         }
+        // The add's log (up to `catalog::CHECKPOINT_PAGES`) moves into the catalog now,
+        // not when the archive is let go: a window or a program that keeps the archive
+        // open would otherwise keep a log of hundreds of megabytes on disk beside it.
+        catalog::empty_write_ahead_log(&self.lock());
         sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
         Ok(summary)
     }

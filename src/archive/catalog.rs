@@ -73,6 +73,9 @@ CREATE TRIGGER IF NOT EXISTS documents_chars_out AFTER DELETE ON documents
     BEGIN UPDATE counts SET n = n - OLD.chars WHERE name = 'chars'; END;
 ";
 
+/// How long a connection waits for another's lock on the catalog before it gives up.
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// Opens the catalog of the archive at `dir`; `write` opens it for changes. Nothing is
 /// written here: a writer switches to WAL with [`prepare_for_writing`] once the catalog is
 /// known to be a twinspot catalog ([`check_ours`]).
@@ -83,7 +86,7 @@ pub fn open(dir: &Path, write: bool) -> Result<Connection, ArchiveError> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let sql = |e| ArchiveError::sql(dir, e);
     let conn = Connection::open_with_flags(dir.join(CATALOG), flags).map_err(sql)?;
-    conn.busy_timeout(std::time::Duration::from_secs(30)).map_err(sql)?;
+    conn.busy_timeout(BUSY_WAIT).map_err(sql)?;
     Ok(conn)
 }
 
@@ -97,7 +100,7 @@ fn open_read(dir: &Path) -> Result<Connection, ArchiveError> {
     let sql = |e| ArchiveError::sql(dir, e);
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let usual = Connection::open_with_flags(&path, flags).and_then(|conn| {
-        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.busy_timeout(BUSY_WAIT)?;
         conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))?;
         Ok(conn)
     });
@@ -142,8 +145,7 @@ fn immutable_uri(path: &Path) -> String {
 /// also copied its pages into the catalog, and the pages every batch touches (the ends of
 /// the tables and indexes keyed by id or path, the upper pages of the others) were
 /// written into it again and again. With this many, an add of a few thousand documents
-/// moves its log once, as the writer lets the archive go
-/// ([`empty_write_ahead_log`]): an add of 5,000 at 100,000 documents wrote 1.23 GB
+/// moves its log once, as it ends ([`empty_write_ahead_log`]): an add of 5,000 at 100,000 documents wrote 1.23 GB
 /// before, 0.61 GB after. Readers find a page in the log through its index, however long.
 const CHECKPOINT_PAGES: i64 = 65_536;
 
@@ -184,20 +186,23 @@ pub fn prepare_for_writing(conn: &Connection, dir: &Path) -> Result<(), ArchiveE
 }
 
 /// Moves a writer's changes from the write-ahead log into the catalog and empties the log,
-/// when no reader is inside a transaction; called as a writer lets the archive go. SQLite
-/// does this itself when the last connection closes, but a writer that closes while a
-/// check has the catalog open leaves the log behind, and a read-only connection cannot
-/// empty it: every later opening then replays the whole log (a 65 MB log cost 28 ms an
-/// opening, cold far more), and a reader that may only open the catalog as immutable
-/// does not see it at all. Never waits: a reader in a transaction leaves the log as it
-/// is, for the next writer. It reports nothing, and nothing need be done when it fails:
-/// a log left behind is valid and loses nothing, every opening replays it, and the next
-/// writer empties it.
+/// when no reader is inside a transaction; called as an add ends and as a writer lets the
+/// archive go. SQLite does this itself when the last connection closes, but a writer that
+/// closes while a check has the catalog open leaves the log behind, and a read-only
+/// connection cannot empty it: every later opening then replays the whole log (a 65 MB
+/// log cost 28 ms an opening, cold far more), and a reader that may only open the catalog
+/// as immutable does not see it at all. Never waits: a reader in a transaction leaves the
+/// log as it is, for the next writer. It reports nothing, and nothing need be done when it
+/// fails: a log left behind is valid and loses nothing, every opening replays it, and the
+/// next writer empties it. The connection waits for locks as before once it is done.
 pub fn empty_write_ahead_log(conn: &Connection) {
     if conn.busy_timeout(std::time::Duration::ZERO).is_ok() {
         // Busy (a reader), or failed: the log stays for the next writer (see above).
         let _left = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
     }
+    // Failing, it leaves the connection not waiting: its next use that meets a lock says
+    // the catalog is busy instead of waiting for it.
+    let _waits = conn.busy_timeout(BUSY_WAIT);
 }
 
 /// Whether the documents table has `column`.

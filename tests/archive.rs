@@ -637,20 +637,26 @@ fn the_catalog_keeps_its_number_of_documents_through_every_writer() {
     assert!(said.contains("it says it holds 17 documents, and holds 12"), "{said}");
 }
 
+/// Thirty references in `dir`/docs, `00.txt` to `29.txt`, each a sentence made of
+/// `pattern` (its `{i}` replaced by the file's number) said 40 times.
+fn thirty_documents(dir: &Path, pattern: &str) -> Vec<twinspot::engine::DocumentInput> {
+    let docs = dir.join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    (0..30)
+        .map(|i| {
+            let path = docs.join(format!("{i:02}.txt"));
+            std::fs::write(&path, pattern.replace("{i}", &i.to_string()).repeat(40)).unwrap();
+            twinspot::engine::DocumentInput::new(path, twinspot::engine::Role::Reference)
+        })
+        .collect()
+}
+
 #[test]
 fn an_add_leaves_no_log_beside_an_archive_kept_open() {
     use twinspot::archive::{AddOptions, Archive};
-    use twinspot::engine::{CancelFlag, DocumentInput, NoProgress, Role};
+    use twinspot::engine::{CancelFlag, NoProgress};
     let tmp = tempfile::tempdir().unwrap();
-    let docs = tmp.path().join("docs");
-    std::fs::create_dir(&docs).unwrap();
-    let inputs: Vec<DocumentInput> = (0..30)
-        .map(|i| {
-            let path = docs.join(format!("{i:02}.txt"));
-            std::fs::write(&path, format!("letter {i} crosses the bay {i} in the fog. ").repeat(40)).unwrap();
-            DocumentInput::new(path, Role::Reference)
-        })
-        .collect();
+    let inputs = thirty_documents(tmp.path(), "letter {i} crosses the bay {i} in the fog. ");
     let arc = tmp.path().join("arc");
     // As the window keeps it: open for changes between adds.
     let writer = Archive::open_or_create(&arc, &twinspot::settings::Settings::default()).unwrap();
@@ -679,17 +685,9 @@ fn an_add_leaves_no_log_beside_an_archive_kept_open() {
 #[test]
 fn a_writer_that_closes_beside_an_open_reader_leaves_no_log_to_replay() {
     use twinspot::archive::{AddOptions, Archive};
-    use twinspot::engine::{CancelFlag, DocumentInput, NoProgress, Role};
+    use twinspot::engine::{CancelFlag, NoProgress};
     let tmp = tempfile::tempdir().unwrap();
-    let docs = tmp.path().join("docs");
-    std::fs::create_dir(&docs).unwrap();
-    let inputs: Vec<DocumentInput> = (0..30)
-        .map(|i| {
-            let path = docs.join(format!("{i:02}.txt"));
-            std::fs::write(&path, format!("document {i} follows the river {i} down to the sea. ").repeat(40)).unwrap();
-            DocumentInput::new(path, Role::Reference)
-        })
-        .collect();
+    let inputs = thirty_documents(tmp.path(), "document {i} follows the river {i} down to the sea. ");
     let arc = tmp.path().join("arc");
     success(&twinspot(tmp.path(), &["archive", "add", "arc", "docs/00.txt", "-q"]));
     let settings = Archive::stored_settings(&arc).unwrap();

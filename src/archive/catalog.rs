@@ -145,8 +145,9 @@ fn immutable_uri(path: &Path) -> String {
 /// also copied its pages into the catalog, and the pages every batch touches (the ends of
 /// the tables and indexes keyed by id or path, the upper pages of the others) were
 /// written into it again and again. With this many, an add of a few thousand documents
-/// moves its log once, as it ends ([`empty_write_ahead_log`]): an add of 5,000 at 100,000 documents wrote 1.23 GB
-/// before, 0.61 GB after. Readers find a page in the log through its index, however long.
+/// moves its log once, as it ends ([`empty_write_ahead_log`]): an add of 5,000 at 100,000
+/// documents wrote 1.23 GB before, 0.61 GB after. Readers find a page in the log through
+/// its index, however long.
 const CHECKPOINT_PAGES: i64 = 65_536;
 
 /// Makes a writer's connection durable and lets readers work beside it (WAL).

@@ -367,6 +367,13 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
         }
         tx.execute_batch("UPDATE settings SET value = '8' WHERE key = 'format';").map_err(sql)?;
     }
+    // Format 9 writes large segments with a finer sparse index (up to 20 bits instead of
+    // 16: buckets of about 512 entries); the segments already there are read as they are
+    // and get one when they are next merged. Nothing in the catalog changes: the number
+    // keeps builds that cannot read the new segments from taking them for damaged ones.
+    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8")) {
+        tx.execute_batch("UPDATE settings SET value = '9' WHERE key = 'format';").map_err(sql)?;
+    }
     tx.commit().map_err(sql)
 }
 

@@ -105,6 +105,7 @@ impl Archive {
         }
         tx.commit().map_err(sql)?;
         drop(conn);
+        self.open_segments.forget(&old_files);
         for file in old_files {
             // A file still mapped elsewhere may refuse to go (on some systems): it is then
             // an unlisted leftover, which the next add removes.

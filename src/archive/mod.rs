@@ -26,6 +26,7 @@ mod maintain;
 mod merge;
 mod near;
 mod names;
+mod opened;
 mod packing;
 mod prepare;
 mod reader;
@@ -59,6 +60,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 use lock::WriterLock;
+use opened::OpenSegments;
 use store::{CatalogRead, SqliteCatalog};
 
 use crate::normalize::NormalizeOptions;
@@ -68,8 +70,9 @@ use crate::settings::Settings;
 /// held texts in the documents table, 2 had no token keys, 3 wrote segments whose filter
 /// spread a hash's probes over the whole filter, 4 picked a hash's filter block by a mix
 /// of the hash rather than by its top bits, 5 wrote segment entries of 16 bytes, 6 kept
-/// whole 64-bit hashes in its segments, 7 found near SimHashes by four 16-bit bands).
-pub const FORMAT_VERSION: u32 = 8;
+/// whole 64-bit hashes in its segments, 7 found near SimHashes by four 16-bit bands, 8
+/// gave a segment's sparse index at most 16 bits).
+pub const FORMAT_VERSION: u32 = 9;
 
 /// An open archive.
 pub struct Archive {
@@ -80,6 +83,8 @@ pub struct Archive {
     /// The writer lock, held while the archive is open for changes.
     #[allow(dead_code, reason = "held for its drop, which releases the lock")]
     writer_lock: Option<WriterLock>,
+    /// Segments opened by a check, kept for the next.
+    open_segments: OpenSegments,
 }
 
 impl std::fmt::Debug for Archive {
@@ -133,6 +138,7 @@ impl Archive {
             settings,
             writable: false,
             writer_lock: None,
+            open_segments: OpenSegments::default(),
         };
         archive.check_settings()?;
         Ok(archive)
@@ -200,6 +206,7 @@ impl Archive {
             settings,
             writable: true,
             writer_lock: Some(lock),
+            open_segments: OpenSegments::default(),
         };
         archive.check_settings()?;
         let listed = rows::segments(&archive.lock()).map_err(|e| archive.sql(e))?;

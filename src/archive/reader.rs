@@ -2,8 +2,8 @@
 //! known; the archive's side of the [`ReferenceIndex`] seam. Document ids are the
 //! archive's stable ids.
 
-use std::borrow::Cow;
-use std::sync::{Mutex, OnceLock};
+use std::borrow::{Borrow, Cow};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
@@ -32,8 +32,8 @@ pub(super) const BAND_DISTANCE: u32 = 3;
 /// The archive's references, as one check sees them.
 pub struct ArchiveIndex<'a> {
     archive: &'a Archive,
-    kgrams: Vec<SegmentLookup>,
-    sentences: Vec<SegmentLookup>,
+    kgrams: Vec<Arc<SegmentLookup>>,
+    sentences: Vec<Arc<SegmentLookup>>,
     removed: FxHashSet<u32>,
     documents: usize,
     /// The largest id the catalog ever gave: a posting of a larger one (or of 0) comes
@@ -80,9 +80,10 @@ impl<'a> ArchiveIndex<'a> {
             problems: Mutex::default(),
             cut: CutSpreads::new(),
         };
-        for rows::SegmentRow { kind, file, .. } in listed {
-            let segment = SegmentLookup::open(&archive.dir.join(&file))?;
-            match Kind::from_code(kind) {
+        let files: Vec<&str> = listed.iter().map(|s| s.file.as_str()).collect();
+        let opened = archive.open_segments.listed(&archive.dir, &files)?;
+        for (rows::SegmentRow { kind, file, .. }, segment) in listed.iter().zip(opened) {
+            match Kind::from_code(*kind) {
                 Some(Kind::Kgrams) => index.kgrams.push(segment),
                 Some(Kind::Sentences) => index.sentences.push(segment),
                 None => return Err(ArchiveError::Corrupt(format!("segment {file} of unknown kind {kind}"))),
@@ -106,14 +107,14 @@ impl<'a> ArchiveIndex<'a> {
     /// archive never held, is noted as damaged and left out.
     fn capped(
         &self,
-        segments: &[SegmentLookup],
+        segments: &[Arc<SegmentLookup>],
         hash: u64,
         found: Vec<Found>,
         min_documents: usize,
     ) -> (Vec<Posting>, Option<Spread>) {
         let mut out = Vec::new();
         let mut held = Vec::with_capacity(segments.len());
-        for (segment, found) in segments.iter().zip(found) {
+        for (segment, found) in segments.iter().map(Arc::as_ref).zip(found) {
             match found {
                 Ok((postings, entries)) => match postings.iter().find(|p| p.doc == 0 || p.doc > self.last_id) {
                     Some(stray) => {
@@ -283,7 +284,7 @@ fn hashes_at_once(count: usize) -> usize {
 /// (`spans.rs`), a share of the hashes at a time on each thread, so that one suspect's
 /// check waits on neither one core nor one read from disk at a time.
 pub(super) fn found_in_every_segment(
-    segments: &[SegmentLookup],
+    segments: &[impl Borrow<SegmentLookup> + Sync],
     distinct: &[u64],
     live: &(impl Fn(&Posting) -> bool + Sync),
 ) -> Vec<Vec<Found>> {
@@ -291,7 +292,7 @@ pub(super) fn found_in_every_segment(
         .par_iter()
         .map(|segment| {
             let shares = distinct.par_chunks(hashes_at_once(distinct.len()));
-            shares.map(|share| first_postings_sorted(segment, share, CAP, live)).flatten_iter().collect()
+            shares.map(|share| first_postings_sorted(segment.borrow(), share, CAP, live)).flatten_iter().collect()
         })
         .collect();
     let mut columns: Vec<_> = per_segment.into_iter().map(Vec::into_iter).collect();

@@ -36,8 +36,15 @@ const MAGIC_WHOLE_ENTRIES: &[u8; 8] = b"TWSEG03\n";
 const MAGIC_MIXED_BLOCKS: &[u8; 8] = b"TWSEG02\n";
 const MAGIC_SPREAD_FILTER: &[u8; 8] = b"TWSEG01\n";
 pub(super) const HEADER: usize = 40;
-/// At most this many top bits pick a sparse-index slot (512 KiB of index at most).
-const MAX_BUCKET_BITS: u32 = 16;
+/// At most this many top bits pick a sparse-index slot (8 MiB of index at most). Segments
+/// of archive formats before 9 used at most 16.
+const MAX_BUCKET_BITS: u32 = 20;
+/// Entries of a bucket a large segment is cut to, at most, on average: a lookup's guess
+/// of where a hash lies within its bucket is off by a share of the bucket (the runs of
+/// frequent hashes before it), and the window it reads is sized to match
+/// ([`super::lookup`]). Buckets of 6,000 entries (a segment of 400 million under format
+/// 8's 16 bits) sent half the lookups past their window into a search.
+const LARGE_BUCKET: u64 = 512;
 /// Bloom filter bits per distinct hash, and probes.
 const FILTER_BITS_PER_KEY: usize = 10;
 const FILTER_PROBES: u64 = 3;
@@ -404,8 +411,13 @@ pub(super) fn u64_at(map: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
+/// Top bits of the sparse index of a segment of `count` entries: as many as the square
+/// root of the count takes (a small segment's index costs little beside its entries),
+/// and for a large one enough for buckets of about [`LARGE_BUCKET`] entries, at most
+/// [`MAX_BUCKET_BITS`].
 fn bucket_bits(count: u64) -> u32 {
-    (count.max(1).next_power_of_two().trailing_zeros() / 2 + 4).min(MAX_BUCKET_BITS)
+    let log = count.max(1).next_power_of_two().trailing_zeros();
+    (log / 2 + 4).max(log.saturating_sub(LARGE_BUCKET.trailing_zeros())).min(MAX_BUCKET_BITS)
 }
 
 pub(super) fn top_bits(hash: u64, bits: u32) -> u64 {
@@ -595,6 +607,23 @@ mod tests {
             let passed =
                 (0..10_000u64).filter(|i| lookup.may_hold(i.wrapping_mul(0xd6e8_feb8_6659_fd93) | 1).unwrap()).count();
             assert!(passed < 600, "{layout:?}: {passed} of 10,000 absent hashes pass the filter");
+        }
+    }
+
+    #[test]
+    fn large_segments_get_buckets_of_about_512_entries_and_small_ones_keep_theirs() {
+        for log in 0..=40u32 {
+            let count = 1u64 << log;
+            let bits = bucket_bits(count);
+            let before = (log / 2 + 4).min(16);
+            assert!(bits >= before, "never coarser than format 8's index: {log}");
+            assert!(bits <= MAX_BUCKET_BITS);
+            if log <= 24 {
+                assert_eq!(bits, before, "a small segment's index is as it was: {log}");
+            }
+            if log <= 29 {
+                assert!(count >> bits <= LARGE_BUCKET, "2^{log} entries in buckets of {}", count >> bits);
+            }
         }
     }
 

@@ -122,11 +122,6 @@ impl SegmentLookup {
         self
     }
 
-    /// Entries read around a hash's guessed place.
-    pub(super) fn window(&self) -> usize {
-        self.window
-    }
-
     /// The file read.
     pub(super) fn path(&self) -> &Path {
         &self.path

@@ -2,8 +2,9 @@
 //! lookups reads its sparse index: up to 8 MiB for a large one, about 40 MB for all the
 //! segments of a million-document archive, as much as a suspect's lookups read. A listed
 //! segment never changes (a merge writes a new file under a new name and deletes the old
-//! ones), so what one check opened answers the next: the window, the benchmark and an
-//! add's checks for the groups' rule read each sparse index once.
+//! ones), so what one check opened answers the next: a program that keeps an archive
+//! open (the benchmark) and an add's checks for the groups' rule read each sparse index
+//! once. (A check of many suspects opens the segments once for all of them anyway.)
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};

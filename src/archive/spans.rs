@@ -70,7 +70,7 @@ fn span(segment: &SegmentLookup, hashes: &[u64], after: Option<(usize, u64)>) ->
     let mut to = start.to;
     for &hash in &hashes[1..] {
         match segment.place(hash, after) {
-            Some(next) if joins(&start, to, &next, segment.window()) => {
+            Some(next) if joins(&start, to, &next) => {
                 to = to.max(next.to);
                 places.push(next);
             }
@@ -80,10 +80,9 @@ fn span(segment: &SegmentLookup, hashes: &[u64], after: Option<(usize, u64)>) ->
     places
 }
 
-/// Whether the window at `next` joins the span that starts at `start` and reaches `to`:
-/// it starts at most a `window` (the segment's) past it.
-fn joins(start: &Place, to: usize, next: &Place, window: usize) -> bool {
-    next.bucket == start.bucket && next.from <= to + window && next.to.max(to) - start.from <= MOST_SPAN
+/// Whether the window at `next` joins the span that starts at `start` and reaches `to`.
+fn joins(start: &Place, to: usize, next: &Place) -> bool {
+    next.bucket == start.bucket && next.from <= to + WINDOW && next.to.max(to) - start.from <= MOST_SPAN
 }
 
 /// The first postings, where its entries start, and what the segment holds, of each of
@@ -173,13 +172,11 @@ mod tests {
     fn windows_join_a_span_while_near_and_in_one_bucket() {
         let place = |bucket, from| Place { bucket, first: 0, last: 1 << 20, from, to: from + WINDOW };
         let start = place(0, 0);
-        let joins = |start: &Place, to: usize, next: Place| joins(start, to, &next, WINDOW);
-        assert!(joins(&start, WINDOW, place(0, 100)));
-        assert!(joins(&start, WINDOW, place(0, 2 * WINDOW)), "at most a window past the span joins it");
-        assert!(!joins(&start, WINDOW, place(0, 2 * WINDOW + 1)));
-        assert!(!joins(&start, WINDOW, place(1, 10)), "another bucket starts another span");
-        assert!(joins(&start, MOST_SPAN - WINDOW, place(0, MOST_SPAN - WINDOW)));
-        assert!(!joins(&start, MOST_SPAN - WINDOW, place(0, MOST_SPAN - WINDOW + 1)), "a span stays bounded");
-        assert!(!super::joins(&start, 64, &place(0, 129), 64), "a narrower window joins less far");
+        assert!(joins(&start, WINDOW, &place(0, 100)));
+        assert!(joins(&start, WINDOW, &place(0, 2 * WINDOW)), "at most a window past the span joins it");
+        assert!(!joins(&start, WINDOW, &place(0, 2 * WINDOW + 1)));
+        assert!(!joins(&start, WINDOW, &place(1, 10)), "another bucket starts another span");
+        assert!(joins(&start, MOST_SPAN - WINDOW, &place(0, MOST_SPAN - WINDOW)));
+        assert!(!joins(&start, MOST_SPAN - WINDOW, &place(0, MOST_SPAN - WINDOW + 1)), "a span stays bounded");
     }
 }

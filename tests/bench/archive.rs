@@ -140,10 +140,27 @@ fn add(archive: &Archive, paths: &[PathBuf]) {
         return;
     }
     let inputs: Vec<DocumentInput> = paths.iter().map(|p| DocumentInput::new(p.clone(), Role::Reference)).collect();
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), cpu_seconds());
     let summary = archive.add(&inputs, &AddOptions::default(), &NoProgress, &CancelFlag::new()).expect("add documents");
     let secs = start.elapsed().as_secs_f64();
-    println!("added {} documents in {secs:.1} s: {:.0} documents/s", summary.added, summary.added as f64 / secs);
+    let cpu = cpu_seconds() - cpu;
+    println!(
+        "added {} documents in {secs:.1} s ({cpu:.1} s of CPU): {:.0} documents/s",
+        summary.added,
+        summary.added as f64 / secs
+    );
+}
+
+/// CPU seconds (user and system, every thread) this process has used so far.
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage writes into the zeroed struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(libc::getrusage(libc::RUSAGE_SELF, &mut usage), 0, "getrusage");
+        usage
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
 /// `paths`, or none when `archive` already holds its `expected` documents (a kept archive
@@ -224,12 +241,16 @@ fn main() {
     let big_dir = root.join(format!("archive-{total}"));
     let big = Archive::open_or_create(&big_dir, &settings).expect("archive");
     add(&big, missing(&big, &first_paths, total));
+    // Asked once: the count is a query of the whole catalog (0.16 s at a million).
+    let built = missing(&big, &first_paths, total).is_empty();
     let mut next = small;
     let mut all_paths = first_paths.clone();
     while next < total {
         let count = 5_000.min(total - next);
         let paths = write_docs(&docs_dir, &textgen, next, count);
-        add(&big, missing(&big, &paths, total));
+        if !built {
+            add(&big, &paths);
+        }
         all_paths.extend(paths);
         next += count;
     }

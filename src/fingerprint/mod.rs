@@ -5,6 +5,7 @@
 
 pub mod char_grams;
 mod document;
+mod idf;
 pub mod keywords;
 pub mod sentence;
 pub mod simhash;

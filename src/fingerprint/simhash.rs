@@ -1,17 +1,18 @@
 //! SimHash (Charikar 2002; Manku, Jain, Das Sarma 2007): 64 bits from a document's words,
 //! each word's hash voting ±weight on every bit, weighted by TF-IDF.
 //!
-//! Chinese text is segmented with jieba-rs and weighted with jieba's IDF table; text
-//! without Han characters is split into words and weighted by term frequency. The jieba
+//! Chinese text is segmented with jieba-rs and weighted with jieba's IDF table
+//! ([`super::idf`]); text without Han characters is split into words and weighted by term frequency. The jieba
 //! dictionary is a value ([`Dictionary`]) its owner builds once and shares, as jieba-rs
 //! itself shares its model: built lazily, the first time Chinese text needs it, and let
 //! go when its owner says so or drops it.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use jieba_rs::{Jieba, KeywordExtract, KeywordExtractConfig, TfIdf};
+use jieba_rs::Jieba;
 
+use super::idf::Idf;
 use crate::hash::hash_str;
 use crate::normalize::is_single_char_token;
 
@@ -33,7 +34,7 @@ const ENGLISH_STOP_WORDS: &[&str] = &[
 
 struct Segmenter {
     jieba: Jieba,
-    tfidf: TfIdf,
+    idf: Idf,
 }
 
 impl Segmenter {
@@ -42,22 +43,19 @@ impl Segmenter {
     /// waits for the longer of the two rather than for both.
     fn build() -> Self {
         std::thread::scope(|scope| {
-            let tfidf = std::thread::Builder::new().name("twinspot-idf".into()).spawn_scoped(scope, idf_table);
+            let idf = std::thread::Builder::new().name("twinspot-idf".into()).spawn_scoped(scope, idf_table);
             let jieba = Jieba::new();
             // A thread that could not start or died leaves the table to be read here.
-            let tfidf = tfidf.ok().and_then(|handle| handle.join().ok()).unwrap_or_else(idf_table);
-            Segmenter { jieba, tfidf }
+            let idf = idf.ok().and_then(|handle| handle.join().ok()).unwrap_or_else(idf_table);
+            Segmenter { jieba, idf }
         })
     }
 }
 
 /// jieba's IDF table, with its stop words and ours.
-fn idf_table() -> TfIdf {
-    let mut stop_words: BTreeSet<String> = jieba_rs::DEFAULT_STOP_WORDS.clone();
-    stop_words.extend(CHINESE_STOP_WORDS.iter().chain(ENGLISH_STOP_WORDS).map(|s| s.to_string()));
-    let mut tfidf = TfIdf::default();
-    *tfidf.config_mut() = KeywordExtractConfig::builder().set_stop_words(stop_words).build();
-    tfidf
+fn idf_table() -> Idf {
+    let ours = CHINESE_STOP_WORDS.iter().chain(ENGLISH_STOP_WORDS).map(|s| s.to_string());
+    Idf::new(jieba_rs::DEFAULT_STOP_WORDS.iter().cloned().chain(ours))
 }
 
 /// The jieba dictionary and IDF table (about 70 MB, a few hundred milliseconds to
@@ -108,14 +106,7 @@ impl Dictionary {
         if folded.chars().any(is_single_char_token) {
             let segmenter = self.segmenter();
             // The whole document at once: term frequencies over the document, times IDF.
-            let mut words: Vec<(String, f64)> = segmenter
-                .tfidf
-                .extract_keywords(&segmenter.jieba, folded, usize::MAX, Vec::new())
-                .into_iter()
-                .map(|kw| (kw.keyword, kw.weight))
-                .collect();
-            words.sort_by(|a, b| a.0.cmp(&b.0));
-            return words;
+            return segmenter.idf.weighted_words(&segmenter.jieba, folded);
         }
         latin_weighted_words(folded)
     }

@@ -56,8 +56,6 @@ pub struct SegmentLookup {
     starts: Vec<u64>,
     /// Whether [`SegmentLookup::postings`] asks the Bloom filter first.
     filtered: bool,
-    /// Entries read around a hash's guessed place ([`window_for`]).
-    window: usize,
 }
 
 impl SegmentLookup {
@@ -79,8 +77,12 @@ impl SegmentLookup {
             return Err(ArchiveError::Corrupt(format!("segment {}: its sparse index is out of order", path.display())));
         }
         advise_random(&file);
-        let window = window_for(header.count >> header.bits);
-        Ok(Self { file, path: path.to_path_buf(), header, starts, filtered: true, window })
+        Ok(Self { file, path: path.to_path_buf(), header, starts, filtered: true })
+    }
+
+    /// Entries read around a hash's guessed place: sized to the segment's buckets.
+    fn window(&self) -> usize {
+        window_for(self.header.count >> self.header.bits)
     }
 
     /// Asks the system to read, in the background, what lookups of hashes below `below`
@@ -212,7 +214,7 @@ impl SegmentLookup {
             }
             _ => (first, below),
         };
-        Some(Place::around(bucket, (from, last), spread_guess(hash, (from, below), (last, above)), self.window))
+        Some(Place::around(bucket, (from, last), spread_guess(hash, (from, below), (last, above)), self.window()))
     }
 
     /// The hashes of `bucket`: from the first, up to (not including) the second.
@@ -316,7 +318,7 @@ impl SegmentLookup {
     fn window_near_guess(&self, hash: u64, first: usize, last: usize, bucket: u64) -> io::Result<Window> {
         let (below, above) = self.bucket_hashes(bucket);
         let place =
-            Place::around(bucket, (first, last), spread_guess(hash, (first, below), (last, above)), self.window);
+            Place::around(bucket, (first, last), spread_guess(hash, (first, below), (last, above)), self.window());
         self.read_entries(bucket, place.from, place.to)
     }
 

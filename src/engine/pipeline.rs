@@ -7,24 +7,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::assemble::{Report, assemble};
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::matcher::Matcher;
 use super::memory_index::{Loaded, MemoryIndex, take_char_grams, take_kgrams};
+use super::policy::{PairPolicy, Pairing, reads_char_grams};
 use super::progress::{CancelFlag, Cancelled, MatchClock, Progress, ProgressSink, Stage};
 use super::read_cache::ReadCache;
-use super::assemble::{Report, assemble};
-use super::policy::{PairPolicy, Pairing, reads_char_grams};
 use super::{CheckRequest, DocumentInput, Mode, Role, template};
 use crate::exclusions::Exclusions;
-use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
 use crate::fingerprint::DocumentFingerprints;
+use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
 use crate::fingerprint::simhash::{self, Dictionary};
 use crate::index::{ReferenceIndex, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
-use crate::normalize::{self, folded_text};
 use crate::model::{DocError, Notice};
 use crate::model::{DocumentEntry, Pair};
+use crate::normalize::{self, folded_text};
 use crate::settings::Settings;
 
 /// A document is compared up to this many normalized characters (about 24 MB of Chinese
@@ -96,7 +96,8 @@ fn run(
     cancel: &CancelFlag,
 ) -> Result<Report, Cancelled> {
     let settings = request.settings.clone().sanitized();
-    let grams = |input: &DocumentInput| settings.short_copies && reads_char_grams(request.mode, stored.is_some(), input);
+    let grams =
+        |input: &DocumentInput| settings.short_copies && reads_char_grams(request.mode, stored.is_some(), input);
     let mut docs = read_and_sign(request, (&settings, &grams), cache, sink, cancel)?;
     apply_templates(&mut docs, &settings);
     let identical = find_identical(&mut docs, request.mode);
@@ -201,7 +202,8 @@ fn match_all(
         (0..docs.len()).filter(|&i| policy.is_suspect(&docs[i]) && docs[i].prints.is_some()).collect();
     let counter = Counter::start(sink, Stage::Matching, suspects.len());
     let tuning = MatchTuning::default();
-    let exclusions = Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k, dictionary);
+    let exclusions =
+        Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k, dictionary);
     let clock = MatchClock::default();
     let matcher = Matcher { index, settings, tuning: &tuning, exclusions: &exclusions, policy, clock: Some(&clock) };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
@@ -270,7 +272,8 @@ fn read_all(
             if cancel.is_cancelled() {
                 return None;
             }
-            let loaded = load(id, input, (settings, grams(input)), &extractor, cache);
+            let beside = if grams(input) { Beside::CharGrams } else { Beside::Nothing };
+            let loaded = load(id, input, (settings, beside), &extractor, cache);
             counter.tick();
             Some(loaded)
         })
@@ -445,14 +448,15 @@ pub(crate) fn fingerprint_document(
     settings: &Settings,
     (extractor, dictionary): (&ingest::Extractor, &Dictionary),
 ) -> Result<Fingerprinted, String> {
-    let mut loaded = load(0, input, (settings, false), extractor, None);
+    let mut folded = String::new();
+    let mut loaded = load(0, input, (settings, Beside::Folded(&mut folded)), extractor, None);
     let prints = match (loaded.prints.take(), loaded.entry.error.take()) {
         (Some(prints), None) => prints,
         (_, error) => return Err(error.map(|e| e.to_string()).unwrap_or_default()),
     };
     let mut keywords = None;
     if !prints.tokenized.tokens.is_empty() {
-        let (simhash, print) = signatures(&loaded.entry.text[..loaded.compared], settings, dictionary);
+        let (simhash, print) = signatures_of_folded(&folded, dictionary);
         loaded.entry.simhash = Some(simhash);
         keywords = Some(print);
     }
@@ -461,7 +465,12 @@ pub(crate) fn fingerprint_document(
 
 /// The SimHash and the keyword fingerprint of a compared text.
 fn signatures(compared: &str, settings: &Settings, dictionary: &Dictionary) -> (u64, KeywordPrint) {
-    let words = dictionary.weighted_words(&folded_text(compared, settings.normalize));
+    signatures_of_folded(&folded_text(compared, settings.normalize), dictionary)
+}
+
+/// The SimHash and the keyword fingerprint of a compared text, from its folded text.
+fn signatures_of_folded(folded: &str, dictionary: &Dictionary) -> (u64, KeywordPrint) {
+    let words = dictionary.weighted_words(folded);
     (simhash::simhash_of_words(&words), keyword_print(&words, TOP_KEYWORDS))
 }
 
@@ -489,11 +498,21 @@ fn extract(
     extracted
 }
 
-/// Reads and fingerprints one input; `char_grams`: with its character grams.
+/// What a read of one input takes beside its fingerprints, in the pass that tokenizes it.
+#[derive(Debug)]
+enum Beside<'a> {
+    Nothing,
+    /// The character grams a check indexes for a reference.
+    CharGrams,
+    /// The folded text of the compared prefix ([`folded_text`]), written here.
+    Folded(&'a mut String),
+}
+
+/// Reads and fingerprints one input, taking what `beside` asks for on the way.
 fn load(
     id: usize,
     input: &DocumentInput,
-    (settings, char_grams): (&Settings, bool),
+    (settings, beside): (&Settings, Beside),
     extractor: &ingest::Extractor,
     cache: Option<&dyn ReadCache>,
 ) -> Loaded {
@@ -501,10 +520,15 @@ fn load(
     match extract(input, settings, extractor, cache) {
         Ok(extracted) => {
             let compared = compared_prefix(&extracted.text, settings);
-            let prints = if char_grams {
-                DocumentFingerprints::compute_with_char_grams(&extracted.text[..compared], settings)
-            } else {
-                DocumentFingerprints::compute(&extracted.text[..compared], settings)
+            let text = &extracted.text[..compared];
+            let prints = match beside {
+                Beside::Nothing => DocumentFingerprints::compute(text, settings),
+                Beside::CharGrams => DocumentFingerprints::compute_with_char_grams(text, settings),
+                Beside::Folded(folded) => {
+                    let (prints, text) = DocumentFingerprints::compute_folded(text, settings);
+                    *folded = text;
+                    prints
+                }
             };
             entry.chars = extracted.text.chars().count();
             entry.countable_chars = extracted.text[..compared].chars().count();

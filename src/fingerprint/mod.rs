@@ -17,7 +17,7 @@ pub use sentence::{SentenceFingerprint, nshash, sentence_fingerprints};
 pub use token_keys::{GlancedKeys, TokenKeys};
 pub use winnow::{Fingerprint, winnow};
 
-use crate::normalize::{Tokenized, tokenize, tokenize_into};
+use crate::normalize::{Tokenized, tokenize, tokenize_folded, tokenize_into};
 use crate::settings::Settings;
 
 /// Everything the index and the matcher need to know about one document.
@@ -51,6 +51,14 @@ impl DocumentFingerprints {
         let mut grams = char_grams::GramWinnower::default();
         let tokenized = tokenize_into(text, settings.normalize, &mut grams);
         Self { char_grams: Some(grams.finish()), ..Self::with_kgrams(tokenized, settings) }
+    }
+
+    /// [`Self::compute`], and the folded text the SimHash and keywords segment
+    /// ([`crate::normalize::folded_text`]), taken in the same pass over the text: what an
+    /// archive's add needs of every document at once.
+    pub fn compute_folded(text: &str, settings: &Settings) -> (Self, String) {
+        let (tokenized, folded) = tokenize_folded(text, settings.normalize);
+        (Self::with_kgrams(tokenized, settings), folded)
     }
 
     /// Tokens and sentences only: what matching reads of a reference whose k-grams are

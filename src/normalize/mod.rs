@@ -8,16 +8,19 @@
 mod classify;
 pub mod flags;
 mod fold;
+mod folded;
 mod lookalike;
 mod mixed;
 
 pub use classify::{is_sentence_terminator, is_single_char_token};
 pub use fold::to_simplified;
+pub use folded::{MAX_FOLDED_LINE_CHARS, folded_text};
 
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::hash::{WordHasher, fmix64, hash_char};
+use folded::Folded;
 
 /// Which normalizations run before tokens are hashed. All on by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -205,13 +208,21 @@ fn is_combining_mark(c: char) -> bool {
 /// assert_eq!(t.tokens[0].hash, tokenize("hello", NormalizeOptions::default()).tokens[0].hash);
 /// ```
 pub fn tokenize(text: &str, options: NormalizeOptions) -> Tokenized {
-    scan(text, options, &mut NoStream, true)
+    scan(text, options, &mut NoStream, true, |_| {})
+}
+
+/// The tokens of `text`, as [`tokenize`] finds them, and its folded text, as
+/// [`folded_text`] makes it: one normalizing pass for both.
+pub fn tokenize_folded(text: &str, options: NormalizeOptions) -> (Tokenized, String) {
+    let mut folded = Folded::with_capacity(text.len());
+    let tokenized = scan(text, options, &mut NoStream, true, |c| folded.push(c));
+    (tokenized, folded.finish())
 }
 
 /// The tokens of `text`, as [`tokenize`] finds them, with every character of its stream
 /// (those [`char_stream`] keeps) handed to `sink` on the way: one pass for both.
 pub fn tokenize_into(text: &str, options: NormalizeOptions, sink: &mut impl StreamSink) -> Tokenized {
-    scan(text, options, sink, true)
+    scan(text, options, sink, true, |_| {})
 }
 
 /// The normalized character stream of `text`: the characters of exactly the tokens that
@@ -226,17 +237,24 @@ pub fn tokenize_into(text: &str, options: NormalizeOptions, sink: &mut impl Stre
 pub fn char_stream(text: &str, options: NormalizeOptions) -> CharStream {
     let mut stream =
         CharStream { chars: Vec::with_capacity(text.len() / 2), offsets: Vec::with_capacity(text.len() / 2) };
-    scan(text, options, &mut stream, false);
+    scan(text, options, &mut stream, false, |_| {});
     // Capacity was a guess from the byte length; give back what it over-reserved.
     stream.chars.shrink_to_fit();
     stream.offsets.shrink_to_fit();
     stream
 }
 
-/// The one scanner behind [`tokenize`], [`tokenize_into`] and [`char_stream`], so that
-/// they always agree: the tokens of `text`, every character of its stream handed to
-/// `stream`. `keep_tokens`: whether the tokens are wanted (their room is reserved).
-fn scan(text: &str, options: NormalizeOptions, stream: &mut impl StreamSink, keep_tokens: bool) -> Tokenized {
+/// The one scanner behind [`tokenize`], [`tokenize_into`], [`tokenize_folded`] and
+/// [`char_stream`], so that they always agree: the tokens of `text`, every character of
+/// its stream handed to `stream`, and every normalized character to `each`.
+/// `keep_tokens`: whether the tokens are wanted (their room is reserved).
+fn scan(
+    text: &str,
+    options: NormalizeOptions,
+    stream: &mut impl StreamSink,
+    keep_tokens: bool,
+    mut each: impl FnMut(char),
+) -> Tokenized {
     let guess = if keep_tokens { text.len() / 2 } else { 0 };
     let mut out = Tokenized { tokens: Vec::with_capacity(guess), sentence_starts: Vec::new() };
     let mut word = WordHasher::new();
@@ -255,6 +273,7 @@ fn scan(text: &str, options: NormalizeOptions, stream: &mut impl StreamSink, kee
     };
 
     for_each_normalized_char(text, options, |offset, c| {
+        each(c);
         if pending_period {
             pending_period = false;
             if c.is_whitespace() {
@@ -307,42 +326,6 @@ fn scan(text: &str, options: NormalizeOptions, stream: &mut impl StreamSink, kee
     // check, so give back what the guess over-reserved.
     out.tokens.shrink_to_fit();
     out.sentence_starts.shrink_to_fit();
-    out
-}
-
-/// A line of folded text is broken after this many characters: a word segmenter's memory
-/// grows with the length of a line (jieba builds a graph over all of it), and a document
-/// of one 50 MB line must not take gigabytes.
-pub const MAX_FOLDED_LINE_CHARS: usize = 4096;
-
-/// The normalized text as words separated by single spaces: what SimHash segments.
-/// Han characters are kept together so that a word segmenter can find words in them.
-/// Lines are at most [`MAX_FOLDED_LINE_CHARS`] characters long.
-pub fn folded_text(text: &str, options: NormalizeOptions) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut last_space = true;
-    let mut line = 0usize;
-    for_each_normalized_char(text, options, |_, c| {
-        if is_single_char_token(c) || c.is_alphanumeric() {
-            if line >= MAX_FOLDED_LINE_CHARS {
-                out.push('\n');
-                line = 0;
-            }
-            out.push(c);
-            line += 1;
-            last_space = false;
-        } else if c == '\n' || is_sentence_terminator(c) {
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
-            line = 0;
-            last_space = true;
-        } else if !last_space {
-            out.push(' ');
-            line += 1;
-            last_space = true;
-        }
-    });
     out
 }
 

@@ -68,16 +68,21 @@ impl Idf {
     /// Whether `word` can be a keyword: long enough, and neither it nor (when it has
     /// capitals) its lower case a stop word.
     fn is_keyword(&self, word: &str) -> bool {
-        let mut chars = 0;
-        let mut has_uppercase = false;
-        for c in word.chars() {
-            chars += 1;
-            has_uppercase |= c.is_uppercase();
-        }
-        if chars < MIN_KEYWORD_CHARS || self.stop_words.contains(word) {
+        if word.chars().nth(MIN_KEYWORD_CHARS - 1).is_none() || self.stop_words.contains(word) {
             return false;
         }
-        !has_uppercase || !self.stop_words.contains(&word.to_lowercase())
+        !word.chars().any(is_uppercase) || !self.stop_words.contains(&word.to_lowercase())
+    }
+}
+
+/// Whether `c` is an upper-case letter; Chinese characters, the bulk of the words, are
+/// not, and are known so without looking them up.
+#[inline]
+fn is_uppercase(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_uppercase()
+    } else {
+        !('\u{4E00}'..='\u{9FFF}').contains(&c) && c.is_uppercase()
     }
 }
 
@@ -161,5 +166,12 @@ mod tests {
         assert!(!idf.is_keyword("The"));
         assert!(idf.is_keyword("then"));
         assert!(idf.is_keyword("软件"));
+        assert!(!idf.is_keyword("软"));
+        for c in ['A', 'Ä', 'Σ', 'Ｚ'] {
+            assert!(is_uppercase(c), "{c}");
+        }
+        for c in ['a', 'ä', 'σ', '软', '1', ' '] {
+            assert!(!is_uppercase(c), "{c}");
+        }
     }
 }

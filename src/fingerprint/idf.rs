@@ -79,11 +79,7 @@ impl Idf {
 /// not, and are known so without looking them up.
 #[inline]
 fn is_uppercase(c: char) -> bool {
-    if c.is_ascii() {
-        c.is_ascii_uppercase()
-    } else {
-        !('\u{4E00}'..='\u{9FFF}').contains(&c) && c.is_uppercase()
-    }
+    if c.is_ascii() { c.is_ascii_uppercase() } else { !('\u{4E00}'..='\u{9FFF}').contains(&c) && c.is_uppercase() }
 }
 
 /// The lower median of `values` (the one with `len / 2` values above it), as jieba-rs

@@ -4,6 +4,7 @@
 use rayon::prelude::*;
 use rusqlite::Connection;
 
+use super::backfill::Backfill;
 use super::catalog;
 use super::early::{Before, every_hash};
 use super::files::{segment_name, sync_dir};
@@ -145,6 +146,13 @@ impl Archive {
         let mut fresh: Vec<Fresh> = Vec::new();
         // What that check will look up, read ahead once a batch has read a file.
         let mut read_ahead = None;
+        // Moves each commit's pages into the catalog while the next batch is read.
+        let backfill = Backfill::start(&self.dir);
+        let backfill_now = || {
+            if let Some(backfill) = &backfill {
+                backfill.committed();
+            }
+        };
         for batch in inputs.chunks(BATCH) {
             if cancel.is_cancelled() {
                 break;
@@ -152,7 +160,13 @@ impl Archive {
             let sources: Vec<String> = batch.par_iter().map(|input| source_of(&input.path)).collect();
             let (read, committed) = std::thread::scope(|scope| {
                 let finder = &mut finder;
-                let commit = pending.take().map(|docs| scope.spawn(|| self.commit_and_merge(docs, finder, options)));
+                let commit = pending.take().map(|docs| {
+                    scope.spawn(|| {
+                        let done = self.commit_and_merge(docs, finder, options);
+                        backfill_now();
+                        done
+                    })
+                });
                 let files: Vec<(&str, &str)> = sources
                     .iter()
                     .zip(batch)
@@ -211,6 +225,7 @@ impl Archive {
             let (done, added) = committed?;
             summary.absorb(done);
             fresh.extend(added);
+            backfill_now();
         }
         // Every document is committed by now: a check that fails here (a damaged segment,
         // said above) leaves groups by SimHash alone, and says so.
@@ -226,6 +241,8 @@ impl Archive {
         if !options.sync.is_empty() && !cancel.is_cancelled() {
             summary.dropped = self.drop_gone(&options.sync)?;
         }
+        // Its last pass done, the rest of the log is moved here.
+        drop(backfill);
         // The add's log (up to `catalog::CHECKPOINT_PAGES`) moves into the catalog now,
         // not when the archive is let go: a window or a program that keeps the archive
         // open would otherwise keep a log of hundreds of megabytes on disk beside it.

@@ -186,6 +186,16 @@ pub fn prepare_for_writing(conn: &Connection, dir: &Path) -> Result<(), ArchiveE
     Ok(())
 }
 
+/// Copies what the write-ahead log holds into the catalog, as far as readers allow,
+/// beside a writer that goes on committing (SQLite's passive checkpoint): it never waits
+/// and never empties the log ([`super::backfill`]). It reports nothing: failing or cut
+/// short, it leaves the log valid and whole, and [`empty_write_ahead_log`] moves the rest.
+pub fn backfill_write_ahead_log(conn: &Connection) {
+    if conn.busy_timeout(std::time::Duration::ZERO).is_ok() {
+        let _left = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(0));
+    }
+}
+
 /// Moves a writer's changes from the write-ahead log into the catalog and empties the log,
 /// when no reader is inside a transaction; called as an add ends and as a writer lets the
 /// archive go. SQLite does this itself when the last connection closes, but a writer that

@@ -9,6 +9,7 @@
 
 mod add;
 mod any;
+mod backfill;
 pub mod catalog;
 mod check;
 mod checksum;

@@ -283,8 +283,17 @@ impl Held {
 struct Sorted {
     len: u32,
     halves: [Vec<u64>; 2],
+    /// For each half, where the values of each [`BUCKET_BITS`]-bit prefix begin in its
+    /// list, and where the list ends: a probe searches a few dozen entries, not a list of
+    /// a million. The 66 probes of each document an add inserts cost a dozen cache misses
+    /// each over the whole list, which at a million documents was 0.05 s of each batch's
+    /// commit, on the add's one core.
+    starts: [Vec<usize>; 2],
     nshash: Vec<(u64, u32)>,
 }
+
+/// The bits of a half's value whose places [`Sorted`] keeps (512 KiB for both halves).
+const BUCKET_BITS: u32 = 16;
 
 impl Sorted {
     fn of(docs: &[Keys]) -> Self {
@@ -304,12 +313,14 @@ impl Sorted {
             list.sort_unstable();
         }
         nshash.sort_unstable();
-        Sorted { len: u32::try_from(docs.len()).unwrap_or(u32::MAX), halves: halves_of, nshash }
+        let starts = [bucket_starts(&halves_of[0]), bucket_starts(&halves_of[1])];
+        Sorted { len: u32::try_from(docs.len()).unwrap_or(u32::MAX), halves: halves_of, starts, nshash }
     }
 
     /// Pushes the places of the documents whose half `i` is `value`.
     fn with_half(&self, i: usize, value: u32, found: &mut Vec<u32>) {
-        let list = &self.halves[i];
+        let bucket = (value >> (32 - BUCKET_BITS)) as usize;
+        let list = &self.halves[i][self.starts[i][bucket]..self.starts[i][bucket + 1]];
         let first = list.partition_point(|&entry| (entry >> 32) < u64::from(value));
         found.extend(list[first..].iter().take_while(|&&entry| (entry >> 32) == u64::from(value)).map(|&e| e as u32));
     }
@@ -319,6 +330,21 @@ impl Sorted {
         let first = self.nshash.partition_point(|&(k, _)| k < key);
         found.extend(self.nshash[first..].iter().take_while(|&&(k, _)| k == key).map(|&(_, at)| at));
     }
+}
+
+/// Where the entries (`value << 32 | place`, ascending) of each [`BUCKET_BITS`]-bit
+/// prefix of the value begin in `list`, and its length last.
+fn bucket_starts(list: &[u64]) -> Vec<usize> {
+    let bucket_of = |entry: u64| (entry >> (64 - BUCKET_BITS)) as usize;
+    let mut starts = Vec::with_capacity((1 << BUCKET_BITS) + 1);
+    let mut at = 0;
+    for bucket in 0..=1 << BUCKET_BITS {
+        while at < list.len() && bucket_of(list[at]) < bucket {
+            at += 1;
+        }
+        starts.push(at);
+    }
+    starts
 }
 
 /// Chains through the documents the add inserts (numbered from 0, the first after those

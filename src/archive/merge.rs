@@ -61,48 +61,54 @@ impl Archive {
         let sql = |e| ArchiveError::sql(&dir, e);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
         let listed = rows::segments(&tx).map_err(sql)?;
-        let mut merged_any = false;
-        let mut old_files: Vec<String> = Vec::new();
-        let mut new_files: Vec<String> = Vec::new();
-        for kind in [Kind::Kgrams, Kind::Sentences] {
-            let of_kind: Vec<&SegmentRow> =
-                listed.iter().filter(|s| s.kind == kind.code() && !skipped.contains(&s.file)).collect();
-            let chosen: Vec<&SegmentRow> = if everything {
-                if of_kind.len() < 2 {
-                    continue;
-                }
-                of_kind
-            } else {
-                let mut tiers: std::collections::BTreeMap<u32, Vec<&SegmentRow>> = Default::default();
-                for s in of_kind {
-                    tiers.entry(tier(u64::try_from(s.postings).unwrap_or_default())).or_default().push(s);
-                }
-                match tiers.into_values().find(|t| t.len() >= MERGE_FACTOR) {
-                    Some(t) => t,
-                    None => continue,
-                }
-            };
-            let removed = rows::removed_ids(&tx).map_err(sql)?;
-            let file = segment_name(kind, &format!("m{}", chosen[0].id));
-            let count = match self.merge_into(&chosen, &removed, kind, &file) {
-                Ok(count) => count,
-                Err(e) => {
-                    // Nothing of this call is listed: what it wrote goes with it.
-                    for file in &new_files {
-                        std::fs::remove_file(self.dir.join(file)).ok();
-                    }
-                    return Err(e);
-                }
-            };
-            new_files.push(file.clone());
+        let chosen: Vec<(Kind, Vec<&SegmentRow>)> = [Kind::Kgrams, Kind::Sentences]
+            .into_iter()
+            .filter_map(|kind| Some((kind, chosen_of(&listed, kind, everything, skipped)?)))
+            .collect();
+        let removed = if chosen.is_empty() { FxHashSet::default() } else { rows::removed_ids(&tx).map_err(sql)? };
+        let files: Vec<String> =
+            chosen.iter().map(|(kind, inputs)| segment_name(*kind, &format!("m{}", inputs[0].id))).collect();
+        // The kinds are merged at once, each on a thread of its own: a merge reads and
+        // writes on one core.
+        let counts: Vec<Result<u64, ArchiveError>> = std::thread::scope(|scope| {
+            let merges: Vec<_> = chosen
+                .iter()
+                .zip(&files)
+                .map(|((kind, inputs), file)| scope.spawn(|| self.merge_into(inputs, &removed, *kind, file)))
+                .collect();
+            // A panic while merging is a bug: it goes on as if the merge had run here.
+            merges
+                .into_iter()
+                .map(|merge| merge.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                .collect()
+        });
+        let mut written: Vec<(&String, u64)> = Vec::with_capacity(files.len());
+        let mut failed = None;
+        for (file, count) in files.iter().zip(counts) {
+            match count {
+                Ok(count) => written.push((file, count)),
+                Err(e) => failed = Some(together(failed, e)),
+            }
+        }
+        if let Some(e) = failed {
+            // Nothing of this call is listed: what it wrote goes with it.
+            for (file, _) in written {
+                std::fs::remove_file(self.dir.join(file)).ok();
+            }
+            return Err(e);
+        }
+        let merged_any = !chosen.is_empty();
+        if merged_any {
             sync_dir(&self.dir)?;
-            for s in &chosen {
+        }
+        let mut old_files: Vec<String> = Vec::new();
+        for ((kind, inputs), (file, count)) in chosen.iter().zip(written) {
+            for s in inputs {
                 rows::delete_segment(&tx, s.id).map_err(sql)?;
             }
-            rows::insert_segment(&tx, kind.code(), &file, count).map_err(sql)?;
-            merged_any = true;
+            rows::insert_segment(&tx, kind.code(), file, count).map_err(sql)?;
             // The old files go after the commit below.
-            old_files.extend(chosen.iter().map(|s| s.file.clone()));
+            old_files.extend(inputs.iter().map(|s| s.file.clone()));
         }
         tx.commit().map_err(sql)?;
         drop(conn);
@@ -189,6 +195,40 @@ impl Archive {
             Ok(_) | Err(ArchiveError::Corrupt(_)) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// The segments of `kind` in `listed` to merge now: a full tier (or, with `everything`,
+/// all of them when there are two or more), never one of `skipped`; `None` for none.
+fn chosen_of<'l>(
+    listed: &'l [SegmentRow],
+    kind: Kind,
+    everything: bool,
+    skipped: &[String],
+) -> Option<Vec<&'l SegmentRow>> {
+    let of_kind: Vec<&SegmentRow> =
+        listed.iter().filter(|s| s.kind == kind.code() && !skipped.contains(&s.file)).collect();
+    if everything {
+        return (of_kind.len() >= 2).then_some(of_kind);
+    }
+    let mut tiers: std::collections::BTreeMap<u32, Vec<&SegmentRow>> = Default::default();
+    for s in of_kind {
+        tiers.entry(tier(u64::try_from(s.postings).unwrap_or_default())).or_default().push(s);
+    }
+    tiers.into_values().find(|t| t.len() >= MERGE_FACTOR)
+}
+
+/// The error of two merges that failed, `earlier` (if any) and `e`: the damaged segments
+/// of both when that is what each found, else the first other error.
+fn together(earlier: Option<ArchiveError>, e: ArchiveError) -> ArchiveError {
+    match (earlier, e) {
+        (None, e) => e,
+        (Some(ArchiveError::DamagedSegments { dir, files: mut all }), ArchiveError::DamagedSegments { files, .. }) => {
+            all.extend(files);
+            ArchiveError::DamagedSegments { dir, files: all }
+        }
+        (Some(ArchiveError::DamagedSegments { .. }), e) => e,
+        (Some(earlier), _) => earlier,
     }
 }
 
@@ -328,6 +368,20 @@ mod tests {
             .collect();
         whole.sort_unstable();
         whole
+    }
+
+    #[test]
+    fn the_damaged_segments_of_both_kinds_are_named_together_and_another_error_wins() {
+        let damaged = |file: &str| ArchiveError::DamagedSegments { dir: "a".into(), files: vec![file.into()] };
+        let files = |e: ArchiveError| match e {
+            ArchiveError::DamagedSegments { files, .. } => files,
+            other => panic!("{other}"),
+        };
+        assert_eq!(files(together(Some(damaged("k")), damaged("s"))), ["k", "s"]);
+        assert_eq!(files(together(None, damaged("s"))), ["s"]);
+        let other = || ArchiveError::Corrupt("x".into());
+        assert!(matches!(together(Some(damaged("k")), other()), ArchiveError::Corrupt(_)));
+        assert!(matches!(together(Some(other()), damaged("s")), ArchiveError::Corrupt(_)));
     }
 
     #[test]

@@ -87,7 +87,20 @@ pub fn open(dir: &Path, write: bool) -> Result<Connection, ArchiveError> {
     let sql = |e| ArchiveError::sql(dir, e);
     let conn = Connection::open_with_flags(dir.join(CATALOG), flags).map_err(sql)?;
     conn.busy_timeout(BUSY_WAIT).map_err(sql)?;
+    plans_kept(&conn).map_err(sql)?;
     Ok(conn)
+}
+
+/// Keeps each statement's plan whatever values are bound to it (SQLite's query planner
+/// stability guarantee). Without it, a statement whose plan SQLite thinks a bound value
+/// might change (a term its index does not use, a query ordered by id) is marked to be
+/// prepared again when its values are cleared, and rusqlite clears them whenever a cached
+/// statement goes back to its cache: such statements were prepared anew at every call
+/// (the SHA-256 lookup of each file an add reads, the stored text of each document a
+/// check aligns), about three times the cost of the lookup itself. The catalog keeps no
+/// statistics (no `ANALYZE`), so no plan here depends on a value.
+fn plans_kept(conn: &Connection) -> Result<(), rusqlite::Error> {
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true).map(|_| ())
 }
 
 /// Opens the catalog for reading only. A WAL catalog in a folder this user may not write
@@ -101,6 +114,7 @@ fn open_read(dir: &Path) -> Result<Connection, ArchiveError> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let usual = Connection::open_with_flags(&path, flags).and_then(|conn| {
         conn.busy_timeout(BUSY_WAIT)?;
+        plans_kept(&conn)?;
         conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0))?;
         Ok(conn)
     });
@@ -116,6 +130,7 @@ fn open_read(dir: &Path) -> Result<Connection, ArchiveError> {
         return Err(sql(error));
     }
     let conn = Connection::open_with_flags(immutable_uri(&path), flags | OpenFlags::SQLITE_OPEN_URI).map_err(sql)?;
+    plans_kept(&conn).map_err(sql)?;
     conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get::<_, i64>(0)).map_err(sql)?;
     Ok(conn)
 }
@@ -401,4 +416,64 @@ pub fn setting(conn: &Connection, dir: &Path, key: &str) -> Result<Option<String
     conn.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| r.get(0))
         .optional()
         .map_err(|e| ArchiveError::sql(dir, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{AddOptions, Archive, WhenBusy};
+    use crate::engine::{CancelFlag, DocumentInput, NoProgress};
+    use crate::model::Role;
+    use crate::settings::Settings;
+
+    /// (times prepared again, times run, SQL) of every statement `conn` holds.
+    fn statements(conn: &rusqlite::Connection) -> Vec<(i32, i32, String)> {
+        use rusqlite::ffi;
+        let mut out = Vec::new();
+        // SAFETY: the connection's handle is valid while `conn` is borrowed, and so is each
+        // statement SQLite hands back for it; nothing is prepared or finalized meanwhile.
+        unsafe {
+            let db = conn.handle();
+            let mut stmt = ffi::sqlite3_next_stmt(db, std::ptr::null_mut());
+            while !stmt.is_null() {
+                let again = ffi::sqlite3_stmt_status(stmt, ffi::SQLITE_STMTSTATUS_REPREPARE, 0);
+                let runs = ffi::sqlite3_stmt_status(stmt, ffi::SQLITE_STMTSTATUS_RUN, 0);
+                let sql = std::ffi::CStr::from_ptr(ffi::sqlite3_sql(stmt)).to_string_lossy().into_owned();
+                out.push((again, runs, sql));
+                stmt = ffi::sqlite3_next_stmt(db, stmt);
+            }
+        }
+        out
+    }
+
+    /// Text `n` of `round`: words shared with its neighbours, so that the groups' rule
+    /// reads stored texts, and a word changed each round, so that files are replaced.
+    fn text(n: usize, round: usize) -> String {
+        let words: String = (0..80).map(|w| format!("word{} ", (n / 3 * 7919 + w * 104_729) % 5003)).collect();
+        format!("{words} change{round}x{n}.\n")
+    }
+
+    #[test]
+    fn statements_an_add_runs_again_and_again_are_prepared_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let docs = tempfile::tempdir().unwrap();
+        let archive = Archive::open_for_changes(dir.path(), &Settings::default(), true, WhenBusy::Refuse).unwrap();
+        for round in 0..2 {
+            let inputs: Vec<DocumentInput> = (0..24)
+                .map(|n| {
+                    let path = docs.path().join(format!("{n}.txt"));
+                    // Every other file changes in the second round: its old version goes.
+                    std::fs::write(&path, text(n, if n % 2 == 0 { round } else { 0 })).unwrap();
+                    DocumentInput::new(path, Role::Reference)
+                })
+                .collect();
+            archive.add(&inputs, &AddOptions::default(), &NoProgress, &CancelFlag::new()).unwrap();
+        }
+        let seen = statements(&archive.lock());
+        // The lookups each file and each group needs ran many times over.
+        for key in ["sha256 = ?1", "JOIN texts", "SELECT min(d.id)"] {
+            assert!(seen.iter().any(|(_, runs, sql)| sql.contains(key) && *runs > 5), "{key}: {seen:?}");
+        }
+        let again: Vec<_> = seen.iter().filter(|(again, _, _)| *again > 0).collect();
+        assert!(again.is_empty(), "prepared again: {again:?}");
+    }
 }

@@ -96,9 +96,10 @@ pub fn open(dir: &Path, write: bool) -> Result<Connection, ArchiveError> {
 /// might change (a term its index does not use, a query ordered by id) is marked to be
 /// prepared again when its values are cleared, and rusqlite clears them whenever a cached
 /// statement goes back to its cache: such statements were prepared anew at every call
-/// (the SHA-256 lookup of each file an add reads, the stored text of each document a
-/// check aligns), about three times the cost of the lookup itself. The catalog keeps no
-/// statistics (no `ANALYZE`), so no plan here depends on a value.
+/// (the SHA-256 lookup of each file an add reads, 12.5 µs a call against 2.7 µs at 1.58
+/// million documents; the stored text of each document the groups' rule checks; the
+/// group repair of each replaced document). The catalog keeps no statistics (no
+/// `ANALYZE`), so no plan here depends on a value.
 fn plans_kept(conn: &Connection) -> Result<(), rusqlite::Error> {
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true).map(|_| ())
 }

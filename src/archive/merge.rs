@@ -233,7 +233,7 @@ fn cascade<'l>(chosen: &mut Vec<&'l SegmentRow>, mut above: std::collections::BT
     loop {
         let merged = tier(chosen.iter().map(|s| postings_of(s)).sum());
         match above.remove(&merged) {
-            Some(tier) if tier.len() + 1 >= MERGE_FACTOR => chosen.extend(tier),
+            Some(waiting) if waiting.len() + 1 >= MERGE_FACTOR => chosen.extend(waiting),
             _ => return,
         }
     }

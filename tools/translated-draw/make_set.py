@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw a held-out set of cross-language (Chinese <-> English) copies from human translations.
 
-    make_set.py OUT_DIR [--seed N] [--references N] [--suspects N] [--no-reword]
+    make_set.py OUT_DIR [--seed N] [--references N] [--suspects N]
 
 Writes the layout of ../../../shared/devset-translated (see its README.md; the schema and
 the scorer are ../../../shared/eval's):
@@ -13,15 +13,19 @@ the scorer are ../../../shared/eval's):
   OUT_DIR/truth.json           documents, pairs (a = suspect, b = reference) with passages
                                in code points, half-open, each with its "obfuscation";
                                near_duplicates [[suspect id, reference id], ...]
-  OUT_DIR/manifest.json        how the set is made up, aligned pairs per source, and one
-                               record per inserted passage
+  OUT_DIR/manifest.json        how the set is made up: aligned_pairs (the usable pairs per
+                               source and script), alignment (blocks aligned and dropped,
+                               sections not aligned), passages_by_direction (reference
+                               language -> suspect language), check (host paragraphs against
+                               every version of every reference paragraph: both counts 0),
+                               and one record per inserted passage
 
 All files are UTF-8, one paragraph per line; suspect ids first, then the references.
 
 Sources: human translations shipped in Debian packages, read under /usr/share (nothing is
 downloaded; install them first with
 `apt-get install debian-reference-en debian-reference-zh-cn debian-reference-zh-tw
-debian-handbook debian-edu-doc-en debian-edu-doc-zh-cn wordnet-base`):
+debian-handbook debian-edu-doc-en debian-edu-doc-zh-cn`):
 
   debian-reference   /usr/share/debian-reference/*.{en,zh-cn,zh-tw}.html (Osamu Aoki et
                      al., GPL-2+, translations under the same licence)
@@ -33,7 +37,13 @@ debian-handbook debian-edu-doc-en debian-edu-doc-zh-cn wordnet-base`):
                      long messages (help texts); each catalogue has its program's licence
                      (GPL or LGPL for nearly all)
 
-The development set used debian-faq and maint-guide; they are not read here.
+The development set used debian-faq and maint-guide; they are not read here. Traditional
+Chinese comes from debian-reference zh-tw, the handbook's zh-TW and the zh_TW catalogues
+(debian-edu-doc has none). Not used: manpages-zh, whose pages translate old versions of the
+English ones, so the paragraph under the same option or section in today's manpages is
+often not the one translated, and structure cannot tell. Traditional text is folded to
+simplified for the overlap filter with the fast2s crate's t2s.txt (found in the cargo
+registry), as ../devset-draw does.
 
 Alignment is by structure only, never by a similarity model (the set measures one). The
 three versions of an HTML page are cut into sections at their headings, keyed by the
@@ -45,15 +55,18 @@ character, the literal inline elements (code, command, filename, ...) are the sa
 multiset on both sides, and the length ratio is plausible (Chinese 0.12-1.1 of the
 English). gettext: msgid and msgstr split at blank lines into the same number of blocks,
 the same printf directives and --options on both sides, the English block reading as
-prose. Tables, code listings and navigation are skipped.
+prose and not an option table. Tables, code listings and navigation are skipped.
 
 A document is one section of level 1-2 of a book (a handbook page, a reference chapter's
 section, an edu-doc chapter) or one catalogue. A document gives at most one reference, in
 one language; hosts come only from documents no reference uses, and a host paragraph is
 dropped when any of its versions (English, simplified, traditional, folded to simplified)
-shares a 6-word / 10-Han phrase with a reference, or equals a reference line: the truth
-then lists every real copy. A passage is not taken when one of its two sides shares such a
-phrase with another reference.
+shares a 6-word / 10-Han phrase with any version of a reference's paragraphs, or equals
+one: the truth then lists every real copy, in either language. A passage is not taken when
+any version of its paragraphs shares such a phrase with any version of another reference's.
+A paragraph repeated across documents (boilerplate) is kept only where it is first seen.
+References: half English, half Chinese (a third of that traditional), spread over the
+sources; hosts: unrelated paragraphs of the other documents of all four sources.
 
 Suspects (30 by default, scaled): ~20% clean (hosts only), ~7% reposts, the rest with 1-4
 inserted passages of 1-3 consecutive aligned paragraphs (50-1500 characters each side),
@@ -62,15 +75,18 @@ from 1-3 references:
   translated           the suspect-language version of the reference's paragraphs; a
                        Chinese suspect is simplified or traditional, and takes the version
                        translated in that script
-  translated-reworded  (English suspects, unless --no-reword) the English version of a
-                       Chinese reference's paragraphs, then about half of its content words
-                       swapped for a WordNet synonym (the first sense's other lemmas, as
-                       ../reword/make_set.py does; wordnet-base), words touching code-like
-                       characters (- _ / . = digits) left alone
   verbatim             a same-language copy from a reference in the suspect's script
   repost-translated    a whole reference, paragraph by paragraph, in the other language:
                        every run of consecutive translated paragraphs is one passage, and
                        [suspect, reference] is in near_duplicates
+
+There is no `translated-reworded`: it was tried and left out, as it could not be made
+honestly here. Swapping words for WordNet synonyms (wordnet-base; even only words WordNet
+knows in a single sense, whose synonyms cannot be of a wrong sense in WordNet's terms)
+changes the meaning of this technical text, since WordNet lacks its senses: locales ->
+venues, encoding -> encryption, the mutt package -> the mongrel package, Multipurpose
+Internet Mail Extensions -> Multipurpose Cyberspace Mail Extensions. No Chinese thesaurus
+is packaged. A reworded translation needs a sense-aware rewriter (a person).
 
 Score a check with the project's scorer:
 
@@ -81,7 +97,6 @@ Score a check with the project's scorer:
 from __future__ import annotations
 
 import argparse
-import glob
 import importlib.util
 import json
 import random
@@ -103,7 +118,7 @@ def _load(name: str, path: Path):
 
 # The same-language generator: its fold table, phrase shingles and prose test.
 draw = _load("devset_draw", _HERE.parent / "devset-draw" / "make_set.py")
-is_han, han_count, shingles, is_prose, fold = draw.is_han, draw.han_count, draw.shingles, draw.is_prose, draw.fold
+han_count, shingles, is_prose = draw.han_count, draw.shingles, draw.is_prose
 
 LANGS = ("en", "zh", "tw")  # English, simplified Chinese, traditional Chinese
 LANG_NAME = {"en": "en", "zh": "zh", "tw": "zh-tw"}
@@ -305,6 +320,11 @@ def anchors(text: str) -> list[str]:
     return sorted(re.findall(r"%[-+ #0-9.*$lhjztq]*[a-zA-Z]|--?[A-Za-z][\w-]*", text))
 
 
+def option_list(block: str) -> bool:
+    """A --help table (two or more lines starting with an option), not a paragraph."""
+    return len(re.findall(r"(?m)^\s*-", block)) >= 2
+
+
 def gettext_docs(root: Path, stats: Counter) -> list[tuple[str, list[dict]]]:
     out = []
     for path in sorted((root / "locale/zh_CN/LC_MESSAGES").glob("*.mo")):
@@ -332,7 +352,7 @@ def gettext_docs(root: Path, stats: Counter) -> list[tuple[str, list[dict]]]:
                         stats[f"aligned [{lang}]"] += 1
                     else:
                         stats[f"blocks dropped [{lang}]"] += 1
-            rows.extend(r for r in row_sets if is_prose(r["en"]))
+            rows.extend(r for r, p in zip(row_sets, parts) if is_prose(r["en"]) and not option_list(p))
         if rows:
             out.append((f"gettext:{path.stem}", rows))
     return out
@@ -395,41 +415,6 @@ def pool(root: Path) -> tuple[list[Doc], dict]:
     return docs, {s: dict(sorted(c.items())) for s, c in stats.items()}
 
 
-# ---------------------------------------------------------------- rewording (English)
-
-
-class Reworder:
-    """WordNet first-sense synonyms (../reword/make_set.py's way) for English passages."""
-
-    STOP = set(
-        "a an the of is and to in that we for are by be as on with can if from which you it this then at have all "
-        "not one has or was were will would there their they but so no do does its than these those he she his her "
-        "our your been being into also may such any when where how what who use used using".split())
-
-    def __init__(self, folder: Path):
-        self.wordnet = _load("reword_draw", _HERE.parent / "reword" / "make_set.py").WordNet(folder)
-
-    def reword(self, rng: random.Random, text: str, rate: float = 0.5) -> tuple[str, int]:
-        swapped = 0
-
-        def swap(m: re.Match) -> str:
-            nonlocal swapped
-            word = m.group(0)
-            before = text[m.start() - 1] if m.start() else " "
-            if re.match(r"[\w/.=:<>@$'-]", before) or re.match(r"[\w/=:<>@$'(-]|\.\w", text[m.end():m.end() + 2]):
-                return word  # part of a name, path, option, call or contraction
-            if word.lower() in self.STOP or len(word) < 3 or word.isupper() or rng.random() >= rate:
-                return word
-            choices = [c for c in self.wordnet.synonyms(word) if c.lower() != word.lower()]
-            if not choices:
-                return word
-            new = rng.choice(choices)
-            swapped += 1
-            return new[0].upper() + new[1:] if word[0].isupper() else new
-
-        return re.sub(r"[A-Za-z]+", swap, text), swapped
-
-
 # ---------------------------------------------------------------- references
 
 SOURCE_SHARE = {"debian-reference": 0.3, "debian-handbook": 0.35, "debian-edu-doc": 0.15, "gettext": 0.2}
@@ -447,6 +432,9 @@ class Reference:
             self.starts.append(pos)
             pos += len(line) + 1
         self.shingles = shingles(self.text)
+        # every version of its rows: a host or a passage elsewhere must not hold any
+        self.versions = {r[lang] for r in rows for lang in LANGS if r[lang]}
+        self.all_shingles = set().union(*(shingles(v) for v in self.versions))
 
     def span(self, first: int, last: int) -> tuple[int, int]:
         """Code points of lines first..last (inclusive), without the last line break."""
@@ -522,9 +510,10 @@ class Hosts:
         held: set = set()
         lines: set[str] = set()
         for r in refs:
-            held |= r.shingles
-            lines.update(r.lines)
+            held |= r.all_shingles
+            lines |= r.versions
         self.rows: dict[str, list[dict]] = {lang: [] for lang in LANGS}
+        self.taken: list[str] = []
         self.stats: Counter = Counter()
         for d in docs:
             if id(d) in used:
@@ -550,6 +539,7 @@ class Hosts:
         got, size = [], 0
         while size < target and self.rows[lang]:
             p = self.rows[lang].pop()[lang]
+            self.taken.append(p)
             got.append(p)
             size += len(p) + 1
         return got
@@ -580,11 +570,12 @@ def candidate_runs(ref: Reference, target: str, taken: set[int]) -> list[tuple[i
 
 
 def passage_clear(ref: Reference, refs: list[Reference], first: int, last: int, target: str) -> bool:
-    """Neither side of the passage shares a phrase (or a whole line) with another reference."""
+    """No version of the passage's paragraphs shares a phrase (or a whole line) with any
+    version of another reference's paragraphs."""
     rows = ref.rows[first : last + 1]
     texts = [r[lang] for r in rows for lang in LANGS if r[lang]]
     sh = set().union(*(shingles(t) for t in texts))
-    return not any(o is not ref and (sh & o.shingles or any(t in o.lines for t in texts)) for o in refs)
+    return not any(o is not ref and (sh & o.all_shingles or any(t in o.versions for t in texts)) for o in refs)
 
 
 def insert(rng: random.Random, hosts: list[str], passages: list[tuple], zh: bool) -> tuple[str, list]:
@@ -658,33 +649,28 @@ def choose_passage(rng, ref, refs, target, taken):
     return rng.choice(runs) if runs else None
 
 
-def plag_suspect(rng, lang, refs, hosts, reworder, log):
+def plag_suspect(rng, lang, refs, hosts, log):
     """A host text in `lang` with 1-4 passages from 1-3 references."""
     other = [i for i, r in enumerate(refs) if lang in translatable(r.rows, r.lang)]
     same = [i for i, r in enumerate(refs) if r.lang == lang]
     if not other:
         return None
     srcs = rng.sample(other, min(len(other), rng.choice([1, 1, 2, 2, 3])))
-    if same and rng.random() < 0.35:
-        srcs.append(rng.choice(same))
+    verbatim_src = rng.choice(same) if same and rng.random() < 0.5 else None
     taken: dict[int, set[int]] = {}
-    passages = []
-    for _ in range(rng.randint(1, 4)):
-        i = rng.choice(srcs)
-        ref = refs[i]
-        run = choose_passage(rng, ref, refs, lang, taken.setdefault(i, set()))
+    passages: list[tuple] = []
+    for _ in range(rng.choice([1, 2, 2, 3, 3, 4])):
+        for _try in range(3):
+            i = verbatim_src if verbatim_src is not None and rng.random() < 0.25 else rng.choice(srcs)
+            ref = refs[i]
+            run = choose_passage(rng, ref, refs, lang, taken.setdefault(i, set()))
+            if run is not None:
+                break
         if run is None:
             continue
         first, last = run
         lines = [r[lang] for r in ref.rows[first : last + 1]]
         obf = "verbatim" if ref.lang == lang else "translated"
-        swapped = 0
-        if obf == "translated" and lang == "en" and reworder is not None and rng.random() < 0.35:
-            new = [reworder.reword(rng, line) for line in lines]
-            swapped = sum(n for _, n in new)
-            words = sum(len(line.split()) for line in lines)
-            if swapped >= max(3, 0.08 * words):
-                lines, obf = [t for t, _ in new], "translated-reworded"
         taken[i].update(range(first, last + 1))
         b0, b1 = ref.span(first, last)
         passages.append((obf, i, b0, b1, lines))
@@ -698,14 +684,13 @@ def plag_suspect(rng, lang, refs, hosts, reworder, log):
     return text, truth
 
 
-def build(out: Path, seed: int, n_references: int, n_suspects: int, reword: bool, root: Path) -> dict:
+def build(out: Path, seed: int, n_references: int, n_suspects: int, root: Path) -> dict:
     rng = random.Random(seed)
     t2s = draw.find_t2s()
     if t2s is None:
         raise SystemExit("fast2s t2s.txt not found in the cargo registry (needed to fold traditional text)")
     draw.load_t2s(t2s, "")
     docs, aligned = pool(root)
-    reworder = Reworder(root / "wordnet") if reword else None
     refs = pick_references(rng, docs, n_references)
     hosts = Hosts(rng, docs, refs)
     S = n_suspects
@@ -747,7 +732,7 @@ def build(out: Path, seed: int, n_references: int, n_suspects: int, reword: bool
             if kind == "plag":
                 lang = plag_langs.pop()
                 entries: list = []
-                made = plag_suspect(rng, lang, refs, hosts, reworder, entries)
+                made = plag_suspect(rng, lang, refs, hosts, entries)
                 if made is None:
                     kind = "clean"
             if made is None:
@@ -782,8 +767,8 @@ def build(out: Path, seed: int, n_references: int, n_suspects: int, reword: bool
     manifest = {
         "pool": "held-out draw",
         "seed": seed,
-        "options": {"references": n_references, "suspects": n_suspects, "reword": reword},
-        "aligned_pairs": {src: {LANG_NAME[k]: st.get(f"aligned [{k}]", 0) for k in ("zh", "tw")} for src, st in aligned.items()},
+        "options": {"references": n_references, "suspects": n_suspects},
+        "aligned_pairs": usable_pairs(docs),
         "alignment": aligned,
         "references": len(refs),
         "reference_langs": dict(sorted(Counter(LANG_NAME[r.lang] for r in refs).items())),
@@ -798,6 +783,7 @@ def build(out: Path, seed: int, n_references: int, n_suspects: int, reword: bool
             str(e["paragraphs"]) for e in log if e["obfuscation"].startswith("translated")).items())),
         "near_duplicates": len(near_duplicates),
         "host": dict(sorted(hosts.stats.items())),
+        "check": host_check(hosts, refs),
         "chars": {
             "suspect": sum(d["chars"] for d in documents if d["path"].startswith("suspect/")),
             "reference": sum(d["chars"] for d in documents if d["path"].startswith("reference/")),
@@ -806,6 +792,27 @@ def build(out: Path, seed: int, n_references: int, n_suspects: int, reword: bool
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
     return manifest
+
+
+def host_check(hosts: Hosts, refs: list[Reference]) -> dict:
+    """Host paragraphs in the suspects against every version of every reference paragraph."""
+    versions = set().union(*(r.versions for r in refs))
+    held = set().union(*(r.all_shingles for r in refs))
+    return {"host paragraphs": len(hosts.taken),
+            "host paragraphs that are a version of a reference paragraph": sum(p in versions for p in hosts.taken),
+            "host paragraphs sharing a phrase with a version of a reference paragraph":
+                sum(bool(shingles(p) & held) for p in hosts.taken)}
+
+
+def usable_pairs(docs: list[Doc]) -> dict:
+    """Aligned paragraph pairs per source that a draw may use (after every filter)."""
+    out: dict[str, dict[str, int]] = {}
+    for d in docs:
+        c = out.setdefault(d.source, {"zh": 0, "zh-tw": 0})
+        for r in d.rows:
+            c["zh"] += bool(r["zh"])
+            c["zh-tw"] += bool(r["tw"])
+    return dict(sorted(out.items()))
 
 
 def check_truth(out: Path, documents: list[dict], pairs: dict, refs: list[Reference], S: int) -> None:
@@ -831,10 +838,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--references", type=int, default=40)
     parser.add_argument("--suspects", type=int, default=30)
-    parser.add_argument("--no-reword", action="store_true", help="no translated-reworded passages (no WordNet)")
     parser.add_argument("--share-root", type=Path, default=Path("/usr/share"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    manifest = build(args.out, args.seed, args.references, args.suspects, not args.no_reword, args.share_root)
+    manifest = build(args.out, args.seed, args.references, args.suspects, args.share_root)
     summary = {k: v for k, v in manifest.items() if k not in ("passages", "reference_files", "alignment")}
     print(json.dumps(summary, ensure_ascii=False))
 

@@ -279,12 +279,23 @@ fn a_folder_archive_at_a_path_too_long_for_its_catalog_is_told_so_not_read_only(
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     two_classes(dir);
-    let mut deep = std::fs::canonicalize(dir).unwrap();
-    while deep.as_os_str().len() < 520 {
-        deep.push("a-rather-long-folder-name-of-forty-chars");
+    // Its longest file, `catalog.sqlite.new-journal`, must stay within SQLite's 512: an
+    // archive at a path of 485 characters is made, one of 486 is refused for its length.
+    let folder_of = |length: usize| {
+        let mut deep = std::fs::canonicalize(dir).unwrap().join("deep");
+        while deep.as_os_str().len() + 41 < length {
+            deep.push("a-rather-long-folder-name-of-forty-chars");
+        }
+        let last = length - deep.as_os_str().len() - 1;
+        deep.join("z".repeat(last))
+    };
+    let fits = folder_of(485);
+    assert_eq!(fits.as_os_str().len(), 485);
+    success(&twinspot(dir, &["archive", "add", fits.to_str().unwrap(), "classA", "-q"]));
+    for length in [486, 520] {
+        let archive = folder_of(length);
+        let said = fails_with(1, dir, &["archive", "add", archive.to_str().unwrap(), "classA", "-q"]);
+        assert!(said.contains(&format!("path of {length} characters")), "{said}");
+        assert!(said.contains("at most 485") && !said.contains("read-only"), "{said}");
     }
-    std::fs::create_dir_all(&deep).unwrap();
-    let archive = deep.join("arc");
-    let said = fails_with(1, dir, &["archive", "add", archive.to_str().unwrap(), "classA", "-q"]);
-    assert!(said.contains("characters") && said.contains("shorter path") && !said.contains("read-only"), "{said}");
 }

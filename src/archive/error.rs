@@ -102,7 +102,7 @@ pub enum ArchiveError {
     )]
     CannotCreate { role: String, shown: String },
     #[error(
-        "the archive {} is at a path of {length} characters, and its catalog can only be opened at a path of fewer than {most}: move it to a shorter path",
+        "the archive {} is at a path of {length} characters, and its catalog can be opened only in a folder whose path has at most {most} (SQLite's limit): move the archive to a shorter path",
         dir.display()
     )]
     PathTooLong { dir: PathBuf, length: usize, most: usize },
@@ -130,7 +130,7 @@ impl ArchiveError {
             match e.code {
                 ErrorCode::DiskFull => return Self::DiskFull(dir.to_path_buf()),
                 ErrorCode::CannotOpen if let Some(length) = too_long_for_sqlite(dir) => {
-                    return Self::PathTooLong { dir: dir.to_path_buf(), length, most: SQLITE_PATH_MAX };
+                    return Self::PathTooLong { dir: dir.to_path_buf(), length, most: ARCHIVE_PATH_MAX };
                 }
                 ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
                     return Self::ReadOnly(dir.to_path_buf());
@@ -145,14 +145,17 @@ impl ArchiveError {
     }
 }
 
-/// The longest path SQLite opens a database at (its Unix file system's `MAX_PATHNAME`),
-/// its `-journal` or `-wal` file's name included.
+/// The longest path SQLite opens a file at (its Unix file system's `MAX_PATHNAME`).
 const SQLITE_PATH_MAX: usize = 512;
 
+/// The longest path of an archive folder whose catalog files SQLite opens: its longest
+/// file is the journal of a catalog being made, `catalog.sqlite.new-journal`.
+const ARCHIVE_PATH_MAX: usize = SQLITE_PATH_MAX - 1 - super::names::CATALOG_NEW.len() - "-journal".len();
+
 /// The length of the path of the archive at `dir` (made absolute, as SQLite makes it)
-/// when its catalog's files lie at a path too long for SQLite to open.
+/// when its catalog's files would lie at a path too long for SQLite to open.
 fn too_long_for_sqlite(dir: &Path) -> Option<usize> {
     let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let longest = absolute.join(format!("{}-journal", super::names::CATALOG)).as_os_str().len();
-    (longest >= SQLITE_PATH_MAX).then(|| absolute.as_os_str().len())
+    let length = absolute.as_os_str().len();
+    (length > ARCHIVE_PATH_MAX).then_some(length)
 }

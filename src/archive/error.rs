@@ -94,7 +94,7 @@ pub enum ArchiveError {
     )]
     ForeignSchema { shown: String, schema: String },
     #[error(
-        "{role} may not {action} the archive {shown}: only the role that owns its schema (or a superuser) may; ask them to run it"
+        "{role} may not {action} the archive {shown}: only the archive's owner (the role that owns its schema) or a superuser may: ask them to run it"
     )]
     NotOwner { role: String, action: &'static str, shown: String },
     #[error(

@@ -271,7 +271,10 @@ fn schemas_no_archive_can_live_in_are_refused_for_what_they_are() {
     success(&twinspot(dir, &["archive", "grant", &url, "reader", "--read"]));
     let reader = server.url_as("reader", "reader-pw");
     let said = fails_with(1, dir, &["archive", "grant", &reader, "reader", "--write"]);
-    assert!(said.contains("only the archive's owner (the role that owns its schema)") && !said.contains("--owner"), "{said}");
+    assert!(
+        said.contains("only the archive's owner (the role that owns its schema)") && !said.contains("--owner"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -55,6 +55,9 @@ pub(super) enum RemoveKey<'a> {
     Path { given: &'a str, real: &'a str },
 }
 
+/// Documents with the file each was archived from.
+pub(super) type Sources = Vec<(u32, String)>;
+
 /// What the keys of a remove name, whichever store was asked.
 pub(super) struct Named {
     /// The documents to remove.
@@ -72,7 +75,7 @@ pub(super) fn named_documents<E>(
     ids: &[u32],
     paths: &[PathBuf],
     find: &mut dyn FnMut(RemoveKey<'_>) -> Result<Vec<u32>, E>,
-    added_as: &mut dyn FnMut(&str) -> Result<Vec<(u32, String)>, E>,
+    added_as: &mut dyn FnMut(&str) -> Result<Sources, E>,
 ) -> Result<Named, E> {
     let mut gone = BTreeSet::new();
     let mut summary = RemoveSummary::default();

@@ -72,12 +72,23 @@ pub struct FingerprintShape {
 impl Settings {
     /// The part of these settings that shapes fingerprints.
     pub fn shape(&self) -> FingerprintShape {
-        FingerprintShape { k: self.k, w: self.w, min_sentence_tokens: self.min_sentence_tokens, normalize: self.normalize }
+        FingerprintShape {
+            k: self.k,
+            w: self.w,
+            min_sentence_tokens: self.min_sentence_tokens,
+            normalize: self.normalize,
+        }
     }
 
     /// These settings with fingerprints shaped as `shape` says; the others kept.
     pub fn with_shape(self, shape: FingerprintShape) -> Self {
-        Self { k: shape.k, w: shape.w, min_sentence_tokens: shape.min_sentence_tokens, normalize: shape.normalize, ..self }
+        Self {
+            k: shape.k,
+            w: shape.w,
+            min_sentence_tokens: shape.min_sentence_tokens,
+            normalize: shape.normalize,
+            ..self
+        }
     }
 
     /// The winnowing guarantee: every shared run of at least `t = w + k − 1` tokens

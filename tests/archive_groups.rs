@@ -76,7 +76,8 @@ fn reposts_inside_other_text_are_grouped_as_a_check_calls_them_near_duplicates()
     const N: usize = 6;
     let tmp = tempfile::tempdir().unwrap();
     write_set(tmp.path(), N);
-    let expected: BTreeSet<(String, String)> = (0..N).map(|i| (format!("r{i:02}.txt"), format!("a{i:02}.txt"))).collect();
+    let expected: BTreeSet<(String, String)> =
+        (0..N).map(|i| (format!("r{i:02}.txt"), format!("a{i:02}.txt"))).collect();
 
     // The check calls every repost a near duplicate of its article, most of them not by
     // SimHash (which is all the archive's groups used to follow).

@@ -182,9 +182,12 @@ fn timings_say_where_the_matching_spent_its_time_and_change_nothing_else() {
     let timed = twinspot(&dir, &[&args[..], &["--timings"]].concat());
     assert_eq!(success(&plain), success(&timed), "the report is the same");
     let said = String::from_utf8_lossy(&timed.stderr);
-    let line = said.lines().find(|l| l.starts_with("twinspot: timings (summed over suspects): finding candidates")).unwrap_or_else(|| {
-        panic!("no timings line: {said}");
-    });
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("twinspot: timings (summed over suspects): finding candidates"))
+        .unwrap_or_else(|| {
+            panic!("no timings line: {said}");
+        });
     let report: serde_json::Value = serde_json::from_str(&success(&timed)).unwrap();
     let suspects = report["documents"].as_array().unwrap().iter().filter(|d| d["role"] == "suspect").count();
     let pairs = report["pairs"].as_array().unwrap().len();

@@ -152,7 +152,9 @@ fn no_copy_of_technical_text_is_taken_for_a_quotation() {
         let dictionary = Dictionary::new();
         let spans: Vec<Vec<(u32, u32)>> = documents
             .iter()
-            .map(|d| quoted_spans(&std::fs::read_to_string(dir.join(d["path"].as_str().unwrap())).unwrap(), &dictionary))
+            .map(|d| {
+                quoted_spans(&std::fs::read_to_string(dir.join(d["path"].as_str().unwrap())).unwrap(), &dictionary)
+            })
             .collect();
         let total: u64 = documents.iter().map(|d| d["chars"].as_u64().unwrap()).sum();
         let quoted: u64 = spans.iter().flatten().map(|&(s, e)| u64::from(e - s)).sum();

@@ -567,7 +567,8 @@ fn pdf_of(stream: &str, image: bool) -> Vec<u8> {
 /// A one-page PDF whose page draws `stream` and may call the form XObject `/Fm1`, which
 /// draws `form` and may call the form `/Fm2`, which draws `inner`.
 fn pdf_with_forms(stream: &str, form: &str, inner: &str) -> Vec<u8> {
-    let body = |dict: &str, content: &str| format!("<< {dict} /Length {} >>\nstream\n{content}\nendstream", content.len());
+    let body =
+        |dict: &str, content: &str| format!("<< {dict} /Length {} >>\nstream\n{content}\nendstream", content.len());
     let objects = vec![
         "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
         "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
@@ -654,7 +655,11 @@ fn pdf_invisible_text_inside_forms_is_hidden_text_too() {
     // The same forms with nothing hidden: no flag, every word there.
     let plain = s.file(
         "plain-forms.pdf",
-        &pdf_with_forms("q /Fm1 Do Q", "BT /F1 12 Tf 72 700 Td (Form text) Tj ET /Fm2 Do", "BT /F1 12 Tf 72 680 Td (Inner text) Tj ET"),
+        &pdf_with_forms(
+            "q /Fm1 Do Q",
+            "BT /F1 12 Tf 72 700 Td (Form text) Tj ET /Fm2 Do",
+            "BT /F1 12 Tf 72 680 Td (Inner text) Tj ET",
+        ),
     );
     assert!(text_of(&plain).contains("Inner text"));
     assert_eq!(file_flags(&plain), vec![]);
@@ -675,7 +680,10 @@ fn pdf_invisible_and_white_text_is_hidden_text_not_matched() {
     assert!(!text.contains("junk"), "{text:?}");
     assert_eq!(file_flags(&hidden), vec![(FlagKind::HiddenText, 29)]);
     // White text on a dark box is seen, and so is the text after the hidden text.
-    let boxed = s.file("boxed.pdf", &pdf_of("0 0 0.5 rg 60 690 300 50 re f BT /F1 12 Tf 72 700 Td 1 g (White on blue) Tj ET", false));
+    let boxed = s.file(
+        "boxed.pdf",
+        &pdf_of("0 0 0.5 rg 60 690 300 50 re f BT /F1 12 Tf 72 700 Td 1 g (White on blue) Tj ET", false),
+    );
     assert!(text_of(&boxed).contains("White on blue"));
     assert_eq!(file_flags(&boxed), vec![]);
 }

@@ -127,6 +127,11 @@ impl PgServer {
         self.url_as(ADMIN, ADMIN_PASSWORD)
     }
 
+    /// What the server has written to its log so far.
+    pub fn log(&self) -> Vec<u8> {
+        std::fs::read(self.folder.path().join("log")).unwrap_or_default()
+    }
+
     /// Runs `sql` as the superuser.
     pub fn sql(&self, sql: &str) {
         let mut client = postgres::Client::connect(&self.url(), postgres::NoTls).expect("connect as the superuser");

@@ -10,6 +10,8 @@ mod archive;
 mod archive_daily;
 mod archive_groups;
 #[cfg(unix)]
+mod archive_keys;
+#[cfg(unix)]
 mod archive_pressure;
 #[cfg(unix)]
 mod archive_server;

@@ -4,8 +4,8 @@
 
 use super::reader::ArchiveIndex;
 use super::{Archive, ArchiveError};
-use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, run_against};
 use crate::engine::Report;
+use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, run_against};
 
 /// Checks the documents of `request` — all suspects, whatever their role — against
 /// `archive`, with the archive's fingerprint settings and the request's others (minimum

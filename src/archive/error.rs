@@ -45,6 +45,10 @@ pub enum ArchiveError {
     )]
     UnsupportedLocation { scheme: String, shown: String },
     #[error(
+        "{shown} reads as a mistyped {scheme}:// URL (a slash missing?), so no archive was made of it: write {scheme}://…, or ./NAME for a folder of that name"
+    )]
+    MistypedUrl { scheme: String, shown: String },
+    #[error(
         "the archive {0} is being changed by another twinspot (an add, remove, expire or compact): try again when it has finished"
     )]
     Busy(PathBuf),
@@ -81,6 +85,27 @@ pub enum ArchiveError {
     NoRoles(PathBuf),
     #[error("'{0}' is not a schema or role name twinspot accepts: letters, digits and _, starting with a letter or _")]
     BadName(String),
+    #[error("'{name}' is {length} letters long: PostgreSQL keeps a schema or role name of at most {most}")]
+    NameTooLong { name: String, length: usize, most: usize },
+    #[error("'{0}' is a schema of the PostgreSQL server itself, where no archive can be: name another with --schema")]
+    SystemSchema(String),
+    #[error(
+        "{shown}: schema {schema} holds tables of another application, not a twinspot archive; name another with --schema (a new one is made)"
+    )]
+    ForeignSchema { shown: String, schema: String },
+    #[error(
+        "{role} may not {action} the archive {shown}: only the archive's owner (the role that owns its schema) or a superuser may: ask them to run it"
+    )]
+    NotOwner { role: String, action: &'static str, shown: String },
+    #[error(
+        "{role} may not create an archive on {shown}: that needs the right to create a schema in the database (`GRANT CREATE ON DATABASE … TO {role}`, run by the database's owner), or an archive made by a role that has it and `twinspot archive grant ARCHIVE {role} --write`"
+    )]
+    CannotCreate { role: String, shown: String },
+    #[error(
+        "the archive {} is at a path of {length} characters, and its catalog can be opened only in a folder whose path has at most {most} (SQLite's limit): move the archive to a shorter path",
+        dir.display()
+    )]
+    PathTooLong { dir: PathBuf, length: usize, most: usize },
 }
 
 impl ArchiveError {
@@ -104,6 +129,9 @@ impl ArchiveError {
         if let rusqlite::Error::SqliteFailure(e, _) = &error {
             match e.code {
                 ErrorCode::DiskFull => return Self::DiskFull(dir.to_path_buf()),
+                ErrorCode::CannotOpen if let Some(length) = too_long_for_sqlite(dir) => {
+                    return Self::PathTooLong { dir: dir.to_path_buf(), length, most: ARCHIVE_PATH_MAX };
+                }
                 ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied => {
                     return Self::ReadOnly(dir.to_path_buf());
                 }
@@ -115,4 +143,19 @@ impl ArchiveError {
         }
         Self::Catalog(error.to_string())
     }
+}
+
+/// The longest path SQLite opens a file at (its Unix file system's `MAX_PATHNAME`).
+const SQLITE_PATH_MAX: usize = 512;
+
+/// The longest path of an archive folder whose catalog files SQLite opens: its longest
+/// file is the journal of a catalog being made, `catalog.sqlite.new-journal`.
+const ARCHIVE_PATH_MAX: usize = SQLITE_PATH_MAX - 1 - super::names::CATALOG_NEW.len() - "-journal".len();
+
+/// The length of the path of the archive at `dir` (made absolute, as SQLite makes it)
+/// when its catalog's files would lie at a path too long for SQLite to open.
+fn too_long_for_sqlite(dir: &Path) -> Option<usize> {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let length = absolute.as_os_str().len();
+    (length > ARCHIVE_PATH_MAX).then_some(length)
 }

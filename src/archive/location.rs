@@ -1,47 +1,87 @@
-//! Where a folder archive may live: a name that looks like a URL (`s3://…`, `file://…`)
-//! is refused here, in one place, before anything is created or opened, and never echoed
-//! with its password. A `postgresql://` URL names a shared archive instead
+//! Where a folder archive may live: a name that looks like a URL (`s3://…`, `file://…`,
+//! or one typed with a slash missing, `postgresql:/…`) is refused here, in one place,
+//! before anything is created or opened, and never echoed with its password. A `postgresql://` URL names a shared archive instead
 //! ([`super::Location`] tells the two apart before a folder is ever made of one).
 
 use std::path::Path;
 
 use super::error::ArchiveError;
 
-/// Refuses an archive named by a URL (`scheme://…`), with the password of its
+/// Refuses an archive named by a URL (`scheme://…`), or by what reads as a mistyped one
+/// (`postgresql:/user:password@host/db`, one slash), with the password of its
 /// `user:password@` part hidden; a local folder passes.
 pub fn refuse_unsupported(dir: &Path) -> Result<(), ArchiveError> {
     let name = dir.to_string_lossy();
-    match url_scheme(&name) {
-        Some(scheme) => Err(ArchiveError::UnsupportedLocation { scheme: scheme.to_string(), shown: redacted(&name) }),
+    if let Some(scheme) = url_scheme(&name) {
+        return Err(ArchiveError::UnsupportedLocation { scheme: scheme.to_string(), shown: redacted(&name) });
+    }
+    match mistyped_scheme(&name) {
+        Some(scheme) => Err(ArchiveError::MistypedUrl { scheme: scheme.to_string(), shown: redacted(&name) }),
         None => Ok(()),
     }
 }
 
-/// The scheme of `name` when it reads as a URL: letters, digits, `+`, `-` or `.` after a
-/// first letter, then `://`.
-fn url_scheme(name: &str) -> Option<&str> {
-    let (scheme, _) = name.split_once("://")?;
+/// Whether `scheme` has the letters of a URL's scheme: letters, digits, `+`, `-` or `.`
+/// after a first letter.
+fn is_scheme(scheme: &str) -> bool {
     let mut chars = scheme.chars();
-    let first = chars.next()?;
-    let valid = first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
-    valid.then_some(scheme)
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
 }
 
-/// `name` with the password of a `scheme://user:password@host` written as `***`.
+/// The scheme of `name` when it reads as a URL: a scheme, then `://`.
+fn url_scheme(name: &str) -> Option<&str> {
+    let (scheme, _) = name.split_once("://")?;
+    is_scheme(scheme).then_some(scheme)
+}
+
+/// The scheme of `name` when it reads as a URL typed wrong: a scheme of two letters or
+/// more (a Windows drive is one) then `:/` or `:\\` (a slash missing), or `postgres:` /
+/// `postgresql:` followed by anything. A folder of such a name is written `./name`.
+fn mistyped_scheme(name: &str) -> Option<&str> {
+    let (scheme, rest) = name.split_once(':')?;
+    let postgres = ["postgres", "postgresql"].iter().any(|p| scheme.eq_ignore_ascii_case(p));
+    let slashed = scheme.len() > 1 && (rest.starts_with('/') || rest.starts_with('\\'));
+    (is_scheme(scheme) && (postgres || slashed)).then_some(scheme)
+}
+
+/// Where the `user:password` part of a URL's text after `scheme://` ends: at the last `@`
+/// before the query (a password may hold `@`, `/`, `:` unencoded), or, when none comes
+/// before the query, at the last `@` before the query's first `=` (a password holding
+/// `?`). `None` when the URL has no such part.
+pub(super) fn userinfo_end(rest: &str) -> Option<usize> {
+    let query = rest.find('?').unwrap_or(rest.len());
+    if let Some(at) = rest[..query].rfind('@') {
+        return Some(at);
+    }
+    let first_value = rest[query..].find('=').map_or(rest.len(), |i| query + i);
+    rest[..first_value].rfind('@')
+}
+
+/// `name` with everything between `scheme://` and the last `@` of its `user:password@`
+/// part hidden but the user's name: `scheme://user:***@host`. A URL typed with a slash
+/// missing (`postgresql:/user:password@host`) is hidden as well.
 pub fn redacted(name: &str) -> String {
-    let Some((scheme, rest)) = name.split_once("://") else {
+    let (scheme, rest) = match name.split_once("://") {
+        Some((scheme, rest)) => (format!("{scheme}://"), rest),
+        None => match name.split_once(':') {
+            Some((scheme, rest)) if is_scheme(scheme) && scheme.len() > 1 => {
+                let unslashed = rest.trim_start_matches(['/', '\\']);
+                (name[..name.len() - unslashed.len()].to_string(), unslashed)
+            }
+            _ => return name.to_string(),
+        },
+    };
+    let Some(end) = userinfo_end(rest) else {
         return name.to_string();
     };
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
-    match authority.rsplit_once('@') {
-        Some((userinfo, host)) => {
-            let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
-            let hidden = if userinfo.contains(':') { format!("{user}:***") } else { user.to_string() };
-            format!("{scheme}://{hidden}@{host}{tail}")
-        }
-        None => name.to_string(),
-    }
+    let (userinfo, host) = (&rest[..end], &rest[end + 1..]);
+    let hidden = match userinfo.split_once(':') {
+        Some((user, _)) if !user.contains('@') => format!("{user}:***"),
+        None if !userinfo.contains('@') => userinfo.to_string(),
+        _ => "***".to_string(),
+    };
+    format!("{scheme}{hidden}@{host}")
 }
 
 /// Refuses a `dir` that is a symbolic link to nothing (a folder not made yet): creating
@@ -72,7 +112,31 @@ mod tests {
         for folder in ["arc", "./arc", "/srv/archives/a", "C:\\archives\\a", "a:b"] {
             assert!(refuse_unsupported(Path::new(folder)).is_ok(), "{folder}");
         }
-        assert_eq!(redacted("https://host/p@x"), "https://host/p@x");
         assert_eq!(redacted("https://me@host/"), "https://me@host/");
+        assert_eq!(redacted("postgresql://h/db?sslrootcert=/a@b"), "postgresql://h/db?sslrootcert=/a@b");
+    }
+
+    #[test]
+    fn a_password_is_hidden_up_to_the_last_at_whatever_it_holds() {
+        for (url, shown) in [
+            ("postgresql://odd:p@ss@host/db", "postgresql://odd:***@host/db"),
+            ("postgresql://odd:p@s/s:w@host:5432/db", "postgresql://odd:***@host:5432/db"),
+            ("postgresql://odd:a?b@host/db?sslmode=disable", "postgresql://odd:***@host/db?sslmode=disable"),
+            ("postgresql://p@ss@host/db", "postgresql://***@host/db"),
+            ("postgresql:/odd:p@ss@host/db", "postgresql:/odd:***@host/db"),
+        ] {
+            assert_eq!(redacted(url), shown);
+        }
+    }
+
+    #[test]
+    fn a_url_with_one_slash_is_refused_as_mistyped() {
+        for url in ["postgresql:/user:secret@host/db", "postgres:/u@h/d", "POSTGRESQL:u:secret@h", "s3:/bucket/x"] {
+            let error = refuse_unsupported(Path::new(url)).unwrap_err().to_string();
+            assert!(error.contains("mistyped") && !error.contains("secret"), "{error}");
+        }
+        for folder in ["C:/archives", "a:/b", "./postgresql:/x", "notes:2024"] {
+            assert!(refuse_unsupported(Path::new(folder)).is_ok(), "{folder}");
+        }
     }
 }

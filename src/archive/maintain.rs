@@ -30,42 +30,89 @@ pub struct RemoveSummary {
     pub removed: usize,
     /// The keys that matched no document (`id N` for an id, else the path as given).
     pub not_found: Vec<String>,
+    /// Of the paths that matched nothing, those under which documents of other files
+    /// are archived (the same relative path, added from another folder): kept.
+    pub elsewhere: Vec<ArchivedElsewhere>,
+}
+
+/// Documents archived under a path as given to a remove, from files other than the one
+/// that path resolves to here: not removed, named so that one can be removed by its id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArchivedElsewhere {
+    /// The path as given.
+    pub given: String,
+    /// The file it resolves to from where the command runs.
+    pub here: String,
+    /// The documents archived under that path, each with the file it was archived from.
+    pub documents: Vec<(u32, String)>,
 }
 
 /// A key of a remove: an id (the first column of `list`), or a path as given and the
-/// file it resolves to.
+/// file it resolves to from where the command runs (which alone names a document: two
+/// classes' `sub/e1.txt`, each added from its own folder, are two files).
 pub(super) enum RemoveKey<'a> {
     Id(u32),
     Path { given: &'a str, real: &'a str },
 }
 
+/// Documents with the file each was archived from.
+pub(super) type Sources = Vec<(u32, String)>;
+
+/// What the keys of a remove name, whichever store was asked.
+pub(super) struct Named {
+    /// The documents to remove.
+    pub gone: BTreeSet<u32>,
+    /// The summary of the remove, but for `removed`.
+    pub summary: RemoveSummary,
+}
+
 /// The documents the keys of a remove name, and the keys that named none (`id N` for an
 /// id, else the path as given): `find` answers each key with the archived documents it
-/// names, whichever store it asks. An id and a path are never taken one for the other.
+/// names, whichever store it asks, and `added_as` a path that named none with the
+/// documents archived under it as added (and the file each came from). An id and a path
+/// are never taken one for the other.
 pub(super) fn named_documents<E>(
     ids: &[u32],
     paths: &[PathBuf],
     find: &mut dyn FnMut(RemoveKey<'_>) -> Result<Vec<u32>, E>,
-) -> Result<(BTreeSet<u32>, Vec<String>), E> {
+    added_as: &mut dyn FnMut(&str) -> Result<Sources, E>,
+) -> Result<Named, E> {
     let mut gone = BTreeSet::new();
-    let mut not_found = Vec::new();
+    let mut summary = RemoveSummary::default();
     for &id in ids {
         let found = find(RemoveKey::Id(id))?;
         if found.is_empty() {
-            not_found.push(format!("id {id}"));
+            summary.not_found.push(format!("id {id}"));
         }
         gone.extend(found);
     }
     for path in paths {
         let given = path.to_string_lossy().into_owned();
-        let real = std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.clone());
-        let found = find(RemoveKey::Path { given: &given, real: &real.to_string_lossy() })?;
+        let here = resolved(path).to_string_lossy().into_owned();
+        let found = find(RemoveKey::Path { given: &given, real: &here })?;
         if found.is_empty() {
-            not_found.push(given);
+            let documents = added_as(&given)?;
+            if !documents.is_empty() {
+                summary.elsewhere.push(ArchivedElsewhere { given: given.clone(), here, documents });
+            }
+            summary.not_found.push(given);
         }
         gone.extend(found);
     }
-    Ok((gone, not_found))
+    Ok(Named { gone, summary })
+}
+
+/// The file `path` resolves to from where the command runs, as an add records it: its
+/// links resolved; for a file gone, its folder's links resolved and its name kept.
+pub(super) fn resolved(path: &std::path::Path) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return real;
+    }
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    match (absolute.parent().map(std::fs::canonicalize), absolute.file_name()) {
+        (Some(Ok(folder)), Some(name)) => folder.join(name),
+        _ => absolute,
+    }
 }
 
 /// Whether no file is left at `path`: nothing there, or a folder. A file that cannot be
@@ -121,25 +168,31 @@ impl Archive {
         groups::list(&self.lock()).map_err(|e| self.sql(e))
     }
 
-    /// Removes the documents with these `ids` and those archived from these `paths` (the
-    /// file a path resolves to, or the path as added): an id and a path are never taken
-    /// one for the other. Says what went and which keys matched nothing.
+    /// Removes the documents with these `ids` and those archived from the files these
+    /// `paths` resolve to from here (a document archived before the resolved path was
+    /// recorded, by its path as added): an id and a path are never taken one for the
+    /// other. Says what went and which keys matched nothing.
     pub fn remove(&self, ids: &[u32], paths: &[PathBuf]) -> Result<RemoveSummary, ArchiveError> {
         self.require_writable()?;
         let mut conn = self.lock();
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        let (gone, not_found) = named_documents(ids, paths, &mut |key| match key {
-            RemoveKey::Id(id) => Ok(if rows::has_document(&tx, id)? { vec![id] } else { Vec::new() }),
-            RemoveKey::Path { given, real } => rows::ids_by_path(&tx, given, real),
-        })
+        let named = named_documents(
+            ids,
+            paths,
+            &mut |key| match key {
+                RemoveKey::Id(id) => Ok(if rows::has_document(&tx, id)? { vec![id] } else { Vec::new() }),
+                RemoveKey::Path { given, real } => rows::ids_by_path(&tx, given, real),
+            },
+            &mut |given| rows::sources_added_as(&tx, given),
+        )
         .map_err(sql)?;
-        for &id in &gone {
+        for &id in &named.gone {
             rows::remove_document(&tx, id).map_err(sql)?;
         }
         tx.commit().map_err(sql)?;
-        Ok(RemoveSummary { removed: gone.len(), not_found })
+        Ok(RemoveSummary { removed: named.gone.len(), ..named.summary })
     }
 
     /// Removes the archived documents whose file lay under one of `folders` and is gone
@@ -207,7 +260,9 @@ impl Archive {
         // The numbers the catalog keeps of its documents, against a count of them.
         for (noun, kept, real) in rows::kept_against_real(&conn).map_err(sql)? {
             if kept != real {
-                report.problems.push(format!("{}: it says it holds {kept} {noun}, and holds {real}", super::catalog::CATALOG));
+                report
+                    .problems
+                    .push(format!("{}: it says it holds {kept} {noun}, and holds {real}", super::catalog::CATALOG));
             }
         }
         let segments = rows::segments(&conn).map_err(sql)?;

@@ -66,12 +66,7 @@ impl Prepared {
 
     /// Itself as archived document `id`, kept for its check by the groups' rule.
     pub fn fresh(&self, id: u32, nshash_neighbour: bool) -> Fresh {
-        Fresh {
-            id,
-            file: std::path::PathBuf::from(&self.source),
-            sketch: self.sketch.clone(),
-            nshash_neighbour,
-        }
+        Fresh { id, file: std::path::PathBuf::from(&self.source), sketch: self.sketch.clone(), nshash_neighbour }
     }
 
     /// Appends its postings as archived document `id`: (hash, posting) of its k-grams to

@@ -47,6 +47,10 @@ pub(super) fn stored_hash(h: u64) -> i64 {
 pub struct DocumentInfo {
     pub id: u32,
     pub path: String,
+    /// The file it was archived from (the path as added resolved where the add ran):
+    /// what tells two documents added under one relative path apart. `None` for a
+    /// document archived before it was recorded.
+    pub source: Option<String>,
     pub sha256: String,
     pub size: u64,
     pub added_at: i64,
@@ -277,10 +281,19 @@ pub(super) fn has_document(conn: &Connection, id: u32) -> Result<bool, rusqlite:
     conn.query_row("SELECT count(*) FROM documents WHERE id = ?1", [id], |r| r.get::<_, i64>(0)).map(|n| n > 0)
 }
 
-/// The documents archived from `given` (the path as added) or from the file `real`.
+/// The documents archived from the file `real`, and those archived under `given` (the
+/// path as added) before the file a path resolved to was recorded.
 pub(super) fn ids_by_path(conn: &Connection, given: &str, real: &str) -> Result<Vec<u32>, rusqlite::Error> {
-    let mut stmt = conn.prepare("SELECT id FROM documents WHERE path = ?1 OR source = ?2")?;
+    let mut stmt = conn.prepare("SELECT id FROM documents WHERE source = ?2 OR (source IS NULL AND path = ?1)")?;
     stmt.query_map([given, real], |r| id_at(r, 0))?.collect()
+}
+
+/// The documents archived under the path `given` as added from a file recorded (its
+/// resolved path), with that file.
+pub(super) fn sources_added_as(conn: &Connection, given: &str) -> Result<Vec<(u32, String)>, rusqlite::Error> {
+    let mut stmt =
+        conn.prepare("SELECT id, source FROM documents WHERE path = ?1 AND source IS NOT NULL ORDER BY id")?;
+    stmt.query_map([given], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
 }
 
 /// The documents dated before `day` (publication date, else the day added), by id.
@@ -313,13 +326,14 @@ fn delete_rows(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
 /// Every document, by id.
 pub(super) fn documents(conn: &Connection) -> Result<Vec<DocumentInfo>, rusqlite::Error> {
     let mut stmt = conn.prepare(
-        "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id
+        "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id, source
          FROM documents ORDER BY id",
     )?;
     stmt.query_map([], |r| {
         Ok(DocumentInfo {
             id: id_at(r, 0)?,
             path: r.get(1)?,
+            source: r.get(10)?,
             sha256: r.get(2)?,
             size: unsigned_at(r, 3)?,
             added_at: r.get(4)?,

@@ -66,25 +66,22 @@ fn archive_of(command: &ArchiveCommand) -> &Path {
 pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
     // An archive is a folder or a PostgreSQL URL; any other URL is refused before
     // anything is read, made or echoed, and a password is never shown.
-    let location = Location::parse(archive_of(&args.command), Some(&args.schema))?;
+    let location = match Location::parse(archive_of(&args.command), Some(&args.schema)) {
+        Ok(location) => location,
+        Err(e) => {
+            // A name that is no archive (another URL, a mistyped one, a bad schema name)
+            // is a bad argument.
+            eprintln!("twinspot: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     match args.command {
         ArchiveCommand::Add { paths, date, cluster, sync, shape, quiet, .. } => {
             let sync = if sync { paths.iter().filter(|p| p.is_dir()).cloned().collect() } else { Vec::new() };
             return add(&location, &paths, AddOptions { published: date, cluster, sync }, &shape, quiet);
         }
         ArchiveCommand::Check(args) => return check(&location, args),
-        ArchiveCommand::List { .. } => {
-            for d in open_read(&location)?.list()? {
-                println!(
-                    "{:>8} {:>8} {:>8} {:<10} {}",
-                    d.id,
-                    d.group,
-                    d.chars,
-                    d.published.as_deref().unwrap_or("-"),
-                    d.path
-                );
-            }
-        }
+        ArchiveCommand::List { .. } => list(&open_read(&location)?.list()?),
         ArchiveCommand::Stats { .. } => {
             let store = open_read(&location)?;
             let s = store.stats()?;
@@ -102,6 +99,9 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
         }
         ArchiveCommand::Remove { paths, id, .. } => {
             let summary = open_write(&location, "remove from")?.remove(&id, &paths)?;
+            for elsewhere in &summary.elsewhere {
+                say_archived_elsewhere(elsewhere);
+            }
             if summary.not_found.is_empty() {
                 println!("{} removed", summary.removed);
             } else {
@@ -164,6 +164,42 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `twinspot archive list`: a line a document; a path listed more than once (the same
+/// relative path added from two folders) says the file each was archived from.
+fn list(documents: &[twinspot::archive::DocumentInfo]) {
+    let mut times = std::collections::HashMap::<&str, usize>::new();
+    for d in documents {
+        *times.entry(d.path.as_str()).or_default() += 1;
+    }
+    for d in documents {
+        let from = match &d.source {
+            Some(source) if times.get(d.path.as_str()).is_some_and(|&n| n > 1) => format!("  (from {source})"),
+            _ => String::new(),
+        };
+        println!(
+            "{:>8} {:>8} {:>8} {:<10} {}{from}",
+            d.id,
+            d.group,
+            d.chars,
+            d.published.as_deref().unwrap_or("-"),
+            d.path
+        );
+    }
+}
+
+/// Said when a path given to `remove` resolves to no archived file here, while documents
+/// of other files are archived under that path as added.
+fn say_archived_elsewhere(elsewhere: &twinspot::archive::ArchivedElsewhere) {
+    let documents: Vec<String> =
+        elsewhere.documents.iter().map(|(id, source)| format!("id {id} from {source}")).collect();
+    eprintln!(
+        "twinspot: {} is {} here, which is not archived; kept what is archived under that path from other files ({}): remove one with --id N",
+        elsewhere.given,
+        elsewhere.here,
+        documents.join(", ")
+    );
 }
 
 /// `twinspot archive add`: waits for another writer, then adds and says what it did.

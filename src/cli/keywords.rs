@@ -18,7 +18,10 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
         .par_iter()
         .map(|file| {
             let extracted = ingest::extract(file, &IngestLimits::default()).map_err(|e| format!("{e:#}"))?;
-            let print = keyword_print(&dictionary.weighted_words(&folded_text(&extracted.text, settings.normalize)), TOP_KEYWORDS);
+            let print = keyword_print(
+                &dictionary.weighted_words(&folded_text(&extracted.text, settings.normalize)),
+                TOP_KEYWORDS,
+            );
             Ok(format!("{:016x}  {}  {}", print.key, file.display(), print.keywords.join(" ")))
         })
         .collect();

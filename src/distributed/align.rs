@@ -12,9 +12,9 @@ use rustc_hash::FxHashMap;
 use super::DistributedError;
 use super::layout::{MAX_SIMHASH_THRESHOLD, describe_id};
 use super::read::{DocumentRecord, Fingerprints, HashKind, HashSpread};
+use crate::engine::Report;
 use crate::engine::{CandidateDocument, CandidateRequest, align_candidates};
 use crate::index::Spread;
-use crate::engine::Report;
 use crate::settings::Settings;
 
 /// What to align.

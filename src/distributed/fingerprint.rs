@@ -18,8 +18,8 @@ use super::layout::{
 };
 use super::table::{ColumnSpec, Kind, TableWriter, Values};
 use super::{DistributedError, read};
-use crate::fingerprint::simhash::Dictionary;
 use crate::engine::{CancelFlag, DocumentInput, fingerprint_document};
+use crate::fingerprint::simhash::Dictionary;
 use crate::hash::kgram_hashes;
 use crate::ingest;
 use crate::matching::lone_hit_reach;
@@ -186,8 +186,7 @@ pub fn fingerprint_shard(
             .par_iter()
             .enumerate()
             .map(|(i, input)| {
-                let rows =
-                    fingerprint_one(
+                let rows = fingerprint_one(
                     document_id(request.shard, (first + i) as u32),
                     input,
                     &settings,
@@ -210,7 +209,11 @@ pub fn fingerprint_shard(
     }
     summary.documents = documents.len();
     summary.unreadable = documents.iter().filter(|d| d.error.is_some()).count();
-    write_documents(TableWriter::create(documents_path, "documents", DOCUMENT_COLUMNS, metadata)?, &documents, request.shard)?;
+    write_documents(
+        TableWriter::create(documents_path, "documents", DOCUMENT_COLUMNS, metadata)?,
+        &documents,
+        request.shard,
+    )?;
     Ok(summary)
 }
 
@@ -290,7 +293,11 @@ fn write_rule(path: std::path::PathBuf, rule: &JoinRule, metadata: Vec<KeyValue>
 }
 
 /// Appends one batch's sentence hashes.
-fn write_sentences(sentences: &mut TableWriter, rows: &[Rows], summary: &mut ShardSummary) -> Result<(), DistributedError> {
+fn write_sentences(
+    sentences: &mut TableWriter,
+    rows: &[Rows],
+    summary: &mut ShardSummary,
+) -> Result<(), DistributedError> {
     let all: Vec<&SentenceRow> = rows.iter().flat_map(|r| &r.sentences).collect();
     summary.sentences += all.len() as u64;
     sentences.append(vec![

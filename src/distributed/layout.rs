@@ -28,7 +28,6 @@ pub const KEY_SHARD: &str = "twinspot.shard";
 pub const KEY_BUCKETS: &str = "twinspot.buckets";
 pub const KEY_TOOL: &str = "twinspot.tool";
 
-
 /// Largest shard number: ids are `shard << 32 | index` and stay positive in an `INT64`.
 pub const MAX_SHARD: u32 = (1 << 31) - 1;
 

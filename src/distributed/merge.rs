@@ -9,10 +9,10 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::DistributedError;
-use crate::engine::assemble;
-use crate::model::{Mode, Role};
 use crate::engine::Report;
+use crate::engine::assemble;
 use crate::model::{DocumentEntry, Pair, Passage};
+use crate::model::{Mode, Role};
 use crate::settings::Settings;
 
 #[derive(Deserialize)]

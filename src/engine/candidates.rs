@@ -14,6 +14,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use super::assemble::{Report, assemble};
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::matcher::Matcher;
 use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
@@ -21,15 +22,14 @@ use super::pipeline::fingerprint_document;
 use super::policy::{PairPolicy, Pairing};
 use super::{DocumentInput, Mode, Role};
 use crate::exclusions::Exclusions;
+use crate::fingerprint::FingerprintedDoc;
 use crate::fingerprint::simhash::{self, Dictionary};
 use crate::fingerprint::winnow;
 use crate::hash::kgram_hashes;
-use crate::fingerprint::FingerprintedDoc;
 use crate::index::{InvertedIndex, Posting, ReferenceIndex, Spread};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::model::Notice;
-use super::assemble::{Report, assemble};
 use crate::model::{DocumentEntry, Pair};
 use crate::settings::Settings;
 
@@ -169,8 +169,10 @@ impl Part<'_> {
         let (records, settings) = (self.request.documents, self.settings);
         let to_read: Vec<usize> =
             needed.iter().copied().filter(|&id| docs[id].prints.is_none() && docs[id].entry.error.is_none()).collect();
-        let loaded: Vec<(usize, Result<Loaded, String>)> =
-            to_read.par_iter().map(|&id| (id, load(id, &records[id], settings, (self.extractor, self.dictionary)))).collect();
+        let loaded: Vec<(usize, Result<Loaded, String>)> = to_read
+            .par_iter()
+            .map(|&id| (id, load(id, &records[id], settings, (self.extractor, self.dictionary))))
+            .collect();
         for (id, result) in loaded {
             match result {
                 Ok(doc) => docs[id] = doc,
@@ -194,13 +196,19 @@ impl Part<'_> {
         let kgrams = take_kgrams(docs, &is_reference);
         let docs: &[Loaded] = docs;
         let index = PartIndex {
-            part: MemoryIndex::build(docs, (kgrams, InvertedIndex::default()), settings.simhash_threshold, &is_reference),
+            part: MemoryIndex::build(
+                docs,
+                (kgrams, InvertedIndex::default()),
+                settings.simhash_threshold,
+                &is_reference,
+            ),
             references: self.references,
             kgram_spreads: self.request.kgram_spreads,
             sentence_spreads: self.request.sentence_spreads,
         };
         let tuning = MatchTuning::default();
-        let exclusions = Exclusions::new(self.references, &settings.stop_passages, settings.normalize, settings.k, self.dictionary);
+        let exclusions =
+            Exclusions::new(self.references, &settings.stop_passages, settings.normalize, settings.k, self.dictionary);
         let matcher =
             Matcher { index: &index, settings, tuning: &tuning, exclusions: &exclusions, policy: &policy, clock: None };
         group
@@ -396,7 +404,8 @@ mod tests {
 
     #[test]
     fn groups_of_suspects_need_at_most_the_budget_of_characters() {
-        let records: Vec<CandidateDocument> = (0..6).map(|_| CandidateDocument { chars: 100, ..Default::default() }).collect();
+        let records: Vec<CandidateDocument> =
+            (0..6).map(|_| CandidateDocument { chars: 100, ..Default::default() }).collect();
         let suspects = vec![(0, vec![1, 2]), (1, vec![2]), (3, vec![4, 5]), (4, vec![5])];
         assert_eq!(groups(&suspects, &records, 300), vec![0..2, 2..4], "documents shared in a group count once");
         assert_eq!(groups(&suspects, &records, 100), vec![0..1, 1..2, 2..3, 3..4], "one suspect over the budget");

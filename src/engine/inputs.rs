@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use super::{DocumentInput, Role};
 use crate::ingest::is_link_loop;
 use crate::model::{SkipReason, Skipped};
-use super::{DocumentInput, Role};
 
 /// File extensions read when a folder is given (a file given by name is always read).
 pub const SUPPORTED_EXTENSIONS: &[&str] =

@@ -6,10 +6,10 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use crate::fingerprint::char_grams::grams_of_text;
-use crate::fingerprint::{DocumentFingerprints, Fingerprint};
-use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::FingerprintedDoc;
+use crate::fingerprint::char_grams::grams_of_text;
+use crate::fingerprint::keywords::KeywordPrint;
+use crate::fingerprint::{DocumentFingerprints, Fingerprint};
 use crate::index::{InvertedIndex, Posting, ReferenceIndex, SimhashIndex};
 use crate::matching::char_seeds;
 use crate::model::DocumentEntry;

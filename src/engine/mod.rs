@@ -14,17 +14,17 @@ mod progress;
 mod read_cache;
 mod template;
 
+pub use crate::model::{Mode, Role, SkipReason, Skipped};
 pub use assemble::Report;
 #[cfg(feature = "distributed")]
 pub(crate) use assemble::assemble;
-pub use matcher::MAX_POSTINGS;
 pub use candidates::{CandidateDocument, CandidateRequest, DEFAULT_GROUP_CHARS, align_candidates};
 pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, collect_inputs, display_path};
+pub use matcher::MAX_POSTINGS;
 pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
 pub use pipeline::{run_check, run_check_cached};
 pub use progress::{CancelFlag, Cancelled, MatchTimings, NoProgress, Progress, ProgressSink, Stage};
 pub use read_cache::ReadCache;
-pub use crate::model::{Mode, Role, SkipReason, Skipped};
 
 use std::path::PathBuf;
 

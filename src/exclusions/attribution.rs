@@ -77,10 +77,7 @@ fn has_word(text: &[char], dictionary: &Dictionary, inside: impl Fn(usize, usize
     if !CHINESE_WORDS.iter().any(|w| string.contains(w)) {
         return false;
     }
-    dictionary
-        .words(&string)
-        .into_iter()
-        .any(|(word, start, end)| CHINESE_WORDS.contains(&word) && inside(start, end))
+    dictionary.words(&string).into_iter().any(|(word, start, end)| CHINESE_WORDS.contains(&word) && inside(start, end))
 }
 
 /// Whether the text right after a closing mark (`after`) names the source: a dash that

@@ -21,8 +21,8 @@ use rustc_hash::FxHashSet;
 use crate::fingerprint::simhash::Dictionary;
 use crate::hash::kgram_hashes;
 use crate::index::{Posting, Spread};
-use crate::normalize::{NormalizeOptions, Token, tokenize};
 use crate::model::{Passage, PassageKind};
+use crate::normalize::{NormalizeOptions, Token, tokenize};
 
 pub use common::{COMMON_SHOWN, CommonRule};
 
@@ -228,7 +228,13 @@ mod tests {
 
     #[test]
     fn stop_passages_become_kgrams_and_flagged_tokens_become_ranges() {
-        let ex = Exclusions::new(10, &["软件包管理系统可以帮助用户".to_string()], NormalizeOptions::default(), 5, &Dictionary::new());
+        let ex = Exclusions::new(
+            10,
+            &["软件包管理系统可以帮助用户".to_string()],
+            NormalizeOptions::default(),
+            5,
+            &Dictionary::new(),
+        );
         assert_eq!(ex.stop.len(), 9);
         let tokens = tokenize("ab cd, ef gh", NormalizeOptions::default()).tokens;
         assert_eq!(token_ranges(&tokens, &[true, true, false, true]), vec![(0, 5), (10, 12)]);

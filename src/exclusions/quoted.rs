@@ -186,7 +186,10 @@ mod tests {
 
     fn quoted(text: &str) -> Vec<String> {
         let chars: Vec<char> = text.chars().collect();
-        quoted_spans(text, &Dictionary::new()).iter().map(|&(s, e)| chars[s as usize..e as usize].iter().collect()).collect()
+        quoted_spans(text, &Dictionary::new())
+            .iter()
+            .map(|&(s, e)| chars[s as usize..e as usize].iter().collect())
+            .collect()
     }
 
     #[test]

@@ -109,7 +109,13 @@ fn ask_anonymize(lang: ReportLang) -> Option<bool> {
             "Keep names",
             "Cancel",
         ),
-        ReportLang::Zh => ("导出报告", "是否用“学生 A”“学生 B”…代替其他学生的姓名（用于给单个学生看的报告）？", "隐去姓名", "保留姓名", "取消"),
+        ReportLang::Zh => (
+            "导出报告",
+            "是否用“学生 A”“学生 B”…代替其他学生的姓名（用于给单个学生看的报告）？",
+            "隐去姓名",
+            "保留姓名",
+            "取消",
+        ),
     };
     let answer = rfd::MessageDialog::new()
         .set_title(title)

@@ -166,7 +166,8 @@ pub fn heatmap_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &m
 /// (the near-duplicate groups) and the pairs table instead.
 fn too_large_ui(ui: &mut egui::Ui, state: &State, n: usize, actions: &mut Vec<Action>) {
     let words = state.persisted.lang.class_tr();
-    let text = words.heatmap_too_large.replace("{n}", &n.to_string()).replace("{max}", &MAX_MATRIX_DOCUMENTS.to_string());
+    let text =
+        words.heatmap_too_large.replace("{n}", &n.to_string()).replace("{max}", &MAX_MATRIX_DOCUMENTS.to_string());
     ui.add_space(8.0);
     ui.label(text);
     ui.horizontal(|ui| {

@@ -126,7 +126,9 @@ impl ClassTr {
         if folders == 0 {
             return files;
         }
-        self.files_in.replace("{files}", &files).replace("{folders}", &counted(folders, self.one_folder, self.many_folders))
+        self.files_in
+            .replace("{files}", &files)
+            .replace("{folders}", &counted(folders, self.one_folder, self.many_folders))
     }
 
     /// The line counting the students with no shared text.

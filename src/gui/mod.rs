@@ -2,8 +2,8 @@
 //! feature; the engine never depends on it. The app type lives here, in the library, so
 //! tests can build and drive it; `run` only sets the options and starts eframe.
 
-pub mod action;
 pub mod about;
+pub mod action;
 pub mod app;
 pub mod archive_jobs;
 pub mod archive_panel;

@@ -13,9 +13,9 @@
 
 use std::collections::HashSet;
 
-use pdf_extract::Document;
 use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Object, ObjectId};
+use pdf_extract::Document;
 
 /// The text rise given to text the page does not show: far beyond any page.
 pub(crate) const HIDDEN_RISE: f64 = 1.0e9;
@@ -51,8 +51,10 @@ pub(crate) fn raise_unseen_text(doc: &mut Document, page: ObjectId, draws_images
     let calls = resolve_calls(doc, &page_resources(doc, page), &rewritten.calls);
     let mut found = PageText::default();
     if rewritten.hidden > 0 {
-        let changed =
-            Content { operations: rewritten.operations }.encode().ok().and_then(|b| doc.change_page_content(page, b).ok());
+        let changed = Content { operations: rewritten.operations }
+            .encode()
+            .ok()
+            .and_then(|b| doc.change_page_content(page, b).ok());
         found.hidden_operators = if changed.is_some() { rewritten.hidden } else { 0 };
     }
     let mut seen = HashSet::new();

@@ -9,8 +9,8 @@
 use super::cluster::cluster;
 use super::edits::{SHORT_COPY_LENGTH_FACTOR, copy_edits_between};
 use super::{
-    FoundPassage, Hit, PairContext, Seed, Side, StreamBox, TokenSeed, exact_coverage, merge_passages,
-    passages_in_box, stream_end, token_span,
+    FoundPassage, Hit, PairContext, Seed, Side, StreamBox, TokenSeed, exact_coverage, merge_passages, passages_in_box,
+    stream_end, token_span,
 };
 use crate::model::{Passage, StreamAt};
 

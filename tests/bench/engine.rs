@@ -26,7 +26,11 @@
 //!     --suspect /tmp/corpus/suspect --json /tmp/o.json -q
 //! ```
 
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark or test that cannot set up stops with the message")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark or test that cannot set up stops with the message"
+)]
 
 /// The program's allocator (src/main.rs), so that in-process figures are the program's.
 #[global_allocator]

@@ -1,7 +1,11 @@
 //! Ingest benchmarks (criterion): extraction speed per format on generated inputs,
 //! as bytes of extracted text per second, through the public `ingest::extract`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark or test that cannot set up stops with the message")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark or test that cannot set up stops with the message"
+)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

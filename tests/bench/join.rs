@@ -22,7 +22,11 @@
 //! `$TWINSPOT_SQL_PYTHON`, else `.venv-sql/bin/python3` (made by `.ci/setup`), else
 //! `python3`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark or test that cannot set up stops with the message")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark or test that cannot set up stops with the message"
+)]
 
 #[path = "corpus.rs"]
 #[allow(dead_code)]

@@ -9,7 +9,11 @@
 //!
 //! Run: `cargo bench --bench window`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark or test that cannot set up stops with the message")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark or test that cannot set up stops with the message"
+)]
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};

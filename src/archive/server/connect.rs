@@ -16,6 +16,12 @@ use super::super::location::redacted;
 /// How long a connection may take before the server counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(8);
 
+/// Idle time of a connection before TCP asks whether the server is still there, then
+/// the time between asks and how many unanswered asks mean it is gone: 2 + 2 × 3 = 8 s.
+const KEEPALIVE_IDLE: Duration = Duration::from_secs(2);
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(2);
+const KEEPALIVE_RETRIES: u32 = 3;
+
 /// The libpq default port.
 const DEFAULT_PORT: u16 = 5432;
 
@@ -61,7 +67,13 @@ impl ServerLocation {
     pub fn parse(url: &str) -> Result<Self, ArchiveError> {
         let shown = redacted(url);
         let bad = |why: String| ArchiveError::BadServerUrl { shown: shown.clone(), why };
-        let (base, query) = url.split_once('?').unwrap_or((url, ""));
+        // The query starts at the first `?` after the user and password (which may hold one).
+        let after = url.find("://").map_or(0, |i| i + 3);
+        let start = super::super::location::userinfo_end(&url[after..]).map_or(after, |end| after + end);
+        let (base, query) = match url[start..].find('?') {
+            Some(i) => (&url[..start + i], &url[start + i + 1..]),
+            None => (url, ""),
+        };
         let mut tls = Tls::Prefer;
         let mut root_cert = None;
         let mut passed = Vec::new();
@@ -82,7 +94,8 @@ impl ServerLocation {
                 _ => passed.push(pair),
             }
         }
-        let rebuilt = if passed.is_empty() { base.to_string() } else { format!("{base}?{}", passed.join("&")) };
+        let base = userinfo_encoded(base);
+        let rebuilt = if passed.is_empty() { base } else { format!("{base}?{}", passed.join("&")) };
         let mut config: Config = rebuilt.parse().map_err(|e: postgres::Error| bad(e.to_string()))?;
         fill_from_environment(&mut config);
         config.ssl_mode(match tls {
@@ -93,6 +106,11 @@ impl ServerLocation {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
+        // A server lost during a statement (its machine gone, the network cut) is found
+        // by TCP within about the connection timeout: unanswered keepalives, or data
+        // left unacknowledged.
+        config.keepalives(true).keepalives_idle(KEEPALIVE_IDLE).keepalives_interval(KEEPALIVE_INTERVAL);
+        config.keepalives_retries(KEEPALIVE_RETRIES).tcp_user_timeout(CONNECT_TIMEOUT);
         config.application_name("twinspot");
         Ok(Self { config, tls, root_cert, shown })
     }
@@ -123,9 +141,40 @@ impl ServerLocation {
         self.config.get_user().unwrap_or_default().to_string()
     }
 
-    /// A new connection, with TLS as the URL asks; an unreachable server, a refused login
-    /// or a failed TLS handshake is one clear error without the password.
+    /// A new connection, with TLS as the URL asks; an unreachable server, a refused login,
+    /// a failed TLS handshake or a server that takes the connection and never answers is
+    /// one clear error without the password, within the connection timeout: the whole
+    /// connection (address, TCP, TLS, login) has that deadline, not only its TCP part.
+    /// A connection given up on is left to its thread, which ends with it.
     pub fn connect(&self) -> Result<Client, ArchiveError> {
+        let deadline = self.config.get_connect_timeout().copied().unwrap_or(CONNECT_TIMEOUT);
+        let unreachable =
+            |why: String| ArchiveError::Unreachable { shown: self.shown.clone(), address: self.address(), why };
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let location = self.clone();
+        std::thread::Builder::new()
+            .name("archive-connect".to_string())
+            .spawn(move || {
+                // A send fails only when the caller gave up waiting, and said so: what
+                // comes late (a connection, closed as it is dropped, or an error) is
+                // dropped here.
+                drop(sender.send(location.connect_now()));
+            })
+            .map_err(|e| unreachable(format!("no thread to connect on: {e}")))?;
+        match receiver.recv_timeout(deadline) {
+            Ok(connected) => connected,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(unreachable(format!(
+                "no answer within {} s (the server took the connection and said nothing)",
+                deadline.as_secs()
+            ))),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                Err(unreachable("the connection ended before the server answered".to_string()))
+            }
+        }
+    }
+
+    /// A new connection, waiting as long as the server takes to answer.
+    fn connect_now(&self) -> Result<Client, ArchiveError> {
         let failed = |e: postgres::Error| ArchiveError::Unreachable {
             shown: self.shown.clone(),
             address: self.address(),
@@ -164,6 +213,33 @@ impl ServerLocation {
         }
         builder.build().map_err(|e| ArchiveError::BadServerUrl { shown: self.shown.clone(), why: e.to_string() })
     }
+}
+
+/// `url` (without its query) with its user and password percent-encoded, so that a
+/// password holding `@`, `/`, `:` or `?` unencoded is read whole and the host is what
+/// follows the last `@` ([`super::super::location::userinfo_end`]); `%` is kept, for
+/// what is encoded already.
+fn userinfo_encoded(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let Some(end) = super::super::location::userinfo_end(rest) else {
+        return url.to_string();
+    };
+    let encode = |part: &str| -> String {
+        part.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'%' => char::from(b).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    let userinfo = &rest[..end];
+    let encoded = match userinfo.split_once(':') {
+        Some((user, password)) => format!("{}:{}", encode(user), encode(password)),
+        None => encode(userinfo),
+    };
+    format!("{scheme}://{encoded}@{}", &rest[end + 1..])
 }
 
 /// Why a connection failed, in words: the server's own message when it answered (a wrong
@@ -299,6 +375,20 @@ mod tests {
         assert!(!format!("{location:?}").contains("secret"));
         let error = ServerLocation::parse("postgresql://u:secret@h/db?sslmode=sometimes").unwrap_err().to_string();
         assert!(error.contains("sslmode") && !error.contains("secret"), "{error}");
+    }
+
+    #[test]
+    fn a_password_holding_at_signs_and_slashes_is_read_whole() {
+        for password in ["p@ss", "p@s/s:w@rd", "a?b@c", "50%off"] {
+            let url = format!("postgresql://odd:{password}@db.example:6543/news?sslmode=disable");
+            let location = ServerLocation::parse(&url).unwrap();
+            assert_eq!(location.address(), "db.example:6543", "{password}");
+            assert_eq!(location.user(), "odd");
+            assert_eq!(location.config.get_password(), Some(password.as_bytes()), "{password}");
+            assert_eq!(location.config.get_dbname(), Some("news"));
+            assert_eq!(location.tls, Tls::Disable);
+            assert_eq!(location.shown(), "postgresql://odd:***@db.example:6543/news?sslmode=disable");
+        }
     }
 
     #[test]

@@ -39,7 +39,9 @@ fn fold_table(db: &mut impl GenericClient, s: &Schema, table: Postings, rewrite:
     let old = match rewrite {
         Rewrite::All => format!("DELETE FROM {s}.{t}_packed AS p"),
         Rewrite::Touched => {
-            format!("DELETE FROM {s}.{t}_packed AS p USING (SELECT DISTINCT hash FROM newer) AS n WHERE p.hash = n.hash")
+            format!(
+                "DELETE FROM {s}.{t}_packed AS p USING (SELECT DISTINCT hash FROM newer) AS n WHERE p.hash = n.hash"
+            )
         }
     };
     let statement = format!(

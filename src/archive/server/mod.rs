@@ -134,16 +134,16 @@ impl ServerArchive {
         let mut tx = client.transaction().map_err(failed)?;
         lock_writers(&mut tx, schema).map_err(failed)?;
         if schema::holds_archive(&mut tx, schema).map_err(failed)?.is_none() {
+            // A schema of another application's (`public` of a database in use) is
+            // refused, as a folder that is not an archive is.
+            if schema::holds_anything(&mut tx, schema).map_err(failed)? {
+                return Err(not_ours(location, schema));
+            }
             let shaping = shaping_settings(&settings.clone().sanitized(), schema::FORMAT);
             let created = schema::create(&mut tx, schema, &shaping);
             if let Err(error) = created {
                 return Err(match permission_denied(&error) {
-                    true => ArchiveError::NoPermission {
-                        role: location.user(),
-                        action: "create",
-                        needed: "owner",
-                        shown: location.shown().to_string(),
-                    },
+                    true => ArchiveError::CannotCreate { role: location.user(), shown: location.shown().to_string() },
                     false => told(location, error),
                 });
             }
@@ -245,14 +245,24 @@ impl ServerArchive {
     /// one transaction. Says what went and which keys matched nothing.
     pub fn remove(&self, ids: &[u32], paths: &[std::path::PathBuf]) -> Result<RemoveSummary, ArchiveError> {
         self.write(|tx, s| {
-            let (gone, not_found) = named_documents(ids, paths, &mut |key| match key {
-                RemoveKey::Id(id) => Ok(if rows::has_document(tx, s, id)? { vec![id] } else { Vec::new() }),
-                RemoveKey::Path { given, real } => rows::ids_by_path(tx, s, given, real),
-            })?;
-            for &id in &gone {
+            // Both look-ups ask the one transaction, one after the other.
+            let shared = std::cell::RefCell::new(&mut *tx);
+            let named = named_documents(
+                ids,
+                paths,
+                &mut |key| {
+                    let mut tx = shared.borrow_mut();
+                    match key {
+                        RemoveKey::Id(id) => Ok(if rows::has_document(*tx, s, id)? { vec![id] } else { Vec::new() }),
+                        RemoveKey::Path { real, .. } => rows::ids_by_source(*tx, s, real),
+                    }
+                },
+                &mut |given| rows::sources_added_as(*shared.borrow_mut(), s, given),
+            )?;
+            for &id in &named.gone {
                 rows::remove_document(tx, s, id)?;
             }
-            Ok(RemoveSummary { removed: gone.len(), not_found })
+            Ok(RemoveSummary { removed: named.gone.len(), ..named.summary })
         })
     }
 
@@ -343,7 +353,11 @@ impl ServerArchive {
         });
         match result {
             Ok(()) => Ok(()),
-            Err(e) if permission_denied(&e) => Err(self.no_permission(action, "owner")),
+            Err(e) if permission_denied(&e) => Err(ArchiveError::NotOwner {
+                role: self.location.user(),
+                action,
+                shown: self.location.shown().to_string(),
+            }),
             Err(e) => Err(match e.as_db_error().map(|d| d.code().clone()) {
                 Some(code) if code == postgres::error::SqlState::UNDEFINED_OBJECT => {
                     ArchiveError::Server { shown: self.location.shown().to_string(), message: e.to_string() }
@@ -414,9 +428,5 @@ fn connect_to_archive(location: &ServerLocation, schema: &Schema) -> Result<Clie
 
 /// The error for a schema that holds tables but no twinspot archive.
 fn not_ours(location: &ServerLocation, schema: &Schema) -> ArchiveError {
-    ArchiveError::Corrupt(format!(
-        "{}: schema {} holds tables that are not a twinspot archive; name another with --schema",
-        location.shown(),
-        schema.name()
-    ))
+    ArchiveError::ForeignSchema { shown: location.shown().to_string(), schema: schema.name().to_string() }
 }

@@ -177,9 +177,17 @@ pub(super) fn has_document(db: &mut impl GenericClient, s: &Schema, id: u32) -> 
     Ok(db.query_opt(&format!("SELECT 1 FROM {s}.documents WHERE id = $1"), &[&i64::from(id)])?.is_some())
 }
 
-/// The documents archived from `given` (as added) or from the file it resolves to.
-pub(super) fn ids_by_path(db: &mut impl GenericClient, s: &Schema, given: &str, real: &str) -> Rows<Vec<u32>> {
-    ids(db, &format!("SELECT id FROM {s}.documents WHERE path = $1 OR source = $2 ORDER BY id"), &[&given, &real])
+/// The documents archived from the file `real` (the path a key resolves to).
+pub(super) fn ids_by_source(db: &mut impl GenericClient, s: &Schema, real: &str) -> Rows<Vec<u32>> {
+    ids(db, &format!("SELECT id FROM {s}.documents WHERE source = $1 ORDER BY id"), &[&real])
+}
+
+/// The documents archived under the path `given` as added, with the file each came from.
+pub(super) fn sources_added_as(db: &mut impl GenericClient, s: &Schema, given: &str) -> Rows<Vec<(u32, String)>> {
+    db.query(&format!("SELECT id, source FROM {s}.documents WHERE path = $1 ORDER BY id"), &[&given])?
+        .iter()
+        .map(|r| Ok((id_of(r.get(0))?, r.get(1))))
+        .collect()
 }
 
 /// The documents dated before `day` (publication date, else the day added, in UTC), by
@@ -221,7 +229,7 @@ pub(super) fn remove_document(db: &mut impl GenericClient, s: &Schema, id: u32) 
 pub(super) fn documents(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<DocumentInfo>> {
     db.query(
         &format!(
-            "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id
+            "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id, source
              FROM {s}.documents ORDER BY id"
         ),
         &[],
@@ -231,6 +239,7 @@ pub(super) fn documents(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<Doc
         Ok(DocumentInfo {
             id: id_of(r.get(0))?,
             path: r.get(1),
+            source: Some(r.get(10)),
             sha256: r.get(2),
             size: unsigned(r.get(3)),
             added_at: r.get(4),

@@ -60,9 +60,15 @@ pub struct Schema(String);
 
 impl Schema {
     /// `name` when it is a plain identifier (letters, digits, `_`; not starting with a
-    /// digit; at most 63 bytes).
+    /// digit; at most 63 bytes) and not a schema of the server's own (`pg_catalog`,
+    /// `information_schema`, any `pg_…`).
     pub fn new(name: &str) -> Result<Self, ArchiveError> {
-        plain_identifier(name).map(|n| Self(n.to_string()))
+        let name = plain_identifier(name)?;
+        let lower = name.to_ascii_lowercase();
+        if lower.starts_with("pg_") || lower == "information_schema" {
+            return Err(ArchiveError::SystemSchema(name.to_string()));
+        }
+        Ok(Self(name.to_string()))
     }
 
     /// The name, unquoted.
@@ -82,11 +88,25 @@ impl std::fmt::Display for Schema {
 pub(super) fn plain_identifier(name: &str) -> Result<&str, ArchiveError> {
     let mut chars = name.chars();
     let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    if first_ok && name.len() <= 63 && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        Ok(name)
-    } else {
-        Err(ArchiveError::BadName(name.to_string()))
+    if !(first_ok && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')) {
+        return Err(ArchiveError::BadName(name.to_string()));
     }
+    if name.len() > MAX_NAME {
+        return Err(ArchiveError::NameTooLong { name: name.to_string(), length: name.len(), most: MAX_NAME });
+    }
+    Ok(name)
+}
+
+/// The longest name PostgreSQL keeps whole (`NAMEDATALEN` - 1 bytes); a longer one it cuts.
+const MAX_NAME: usize = 63;
+
+/// Whether the schema holds anything (a table, view, sequence, type, function…): a
+/// schema of another application, where no archive is created.
+pub(super) fn holds_anything(db: &mut impl GenericClient, s: &Schema) -> Result<bool, postgres::Error> {
+    let query = "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1)
+                 OR EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1)
+                 OR EXISTS (SELECT 1 FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = $1)";
+    Ok(db.query_one(query, &[&s.name()])?.get(0))
 }
 
 /// Whether the schema holds a twinspot archive; `Some(false)` when it holds tables that

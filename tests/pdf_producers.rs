@@ -47,7 +47,7 @@ fn the_chromium_pdf_really_maps_radicals() {
         }
         for hex in content.split('<').skip(1).filter_map(|s| s.split('>').next()) {
             if let Some(c) = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) {
-                radicals.extend(han_look_alikes(&c.to_string()).chars());
+                radicals.push_str(&han_look_alikes(&c.to_string()));
             }
         }
     }

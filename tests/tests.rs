@@ -26,6 +26,8 @@ mod gui;
 mod gui_archive;
 #[cfg(feature = "gui")]
 mod gui_class;
+#[cfg(feature = "gui")]
+mod gui_languages;
 mod gui_layers;
 mod hostile_cli;
 #[cfg(target_os = "linux")]
@@ -34,7 +36,9 @@ mod html_scope;
 mod ingest;
 #[cfg(feature = "gui")]
 mod launch;
+mod other_languages;
 mod packaging;
+mod pdf_producers;
 #[cfg(unix)]
 mod pg;
 mod reference_cache;

@@ -2,6 +2,7 @@
 //! sorted, near duplicates listed, groups formed — in one place, whether they came from a
 //! check of folders, a check against a store or a list of candidate pairs.
 
+use super::languages::note_other_languages;
 use crate::model::{DocumentEntry, Mode, Pair, Role, Skipped, union_length};
 use crate::score::near_duplicate_groups;
 use crate::settings::Settings;
@@ -72,7 +73,8 @@ impl Report {
 }
 
 /// Assembles a report: `pairs` sorted by score (highest first, then by ids), the near
-/// duplicates among them listed in order, and their groups formed.
+/// duplicates among them listed in order, and their groups formed; a checked document with
+/// nothing counted is told when it was compared with documents in another script.
 pub(crate) fn assemble(
     settings: Settings,
     mode: Mode,
@@ -84,5 +86,21 @@ pub(crate) fn assemble(
     let mut near_duplicates: Vec<[usize; 2]> = pairs.iter().filter(|p| p.near_duplicate).map(|p| [p.a, p.b]).collect();
     near_duplicates.sort_unstable();
     let groups = near_duplicate_groups(&near_duplicates);
-    Report { settings, mode, documents, pairs, near_duplicates, groups, skipped }
+    let mut report = Report { settings, mode, documents, pairs, near_duplicates, groups, skipped };
+    let mut found = vec![false; report.documents.len()];
+    let count_quoted = report.settings.count_quoted;
+    for pair in report.pairs.iter().filter(|p| p.passages.iter().any(|x| x.counts(count_quoted))) {
+        if let Some(a) = found.get_mut(pair.a) {
+            *a = true;
+        }
+        if report.second_is_checked(pair)
+            && let Some(b) = found.get_mut(pair.b)
+        {
+            *b = true;
+        }
+    }
+    let quiet: Vec<usize> =
+        (0..report.documents.len()).filter(|&d| report.is_checked(d) && !found.get(d).is_some_and(|&f| f)).collect();
+    note_other_languages(&mut report.documents, mode, &quiet);
+    report
 }

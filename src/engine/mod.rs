@@ -6,6 +6,7 @@ mod assemble;
 mod candidates;
 mod identical;
 mod inputs;
+mod languages;
 mod matcher;
 mod memory_index;
 mod pipeline;

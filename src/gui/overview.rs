@@ -93,8 +93,20 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &
                         }
                         ui.label(RichText::new(format!("· {}: {}", tr.col_sources, row.sources.len())).weak());
                     } else {
-                        // "No shared text found" is a result, said in words.
-                        ui.label(RichText::new(class.no_shared).italics());
+                        // "No shared text found" is a result, said in words; unless the
+                        // references were in another script, where copying is not seen.
+                        let other = report.documents.get(row.doc).and_then(|d| {
+                            d.warnings.iter().find(|w| matches!(w, crate::model::Notice::OtherLanguages { .. }))
+                        });
+                        match other {
+                            Some(notice) => {
+                                let said = state.persisted.lang.report_lang().notice(notice);
+                                ui.label(RichText::new(said).italics().color(Color32::from_rgb(0xb0, 0x60, 0x00)));
+                            }
+                            None => {
+                                ui.label(RichText::new(class.no_shared).italics());
+                            }
+                        }
                     }
                     (toggle.clicked(), label.clicked(), label.double_clicked())
                 })

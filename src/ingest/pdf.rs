@@ -3,6 +3,10 @@
 //! back to lopdf's simpler text extraction. Text the page does not show (invisible,
 //! white, off the page, too small) is left out and flagged as hidden text
 //! ([`super::pdf_hidden`]).
+//!
+//! A Kangxi radical, radical-supplement form or compatibility ideograph that a font's map
+//! names is read as the ideograph it stands for ([`font_text`]): the font's artefact, not
+//! the writer's (see the function).
 
 use std::panic::{self, AssertUnwindSafe};
 
@@ -14,6 +18,7 @@ use super::layout::{self, Glyph, Page};
 use super::pdf_hidden::{RAISED_BEYOND, raise_unseen_text};
 use super::{Format, IngestLimits};
 use crate::model::{Flag, FlagKind, Notice};
+use crate::normalize::lookalike::unified_ideograph;
 
 /// Extracts the text of the PDF held in `bytes`.
 pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<Notice>), Failure> {
@@ -159,8 +164,28 @@ fn fallback(doc: &Document, number: u32, why: &str, warnings: &mut Vec<Notice>) 
         .ok()
         .and_then(Result::ok)
         .unwrap_or_default();
+    let text = font_text(&text);
     warnings.push(Notice::PdfPageFallback { page: number, why: why.to_string() });
     Page { glyphs: Vec::new(), width: 0.0, plain: Some(text) }
+}
+
+/// The text a font's map gives for a glyph, with each Han look-alike (Kangxi radical,
+/// radical-supplement form, compatibility ideograph) read as the ideograph it stands for,
+/// one character for one so that offsets keep their meaning.
+///
+/// A CJK font draws a radical and its ideograph with one glyph (⼤ and 大), and producers
+/// that build the map from the font's own table name the lowest code point, the radical:
+/// Chromium's "Save as PDF" with Noto CJK does, and marks each such glyph with an
+/// `/ActualText` span naming the ideograph, which poppler's `pdftotext` reads (this
+/// extractor does not see those spans); wkhtmltopdf and PDFBox write the radical with no
+/// span at all. Read as written, an honest essay would be flagged for look-alike
+/// characters; a PDF cannot tell a typed radical from the font's, so none is taken as
+/// the writer's.
+fn font_text(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_string();
+    }
+    text.chars().map(|c| unified_ideograph(c).unwrap_or(c)).collect()
 }
 
 /// Receives pdf-extract's glyphs; stops the extractor when time or size runs out.
@@ -244,7 +269,7 @@ impl OutputDev for Collector {
             y: -y,
             end: x + width * size,
             size,
-            text: text.to_string(),
+            text: font_text(text),
         });
         Ok(())
     }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Format, IngestError};
+use super::{Format, IngestError, Language};
 
 /// A remark about a document that did not stop the check.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,6 +33,10 @@ pub enum Notice {
     PrefixCompared { compared: usize, chars: usize, max: usize },
     /// Pairs beyond the report's bound left out.
     PairsLeftOut { left_out: usize, max: usize, kept: usize },
+    /// A suspect that shares no text with any document was compared with references in
+    /// other scripts than its own, where copying (a translation) cannot be seen: how many
+    /// references are in each script.
+    OtherLanguages { references: Vec<(Language, usize)> },
     /// What the file does to hide text (hidden runs, pages of images), found by ingest;
     /// the check moves it to the document's flags.
     Flag(super::Flag),
@@ -75,6 +79,23 @@ impl std::fmt::Display for Notice {
                 "{left_out} more pairs with shared text were left out: a report keeps at most {max} pairs, the \
                  {kept} closest of each document"
             ),
+            Self::OtherLanguages { references } => {
+                f.write_str("compared within one language only: ")?;
+                for (n, (language, count)) in references.iter().enumerate() {
+                    let (s, are) = if *count == 1 { ("", "is") } else { ("s", "are") };
+                    let what = match language {
+                        Language::Chinese => "in Chinese",
+                        Language::Latin => "in Latin script",
+                        Language::Other => "in another script",
+                    };
+                    if n == 0 {
+                        write!(f, "{count} reference{s} {are} {what}")?;
+                    } else {
+                        write!(f, ", {count} {what}")?;
+                    }
+                }
+                f.write_str("; copying across languages is not found")
+            }
             Self::Flag(flag) => flag.fmt(f),
             Self::Other(text) => f.write_str(text),
         }
@@ -127,6 +148,12 @@ mod tests {
         let through = Notice::IdenticalTo { path: "a/b.txt".into(), through: true };
         assert_eq!(through.to_string(), "identical to a/b.txt (same bytes): compared once, through it");
         assert_eq!(Notice::NoText.to_string(), "no text found");
+        let other = Notice::OtherLanguages { references: vec![(Language::Chinese, 4), (Language::Other, 1)] };
+        assert_eq!(
+            other.to_string(),
+            "compared within one language only: 4 references are in Chinese, 1 in another script; copying across \
+             languages is not found"
+        );
         let empty = DocError::from(IngestError::Empty { path: "x/e.txt".into() });
         assert_eq!(empty.to_string(), "empty file (0 bytes): x/e.txt");
     }

@@ -219,6 +219,24 @@ pub(crate) fn is_han_look_alike(c: char) -> bool {
     matches!(c as u32, 0x2E80..=0x2EF3 | 0x2F00..=0x2FD5 | 0xF900..=0xFAD9) && !matches!(c, '\u{FA0C}' | '\u{FA0D}')
 }
 
+/// The unified ideograph a Han look-alike ([`is_han_look_alike`]) stands for: a Kangxi
+/// radical or compatibility ideograph by NFKC, a radical-supplement form by Unicode's
+/// EquivalentUnifiedIdeograph data. `None` for any other character.
+pub(crate) fn unified_ideograph(c: char) -> Option<char> {
+    use unicode_normalization::UnicodeNormalization;
+    if !is_han_look_alike(c) {
+        return None;
+    }
+    if let Some(ideograph) = radical_supplement(c) {
+        return Some(ideograph);
+    }
+    let mut folded = std::iter::once(c).nfkc();
+    match (folded.next(), folded.next()) {
+        (Some(one), None) if one != c && (is_han(one) || matches!(one as u32, 0x20000..=0x3134F)) => Some(one),
+        _ => None,
+    }
+}
+
 /// A unified Han ideograph (the basic block and Extension A).
 #[inline]
 pub(crate) fn is_han(c: char) -> bool {
@@ -352,6 +370,20 @@ const RADICALS: [(u16, u32); 109] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_han_look_alike_stands_for_one_unified_ideograph() {
+        let folded: String = "⽂⽤⼀⾥⾼⻓⻛\u{F900}".chars().filter_map(unified_ideograph).collect();
+        assert_eq!(folded, "文用一里高长风\u{8C48}");
+        assert_eq!(unified_ideograph('文'), None);
+        assert_eq!(unified_ideograph('a'), None);
+        let unmapped = (0x2E80..=0x2FDF_u32)
+            .chain(0xF900..=0xFAFF)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_han_look_alike(c) && unified_ideograph(c).is_none())
+            .count();
+        assert!(unmapped < 20, "{unmapped} look-alikes stand for no ideograph");
+    }
 
     #[test]
     fn the_radical_table_is_sorted_and_maps_the_forms_the_issue_names() {

@@ -9,7 +9,7 @@ mod classify;
 pub mod flags;
 mod fold;
 mod folded;
-mod lookalike;
+pub(crate) mod lookalike;
 mod mixed;
 
 pub use classify::{is_sentence_terminator, is_single_char_token};

@@ -5,7 +5,7 @@
 //! both speak through here, so neither needs the other.
 
 use super::words::ReportLang;
-use crate::model::{DocError, Format, IngestError, Notice, SkipReason};
+use crate::model::{DocError, Format, IngestError, Language, Notice, SkipReason};
 
 impl ReportLang {
     /// A document's notice, in this language.
@@ -98,6 +98,20 @@ fn notice_zh(notice: &Notice) -> String {
         Notice::PairsLeftOut { left_out, max, kept } => format!(
             "另有 {left_out} 个有共同文字的文档对未列出：报告最多保留 {max} 个文档对，每个文档保留最接近的 {kept} 个"
         ),
+        Notice::OtherLanguages { references } => {
+            let each: Vec<String> = references
+                .iter()
+                .map(|(language, count)| {
+                    let what = match language {
+                        Language::Chinese => "中文",
+                        Language::Latin => "拉丁字母文字（英文等）",
+                        Language::Other => "其他文字",
+                    };
+                    format!("{count} 个参考文档是{what}")
+                })
+                .collect();
+            format!("只在同一语言内比较：{}；跨语言的抄袭（翻译）无法发现", each.join("，"))
+        }
         Notice::Other(text) => text.clone(),
     }
 }
@@ -139,6 +153,11 @@ mod tests {
         assert_eq!(ReportLang::Zh.doc_error(&empty, "a/e.txt"), "空文件（0 字节）");
         assert_eq!(ReportLang::Zh.notice(&Notice::DecodedAs { encoding: "GBK".into() }), "按 GBK 编码解码");
         assert_eq!(ReportLang::En.notice(&Notice::NoText), "no text found");
+        let other = Notice::OtherLanguages { references: vec![(Language::Latin, 4)] };
+        assert_eq!(
+            ReportLang::Zh.notice(&other),
+            "只在同一语言内比较：4 个参考文档是拉丁字母文字（英文等）；跨语言的抄袭（翻译）无法发现"
+        );
         assert_eq!(without_path("decoded as GBK", "x.txt"), "decoded as GBK");
     }
 }

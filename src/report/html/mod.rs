@@ -35,7 +35,7 @@ use super::marks::Marks;
 use super::view::{ViewFilter, apply};
 use super::words::{ReportLang, Words};
 use super::{Pair, Report};
-use crate::model::Role;
+use crate::model::{Notice, Role};
 
 pub use self::names::letters;
 
@@ -121,6 +121,17 @@ impl Ctx<'_> {
     /// The name of document `id`.
     pub fn name(&self, id: usize) -> &str {
         self.names.get(id)
+    }
+
+    /// What to say of document `id` when nothing of it was found elsewhere: "no shared text
+    /// found", or, when it was compared with references in another script only, so.
+    pub fn nothing_found(&self, id: usize) -> String {
+        let other = self
+            .base
+            .documents
+            .get(id)
+            .and_then(|d| d.warnings.iter().find(|w| matches!(w, Notice::OtherLanguages { .. })));
+        other.map_or_else(|| self.w.no_shared.to_string(), |notice| self.lang.notice(notice))
     }
 
     /// "classmate", "source" or "template": what document `id` is to a student.

@@ -82,7 +82,7 @@ pub fn class_table(ctx: &Ctx<'_>, rows: &[ClassRow<'_, '_>]) -> Markup {
                         (share_cell(row.overall))
                         @match best {
                             Some(s) => { td { (ctx.name(other(row.doc, s))) " " (percent(share_of(row.doc, s))) } td { (ctx.role_of(other(row.doc, s))) } }
-                            None => { td.muted { (w.no_shared) } td {} }
+                            None => { td.muted { (ctx.nothing_found(row.doc)) } td {} }
                         }
                         td.n data-v=(passages) { (passages) }
                         td { @if marks.is_empty() { span.muted { "–" } } @else { (marks.join(", ")) } }
@@ -136,7 +136,7 @@ pub fn student_summary(ctx: &Ctx<'_>, doc: usize, pairs: &[&ShownPair<'_>]) -> M
             p.muted { (w.overall_help) }
             @if ctx.anonymize { p.muted { (w.anonymized) } }
             @if sorted.is_empty() {
-                p { b { (w.no_shared) } }
+                p { b { (ctx.nothing_found(doc)) } }
             } @else {
                 (sources_table(ctx, doc, &sorted))
                 (review_lines(ctx, doc, &sorted))

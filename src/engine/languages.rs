@@ -1,0 +1,43 @@
+//! What a check cannot see: a suspect that shares no text with anything, compared with
+//! references in another script than its own (a translation is not found), is told so
+//! ([`Notice::OtherLanguages`]), so that 0 % does not read as original work.
+
+use std::collections::BTreeMap;
+
+use crate::model::{DocumentEntry, Language, Mode, Notice, Role};
+
+/// Adds [`Notice::OtherLanguages`] to each document of `quiet` (checked, nothing counted)
+/// whose compared documents in a check of `mode` are, some of them, in another script.
+pub(crate) fn note_other_languages(documents: &mut [DocumentEntry], mode: Mode, quiet: &[usize]) {
+    if quiet.is_empty() {
+        return;
+    }
+    let languages: Vec<Option<Language>> = documents
+        .iter()
+        .map(|d| if d.error.is_none() && d.role != Role::Template { Language::of(&d.text) } else { None })
+        .collect();
+    for &doc in quiet {
+        let Some(own) = languages.get(doc).copied().flatten() else {
+            continue;
+        };
+        let mut others: BTreeMap<Language, usize> = BTreeMap::new();
+        for (other, entry) in documents.iter().enumerate() {
+            let compared = other != doc
+                && match mode {
+                    Mode::SuspectsVsReferences => entry.role == Role::Reference,
+                    Mode::AllVsAll | Mode::Classmates => entry.role != Role::Template,
+                };
+            if let Some(language) = languages.get(other).copied().flatten().filter(|&l| compared && l != own) {
+                *others.entry(language).or_default() += 1;
+            }
+        }
+        if others.is_empty() {
+            continue;
+        }
+        let mut references: Vec<(Language, usize)> = others.into_iter().collect();
+        references.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+        if let Some(entry) = documents.get_mut(doc) {
+            entry.warnings.push(Notice::OtherLanguages { references });
+        }
+    }
+}

@@ -30,9 +30,9 @@ mod hostile_cli;
 mod hostile_content;
 mod html_scope;
 mod ingest;
-mod meaning;
 #[cfg(feature = "gui")]
 mod launch;
+mod meaning;
 mod packaging;
 #[cfg(unix)]
 mod pg;

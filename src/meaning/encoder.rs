@@ -121,7 +121,11 @@ impl Encoder {
     pub(crate) fn heap_bytes(&self) -> usize {
         let packed = |p: &Packed| p.k * p.n.div_ceil(16) * 16 * 4;
         let branches: usize = self.branches.iter().map(|b| packed(&b.w1) + packed(&b.w2)).sum();
-        self.table.len() + packed(&self.proj) + packed(&self.cnn_w) + branches + self.dense.iter().map(packed).sum::<usize>()
+        self.table.len()
+            + packed(&self.proj)
+            + packed(&self.cnn_w)
+            + branches
+            + self.dense.iter().map(packed).sum::<usize>()
     }
 
     /// Embeds one micro-batch: `group` holds each sentence's ids, `out` gets one row each.

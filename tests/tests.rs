@@ -36,6 +36,7 @@ mod html_scope;
 mod ingest;
 #[cfg(feature = "gui")]
 mod launch;
+mod meaning;
 mod other_languages;
 mod packaging;
 mod pdf_producers;

@@ -24,6 +24,7 @@ pub mod hash;
 pub mod index;
 pub mod ingest;
 pub mod matching;
+pub mod meaning;
 pub mod model;
 pub mod normalize;
 pub mod report;

@@ -30,6 +30,7 @@ mod hostile_cli;
 mod hostile_content;
 mod html_scope;
 mod ingest;
+mod meaning;
 #[cfg(feature = "gui")]
 mod launch;
 mod packaging;

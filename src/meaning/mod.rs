@@ -1,0 +1,128 @@
+//! The meaning layer's foundation: a multilingual sentence encoder (Google's Universal
+//! Sentence Encoder multilingual v3) in plain Rust, loaded once into a [`Model`] value and
+//! shared by reference; it maps a sentence of any of its 16 languages to 512 numbers whose
+//! cosine says how close two sentences are in meaning (docs/meaning.md).
+
+mod asset;
+mod encoder;
+mod gemm;
+mod tokenizer;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub use asset::{ENV_VAR, FILE_NAME, FORMAT_VERSION, candidates, locate};
+pub use encoder::{DIM, Embedding, TOKEN_BUDGET};
+pub use tokenizer::Tokenizer;
+
+use encoder::Encoder;
+
+/// Tokens kept of one text, `<s>` and `</s>` included: the encoder is a sentence
+/// encoder, and a longer text (a whole page given as one "sentence") is embedded by its
+/// beginning, so memory stays bounded.
+pub const MAX_TOKENS: usize = 1024;
+
+/// Why the model could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum MeaningError {
+    /// No model file where it is looked for.
+    #[error("the sentence encoder's model ({FILE_NAME}) was not found; looked at {looked}")]
+    Missing { looked: String },
+    /// The file could not be read.
+    #[error("cannot read the sentence encoder's model {}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    /// The file is something else.
+    #[error("{} is not a Twinspot sentence encoder model", path.display())]
+    NotAModel { path: PathBuf },
+    /// The file is of another format version.
+    #[error("{} is sentence encoder model format {found}; this Twinspot reads format {expected}", path.display())]
+    WrongVersion { path: PathBuf, found: u32, expected: u32 },
+    /// The file is damaged (truncated, altered, a shape that does not fit).
+    #[error("the sentence encoder's model {} is damaged: {what}", path.display())]
+    Damaged { path: PathBuf, what: String },
+}
+
+/// The loaded encoder: the tokenizer and the weights. Build it once ([`Model::load`]) and
+/// share it (`&Model`, `Arc<Model>`); it is immutable and `Sync`.
+///
+/// ```no_run
+/// let model = twinspot::meaning::Model::load_default()?;
+/// let v = model.embed(&["猫坐在垫子上。", "The cat sat on the mat."]);
+/// assert!(twinspot::meaning::cosine(&v[0], &v[1]) > 0.5);
+/// # Ok::<(), twinspot::meaning::MeaningError>(())
+/// ```
+pub struct Model {
+    tokenizer: Tokenizer,
+    encoder: Encoder,
+    path: PathBuf,
+}
+
+impl Model {
+    /// Loads the model found by [`locate`].
+    pub fn load_default() -> Result<Model, MeaningError> {
+        Model::load(&locate()?)
+    }
+
+    /// Loads the model file at `path`.
+    pub fn load(path: &Path) -> Result<Model, MeaningError> {
+        let mut asset = asset::read(path)?;
+        let encoder =
+            Encoder::new(&mut asset).map_err(|what| MeaningError::Damaged { path: path.to_path_buf(), what })?;
+        let tokenizer = Tokenizer::new(&asset.pieces, &asset.charsmap);
+        Ok(Model { tokenizer, encoder, path: path.to_path_buf() })
+    }
+
+    /// The file this model was loaded from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The tokenizer.
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// The bytes of weights held in memory (the quantized table and the packed layers).
+    pub fn weight_bytes(&self) -> usize {
+        self.encoder.heap_bytes()
+    }
+
+    /// One L2-normalized embedding per sentence, each sentence embedded on its own (its
+    /// first [`MAX_TOKENS`] tokens). Sentences are run in micro-batches of about
+    /// [`TOKEN_BUDGET`] tokens.
+    pub fn embed(&self, sentences: &[&str]) -> Vec<Embedding> {
+        let mut out = Vec::with_capacity(sentences.len());
+        let mut group: Vec<Vec<u32>> = Vec::new();
+        let mut tokens = 0;
+        for text in sentences {
+            let mut ids = self.tokenizer.encode(text);
+            if ids.len() > MAX_TOKENS {
+                ids.truncate(MAX_TOKENS - 1);
+                ids.push(tokenizer::EOS);
+            }
+            if !group.is_empty() && tokens + ids.len() > TOKEN_BUDGET {
+                self.encoder.encode_batch(&group, &mut out);
+                group.clear();
+                tokens = 0;
+            }
+            tokens += ids.len();
+            group.push(ids);
+        }
+        if !group.is_empty() {
+            self.encoder.encode_batch(&group, &mut out);
+        }
+        out
+    }
+}
+
+/// The cosine of two embeddings (their dot product, as both are normalized; 0 for a zero
+/// vector).
+pub fn cosine(a: &Embedding, b: &Embedding) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let na: f32 = a.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let nb: f32 = b.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if na == 0.0 || nb == 0.0 { 0.0 } else { dot / (na * nb) }
+}
+
+#[cfg(test)]
+mod tests;

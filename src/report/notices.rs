@@ -98,6 +98,7 @@ fn notice_zh(notice: &Notice) -> String {
         Notice::PairsLeftOut { left_out, max, kept } => format!(
             "另有 {left_out} 个有共同文字的文档对未列出：报告最多保留 {max} 个文档对，每个文档保留最接近的 {kept} 个"
         ),
+        Notice::MeaningOff { reason } => format!("未做跨语言比对：语义层不可用（{reason}）"),
         Notice::Other(text) => text.clone(),
     }
 }

@@ -38,6 +38,13 @@ pub struct Settings {
     /// only: archives hold no character grams, and an all-vs-all check gives what the
     /// distributed join gives.
     pub short_copies: bool,
+    /// Look for passages translated between Chinese and English with the meaning layer
+    /// (a sentence encoder and a bilingual dictionary shipped with Twinspot). Off by
+    /// default for now: the encoder embeds about 13,000 Chinese characters a second on
+    /// one core, too slow to run on every check (docs/meaning.md). Recorded in a report's
+    /// settings only when on.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub meaning: bool,
 }
 
 impl Default for Settings {
@@ -54,6 +61,7 @@ impl Default for Settings {
             stop_passages: Vec::new(),
             count_quoted: false,
             short_copies: true,
+            meaning: false,
         }
     }
 }

@@ -38,6 +38,7 @@ impl CompareArgs {
         s.ingest.timeout_secs = self.timeout;
         s.count_quoted = self.count_quoted;
         s.short_copies = !self.no_short_copies;
+        s.meaning = self.meaning;
         if let Some(path) = &self.stop_passages {
             s.stop_passages = read_stop_passages(path)?;
         }

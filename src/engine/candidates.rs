@@ -210,7 +210,7 @@ impl Part<'_> {
         let exclusions =
             Exclusions::new(self.references, &settings.stop_passages, settings.normalize, settings.k, self.dictionary);
         let matcher =
-            Matcher { index: &index, settings, tuning: &tuning, exclusions: &exclusions, policy: &policy, clock: None };
+            Matcher { index: &index, settings, tuning: &tuning, exclusions: &exclusions, policy: &policy, clock: None, meaning: None };
         group
             .par_iter()
             .flat_map_iter(|(a, _)| {

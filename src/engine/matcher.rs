@@ -8,6 +8,8 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use super::policy::PairPolicy;
+use super::translated::add_translated;
+use crate::meaning::collection::Collection;
 use super::progress::MatchClock;
 use crate::exclusions::quoted::quoted_spans;
 use crate::exclusions::{Exclusions, SuspectExclusions, SuspectKgrams, token_ranges};
@@ -53,6 +55,8 @@ pub(crate) struct Matcher<'a> {
     /// Where the matching's time goes (finding candidates, aligning them), for a check
     /// whose sink is told; `None` where nobody listens.
     pub clock: Option<&'a MatchClock>,
+    /// The references as the meaning layer reads them, when the check crosses languages.
+    pub meaning: Option<&'a Collection<'a>>,
 }
 
 /// A suspect's k-gram hits in the references, sorted by reference, and what the
@@ -78,6 +82,18 @@ impl Matcher<'_> {
     /// scored, with the text found in several references shown against the best of them.
     /// `a` is the suspect's id (`Pair::a`); `Pair::b` is the reference's id in the index.
     pub fn pairs_of(&self, a: usize, doc: &FingerprintedDoc) -> Vec<Pair> {
+        let mut pairs = self.pairs_in_words(a, doc);
+        if let Some(collection) = self.meaning {
+            let wanted = |b: usize| self.policy.wanted(a, b);
+            let reference = |b: usize| u32::try_from(b).ok().and_then(|b| self.index.reference(b));
+            let score = |pair: &mut Pair, x: &FingerprintedDoc, y: &FingerprintedDoc| self.score(pair, x, y);
+            add_translated(collection, (a, doc), &mut pairs, &wanted, &reference, &score);
+        }
+        pairs
+    }
+
+    /// The pairs of `doc` whose two sides share words.
+    fn pairs_in_words(&self, a: usize, doc: &FingerprintedDoc) -> Vec<Pair> {
         let finding = Instant::now();
         let hits = self.hits(a, doc);
         let suspect_stream = LazyStream::new(doc.compared_text(), self.settings.normalize);

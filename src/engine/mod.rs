@@ -14,6 +14,7 @@ mod policy;
 mod progress;
 mod read_cache;
 mod template;
+mod translated;
 
 pub use crate::model::{Mode, Role, SkipReason, Skipped};
 pub use assemble::Report;
@@ -68,6 +69,9 @@ pub struct CheckRequest {
     /// window, which runs check after check. A one-shot command leaves it false, and the
     /// dictionary is released before the index is built, lowering the peak memory.
     pub keep_dictionary: bool,
+    /// The meaning layer (a sentence encoder and a bilingual dictionary), loaded when a
+    /// check first compares two languages; the window keeps one across its checks.
+    pub meaning: crate::meaning::SharedMeaning,
     /// What collecting the inputs passed over and why ([`InputSet::finish`]); the report
     /// carries it on.
     pub skipped: Vec<Skipped>,

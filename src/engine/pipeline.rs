@@ -14,7 +14,7 @@ use super::memory_index::{Loaded, MemoryIndex, take_char_grams, take_kgrams};
 use super::policy::{PairPolicy, Pairing, reads_char_grams};
 use super::progress::{CancelFlag, Cancelled, MatchClock, Progress, ProgressSink, Stage};
 use super::read_cache::ReadCache;
-use super::{CheckRequest, DocumentInput, Mode, Role, template};
+use super::{CheckRequest, DocumentInput, Mode, Role, template, translated};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
@@ -22,6 +22,7 @@ use crate::fingerprint::simhash::{self, Dictionary};
 use crate::index::{ReferenceIndex, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
+use crate::meaning::SharedMeaning;
 use crate::model::{DocError, Notice};
 use crate::model::{DocumentEntry, Pair};
 use crate::normalize::{self, folded_text};
@@ -112,7 +113,8 @@ fn run(
     };
     let also_reference = docs.iter().map(|d| d.also_reference).collect();
     let policy = PairPolicy { pairing, identical: &identical, also_reference };
-    let mut per_suspect = match_all(&mut docs, &policy, stored, (&settings, &request.dictionary), sink, cancel)?;
+    let models = (&settings, &request.dictionary, &request.meaning);
+    let mut per_suspect = match_all(&mut docs, &policy, stored, models, sink, cancel)?;
     if let Some(stored) = stored {
         let whole = twins.iter().map(|(&a, &b)| {
             let d = &docs[a];
@@ -173,11 +175,15 @@ fn match_all(
     docs: &mut [Loaded],
     policy: &PairPolicy,
     stored: Option<&dyn StoredReferences>,
-    (settings, dictionary): (&Settings, &Dictionary),
+    (settings, dictionary, shared): (&Settings, &Dictionary, &SharedMeaning),
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<Vec<Vec<Pair>>, Cancelled> {
     let is_reference = |d: &Loaded| policy.is_reference(d);
+    // The archive keeps no meaning signal yet: a check against it compares words only.
+    let meaning = (settings.meaning && stored.is_none())
+        .then(|| translated::layer_for(docs, &|d| policy.is_suspect(d), &is_reference, shared))
+        .flatten();
     let counter = Counter::start(sink, Stage::Indexing, 1);
     let kgrams = take_kgrams(docs, &is_reference);
     // All-vs-all must give what the distributed join and `align` give, whose candidate
@@ -205,7 +211,16 @@ fn match_all(
     let exclusions =
         Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k, dictionary);
     let clock = MatchClock::default();
-    let matcher = Matcher { index, settings, tuning: &tuning, exclusions: &exclusions, policy, clock: Some(&clock) };
+    let collection = meaning.as_deref().map(|m| translated::collection(m, docs, &is_reference));
+    let matcher = Matcher {
+        index,
+        settings,
+        tuning: &tuning,
+        exclusions: &exclusions,
+        policy,
+        clock: Some(&clock),
+        meaning: collection.as_ref(),
+    };
     let per_suspect: Vec<Option<Vec<Pair>>> = suspects
         .par_iter()
         .map(|&a| {

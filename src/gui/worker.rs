@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use super::archive_jobs::{self, AddOutcome, ArchiveInfo, ArchiveTarget};
 use crate::engine::InputSet;
 use crate::fingerprint::simhash::Dictionary;
+use crate::meaning::SharedMeaning;
 use crate::{CancelFlag, CheckRequest, Mode, Progress, Report, Role, Settings, Stage, run_check};
 
 /// Identifies one check; events of any other job than the current one are stale.
@@ -131,9 +132,11 @@ impl Drop for Worker {
 fn serve(commands: &Receiver<Command>, events: &Sender<Event>, waker: &Waker) {
     // The window runs check after check: the jieba dictionary is built once and kept.
     let dictionary = Dictionary::new();
+    // So is the meaning layer, loaded by the first check that compares two languages.
+    let meaning = SharedMeaning::new();
     while let Ok(command) = commands.recv() {
         let event = match command {
-            Command::Check { job, plan, cancel } => run_one(job, plan, (&cancel, &dictionary), events, waker),
+            Command::Check { job, plan, cancel } => run_one(job, plan, (&cancel, &dictionary, &meaning), events, waker),
             Command::OpenArchive { job, archive, create, settings } => {
                 match archive_jobs::open(&archive, create, &settings) {
                     Ok(info) => Event::ArchiveReady { job, info },
@@ -177,7 +180,7 @@ fn throttled<'a>(job: JobId, events: &'a Sender<Event>, waker: &'a Waker) -> imp
 fn run_one(
     job: JobId,
     plan: CheckPlan,
-    (cancel, dictionary): (&CancelFlag, &Dictionary),
+    (cancel, dictionary, meaning): (&CancelFlag, &Dictionary, &SharedMeaning),
     events: &Sender<Event>,
     waker: &Waker,
 ) -> Event {
@@ -207,6 +210,7 @@ fn run_one(
         settings: plan.settings.sanitized(),
         dictionary: dictionary.clone(),
         keep_dictionary: true,
+        meaning: meaning.clone(),
         skipped,
     };
     let sink = throttled(job, events, waker);

@@ -672,6 +672,7 @@ pub fn merge_passages(passages: Vec<Passage>, gap_chars: u32) -> Vec<Passage> {
                 b_end: group.iter().map(|p| p.b_end).max()?,
                 kind: group.iter().map(|p| p.kind).min()?,
                 alternatives: group.iter().flat_map(|p| p.alternatives.iter().copied()).collect(),
+                translated: None,
             })
         })
         .collect();

@@ -4,9 +4,15 @@
 //! cosine says how close two sentences are in meaning (docs/meaning.md).
 
 mod asset;
+pub mod collection;
+pub mod dictionary;
 mod encoder;
+pub mod evidence;
 mod gemm;
+mod shared;
 mod tokenizer;
+pub mod translated;
+pub mod units;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -15,6 +21,9 @@ pub use asset::{ENV_VAR, FILE_NAME, FORMAT_VERSION, candidates, locate};
 pub use encoder::{DIM, Embedding, TOKEN_BUDGET};
 pub use tokenizer::Tokenizer;
 
+pub use shared::SharedMeaning;
+
+use dictionary::{DICTIONARY_FILE, Dictionary};
 use encoder::Encoder;
 
 /// Tokens kept of one text, `<s>` and `</s>` included: the encoder is a sentence
@@ -119,6 +128,22 @@ impl Model {
             self.encoder.encode_batch(&group, &mut out);
         }
         out
+    }
+}
+
+/// What the meaning layer reads with: the sentence encoder and the bilingual dictionary
+/// beside it, loaded once and shared by reference.
+pub struct Meaning {
+    pub model: Model,
+    pub dictionary: Dictionary,
+}
+
+impl Meaning {
+    /// Loads the model found by [`locate`] and the dictionary in its folder.
+    pub fn load_default() -> Result<Meaning, MeaningError> {
+        let model = Model::load_default()?;
+        let dictionary = Dictionary::load(&model.path().with_file_name(DICTIONARY_FILE))?;
+        Ok(Meaning { model, dictionary })
     }
 }
 

@@ -26,7 +26,7 @@ pub use ingest_error::IngestError;
 pub use language::Language;
 pub use notice::{DocError, Notice};
 pub use pair::Pair;
-pub use passage::{Alternative, Passage, PassageKind, union_length};
+pub use passage::{Alternative, Passage, PassageKind, Span, Translation, union_length};
 pub use position::{StreamAt, TokenAt};
 pub use role::{Mode, Role};
 pub use skipped::{SkipReason, Skipped};

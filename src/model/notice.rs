@@ -40,6 +40,9 @@ pub enum Notice {
     /// What the file does to hide text (hidden runs, pages of images), found by ingest;
     /// the check moves it to the document's flags.
     Flag(super::Flag),
+    /// The meaning layer could not be loaded: text in another language than the
+    /// suspect's was not compared with it.
+    MeaningOff { reason: String },
     /// Any other remark, as written.
     Other(String),
 }
@@ -97,6 +100,9 @@ impl std::fmt::Display for Notice {
                 f.write_str("; copying across languages is not found")
             }
             Self::Flag(flag) => flag.fmt(f),
+            Self::MeaningOff { reason } => {
+                write!(f, "not compared across languages: the meaning layer is off ({reason})")
+            }
             Self::Other(text) => f.write_str(text),
         }
     }

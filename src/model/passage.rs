@@ -35,6 +35,35 @@ pub struct Passage {
     /// are listed with it, never counted again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<Alternative>,
+    /// Set when the two sides are in different languages and the meaning layer aligned
+    /// them: the evidence a reviewer is shown. `None` for text that shares its words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub translated: Option<Box<Translation>>,
+}
+
+/// Why a passage whose sides are in two languages was taken for a translation: the
+/// aligned paragraphs or sentences, and the word pairs the dictionary matched, each as
+/// ranges into both texts (code points, as the passage's own).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Translation {
+    /// The language of the reference side, which the suspect side was translated from:
+    /// `"en"` or `"zh"`.
+    pub from: String,
+    /// The suspect's units (paragraphs or sentences) inside the passage.
+    pub units: u32,
+    /// The aligned units, one pair of ranges each.
+    pub aligned: Vec<Span>,
+    /// The word pairs the dictionary matched.
+    pub words: Vec<Span>,
+}
+
+/// A range of the suspect's text and a range of the reference's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Span {
+    pub a_start: u32,
+    pub a_end: u32,
+    pub b_start: u32,
+    pub b_end: u32,
 }
 
 /// Another twin of a passage's suspect text: in the same reference, or in another one
@@ -54,7 +83,15 @@ pub struct Alternative {
 impl Passage {
     /// A copied passage over `[a.0, a.1)` of the suspect and `[b.0, b.1)` of the reference.
     pub fn copied(a: (u32, u32), b: (u32, u32)) -> Self {
-        Self { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1, kind: PassageKind::Copied, alternatives: Vec::new() }
+        Self {
+            a_start: a.0,
+            a_end: a.1,
+            b_start: b.0,
+            b_end: b.1,
+            kind: PassageKind::Copied,
+            alternatives: Vec::new(),
+            translated: None,
+        }
     }
     /// Whether the passage counts in scores: copied text always, quoted text when the
     /// check counts quotations.

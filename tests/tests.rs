@@ -48,4 +48,6 @@ mod report_targets;
 #[cfg(feature = "gui")]
 mod review;
 mod short_copies;
+#[cfg(unix)]
+mod special_files;
 mod util;

@@ -59,6 +59,59 @@ pub fn twinspot(dir: &Path, args: &[&str]) -> Output {
     command().current_dir(dir).args(args).output().expect("run twinspot")
 }
 
+/// Runs `command` (stdin empty, both streams kept) and waits at most `limit` for it: the
+/// output, or a panic naming the limit once the run and its helper processes (a process
+/// group of their own) are killed. A run that hangs fails the test instead of hanging it.
+#[cfg(unix)]
+pub fn output_within(mut command: Command, limit: std::time::Duration) -> Output {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    let mut child = command.spawn().expect("run twinspot");
+    let pipes = [
+        child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
+        child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
+    ];
+    let readers: Vec<_> = pipes
+        .into_iter()
+        .map(|pipe| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_end(&mut bytes);
+                }
+                bytes
+            })
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for twinspot") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            // SAFETY: kill(2) on the process group of our own child, not yet reaped.
+            unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+            child.wait().expect("reap twinspot");
+            let streams: Vec<String> =
+                readers.into_iter().map(|r| String::from_utf8_lossy(&r.join().unwrap()).into_owned()).collect();
+            panic!("still running after {limit:?}, killed:\n--- stdout\n{}\n--- stderr\n{}", streams[0], streams[1]);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut streams = readers.into_iter().map(|r| r.join().unwrap());
+    Output { status, stdout: streams.next().unwrap_or_default(), stderr: streams.next().unwrap_or_default() }
+}
+
+/// Runs `twinspot args…` in `dir`, killed after `limit` ([`output_within`]).
+#[cfg(unix)]
+pub fn twinspot_within(dir: &Path, args: &[&str], limit: std::time::Duration) -> Output {
+    let mut command = command();
+    command.current_dir(dir).args(args);
+    output_within(command, limit)
+}
+
 /// Standard output as text; panics showing both streams if the command failed.
 pub fn success(output: &Output) -> String {
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();

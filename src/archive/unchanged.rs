@@ -20,6 +20,7 @@ use rusqlite::Connection;
 pub(super) use super::rows::FileStamp;
 use super::{ArchiveError, catalog, rows};
 use crate::cache::{SETTLED, nanos_since_epoch, status_changed_ns};
+use crate::ingest::{self, IngestError};
 
 /// The stamp of the file at `path`, if it can be had and the file has settled.
 pub(super) fn stamp_of(path: &Path) -> Option<FileStamp> {
@@ -224,14 +225,16 @@ impl<'a> std::ops::Deref for Batch<'a> {
     }
 }
 
-/// SHA-256 of the file at `path`, read in pieces.
-pub(super) fn file_digest(path: &Path) -> std::io::Result<[u8; 32]> {
+/// SHA-256 of the file at `path`, read in pieces; a path that is not a regular file (a
+/// named pipe, a device) is refused unopened ([`ingest::open_regular`]).
+pub(super) fn file_digest(path: &Path) -> Result<[u8; 32], IngestError> {
     use sha2::Digest;
-    let mut file = std::fs::File::open(path)?;
+    let (mut file, _) = ingest::open_regular(path)?;
     let mut hasher = sha2::Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
+    let io = |source: std::io::Error| IngestError::Io { path: path.to_path_buf(), source: source.into() };
     loop {
-        match file.read(&mut buf)? {
+        match file.read(&mut buf).map_err(io)? {
             0 => break,
             n => hasher.update(&buf[..n]),
         }

@@ -242,7 +242,8 @@ impl ReferenceCache {
 impl ReadCache for ReferenceCache {
     fn get(&self, path: &Path) -> Option<Extracted> {
         let seen = std::fs::canonicalize(path).and_then(|real| Ok((real.clone(), std::fs::metadata(&real)?)));
-        let Ok((real, meta)) = seen else {
+        // A named pipe or a device in a file's place is never a cached file.
+        let Some((real, meta)) = seen.ok().filter(|(_, meta)| meta.is_file()) else {
             // Reading will say what is wrong with it.
             self.reads.fetch_add(1, Ordering::Relaxed);
             return None;

@@ -101,6 +101,6 @@ pub(crate) fn assemble(
     }
     let quiet: Vec<usize> =
         (0..report.documents.len()).filter(|&d| report.is_checked(d) && !found.get(d).is_some_and(|&f| f)).collect();
-    note_other_languages(&mut report.documents, mode, &quiet);
+    note_other_languages(&mut report.documents, (mode, report.settings.meaning), &quiet);
     report
 }

@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::{DocumentInput, Role};
-use crate::ingest::is_link_loop;
+use crate::ingest::{is_link_loop, open_regular};
 use crate::model::{SkipReason, Skipped};
 
 /// File extensions read when a folder is given (a file given by name is always read).
@@ -218,8 +218,10 @@ fn is_twinspot_report(path: &Path) -> bool {
     if !is_html {
         return false;
     }
+    // A named pipe or a device is not opened here: reading it says what it is.
+    let Ok((file, _)) = open_regular(path) else { return false };
     let mut head = Vec::with_capacity(4096);
-    let read = std::fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut head));
+    let read = file.take(4096).read_to_end(&mut head);
     read.is_ok() && String::from_utf8_lossy(&head).contains(REPORT_GENERATOR_MARK)
 }
 

@@ -8,7 +8,12 @@ use crate::model::{DocumentEntry, Language, Mode, Notice, Role};
 
 /// Adds [`Notice::OtherLanguages`] to each document of `quiet` (checked, nothing counted)
 /// whose compared documents in a check of `mode` are, some of them, in another script.
-pub(crate) fn note_other_languages(documents: &mut [DocumentEntry], mode: Mode, quiet: &[usize]) {
+/// With the meaning layer on (`meaning`), Chinese and Latin text were compared across
+/// languages: only other scripts are told.
+pub(crate) fn note_other_languages(documents: &mut [DocumentEntry], (mode, meaning): (Mode, bool), quiet: &[usize]) {
+    let crossed = |a: Language, b: Language| {
+        meaning && matches!((a, b), (Language::Chinese, Language::Latin) | (Language::Latin, Language::Chinese))
+    };
     if quiet.is_empty() {
         return;
     }
@@ -27,7 +32,7 @@ pub(crate) fn note_other_languages(documents: &mut [DocumentEntry], mode: Mode, 
                     Mode::SuspectsVsReferences => entry.role == Role::Reference,
                     Mode::AllVsAll | Mode::Classmates => entry.role != Role::Template,
                 };
-            if let Some(language) = languages.get(other).copied().flatten().filter(|&l| compared && l != own) {
+            if let Some(language) = languages.get(other).copied().flatten().filter(|&l| compared && l != own && !crossed(own, l)) {
                 *others.entry(language).or_default() += 1;
             }
         }

@@ -98,8 +98,6 @@ impl Default for IngestLimits {
     }
 }
 
-/// Reads the whole file at `path`, refusing anything but a regular, non-empty file
-/// within `limits.max_file_bytes`. Opens read-only.
 /// True for the error of a path that runs through a loop of symbolic links (`a` → `b` →
 /// `a`), which is not a link to nothing and is said as what it is.
 pub fn is_link_loop(error: &std::io::Error) -> bool {
@@ -113,28 +111,16 @@ pub fn is_link_loop(error: &std::io::Error) -> bool {
     }
 }
 
+/// Reads the whole file at `path`, refusing anything but a regular, non-empty file
+/// within `limits.max_file_bytes`. Opens read-only.
 pub(crate) fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>, IngestError> {
     let owned = || path.to_path_buf();
-    let io = |source: std::io::Error| match source.kind() {
-        ErrorKind::NotFound => IngestError::NotFound { path: owned() },
-        _ => IngestError::Io { path: owned(), source: source.into() },
-    };
-    let link = std::fs::symlink_metadata(path).map_err(io)?;
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == ErrorKind::NotFound && link.file_type().is_symlink() => {
-            return Err(IngestError::BrokenLink { path: owned() });
-        }
-        Err(e) => return Err(io(e)),
-    };
-    if !meta.is_file() {
-        return Err(IngestError::NotAFile { path: owned(), kind: kind_of(&meta) });
-    }
+    let io = |source: std::io::Error| io_error(path, source);
+    let (file, meta) = open_regular(path)?;
     let too_large = |bytes| IngestError::TooLarge { path: owned(), bytes, limit: limits.max_file_bytes };
     if meta.len() > limits.max_file_bytes {
         return Err(too_large(meta.len()));
     }
-    let file = File::open(path).map_err(io)?;
     let capacity = usize::try_from(meta.len()).unwrap_or(0);
     let mut bytes = Vec::with_capacity(capacity);
     // The file may grow while it is read: never take more than the limit + 1 byte.
@@ -146,6 +132,48 @@ pub(crate) fn read_bounded(path: &Path, limits: &IngestLimits) -> Result<Vec<u8>
         return Err(IngestError::Empty { path: owned() });
     }
     Ok(bytes)
+}
+
+/// Opens `path` (links followed) for reading when it is a regular file, and never waits
+/// in `open`: a named pipe, a socket, a device or a folder is refused before it is opened,
+/// and the file opened is asked again (the path may have changed in between), opened
+/// without waiting for a pipe's writer. Every read of a user's file opens it here.
+pub fn open_regular(path: &Path) -> Result<(File, std::fs::Metadata), IngestError> {
+    let owned = || path.to_path_buf();
+    let io = |source: std::io::Error| io_error(path, source);
+    let link = std::fs::symlink_metadata(path).map_err(io)?;
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == ErrorKind::NotFound && link.file_type().is_symlink() => {
+            return Err(IngestError::BrokenLink { path: owned() });
+        }
+        Err(e) => return Err(io(e)),
+    };
+    if !meta.is_file() {
+        return Err(IngestError::NotAFile { path: owned(), kind: kind_of(&meta) });
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // No effect on a regular file; a pipe put in its place opens at once.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(IngestError::NotAFile { path: owned(), kind: kind_of(&meta) });
+    }
+    Ok((file, meta))
+}
+
+/// The error of an I/O failure on `path`: a file that is not there is named as such.
+fn io_error(path: &Path, source: std::io::Error) -> IngestError {
+    match source.kind() {
+        ErrorKind::NotFound => IngestError::NotFound { path: path.to_path_buf() },
+        _ => IngestError::Io { path: path.to_path_buf(), source: source.into() },
+    }
 }
 
 fn kind_of(meta: &std::fs::Metadata) -> &'static str {

@@ -22,7 +22,7 @@ mod text;
 mod xml;
 
 pub use crate::model::{Format, IngestError};
-pub use limits::{HELPER_ENV, IngestLimits, Isolation, is_link_loop};
+pub use limits::{HELPER_ENV, IngestLimits, Isolation, is_link_loop, open_regular};
 
 use std::path::Path;
 

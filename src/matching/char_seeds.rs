@@ -45,6 +45,21 @@ const X_DROP: i32 = 6;
 const MIN_CHAIN: u32 = 18;
 /// Characters a chain may pass without a hit (a typo kills every gram that holds it).
 const CHAIN_GAP: u32 = 36;
+/// A reference whose hits outnumber the suspect's grams this many times over shares them
+/// by chance: in a small alphabet (DNA, words of a few letters) every gram is held all
+/// over every text. A copy holds about one hit in two of its grams (the reference keeps a
+/// gram in every few), so only a reference that holds the copied text four times over
+/// comes near, and the k-grams find that copy anyway.
+const MAX_HITS_PER_GRAM: usize = 2;
+/// Hits on one reference below which [`MAX_HITS_PER_GRAM`] is not asked: so few cost
+/// nothing, whatever they are.
+const FEW_HITS: usize = 10_000;
+/// The most hits on one reference the search looks at: the sweep for anchors grows with
+/// them ([`anchors`]). A reference with more is not searched.
+const MAX_PAIR_HITS: usize = 1_000_000;
+/// The most stretches grown from anchors per pair: each costs an alignment both ways and
+/// an edit distance. A pair of the development sets grows fewer than a hundred.
+const MAX_GROWN: usize = 10_000;
 
 /// The character gram index of a check's references: `(id, its winnowed grams)`.
 pub fn gram_index(references: Vec<(u32, Vec<Fingerprint>)>) -> InvertedIndex {
@@ -129,7 +144,8 @@ impl<'a> ShortSearch<'a> {
         }
         drop(lists);
         let mut by_reference = FxHashMap::default();
-        for on_doc in by_document(hits) {
+        let most = (MAX_HITS_PER_GRAM * looked_up.len()).clamp(FEW_HITS, MAX_PAIR_HITS);
+        for on_doc in by_document(hits, most) {
             let anchors = anchors(&on_doc.1);
             if !anchors.is_empty() {
                 by_reference.insert(on_doc.0, ReferenceHits { hits: on_doc.1, anchors });
@@ -175,9 +191,10 @@ impl<'a> ShortSearch<'a> {
 }
 
 /// `hits` (reference, suspect index, diagonal), in suspect order, grouped by reference:
-/// each group (diagonal, suspect index) still in suspect order. A counting sort: the
-/// hits are many, the references few.
-fn by_document(hits: Vec<(u32, u32, i64)>) -> Vec<(u32, Vec<(i64, u32)>)> {
+/// each group (diagonal, suspect index) still in suspect order; a reference with fewer
+/// than [`MIN_SEEDS`] hits or more than `most` left out. A counting sort: the hits are
+/// many, the references few.
+fn by_document(hits: Vec<(u32, u32, i64)>, most: usize) -> Vec<(u32, Vec<(i64, u32)>)> {
     let Some(last) = hits.iter().map(|h| h.0 as usize).max() else { return Vec::new() };
     let mut counts = vec![0u32; last + 1];
     for h in &hits {
@@ -186,7 +203,7 @@ fn by_document(hits: Vec<(u32, u32, i64)>) -> Vec<(u32, Vec<(i64, u32)>)> {
     let mut groups: Vec<(u32, Vec<(i64, u32)>)> = counts
         .iter()
         .enumerate()
-        .filter(|(_, n)| **n >= MIN_SEEDS as u32)
+        .filter(|(_, n)| (MIN_SEEDS..=most).contains(&(**n as usize)))
         .map(|(doc, &n)| (doc as u32, Vec::with_capacity(n as usize)))
         .collect();
     // Group of each reference holding enough hits to have company.
@@ -279,16 +296,19 @@ fn copies_in_reference(
 ) -> Vec<Passage> {
     // Each anchor outside the stretches grown so far on its diagonal grows into one.
     let mut grown: Vec<Candidate> = Vec::new();
-    let mut tried: Vec<((u32, u32), i64)> = Vec::new();
+    let mut tried = Tried::default();
     let mut by_suspect = anchors;
     by_suspect.sort_unstable_by_key(|&(d, i)| (i, d));
     for (diagonal, i) in by_suspect {
-        if tried.iter().rev().any(|&(a, d)| i >= a.0 && i < a.1 && (d - diagonal).abs() <= BAND) {
+        if tried.holds(i, diagonal) {
             continue;
+        }
+        if tried.len() == MAX_GROWN {
+            break;
         }
         let Ok(j) = u32::try_from(i as i64 - diagonal) else { continue };
         let Some((a, b)) = grow(suspect, reference_stream, i, j) else { continue };
-        tried.push((a, diagonal));
+        tried.push(i, a, diagonal);
         if !is_copy(suspect, reference_stream, a, b, hits, diagonal) {
             continue;
         }
@@ -321,6 +341,36 @@ fn copies_in_reference(
 /// ([`SHORT_COPY_LENGTH_FACTOR`] times the shortest passage).
 fn shortest(min_chars: usize) -> u32 {
     (SHORT_COPY_LENGTH_FACTOR * min_chars as f64) as u32
+}
+
+/// The stretches grown so far on one reference, each (the suspect index of its anchor,
+/// its suspect stream range, its diagonal), in the order of their anchors.
+#[derive(Default)]
+struct Tried(Vec<(u32, (u32, u32), i64)>);
+
+impl Tried {
+    /// The stretches grown so far.
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Keeps the stretch `a` grown from the anchor at suspect index `i` on `diagonal`.
+    fn push(&mut self, i: u32, a: (u32, u32), diagonal: i64) {
+        self.0.push((i, a, diagonal));
+    }
+
+    /// Whether a stretch grown so far holds suspect index `i` (at or after every anchor
+    /// so far) within [`BAND`] diagonals of `diagonal`. A stretch ends at most a gram and
+    /// [`MAX_EXTENSION`] characters after its anchor, so only the stretches of anchors that
+    /// close to `i` are looked at.
+    fn holds(&self, i: u32, diagonal: i64) -> bool {
+        let reach = (GRAM_CHARS + MAX_EXTENSION) as u32;
+        self.0
+            .iter()
+            .rev()
+            .take_while(|&&(anchor, _, _)| anchor.saturating_add(reach) >= i)
+            .any(|&(_, a, d)| i >= a.0 && i < a.1 && (d - diagonal).abs() <= BAND)
+    }
 }
 
 /// A stretch grown from an anchor: its passage, suspect stream range and closeness.
@@ -392,19 +442,17 @@ fn ahead(s: &[char], at: usize) -> &[char] {
 fn is_copy(sa: &CharStream, sb: &CharStream, a: (u32, u32), b: (u32, u32), hits: &[(i64, u32)], diagonal: i64) -> bool {
     let (x, y) = (&sa.chars[a.0 as usize..a.1 as usize], &sb.chars[b.0 as usize..b.1 as usize]);
     let longer = x.len().max(y.len());
-    if copy_edits_between(x, y).is_none() {
-        return false;
-    }
-    let mut inside: Vec<u32> = hits
+    // The hits inside the stretch, found by their suspect index (`hits` is in suspect
+    // order): the work is the stretch's, never the pair's.
+    let from = hits.partition_point(|&(_, i)| i < a.0);
+    let mut inside: Vec<u32> = hits[from..]
         .iter()
-        .filter(|&&(d, i)| {
-            (d - diagonal).abs() <= BAND + (longer as i64) / 10 && i >= a.0 && i + GRAM_CHARS as u32 <= a.1
-        })
+        .take_while(|&&(_, i)| i + GRAM_CHARS as u32 <= a.1)
+        .filter(|&&(d, _)| (d - diagonal).abs() <= BAND + (longer as i64) / 10)
         .map(|&(_, i)| i)
         .collect();
-    inside.sort_unstable();
     inside.dedup();
-    stretches(inside.into_iter()) >= MIN_SEEDS
+    stretches(inside.into_iter()) >= MIN_SEEDS && copy_edits_between(x, y).is_some()
 }
 
 /// The character span of stream indices `[from, to)`.
@@ -516,6 +564,41 @@ mod tests {
             got.sort_unstable();
             assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn the_stretches_near_an_anchor_hold_it_when_any_stretch_does() {
+        let mut state = 0x51_7cc1_b727_220au64;
+        let mut next = |n: u64| {
+            state = crate::hash::fmix64(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
+            state % n
+        };
+        for _ in 0..50 {
+            let mut anchors: Vec<(i64, u32)> = (0..300).map(|_| (next(20) as i64 - 10, next(5_000) as u32)).collect();
+            anchors.sort_unstable_by_key(|&(d, i)| (i, d));
+            let (mut tried, mut every) = (Tried::default(), Vec::new());
+            for (diagonal, i) in anchors {
+                let scan =
+                    every.iter().any(|&(a, d): &((u32, u32), i64)| i >= a.0 && i < a.1 && (d - diagonal).abs() <= BAND);
+                assert_eq!(tried.holds(i, diagonal), scan);
+                if !scan {
+                    // A stretch as grow makes one: up to its reach either side of the anchor.
+                    let reach = (GRAM_CHARS + MAX_EXTENSION) as u64;
+                    let a = (i.saturating_sub(next(reach) as u32), i + GRAM_CHARS as u32 + next(reach - 5) as u32);
+                    tried.push(i, a, diagonal);
+                    every.push((a, diagonal));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_reference_with_more_hits_than_the_bound_is_left_out() {
+        // 50 hits on reference 0, 100 on reference 1, one on reference 2.
+        let mut hits: Vec<(u32, u32, i64)> = (0..50u32).flat_map(|i| [(0, i, 0), (1, i, 0), (1, i, 1)]).collect();
+        hits.push((2, 50, 5));
+        let kept: Vec<(u32, usize)> = by_document(hits, 60).into_iter().map(|(doc, on)| (doc, on.len())).collect();
+        assert_eq!(kept, vec![(0, 50)]);
     }
 
     #[test]

@@ -127,8 +127,7 @@ impl Dictionary {
         let mut found = Vec::new();
         let mut run: Vec<char> = Vec::new();
         let mut run_start = 0u32;
-        let mut position = 0u32;
-        for c in text.chars() {
+        for (position, c) in (0u32..).zip(text.chars()) {
             if is_han(c) {
                 if run.is_empty() {
                     run_start = position;
@@ -138,7 +137,6 @@ impl Dictionary {
                 self.match_run(&run, run_start, &mut found);
                 run.clear();
             }
-            position += 1;
         }
         if !run.is_empty() {
             self.match_run(&run, run_start, &mut found);
@@ -174,8 +172,7 @@ impl Dictionary {
         let mut found = Vec::new();
         let mut word = String::new();
         let mut start = 0u32;
-        let mut position = 0u32;
-        for c in text.chars().chain(std::iter::once(' ')) {
+        for (position, c) in (0u32..).zip(text.chars().chain(std::iter::once(' '))) {
             if c.is_ascii_alphabetic() || (c == '-' && !word.is_empty()) {
                 if word.is_empty() {
                     start = position;
@@ -188,7 +185,6 @@ impl Dictionary {
                 }
                 word.clear();
             }
-            position += 1;
         }
         found
     }

@@ -232,6 +232,19 @@ fn simhash_fails_when_no_file_could_be_read() {
     assert_eq!(ok.status.code(), Some(0), "{}", streams(&ok));
 }
 
+#[test]
+fn simhash_hashes_a_giant_document_by_the_part_a_check_compares() {
+    // 500,000 ligatures that NFKC writes as 18 letters each: 9 million normalized
+    // characters, past the 8 million a check compares of one document.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("giant.txt"), "\u{FDFA} ".repeat(500_000)).unwrap();
+    let out = crate::util::twinspot(dir.path(), &["simhash", "giant.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", streams(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("only the first") && err.contains("giant.txt"), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+}
+
 #[cfg(unix)]
 #[test]
 fn folder_link_cycles_are_walked_once_and_said() {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use rayon::prelude::*;
 use twinspot::Settings;
-use twinspot::engine::display_path;
+use twinspot::engine::{compared_part, display_path};
 use twinspot::fingerprint::simhash::Dictionary;
 use twinspot::ingest::{self, IngestLimits};
 
@@ -21,7 +21,12 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<ExitCode> {
         .par_iter()
         .map(|file| {
             let extracted = extractor.extract(file, &limits).map_err(|e| format!("{e:#}"))?;
-            let hash = dictionary.text_simhash(&extracted.text, settings.normalize);
+            // A giant document is hashed by the part a check compares, as a check does.
+            let (compared, cut) = compared_part(&extracted.text, &settings);
+            if let Some(cut) = cut {
+                eprintln!("note: {cut}: {}", display_path(file));
+            }
+            let hash = dictionary.text_simhash(compared, settings.normalize);
             Ok(format!("{hash:016x}  {}\n", display_path(file)))
         })
         .collect();

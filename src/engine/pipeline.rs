@@ -494,6 +494,18 @@ pub(crate) fn compared_prefix(text: &str, settings: &Settings) -> usize {
     normalize::prefix_within(text, settings.normalize, MAX_COMPARED_CHARS)
 }
 
+/// The part of `text` a check compares, and the notice that says it was cut when it was:
+/// what a command that reads one document (`simhash`) bounds its work by, as a check does.
+pub fn compared_part<'t>(text: &'t str, settings: &Settings) -> (&'t str, Option<Notice>) {
+    let prefix = compared_prefix(text, settings);
+    if prefix >= text.len() {
+        return (text, None);
+    }
+    let part = &text[..prefix];
+    let cut = Notice::PrefixCompared { compared: part.chars().count(), chars: text.chars().count(), max: MAX_COMPARED_CHARS };
+    (part, Some(cut))
+}
+
 /// The text of `input`: from `cache` for a plain reference it holds, else read (and a
 /// plain reference read is handed to `cache`).
 fn extract(

@@ -213,10 +213,35 @@ pub(crate) fn latin_look_alike(c: char) -> Option<(char, Script)> {
 }
 
 /// Han characters written as something else: Kangxi radicals, radical-supplement forms,
-/// compatibility ideographs (but the two that Big5 decoding itself yields).
+/// compatibility ideographs (but the two that Big5 decoding itself yields, the twelve of
+/// that block that are unified ideographs in their own right, such as 﨑 of Japanese
+/// names, and its two unassigned code points).
 #[inline]
 pub(crate) fn is_han_look_alike(c: char) -> bool {
-    matches!(c as u32, 0x2E80..=0x2EF3 | 0x2F00..=0x2FD5 | 0xF900..=0xFAD9) && !matches!(c, '\u{FA0C}' | '\u{FA0D}')
+    matches!(c as u32, 0x2E80..=0x2EF3 | 0x2F00..=0x2FD5 | 0xF900..=0xFAD9) && !is_ordinary_compatibility_character(c)
+}
+
+/// The characters of the compatibility ideographs block that are no look-alike.
+fn is_ordinary_compatibility_character(c: char) -> bool {
+    matches!(
+        c,
+        '\u{FA0C}'
+            | '\u{FA0D}'
+            | '\u{FA0E}'
+            | '\u{FA0F}'
+            | '\u{FA11}'
+            | '\u{FA13}'
+            | '\u{FA14}'
+            | '\u{FA1F}'
+            | '\u{FA21}'
+            | '\u{FA23}'
+            | '\u{FA24}'
+            | '\u{FA27}'
+            | '\u{FA28}'
+            | '\u{FA29}'
+            | '\u{FA6E}'
+            | '\u{FA6F}'
+    )
 }
 
 /// The unified ideograph a Han look-alike ([`is_han_look_alike`]) stands for: a Kangxi

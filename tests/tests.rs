@@ -37,6 +37,7 @@ mod ingest;
 #[cfg(feature = "gui")]
 mod launch;
 mod meaning;
+mod meaning_compare;
 mod other_languages;
 mod packaging;
 mod pdf_producers;

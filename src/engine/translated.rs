@@ -107,19 +107,38 @@ pub(super) fn add_translated<'r>(
             }
         };
         let pair = &mut pairs[place];
-        let taken: Vec<(u32, u32)> = pair.passages.iter().map(|p| (p.a_start, p.a_end)).collect();
         for translated in found {
-            // Words the two sides share inside a translated paragraph (a command, a path)
-            // are part of it: the word passage stays, the translation is not added twice.
-            if taken.iter().any(|&(s, e)| s <= translated.a.start && translated.a.end <= e) {
-                continue;
-            }
-            pair.passages.push(passage_of(&translated));
+            absorb(&mut pair.passages, passage_of(&translated));
         }
         pair.passages.sort_by_key(|p| (p.a_start, p.b_start));
         score(pair, doc, &reference_doc);
     }
     pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
+}
+
+/// Adds a translated passage to a pair's passages. Words the two sides share inside a
+/// translated paragraph (a command, a path, a name) are part of the translation: a
+/// copied word passage that overlaps it on both sides is taken into it (the union of
+/// both), so one translated paragraph is one passage.
+fn absorb(passages: &mut Vec<Passage>, mut translated: Passage) {
+    let overlaps = |p: &Passage, t: &Passage| {
+        p.translated.is_none()
+            && p.kind == PassageKind::Copied
+            && p.a_start < t.a_end
+            && t.a_start < p.a_end
+            && p.b_start < t.b_end
+            && t.b_start < p.b_end
+    };
+    let (inside, kept): (Vec<Passage>, Vec<Passage>) =
+        std::mem::take(passages).into_iter().partition(|p| overlaps(p, &translated));
+    for p in inside {
+        translated.a_start = translated.a_start.min(p.a_start);
+        translated.a_end = translated.a_end.max(p.a_end);
+        translated.b_start = translated.b_start.min(p.b_start);
+        translated.b_end = translated.b_end.max(p.b_end);
+    }
+    *passages = kept;
+    passages.push(translated);
 }
 
 /// A pair of `a` and `b` with no passage yet.

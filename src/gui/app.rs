@@ -116,11 +116,10 @@ impl TwinspotApp {
     fn save_check(&mut self) {
         let state = &mut self.state;
         let words = state.persisted.lang.class_tr();
-        let name = state.check_name.clone().unwrap_or_default();
         let mut dialog = rfd::FileDialog::new()
             .set_title(words.dialog_save_check)
             .add_filter(words.saved_check, &[CHECK_EXTENSION])
-            .set_file_name(format!("{name}.{CHECK_EXTENSION}"));
+            .set_file_name(session::suggested_file_name(state.check_name.as_deref()));
         if let Some(dir) = &state.persisted.last_dir {
             dialog = dialog.set_directory(dir);
         }

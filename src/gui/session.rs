@@ -54,6 +54,13 @@ pub fn name_of(path: &Path) -> String {
     stem.unwrap_or(name)
 }
 
+/// The file name a save dialog offers for a check named `name`: never a hidden file
+/// (".twinspot-check") when the check has no name yet, nor one that starts with a dot.
+pub fn suggested_file_name(name: Option<&str>) -> String {
+    let name = name.map(|n| n.trim().trim_start_matches('.')).filter(|n| !n.is_empty()).unwrap_or("check");
+    format!("{name}.{CHECK_EXTENSION}")
+}
+
 /// Writes `check` to `path` (the extension added when missing); returns the path written.
 pub fn save(check: &SavedCheck, path: &Path) -> Result<PathBuf, CheckFileError> {
     let path = if path.extension().is_some_and(|e| e == CHECK_EXTENSION) {
@@ -94,6 +101,10 @@ mod tests {
         assert_eq!(name_of(&written), "Class 3B, essay 2");
         assert_eq!(load(&written).unwrap(), check);
         std::fs::write(dir.path().join("bad.twinspot-check"), "{").unwrap();
+        assert_eq!(suggested_file_name(None), "check.twinspot-check");
+        assert_eq!(suggested_file_name(Some("")), "check.twinspot-check");
+        assert_eq!(suggested_file_name(Some(".x")), "x.twinspot-check");
+        assert_eq!(suggested_file_name(Some("Class 3B")), "Class 3B.twinspot-check");
         assert!(matches!(load(&dir.path().join("bad.twinspot-check")), Err(CheckFileError::Format { .. })));
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::fingerprint::FingerprintedDoc;
+use crate::fingerprint::{FingerprintedDoc, simhash};
 use crate::meaning::collection::Collection;
 use crate::meaning::translated::Translated;
 use crate::meaning::units::{Language, units};
@@ -144,7 +144,7 @@ fn absorb(passages: &mut Vec<Passage>, mut translated: Passage) {
 /// A pair of `a` and `b` with no passage yet.
 fn new_pair(a: usize, b: usize, doc: &FingerprintedDoc, reference: &FingerprintedDoc) -> Pair {
     let simhash_distance = match (doc.simhash, reference.simhash) {
-        (Some(x), Some(y)) => Some((x ^ y).count_ones()),
+        (Some(x), Some(y)) => Some(simhash::hamming(x, y)),
         _ => None,
     };
     Pair {

@@ -89,7 +89,7 @@ impl<'m> Collection<'m> {
         for (n, unit) in units.iter().enumerate() {
             let Ok(n) = u32::try_from(n) else { break };
             let at = UnitAt { reference: place, unit: n };
-            let mut lemmas = self.lemmas_of(&slice(&chars, unit), unit.language);
+            let mut lemmas = self.lemmas_of(&unit.text(&chars), unit.language);
             lemmas.sort_unstable();
             lemmas.dedup();
             for lemma in lemmas {
@@ -151,7 +151,7 @@ impl<'m> Collection<'m> {
         let frequent = (self.unit_count / FREQUENT_SHARE).max(MIN_FREQUENT);
         let mut tied: Vec<usize> = Vec::new();
         for unit in suspect_units {
-            let text = slice(chars, unit);
+            let text = unit.text(chars);
             let other = match unit.language {
                 Language::Chinese => Language::English,
                 Language::English => Language::Chinese,
@@ -160,7 +160,7 @@ impl<'m> Collection<'m> {
             for at in best_units(counts) {
                 let reference = &self.references[at.reference as usize];
                 let Some(reference_unit) = reference.units.get(at.unit as usize) else { continue };
-                let reference_text = slice(&reference.text, reference_unit);
+                let reference_text = reference_unit.text(&reference.text);
                 let evidence = match unit.language {
                     Language::Chinese => overlap(self.dictionary, &text, &reference_text),
                     Language::English => overlap(self.dictionary, &reference_text, &text),
@@ -214,7 +214,7 @@ impl<'m> Collection<'m> {
 
     /// The embeddings of `units` of `chars`.
     fn embed(&self, chars: &[char], units: &[Unit]) -> Vec<Embedding> {
-        let texts: Vec<String> = units.iter().map(|u| slice(chars, u)).collect();
+        let texts: Vec<String> = units.iter().map(|u| u.text(chars)).collect();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         self.model.embed(&refs)
     }
@@ -241,7 +241,7 @@ impl<'m> Collection<'m> {
                 .flat_map(|r| r.units.iter().filter(|u| u.language == language).map(move |u| (r, u)))
                 .collect();
             let step = all.len().div_ceil(BACKGROUND_UNITS).max(1);
-            let texts = all.iter().step_by(step).map(|(r, u)| slice(&r.text, u)).collect();
+            let texts = all.iter().step_by(step).map(|(r, u)| u.text(&r.text)).collect();
             by_language.insert(language, texts);
         }
         by_language
@@ -260,11 +260,4 @@ fn best_units(counts: FxHashMap<UnitAt, u32>) -> Vec<UnitAt> {
     ranked.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
     ranked.truncate(CANDIDATE_UNITS);
     ranked.into_iter().map(|(_, at)| at).collect()
-}
-
-/// A unit's text.
-fn slice(chars: &[char], unit: &Unit) -> String {
-    let start = (unit.start as usize).min(chars.len());
-    let end = (unit.end as usize).clamp(start, chars.len());
-    chars[start..end].iter().collect()
 }

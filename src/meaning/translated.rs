@@ -45,9 +45,7 @@ pub struct Side<'a> {
 
 impl Side<'_> {
     fn slice(&self, range: &Range<u32>) -> String {
-        let start = usize::try_from(range.start).unwrap_or(usize::MAX).min(self.text.len());
-        let end = usize::try_from(range.end).unwrap_or(usize::MAX).min(self.text.len());
-        self.text[start..end.max(start)].iter().collect()
+        Unit { start: range.start, end: range.end, language: Language::English }.text(self.text)
     }
 }
 

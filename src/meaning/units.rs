@@ -28,6 +28,15 @@ pub struct Unit {
     pub language: Language,
 }
 
+impl Unit {
+    /// The unit's text, out of the document's characters (clamped to them).
+    pub fn text(&self, chars: &[char]) -> String {
+        let start = usize::try_from(self.start).unwrap_or(usize::MAX).min(chars.len());
+        let end = usize::try_from(self.end).unwrap_or(usize::MAX).clamp(start, chars.len());
+        chars[start..end].iter().collect()
+    }
+}
+
 /// The units of `text`, in order. Lines in neither Chinese nor English (another
 /// language, code, a table of numbers) are left out: nothing is aligned across them.
 pub fn units(text: &str) -> Vec<Unit> {

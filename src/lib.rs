@@ -35,7 +35,7 @@ pub mod settings;
 pub mod gui;
 
 pub use engine::{
-    CancelFlag, Cancelled, CheckRequest, DocumentInput, MatchTimings, Mode, NoProgress, Progress, ProgressSink, Role,
+    CancelFlag, Cancelled, CheckError, CheckRequest, DocumentInput, MatchTimings, Mode, NoProgress, Progress, ProgressSink, Role,
     Stage, run_check,
 };
 pub use report::{DocumentEntry, Pair, Passage, Report};

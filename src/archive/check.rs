@@ -11,7 +11,8 @@ use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, run_against};
 /// `archive`, with the archive's fingerprint settings and the request's others (minimum
 /// passage, thresholds, stop passages). The report has the schema of a check's: the
 /// suspects first, then every archived document that shares something with one of them.
-/// Per-file errors do not stop it: such a suspect gets an `error` in the report.
+/// Per-file errors do not stop it: such a suspect gets an `error` in the report; the
+/// first failure to read the archive does.
 pub fn check_against(
     archive: &Archive,
     request: &CheckRequest,
@@ -23,10 +24,8 @@ pub fn check_against(
     request.mode = Mode::SuspectsVsReferences;
     request.settings = request.settings.with_shape(shaped.shape());
     let index = ArchiveIndex::open(archive)?;
-    let report = run_against(&request, &index, sink, cancel).map_err(|_| ArchiveError::Cancelled)?;
-    let problems = index.problems();
-    if !problems.is_empty() {
-        return Err(ArchiveError::Corrupt(format!("{}: {}", archive.dir().display(), problems.join("; "))));
-    }
-    Ok(report)
+    run_against(&request, &index, sink, cancel).map_err(|error| match ArchiveError::from_check(error) {
+        ArchiveError::Corrupt(what) => ArchiveError::Corrupt(format!("{}: {what}", archive.dir().display())),
+        other => other,
+    })
 }

@@ -260,7 +260,7 @@ mod tests {
         let fresh = fresh(&archive, &added);
         before.look_up(&every_hash(fresh.iter().map(|doc| doc.sketch.as_slice())));
         let mine = before.sharing((&dir, &archive.lock()), &fresh).unwrap().expect("the whole answer");
-        let every = sharing_sketches(&ArchiveIndex::open(&archive).unwrap(), &fresh);
+        let every = sharing_sketches(&ArchiveIndex::open(&archive).unwrap(), &fresh).unwrap();
         assert_eq!(mine, every);
         let ids = |test: &dyn Fn(u32) -> bool| every.iter().flatten().flatten().any(|&d| test(d));
         assert!(ids(&|d| d > before.last), "the last commits' own, shared");

@@ -2,6 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::engine::CheckError;
+use crate::index::StoreError;
+
 /// An archive error. Every variant names what the user can do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
@@ -109,6 +112,23 @@ pub enum ArchiveError {
 }
 
 impl ArchiveError {
+    /// The archive's own error, back from the index seam it crossed: every store of the
+    /// archive wraps an `ArchiveError`, so anything else is a seam's own failure.
+    pub(crate) fn from_store(error: StoreError) -> Self {
+        match error.into_inner().downcast::<ArchiveError>() {
+            Ok(error) => *error,
+            Err(other) => Self::Corrupt(other.to_string()),
+        }
+    }
+
+    /// Why a check against the archive ended without a report.
+    pub(crate) fn from_check(error: CheckError) -> Self {
+        match error {
+            CheckError::Cancelled(_) => Self::Cancelled,
+            CheckError::Store(error) => Self::from_store(error),
+        }
+    }
+
     /// An I/O error on `path`, told apart when the disk is full.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         match source.kind() {

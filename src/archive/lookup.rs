@@ -410,6 +410,7 @@ impl Held {
     }
 
     /// The fewest entries it may count.
+    #[cfg(test)]
     pub fn least(&self) -> usize {
         match *self {
             Held::Known(entries) => entries,

@@ -3,7 +3,7 @@
 //! archive's stable ids.
 
 use std::borrow::{Borrow, Cow};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
@@ -20,7 +20,8 @@ use crate::fingerprint::FingerprintedDoc;
 use crate::fingerprint::simhash::hamming;
 use crate::fingerprint::{GlancedKeys, TokenKeys};
 use crate::index::{
-    Glance, MAX_POSITIONS_PER_DOCUMENT, Posting, ReferenceIndex, Spread, StoredReferences, distinct_documents,
+    Glance, MAX_POSITIONS_PER_DOCUMENT, Posting, Postings, ReferenceIndex, Signal, Spread, StoreError, StoredReferences,
+    distinct_documents,
 };
 use crate::model::DocumentEntry;
 
@@ -28,6 +29,9 @@ use crate::model::DocumentEntry;
 const GLANCE_CHUNK: usize = 4096;
 /// The largest distance the band columns answer; above it every SimHash is scanned.
 pub(super) const BAND_DISTANCE: u32 = 3;
+
+/// A hash's first postings, and how the archive holds it when they are not all.
+type Capped = (Vec<Posting>, Option<Spread>);
 
 /// The archive's references, as one check sees them.
 pub struct ArchiveIndex<'a> {
@@ -39,7 +43,6 @@ pub struct ArchiveIndex<'a> {
     /// The largest id the catalog ever gave: a posting of a larger one (or of 0) comes
     /// from a damaged segment.
     last_id: u32,
-    problems: Mutex<Vec<String>>,
     /// How the archive holds the hashes whose postings a lookup cut.
     cut: CutSpreads<Kind>,
 }
@@ -77,7 +80,6 @@ impl<'a> ArchiveIndex<'a> {
             removed,
             documents,
             last_id,
-            problems: Mutex::default(),
             cut: CutSpreads::new(),
         };
         let files: Vec<&str> = listed.iter().map(|s| s.file.as_str()).collect();
@@ -104,41 +106,35 @@ impl<'a> ArchiveIndex<'a> {
     /// [`crate::engine::MAX_POSTINGS`] postings is matched against its first documents
     /// only, so the rest of a frequent Chinese phrase's postings (tens of thousands in a
     /// large archive) need not be read. A segment that failed, or named a document the
-    /// archive never held, is noted as damaged and left out.
+    /// archive never held, is damaged: the check cannot go on soundly.
     fn capped(
         &self,
         segments: &[Arc<SegmentLookup>],
         hash: u64,
         found: Vec<Found>,
         min_documents: usize,
-    ) -> (Vec<Posting>, Option<Spread>) {
+    ) -> Result<Capped, ArchiveError> {
         let mut out = Vec::new();
         let mut held = Vec::with_capacity(segments.len());
         for (segment, found) in segments.iter().map(Arc::as_ref).zip(found) {
-            match found {
-                Ok((postings, entries)) => match postings.iter().find(|p| p.doc == 0 || p.doc > self.last_id) {
-                    Some(stray) => {
-                        let what = format!("it names document {}, which the archive never held", stray.doc);
-                        self.note(damaged(segment, &what));
-                    }
-                    None => {
-                        out.extend(postings);
-                        held.push((segment, entries));
-                    }
-                },
-                Err(error) => self.note(damaged(segment, &error.to_string())),
+            let (postings, entries) = found.map_err(|error| damaged(segment, &error.to_string()))?;
+            if let Some(stray) = postings.iter().find(|p| p.doc == 0 || p.doc > self.last_id) {
+                let what = format!("it names document {}, which the archive never held", stray.doc);
+                return Err(damaged(segment, &what));
             }
+            out.extend(postings);
+            held.push((segment, entries));
         }
         if segments.len() > 1 {
             out.sort_unstable();
         }
         if out.len() < CAP {
-            return (out, None);
+            return Ok((out, None));
         }
         out.truncate(CAP);
-        let documents = self.documents_of(hash, &held, &out, min_documents);
+        let documents = self.documents_of(hash, &held, &out, min_documents)?;
         let spread = Spread::of(&out, documents);
-        (out, Some(spread))
+        Ok((out, Some(spread)))
     }
 
     /// The live documents holding `hash`, counted up to `min_documents`, of which `first`
@@ -154,27 +150,22 @@ impl<'a> ArchiveIndex<'a> {
         held: &[(&SegmentLookup, Held)],
         first: &[Posting],
         min_documents: usize,
-    ) -> usize {
+    ) -> Result<usize, ArchiveError> {
         let seen = distinct_documents(first);
         if seen >= min_documents || held.iter().map(|(_, h)| h.most()).sum::<usize>() < min_documents {
-            return seen;
+            return Ok(seen);
         }
-        let entries: usize = held
-            .iter()
-            .map(|(segment, h)| {
-                segment.entries(h).unwrap_or_else(|error| {
-                    self.note(damaged(segment, &error.to_string()));
-                    h.least()
-                })
-            })
-            .sum();
+        let mut entries = 0;
+        for (segment, h) in held {
+            entries += segment.entries(h).map_err(|error| damaged(segment, &error.to_string()))?;
+        }
         if entries < min_documents {
-            return seen;
+            return Ok(seen);
         }
         let most_removed = MAX_POSITIONS_PER_DOCUMENT * self.removed.len();
         let at_least = entries.saturating_sub(most_removed) / MAX_POSITIONS_PER_DOCUMENT;
         if at_least >= min_documents {
-            return at_least;
+            return Ok(at_least);
         }
         let live = |p: &Posting| !self.removed.contains(&p.doc);
         let mut counted = 0;
@@ -182,17 +173,15 @@ impl<'a> ArchiveIndex<'a> {
             if counted >= min_documents {
                 break;
             }
-            match segment.documents(hash, min_documents - counted, live) {
-                Ok(documents) => counted += documents,
-                Err(error) => self.note(damaged(segment, &error.to_string())),
-            }
+            counted +=
+                segment.documents(hash, min_documents - counted, live).map_err(|e| damaged(segment, &e.to_string()))?;
         }
-        counted.max(seen)
+        Ok(counted.max(seen))
     }
 
     /// [`Self::capped`] for each of `hashes`, the spreads of those cut kept in
     /// [`Self::cut`]. Each distinct hash is looked up once.
-    fn capped_all(&self, kind: Kind, hashes: &[u64]) -> Vec<Cow<'static, [Posting]>> {
+    fn capped_all(&self, kind: Kind, hashes: &[u64]) -> Result<Vec<Cow<'static, [Posting]>>, ArchiveError> {
         let (segments, min_documents) = match kind {
             Kind::Kgrams => (&self.kgrams, CommonRule::for_collection(self.documents).min_documents),
             Kind::Sentences => (&self.sentences, 0),
@@ -201,20 +190,20 @@ impl<'a> ArchiveIndex<'a> {
         distinct.sort_unstable();
         distinct.dedup();
         let live = |p: &Posting| !self.removed.contains(&p.doc);
-        let found = on_lookup_threads(|| -> Vec<(Vec<Posting>, Option<Spread>)> {
+        let found = on_lookup_threads(|| -> Result<Vec<Capped>, ArchiveError> {
             let found = found_in_every_segment(segments, &distinct, &live);
             distinct
                 .par_iter()
                 .zip(found)
                 .map(|(&hash, found)| self.capped(segments, hash, found, min_documents))
                 .collect()
-        });
+        })?;
         let (lists, spreads): (Vec<Vec<Posting>>, Vec<Option<Spread>>) = hashes
             .iter()
             .map(|hash| distinct.binary_search(hash).map_or_else(|_| (Vec::new(), None), |i| found[i].clone()))
             .unzip();
         self.cut.keep(kind, hashes, &spreads);
-        lists.into_iter().map(Cow::Owned).collect()
+        Ok(lists.into_iter().map(Cow::Owned).collect())
     }
 
     fn simhash_rows(&self, simhash: u64, threshold: u32) -> Result<Vec<(u32, u64)>, ArchiveError> {
@@ -249,18 +238,6 @@ impl<'a> ArchiveIndex<'a> {
         Ok(())
     }
 
-    /// What went wrong while the archive was read during a check (the seam has no error
-    /// channel of its own): each problem once, in the order met.
-    pub fn problems(&self) -> Vec<String> {
-        self.problems.lock().map(|p| p.clone()).unwrap_or_else(|poisoned| poisoned.into_inner().clone())
-    }
-
-    fn note(&self, problem: String) {
-        let mut problems = self.problems.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if !problems.contains(&problem) {
-            problems.push(problem);
-        }
-    }
 }
 
 /// Lookups a check keeps in flight at once. On a cold page cache each lookup waits on a
@@ -366,68 +343,62 @@ pub(super) fn nearest(
 }
 
 /// What a check says of a segment it could not read soundly.
-fn damaged(segment: &SegmentLookup, what: &str) -> String {
+fn damaged(segment: &SegmentLookup, what: &str) -> ArchiveError {
     let name = segment.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    format!(
+    ArchiveError::Corrupt(format!(
         "segment {name} is damaged ({what}): matches with the documents it holds would be missed; \
          run `twinspot archive verify` and restore the archive from a copy"
-    )
+    ))
 }
 
 impl ReferenceIndex for ArchiveIndex<'_> {
-    fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        self.capped_all(Kind::Kgrams, hashes)
+    fn postings(&self, signal: Signal, hashes: &[u64]) -> Result<Postings<'_>, StoreError> {
+        let kind = match signal {
+            Signal::Kgram => Kind::Kgrams,
+            Signal::Sentence => Kind::Sentences,
+            Signal::CharGram => return Ok(vec![Cow::Borrowed(&[][..]); hashes.len()]),
+        };
+        self.capped_all(kind, hashes).map_err(StoreError::new)
     }
 
-    fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        self.capped_all(Kind::Sentences, hashes)
-    }
-
-    fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        self.cut.of(Kind::Kgrams, hashes)
-    }
-
-    fn sentence_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        self.cut.of(Kind::Sentences, hashes)
-    }
-
-    fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
-        let threshold = self.archive.settings.simhash_threshold;
-        match self.simhash_rows(simhash, threshold) {
-            Ok(rows) => nearest(rows, simhash, threshold, after, limit, &self.removed),
-            Err(error) => {
-                self.note(format!("SimHash lookup failed: {error}"));
-                Vec::new()
-            }
+    fn spreads(&self, signal: Signal, hashes: &[u64]) -> Vec<Option<Spread>> {
+        match signal {
+            Signal::Kgram => self.cut.of(Kind::Kgrams, hashes),
+            Signal::Sentence => self.cut.of(Kind::Sentences, hashes),
+            Signal::CharGram => vec![None; hashes.len()],
         }
+    }
+
+    fn simhash_neighbours(
+        &self,
+        simhash: u64,
+        after: Option<u32>,
+        limit: usize,
+    ) -> Result<Vec<(u32, u32)>, StoreError> {
+        let threshold = self.archive.settings.simhash_threshold;
+        let rows = self.simhash_rows(simhash, threshold).map_err(StoreError::new)?;
+        Ok(nearest(rows, simhash, threshold, after, limit, &self.removed))
     }
 
     /// Glances with all of a reference's keys: they are read from this computer's disk.
-    fn glances(&self, docs: &[u32], _windows: &dyn Fn(u32) -> Vec<(u32, u32)>, each: &mut dyn FnMut(u32, &Glance<'_>)) {
-        if let Err(error) = self.load_glances(docs, each) {
-            self.note(error.to_string());
-        }
+    fn glances(
+        &self,
+        docs: &[u32],
+        _windows: &dyn Fn(u32) -> Vec<(u32, u32)>,
+        each: &mut dyn FnMut(u32, &Glance<'_>),
+    ) -> Result<(), StoreError> {
+        self.load_glances(docs, each).map_err(StoreError::new)
     }
 
-    fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>> {
-        let read = self.archive.catalog().stored(doc).and_then(|row| match row {
-            Some(row) => reference_of(doc, row, &self.archive.settings).map(Some),
-            None => Ok(None),
-        });
-        match read {
-            Ok(Some(found)) => Some(found),
-            Ok(None) => {
-                // Postings of removed documents were dropped before: this one's are stray.
-                self.note(format!(
-                    "the segments name document {doc}, which the catalog does not hold: a segment is damaged; \
-                     run `twinspot archive verify`"
-                ));
-                None
-            }
-            Err(error) => {
-                self.note(error.to_string());
-                None
-            }
+    fn reference(&self, doc: u32) -> Result<Option<FingerprintedDoc<'_>>, StoreError> {
+        let row = self.archive.catalog().stored(doc).map_err(StoreError::new)?;
+        match row {
+            Some(row) => reference_of(doc, row, &self.archive.settings).map(Some).map_err(StoreError::new),
+            // Postings of removed documents were dropped before: this one's are stray.
+            None => Err(StoreError::new(ArchiveError::Corrupt(format!(
+                "the segments name document {doc}, which the catalog does not hold: a segment is damaged; \
+                 run `twinspot archive verify`"
+            )))),
         }
     }
 
@@ -441,14 +412,8 @@ impl StoredReferences for ArchiveIndex<'_> {
         self
     }
 
-    fn same_bytes(&self, sha256: &str) -> Option<u32> {
-        match self.archive.catalog().first_with_sha256(sha256) {
-            Ok(id) => id,
-            Err(error) => {
-                self.note(format!("SHA-256 lookup failed: {error}"));
-                None
-            }
-        }
+    fn same_bytes(&self, sha256: &str) -> Result<Option<u32>, StoreError> {
+        self.archive.catalog().first_with_sha256(sha256).map_err(StoreError::new)
     }
 
     fn entry(&self, doc: u32, id: usize) -> DocumentEntry {

@@ -15,7 +15,7 @@ use super::rows;
 use super::{Archive, ArchiveError};
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
 use crate::fingerprint::simhash::Dictionary;
-use crate::index::ReferenceIndex;
+use crate::index::{ReferenceIndex, Signal, StoreError};
 
 impl Archive {
     /// Checks the new documents of `fresh` that may have near duplicates the SimHash did
@@ -105,7 +105,7 @@ impl Archive {
             return Ok(sharing);
         }
         let index = ArchiveIndex::open(self)?;
-        Ok(sharing_sketches(&index, fresh))
+        sharing_sketches(&index, fresh)
     }
 
     /// For each of `docs`, the archived documents that the check of its file calls its
@@ -148,17 +148,18 @@ const SKETCHES_AT_ONCE: usize = 4096;
 /// [`crate::engine::MAX_POSTINGS`] postings say nothing, as in a check), when there are
 /// any or it shares an nshash key: it is worth checking for near duplicates.
 /// The chunks are looked up on every core (an add of 30,000 documents spent 4.4 s here on
-/// one).
-pub(super) fn sharing_sketches(index: &dyn ReferenceIndex, docs: &[Fresh]) -> Vec<Option<Vec<u32>>> {
+/// one). Fails when the archive cannot be read.
+pub(super) fn sharing_sketches(index: &dyn ReferenceIndex, docs: &[Fresh]) -> Result<Vec<Option<Vec<u32>>>, ArchiveError> {
     let per_chunk: Vec<Vec<Option<Vec<u32>>>> = docs
         .par_chunks(SKETCHES_AT_ONCE)
         .map(|chunk| {
             let hashes: Vec<u64> = chunk.iter().flat_map(|doc| doc.sketch.iter().copied()).collect();
-            let mut found = index.kgram_postings(&hashes).into_iter();
-            chunk.iter().map(|doc| sharing(doc, found.by_ref().take(doc.sketch.len()))).collect()
+            let mut found = index.postings(Signal::Kgram, &hashes)?.into_iter();
+            Ok(chunk.iter().map(|doc| sharing(doc, found.by_ref().take(doc.sketch.len()))).collect())
         })
-        .collect();
-    per_chunk.concat()
+        .collect::<Result<_, StoreError>>()
+        .map_err(ArchiveError::from_store)?;
+    Ok(per_chunk.concat())
 }
 
 /// The request that checks the files of `docs` against an archive with `settings`, as

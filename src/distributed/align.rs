@@ -102,7 +102,7 @@ pub fn align_pairs(request: &AlignRequest, tick: &(dyn Fn() + Sync)) -> Result<R
         slice: request.slice,
         group_chars: request.group_chars,
     };
-    Ok(align_candidates(&candidates, tick))
+    Ok(align_candidates(&candidates, tick)?)
 }
 
 fn source_path(record: &DocumentRecord, root: Option<&Path>) -> PathBuf {

@@ -39,6 +39,9 @@ pub enum DistributedError {
     BadReport { path: PathBuf, message: String },
     #[error("the partial reports do not belong together: {0}")]
     Mismatch(String),
+    /// The documents of the candidate pairs could not be looked up.
+    #[error(transparent)]
+    Store(#[from] crate::index::StoreError),
 }
 
 impl DistributedError {

@@ -6,7 +6,6 @@
 //! references is shown against the best of them, so a suspect's pairs are aligned
 //! together. Identical files are stated whole, as a check states them.
 
-use std::borrow::Cow;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,7 +25,7 @@ use crate::fingerprint::FingerprintedDoc;
 use crate::fingerprint::simhash::{self, Dictionary};
 use crate::fingerprint::winnow;
 use crate::hash::kgram_hashes;
-use crate::index::{InvertedIndex, Posting, ReferenceIndex, Spread};
+use crate::index::{InvertedIndex, Postings, ReferenceIndex, Signal, Spread, StoreError};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::model::Notice;
@@ -85,7 +84,7 @@ pub const DEFAULT_GROUP_CHARS: usize = 20_000_000;
 /// found, which the report shows), so memory holds one group's documents, not the
 /// collection's. The answer does not depend on the grouping: a suspect's pairs are
 /// aligned together, and what the part index cannot know comes from the spreads.
-pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) -> Report {
+pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) -> Result<Report, StoreError> {
     let settings = request.settings.clone().sanitized();
     let (slice, slices) = (request.slice.0, request.slice.1.max(1));
     let records = request.documents;
@@ -118,7 +117,7 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
     };
     let mut pairs: Vec<Pair> = Vec::new();
     for group in groups(&suspects, records, request.group_chars) {
-        let found = part.align_group(&suspects[group], &mut docs, &in_pairs, tick);
+        let found = part.align_group(&suspects[group], &mut docs, &in_pairs, tick)?;
         for pair in &found {
             in_pairs[pair.a] = true;
             in_pairs[pair.b] = true;
@@ -137,7 +136,7 @@ pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) ->
         }
     }
     let documents = docs.into_iter().map(|d| d.entry).collect();
-    assemble(settings, Mode::AllVsAll, documents, pairs, Vec::new())
+    Ok(assemble(settings, Mode::AllVsAll, documents, pairs, Vec::new()))
 }
 
 /// What every group of one request shares.
@@ -160,7 +159,7 @@ impl Part<'_> {
         docs: &mut [Loaded],
         in_pairs: &[bool],
         tick: &(dyn Fn() + Sync),
-    ) -> Vec<Pair> {
+    ) -> Result<Vec<Pair>, StoreError> {
         let mut needed: Vec<usize> =
             group.iter().flat_map(|(a, bs)| std::iter::once(*a).chain(bs.iter().copied())).collect();
         needed.sort_unstable();
@@ -211,14 +210,18 @@ impl Part<'_> {
             Exclusions::new(self.references, &settings.stop_passages, settings.normalize, settings.k, self.dictionary);
         let matcher =
             Matcher { index: &index, settings, tuning: &tuning, exclusions: &exclusions, policy: &policy, clock: None, meaning: None };
-        group
+        let per_suspect: Vec<Vec<Pair>> = group
             .par_iter()
-            .flat_map_iter(|(a, _)| {
-                let pairs = docs[*a].fingerprinted().map(|doc| matcher.pairs_of(*a, &doc)).unwrap_or_default();
+            .map(|(a, _)| {
+                let pairs = match docs[*a].fingerprinted() {
+                    Some(doc) => matcher.pairs_of(*a, &doc)?,
+                    None => Vec::new(),
+                };
                 tick();
-                pairs
+                Ok(pairs)
             })
-            .collect()
+            .collect::<Result<_, StoreError>>()?;
+        Ok(per_suspect.into_iter().flatten().collect())
     }
 }
 
@@ -357,27 +360,29 @@ struct PartIndex<'a> {
 }
 
 impl ReferenceIndex for PartIndex<'_> {
-    fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        self.part.kgram_postings(hashes)
+    fn postings(&self, signal: Signal, hashes: &[u64]) -> Result<Postings<'_>, StoreError> {
+        self.part.postings(signal, hashes)
     }
 
-    fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        self.part.sentence_postings(hashes)
+    fn spreads(&self, signal: Signal, hashes: &[u64]) -> Vec<Option<Spread>> {
+        let spreads = match signal {
+            Signal::Kgram => self.kgram_spreads,
+            Signal::Sentence => self.sentence_spreads,
+            Signal::CharGram => return vec![None; hashes.len()],
+        };
+        hashes.iter().map(|h| spreads.get(h).copied()).collect()
     }
 
-    fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        hashes.iter().map(|h| self.kgram_spreads.get(h).copied()).collect()
-    }
-
-    fn sentence_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        hashes.iter().map(|h| self.sentence_spreads.get(h).copied()).collect()
-    }
-
-    fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
+    fn simhash_neighbours(
+        &self,
+        simhash: u64,
+        after: Option<u32>,
+        limit: usize,
+    ) -> Result<Vec<(u32, u32)>, StoreError> {
         self.part.simhash_neighbours(simhash, after, limit)
     }
 
-    fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>> {
+    fn reference(&self, doc: u32) -> Result<Option<FingerprintedDoc<'_>>, StoreError> {
         self.part.reference(doc)
     }
 

@@ -16,7 +16,7 @@ use crate::exclusions::{Exclusions, SuspectExclusions, SuspectKgrams, token_rang
 use crate::fingerprint::keywords::{may_reach, similarity};
 use crate::fingerprint::{FingerprintedDoc, simhash};
 use crate::hash::kgram_hashes;
-use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceIndex};
+use crate::index::{Glance, MAX_POSITIONS_PER_DOCUMENT, ReferenceIndex, Signal, StoreError};
 use crate::matching::across::fold_across_pairs;
 use crate::matching::char_seeds::{ShortSearch, ShortSuspect};
 use crate::matching::closeness::shared_trigrams;
@@ -81,29 +81,33 @@ impl Matcher<'_> {
     /// Every pair of `doc` with a reference that shares a passage or is a near duplicate,
     /// scored, with the text found in several references shown against the best of them.
     /// `a` is the suspect's id (`Pair::a`); `Pair::b` is the reference's id in the index.
-    pub fn pairs_of(&self, a: usize, doc: &FingerprintedDoc) -> Vec<Pair> {
-        let mut pairs = self.pairs_in_words(a, doc);
+    /// Fails when the index cannot be read.
+    pub fn pairs_of(&self, a: usize, doc: &FingerprintedDoc) -> Result<Vec<Pair>, StoreError> {
+        let mut pairs = self.pairs_in_words(a, doc)?;
         if let Some(collection) = self.meaning {
             let wanted = |b: usize| self.policy.wanted(a, b);
-            let reference = |b: usize| u32::try_from(b).ok().and_then(|b| self.index.reference(b));
+            let reference = |b: usize| match u32::try_from(b) {
+                Ok(b) => self.index.reference(b),
+                Err(_) => Ok(None),
+            };
             let score = |pair: &mut Pair, x: &FingerprintedDoc, y: &FingerprintedDoc| self.score(pair, x, y);
-            add_translated(collection, (a, doc), &mut pairs, &wanted, &reference, &score);
+            add_translated(collection, (a, doc), &mut pairs, &wanted, &reference, &score)?;
         }
-        pairs
+        Ok(pairs)
     }
 
     /// The pairs of `doc` whose two sides share words.
-    fn pairs_in_words(&self, a: usize, doc: &FingerprintedDoc) -> Vec<Pair> {
+    fn pairs_in_words(&self, a: usize, doc: &FingerprintedDoc) -> Result<Vec<Pair>, StoreError> {
         let finding = Instant::now();
-        let hits = self.hits(a, doc);
+        let hits = self.hits(a, doc)?;
         let suspect_stream = LazyStream::new(doc.compared_text(), self.settings.normalize);
-        let short = self.short_search(a, doc, &suspect_stream);
-        let candidates = self.candidates(a, doc, &hits, &short);
+        let short = self.short_search(a, doc, &suspect_stream)?;
+        let candidates = self.candidates(a, doc, &hits, &short)?;
         if candidates.is_empty() {
             self.clock.inspect(|c| c.found(finding, 0));
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        let shared_sentences = self.shared_sentences(a, doc);
+        let shared_sentences = self.shared_sentences(a, doc)?;
         let tokens = &doc.prints.tokenized.tokens;
         let excluded = SuspectExclusions {
             common: token_ranges(tokens, &hits.judged.flagged),
@@ -111,8 +115,10 @@ impl Matcher<'_> {
         };
         self.clock.inspect(|c| c.found(finding, candidates.len()));
         let aligning = Instant::now();
-        let read: Vec<(u32, FingerprintedDoc)> =
-            candidates.into_iter().filter_map(|b| Some((b, self.index.reference(b)?))).collect();
+        let mut read: Vec<(u32, FingerprintedDoc)> = Vec::with_capacity(candidates.len());
+        for b in candidates {
+            read.extend(self.index.reference(b)?.map(|reference| (b, reference)));
+        }
         let short = self.short_search_among(a, doc, &suspect_stream, &read).unwrap_or(short);
         let mut pairs = Vec::new();
         let mut references = Vec::new();
@@ -154,14 +160,14 @@ impl Matcher<'_> {
         }
         pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
         self.clock.inspect(|c| c.aligned(aligning, pairs.len()));
-        pairs
+        Ok(pairs)
     }
 
     /// Looks up every k-gram of the suspect, not only its winnowed ones: the references'
     /// fingerprints are winnowed, and a shared run shorter than t still hits whenever the
     /// reference kept one of its k-grams. Common text and stop passages are judged on the
     /// way; masked (template) text and pairs the policy does not want give no hit.
-    fn hits(&self, a: usize, doc: &FingerprintedDoc) -> SuspectHits {
+    fn hits(&self, a: usize, doc: &FingerprintedDoc) -> Result<SuspectHits, StoreError> {
         // (reference, hit), sorted below: one vector for all references, not one each.
         let mut found: Vec<(u32, Hit)> = Vec::new();
         let k = self.settings.k.max(1);
@@ -170,9 +176,9 @@ impl Matcher<'_> {
         // index, the suspect keeps only the first occurrences of a repeated phrase.
         let mut repeated: FxHashMap<u64, usize> = FxHashMap::default();
         let hashes = kgram_hashes(tokens.iter().map(|t| t.hash), k);
-        let lists = self.index.kgram_postings(&hashes);
+        let lists = self.index.postings(Signal::Kgram, &hashes)?;
         // Where the index holds only part of the collection, the collection's counts decide.
-        let spreads = self.index.kgram_spreads(&hashes);
+        let spreads = self.index.spreads(Signal::Kgram, &hashes);
         let judged = self
             .exclusions
             .judge(&hashes, k, MAX_POSTINGS, |position| (lists[position].as_ref(), spreads[position].as_ref()));
@@ -206,18 +212,24 @@ impl Matcher<'_> {
         drop(lists);
         found.sort_unstable();
         let (docs, hits): (Vec<u32>, Vec<Hit>) = found.into_iter().unzip();
-        SuspectHits { docs, hits, judged }
+        Ok(SuspectHits { docs, hits, judged })
     }
 
     /// The references worth aligning with `doc`, sorted: those its hits tie it to, but
     /// for a lone hit that cannot grow into a box, and its closest near duplicates by
     /// SimHash whatever their hits; of these, those a glance proves would come to nothing
     /// are left out.
-    fn candidates(&self, a: usize, doc: &FingerprintedDoc, hits: &SuspectHits, short: &ShortSearch) -> Vec<u32> {
+    fn candidates(
+        &self,
+        a: usize,
+        doc: &FingerprintedDoc,
+        hits: &SuspectHits,
+        short: &ShortSearch,
+    ) -> Result<Vec<u32>, StoreError> {
         // One entry per reference (`hits.docs` is sorted: one entry per hit).
         let mut candidates = hits.docs.clone();
         candidates.dedup();
-        let (near, every_near_listed) = self.simhash_candidates(a, doc);
+        let (near, every_near_listed) = self.simhash_candidates(a, doc)?;
         // A reference tied to the suspect by one hit that cannot grow into a box comes to
         // nothing (no passage, and no near duplicate unless listed in `near`): not read.
         if every_near_listed {
@@ -234,7 +246,7 @@ impl Matcher<'_> {
         candidates.sort_unstable();
         candidates.dedup();
         if candidates.is_empty() {
-            return candidates;
+            return Ok(candidates);
         }
         // Where the index keeps glances, references that cannot come to anything are not read.
         let glanced: Vec<u32> = candidates.iter().copied().filter(|b| near.binary_search(b).is_err()).collect();
@@ -245,22 +257,22 @@ impl Matcher<'_> {
             if !self.worth_reading(doc, glance, hits.of(b)) {
                 passed_over.push(b);
             }
-        });
+        })?;
         passed_over.sort_unstable();
         candidates.retain(|b| passed_over.binary_search(b).is_err());
-        candidates
+        Ok(candidates)
     }
 
     /// The references closest to `doc` by SimHash (at most [`MAX_SIMHASH_CANDIDATES`]),
     /// sorted, and whether they are all of those within the SimHash threshold's reach.
-    fn simhash_candidates(&self, a: usize, doc: &FingerprintedDoc) -> (Vec<u32>, bool) {
+    fn simhash_candidates(&self, a: usize, doc: &FingerprintedDoc) -> Result<(Vec<u32>, bool), StoreError> {
         let Some(h) = doc.simhash else {
-            return (Vec::new(), true);
+            return Ok((Vec::new(), true));
         };
         let after = self.policy.simhash_after_suspect().then_some(a as u32);
         let mut close: Vec<(u32, u32)> = self
             .index
-            .simhash_neighbours(h, after, 4 * MAX_SIMHASH_CANDIDATES)
+            .simhash_neighbours(h, after, 4 * MAX_SIMHASH_CANDIDATES)?
             .into_iter()
             .filter(|&(b, _)| self.policy.wanted(a, b as usize))
             .collect();
@@ -268,7 +280,7 @@ impl Matcher<'_> {
         let every_near_listed = close.len() <= MAX_SIMHASH_CANDIDATES;
         let mut near: Vec<u32> = close.into_iter().take(MAX_SIMHASH_CANDIDATES).map(|(b, _)| b).collect();
         near.sort_unstable();
-        (near, every_near_listed)
+        Ok((near, every_near_listed))
     }
 
     /// The pair of suspect `doc` (id `a`) and `reference` (id `b`) with its passages
@@ -341,7 +353,12 @@ impl Matcher<'_> {
     }
 
     /// The search for short edited copies of `doc` from character grams.
-    fn short_search<'d>(&self, a: usize, doc: &'d FingerprintedDoc, stream: &'d LazyStream<'d>) -> ShortSearch<'d> {
+    fn short_search<'d>(
+        &self,
+        a: usize,
+        doc: &'d FingerprintedDoc,
+        stream: &'d LazyStream<'d>,
+    ) -> Result<ShortSearch<'d>, StoreError> {
         let suspect = ShortSuspect { stream, masked: &doc.masked_chars, min_chars: self.settings.min_chars };
         ShortSearch::new(self.index, suspect, |b| self.policy.wanted(a, b as usize))
     }
@@ -358,7 +375,7 @@ impl Matcher<'_> {
         read: &[(u32, FingerprintedDoc)],
     ) -> Option<ShortSearch<'d>> {
         let wanted = self.settings.short_copies && self.policy.short_copies_among_read();
-        if !wanted || read.is_empty() || self.index.holds_char_grams() {
+        if !wanted || read.is_empty() || self.index.holds(Signal::CharGram) {
             return None;
         }
         let suspect = ShortSuspect { stream, masked: &doc.masked_chars, min_chars: self.settings.min_chars };
@@ -390,11 +407,11 @@ impl Matcher<'_> {
     }
 
     /// How many of the suspect's sentences each reference holds.
-    fn shared_sentences(&self, a: usize, doc: &FingerprintedDoc) -> FxHashMap<u32, u32> {
+    fn shared_sentences(&self, a: usize, doc: &FingerprintedDoc) -> Result<FxHashMap<u32, u32>, StoreError> {
         let hashes: Vec<u64> = doc.prints.sentences.iter().map(|s| s.hash).collect();
         let mut shared: FxHashMap<u32, u32> = FxHashMap::default();
-        let lists = self.index.sentence_postings(&hashes);
-        let spreads = self.index.sentence_spreads(&hashes);
+        let lists = self.index.postings(Signal::Sentence, &hashes)?;
+        let spreads = self.index.spreads(Signal::Sentence, &hashes);
         for (postings, spread) in lists.into_iter().zip(spreads) {
             // A sentence most references hold says nothing (and would cost every suspect
             // a walk over all of them).
@@ -408,6 +425,6 @@ impl Matcher<'_> {
                 *shared.entry(b).or_default() += 1;
             }
         }
-        shared
+        Ok(shared)
     }
 }

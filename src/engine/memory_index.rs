@@ -10,7 +10,7 @@ use crate::fingerprint::FingerprintedDoc;
 use crate::fingerprint::char_grams::grams_of_text;
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::{DocumentFingerprints, Fingerprint};
-use crate::index::{InvertedIndex, Posting, ReferenceIndex, SimhashIndex};
+use crate::index::{InvertedIndex, Posting, Postings, ReferenceIndex, Signal, SimhashIndex, StoreError};
 use crate::matching::char_seeds;
 use crate::model::DocumentEntry;
 use crate::normalize::NormalizeOptions;
@@ -133,32 +133,30 @@ impl<'a> MemoryIndex<'a> {
 }
 
 impl ReferenceIndex for MemoryIndex<'_> {
-    fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        hashes.iter().map(|&h| Cow::Borrowed(self.kgrams.get(h))).collect()
+    fn holds(&self, signal: Signal) -> bool {
+        signal != Signal::CharGram || !self.char_grams.is_empty()
     }
 
-    fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        hashes.iter().map(|&h| Cow::Borrowed(self.sentences.get(h))).collect()
+    fn postings(&self, signal: Signal, hashes: &[u64]) -> Result<Postings<'_>, StoreError> {
+        let index = match signal {
+            Signal::Kgram => &self.kgrams,
+            Signal::Sentence => &self.sentences,
+            Signal::CharGram => &self.char_grams,
+        };
+        Ok(hashes.iter().map(|&h| Cow::Borrowed(index.get(h))).collect())
     }
 
-    fn holds_char_grams(&self) -> bool {
-        !self.char_grams.is_empty()
+    fn simhash_neighbours(
+        &self,
+        simhash: u64,
+        after: Option<u32>,
+        limit: usize,
+    ) -> Result<Vec<(u32, u32)>, StoreError> {
+        Ok(self.simhashes.query_after(simhash, after, limit))
     }
 
-    fn char_gram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        hashes.iter().map(|&h| Cow::Borrowed(self.char_grams.get(h))).collect()
-    }
-
-    fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
-        self.simhashes.query_after(simhash, after, limit)
-    }
-
-    fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>> {
-        let d = self.docs.get(doc as usize)?;
-        if !(self.is_reference)(d) {
-            return None;
-        }
-        d.fingerprinted()
+    fn reference(&self, doc: u32) -> Result<Option<FingerprintedDoc<'_>>, StoreError> {
+        Ok(self.docs.get(doc as usize).filter(|d| (self.is_reference)(d)).and_then(Loaded::fingerprinted))
     }
 
     fn reference_count(&self) -> usize {

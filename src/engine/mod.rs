@@ -13,6 +13,7 @@ mod pipeline;
 mod policy;
 mod progress;
 mod read_cache;
+mod stopped;
 mod template;
 mod translated;
 
@@ -27,6 +28,7 @@ pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
 pub use pipeline::{compared_part, run_check, run_check_cached};
 pub use progress::{CancelFlag, Cancelled, MatchTimings, NoProgress, Progress, ProgressSink, Stage};
 pub use read_cache::ReadCache;
+pub use stopped::CheckError;
 
 use std::path::PathBuf;
 

@@ -14,12 +14,13 @@ use super::memory_index::{Loaded, MemoryIndex, take_char_grams, take_kgrams};
 use super::policy::{PairPolicy, Pairing, reads_char_grams};
 use super::progress::{CancelFlag, Cancelled, MatchClock, Progress, ProgressSink, Stage};
 use super::read_cache::ReadCache;
+use super::stopped::CheckError;
 use super::{CheckRequest, DocumentInput, Mode, Role, template, translated};
 use crate::exclusions::Exclusions;
 use crate::fingerprint::DocumentFingerprints;
 use crate::fingerprint::keywords::{KeywordPrint, TOP_KEYWORDS, keyword_print};
 use crate::fingerprint::simhash::{self, Dictionary};
-use crate::index::{ReferenceIndex, StoredReferences};
+use crate::index::{ReferenceIndex, StoreError, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::meaning::SharedMeaning;
@@ -59,8 +60,8 @@ impl<'a> Counter<'a> {
 /// Runs the check described by `request`.
 ///
 /// Per-file errors do not stop it: such a document gets an `error` in the report. Returns
-/// `Err(Cancelled)` soon after `cancel` is set.
-pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &CancelFlag) -> Result<Report, Cancelled> {
+/// `Err(CheckError::Cancelled)` soon after `cancel` is set.
+pub fn run_check(request: &CheckRequest, sink: &dyn ProgressSink, cancel: &CancelFlag) -> Result<Report, CheckError> {
     run(request, None, None, sink, cancel)
 }
 
@@ -72,20 +73,20 @@ pub fn run_check_cached(
     cache: &dyn ReadCache,
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
-) -> Result<Report, Cancelled> {
+) -> Result<Report, CheckError> {
     run(request, None, Some(cache), sink, cancel)
 }
 
 /// Runs the check of `request`'s documents, all of them suspects, against `stored`
 /// references (the archive) instead of references read in the run: one way, new against
 /// stored. The stored references that share something enter the report after the
-/// suspects, in id order.
+/// suspects, in id order. The first failure to read `stored` ends the check.
 pub(crate) fn run_against(
     request: &CheckRequest,
     stored: &dyn StoredReferences,
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
-) -> Result<Report, Cancelled> {
+) -> Result<Report, CheckError> {
     run(request, Some(stored), None, sink, cancel)
 }
 
@@ -95,7 +96,7 @@ fn run(
     cache: Option<&dyn ReadCache>,
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
-) -> Result<Report, Cancelled> {
+) -> Result<Report, CheckError> {
     let settings = request.settings.clone().sanitized();
     let grams =
         |input: &DocumentInput| settings.short_copies && reads_char_grams(request.mode, stored.is_some(), input);
@@ -103,7 +104,10 @@ fn run(
     apply_templates(&mut docs, &settings);
     let identical = find_identical(&mut docs, request.mode);
     // Suspects with the same bytes as a stored reference: stated whole, not aligned.
-    let twins = stored.map(|stored| stored_twins(&docs, &identical, stored)).unwrap_or_default();
+    let twins = match stored {
+        Some(stored) => stored_twins(&docs, &identical, stored)?,
+        None => FxHashMap::default(),
+    };
     let classmate: Vec<bool> = docs.iter().map(|d| d.entry.role == Role::Suspect).collect();
     let pairing = match (stored, request.mode) {
         (Some(_), _) => Pairing::AgainstStore { twins: &twins },
@@ -162,15 +166,24 @@ fn read_and_sign(
 }
 
 /// The suspects whose bytes are those of a stored reference: suspect → stored id.
-fn stored_twins(docs: &[Loaded], identical: &IdenticalFiles, stored: &dyn StoredReferences) -> FxHashMap<usize, u32> {
-    docs.iter()
-        .filter(|d| !identical.is_copy(d.entry.id))
-        .filter_map(|d| Some((d.entry.id, stored.same_bytes(d.entry.sha256.as_deref()?)?)))
-        .collect()
+fn stored_twins(
+    docs: &[Loaded],
+    identical: &IdenticalFiles,
+    stored: &dyn StoredReferences,
+) -> Result<FxHashMap<usize, u32>, StoreError> {
+    let mut twins = FxHashMap::default();
+    for d in docs.iter().filter(|d| !identical.is_copy(d.entry.id)) {
+        let Some(sha256) = d.entry.sha256.as_deref() else { continue };
+        if let Some(twin) = stored.same_bytes(sha256)? {
+            twins.insert(d.entry.id, twin);
+        }
+    }
+    Ok(twins)
 }
 
 /// Indexes the references `policy` names (or looks them up in `stored`) and matches every
-/// suspect against them, in parallel: each suspect's pairs.
+/// suspect against them, in parallel: each suspect's pairs. The first failure to read
+/// the index ends it.
 fn match_all(
     docs: &mut [Loaded],
     policy: &PairPolicy,
@@ -178,7 +191,7 @@ fn match_all(
     (settings, dictionary, shared): (&Settings, &Dictionary, &SharedMeaning),
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
-) -> Result<Vec<Vec<Pair>>, Cancelled> {
+) -> Result<Vec<Vec<Pair>>, CheckError> {
     let is_reference = |d: &Loaded| policy.is_reference(d);
     // The archive keeps no meaning signal yet: a check against it compares words only.
     let meaning = (settings.meaning && stored.is_none())
@@ -221,18 +234,24 @@ fn match_all(
         clock: Some(&clock),
         meaning: collection.as_ref(),
     };
-    let per_suspect: Vec<Option<Vec<Pair>>> = suspects
+    // A suspect not matched (cancelled) gives `None`; collected into a `Result`, the
+    // first failure stops the other threads.
+    let per_suspect: Result<Vec<Option<Vec<Pair>>>, StoreError> = suspects
         .par_iter()
         .map(|&a| {
             if cancel.is_cancelled() {
-                return None;
+                return Ok(None);
             }
-            let pairs = docs[a].fingerprinted().map(|doc| matcher.pairs_of(a, &doc)).unwrap_or_default();
+            let pairs = match docs[a].fingerprinted() {
+                Some(doc) => matcher.pairs_of(a, &doc)?,
+                None => Vec::new(),
+            };
             counter.tick();
-            Some(pairs)
+            Ok(Some(pairs))
         })
         .collect();
     drop(source);
+    let per_suspect = per_suspect?;
     check(cancel)?;
     sink.matched(&clock.timings());
     Ok(per_suspect.into_iter().flatten().collect())

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use crate::fingerprint::{FingerprintedDoc, simhash};
+use crate::index::StoreError;
 use crate::meaning::collection::Collection;
 use crate::meaning::translated::Translated;
 use crate::meaning::units::{Language, units};
@@ -88,17 +89,17 @@ pub(super) fn collection<'m>(
 /// Adds the translated passages of suspect `a` to its pairs: to the pair of their
 /// reference, or to a new pair (with that reference's SimHash distance) when the words
 /// shared none. `wanted` says which references the policy compares `a` with; `reference`
-/// reads one back; `score` scores a pair again.
+/// reads one back; `score` scores a pair again. Fails when a reference cannot be read.
 pub(super) fn add_translated<'r>(
     collection: &Collection<'_>,
     (a, doc): (usize, &FingerprintedDoc),
     pairs: &mut Vec<Pair>,
     wanted: &dyn Fn(usize) -> bool,
-    reference: &dyn Fn(usize) -> Option<FingerprintedDoc<'r>>,
+    reference: &dyn Fn(usize) -> Result<Option<FingerprintedDoc<'r>>, StoreError>,
     score: &dyn Fn(&mut Pair, &FingerprintedDoc, &FingerprintedDoc),
-) {
+) -> Result<(), StoreError> {
     for (b, found) in collection.translated(doc.compared_text(), |b| b != a && wanted(b)) {
-        let Some(reference_doc) = reference(b) else { continue };
+        let Some(reference_doc) = reference(b)? else { continue };
         let place = match pairs.iter().position(|p| p.b == b) {
             Some(place) => place,
             None => {
@@ -114,6 +115,7 @@ pub(super) fn add_translated<'r>(
         score(pair, doc, &reference_doc);
     }
     pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);
+    Ok(())
 }
 
 /// Adds a translated passage to a pair's passages. Words the two sides share inside a

@@ -15,7 +15,7 @@ use super::archive_jobs::{self, AddOutcome, ArchiveInfo, ArchiveTarget};
 use crate::engine::InputSet;
 use crate::fingerprint::simhash::Dictionary;
 use crate::meaning::SharedMeaning;
-use crate::{CancelFlag, CheckRequest, Mode, Progress, Report, Role, Settings, Stage, run_check};
+use crate::{CancelFlag, CheckError, CheckRequest, Mode, Progress, Report, Role, Settings, Stage, run_check};
 
 /// Identifies one check; events of any other job than the current one are stale.
 pub type JobId = u64;
@@ -218,7 +218,8 @@ fn run_one(
     let Some(archive) = &plan.archive else {
         return match run_check(&request, &sink, cancel) {
             Ok(report) => finished(report),
-            Err(_) => Event::Cancelled { job },
+            Err(CheckError::Cancelled(_)) => Event::Cancelled { job },
+            Err(e) => Event::Failed { job, error: e.to_string() },
         };
     };
     match archive_jobs::check(archive, &request, &sink, cancel) {

@@ -6,7 +6,7 @@ pub mod simhash_index;
 pub mod source;
 
 pub use simhash_index::SimhashIndex;
-pub use source::{Glance, ReferenceIndex, StoredReferences};
+pub use source::{Glance, Postings, ReferenceIndex, Signal, StoreError, StoredReferences};
 
 use rayon::slice::ParallelSliceMut;
 

@@ -24,7 +24,7 @@ use super::extend::{MAX_EXTENSION, extend};
 use super::{LazyStream, overlaps};
 use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, grams_of_text, is_gram};
 use crate::fingerprint::{Fingerprint, FingerprintedDoc};
-use crate::index::{InvertedIndex, Posting, ReferenceIndex};
+use crate::index::{InvertedIndex, Posting, ReferenceIndex, Signal, StoreError};
 use crate::model::Passage;
 use crate::normalize::{CharStream, NormalizeOptions};
 
@@ -98,11 +98,16 @@ struct ReferenceHits {
 impl<'a> ShortSearch<'a> {
     /// Looks up the grams of `suspect` in `index`, among the references `wanted` lets it
     /// be compared with. An index that holds no grams finds nothing.
-    pub fn new(index: &dyn ReferenceIndex, suspect: ShortSuspect<'a>, wanted: impl Fn(u32) -> bool) -> Self {
-        if !index.holds_char_grams() {
-            return Self { suspect, by_reference: FxHashMap::default() };
+    /// Fails when the index cannot be read.
+    pub fn new(
+        index: &dyn ReferenceIndex,
+        suspect: ShortSuspect<'a>,
+        wanted: impl Fn(u32) -> bool,
+    ) -> Result<Self, StoreError> {
+        if !index.holds(Signal::CharGram) {
+            return Ok(Self { suspect, by_reference: FxHashMap::default() });
         }
-        Self::search(|hashes| index.char_gram_postings(hashes), suspect, wanted)
+        Self::search(|hashes| index.postings(Signal::CharGram, hashes), suspect, wanted)
     }
 
     /// Looks up the grams of `suspect` in `references` alone (id and compared text, their
@@ -116,21 +121,25 @@ impl<'a> ShortSearch<'a> {
     ) -> Self {
         let grams = references.iter().map(|&(doc, text)| (doc, grams_of_text(text, normalize))).collect();
         let index = gram_index(grams);
-        Self::search(|hashes| hashes.iter().map(|&h| Cow::Borrowed(index.get(h))).collect(), suspect, wanted)
+        let lookup = |hashes: &[u64]| Ok(hashes.iter().map(|&h| Cow::Borrowed(index.get(h))).collect());
+        match Self::search::<std::convert::Infallible>(lookup, suspect, wanted) {
+            Ok(search) => search,
+            Err(never) => match never {},
+        }
     }
 
     /// The search itself: the suspect's grams looked up with `lookup` (their postings, in
     /// the order asked).
-    fn search<'i>(
-        lookup: impl FnOnce(&[u64]) -> Vec<Cow<'i, [Posting]>>,
+    fn search<'i, E>(
+        lookup: impl FnOnce(&[u64]) -> Result<Vec<Cow<'i, [Posting]>>, E>,
         suspect: ShortSuspect<'a>,
         wanted: impl Fn(u32) -> bool,
-    ) -> Self {
+    ) -> Result<Self, E> {
         let stream = suspect.stream.get();
         let hashes = gram_hashes(&stream.chars);
         let (at, looked_up): (Vec<u32>, Vec<u64>) =
             hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (i as u32, h)).unzip();
-        let lists = lookup(&looked_up);
+        let lists = lookup(&looked_up)?;
         // (reference, suspect index, diagonal), in suspect order.
         let mut hits: Vec<(u32, u32, i64)> = Vec::new();
         for (&i, list) in at.iter().zip(&lists) {
@@ -151,7 +160,7 @@ impl<'a> ShortSearch<'a> {
                 by_reference.insert(on_doc.0, ReferenceHits { hits: on_doc.1, anchors });
             }
         }
-        Self { suspect, by_reference }
+        Ok(Self { suspect, by_reference })
     }
 
     /// The references that may hold a short copy.

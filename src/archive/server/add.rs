@@ -161,10 +161,7 @@ impl ServerArchive {
     fn worth_checking<'f>(&self, fresh: &'f [Fresh]) -> Result<Vec<&'f Fresh>, ArchiveError> {
         let sharing: Vec<(&Fresh, Vec<u32>)> = {
             let index = ServerIndex::open(self)?;
-            let sharing = sharing_sketches(&index, fresh);
-            if let Some(failure) = index.failure() {
-                return Err(failure);
-            }
+            let sharing = sharing_sketches(&index, fresh)?;
             fresh.iter().zip(sharing).filter_map(|(doc, others)| Some((doc, others?))).collect()
         };
         let mut client = self.client();

@@ -4,7 +4,6 @@
 //! all the hashes a suspect asks for in one round trip (`hash = ANY(…)`).
 
 use std::borrow::Cow;
-use std::sync::Mutex;
 
 use rustc_hash::FxHashSet;
 
@@ -18,7 +17,9 @@ use super::{ArchiveError, ServerArchive};
 use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_against};
 use crate::exclusions::CommonRule;
 use crate::fingerprint::{FingerprintedDoc, GlancedKeys, TokenKeys};
-use crate::index::{Glance, Posting, ReferenceIndex, Spread, StoredReferences};
+use crate::index::{
+    Glance, Posting, Postings as SignalPostings, ReferenceIndex, Signal, Spread, StoreError, StoredReferences,
+};
 use crate::model::DocumentEntry;
 
 /// References glanced at per query.
@@ -34,9 +35,6 @@ pub struct ServerIndex<'a> {
     /// How the archive holds the hashes whose postings a lookup cut (frequent ones), by
     /// table and hash: the same for every suspect of the check's snapshot.
     cut: CutSpreads<Postings>,
-    /// The first thing that went wrong while the archive was read (the seam has no error
-    /// channel of its own): the check fails with it.
-    failure: Mutex<Option<ArchiveError>>,
 }
 
 impl<'a> ServerIndex<'a> {
@@ -62,42 +60,26 @@ impl<'a> ServerIndex<'a> {
             }
         };
         let removed_ids = removed.iter().filter_map(|&id| i32::try_from(id).ok()).collect();
-        Ok(Self { archive, removed, removed_ids, documents, cut: CutSpreads::new(), failure: Mutex::default() })
+        Ok(Self { archive, removed, removed_ids, documents, cut: CutSpreads::new() })
     }
 
-    /// What went wrong while the archive was read, if anything: the first failure.
-    pub fn failure(&self) -> Option<ArchiveError> {
-        self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
-    }
-
-    fn note(&self, error: ArchiveError) {
-        let mut failure = self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        failure.get_or_insert(error);
-    }
-
-    /// Runs `read` on the connection; a failure is noted and `fallback` returned.
-    fn read<T>(&self, fallback: T, read: impl FnOnce(&mut postgres::Client) -> Result<T, RowError>) -> T {
-        let result = read(&mut self.archive.client());
-        result.unwrap_or_else(|e| {
-            self.note(self.archive.sql(e));
-            fallback
-        })
+    /// Runs `read` on the connection, its failure the archive's error.
+    fn read<T>(&self, read: impl FnOnce(&mut postgres::Client) -> Result<T, RowError>) -> Result<T, StoreError> {
+        read(&mut self.archive.client()).map_err(|e| StoreError::new(self.archive.sql(e)))
     }
 
     /// The live postings of each of `hashes` in `table`, a frequent hash's first ones
     /// only; how the archive holds those it cut is kept in [`Self::cut`].
-    fn postings(&self, table: Postings, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
+    fn postings_in(&self, table: Postings, hashes: &[u64]) -> Result<Vec<Cow<'_, [Posting]>>, StoreError> {
         let s = &self.archive.schema;
         let count_up_to = match table {
             Postings::Kgrams => CommonRule::for_collection(self.documents).min_documents,
             Postings::Sentences => 0,
         };
-        let empty = || Found { lists: vec![Vec::new(); hashes.len()], spreads: vec![None; hashes.len()] };
-        let found = self.read(empty(), |c| {
-            lookup::found(c, s, (table, self.archive.folded), hashes, &self.removed_ids, count_up_to)
-        });
+        let found: Found =
+            self.read(|c| lookup::found(c, s, (table, self.archive.folded), hashes, &self.removed_ids, count_up_to))?;
         self.cut.keep(table, hashes, &found.spreads);
-        found.lists.into_iter().map(Cow::Owned).collect()
+        Ok(found.lists.into_iter().map(Cow::Owned).collect())
     }
 }
 
@@ -112,59 +94,63 @@ impl Drop for ServerIndex<'_> {
 }
 
 impl ReferenceIndex for ServerIndex<'_> {
-    fn kgram_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        self.postings(Postings::Kgrams, hashes)
+    fn postings(&self, signal: Signal, hashes: &[u64]) -> Result<SignalPostings<'_>, StoreError> {
+        match signal {
+            Signal::Kgram => self.postings_in(Postings::Kgrams, hashes),
+            Signal::Sentence => self.postings_in(Postings::Sentences, hashes),
+            Signal::CharGram => Ok(vec![Cow::Borrowed(&[][..]); hashes.len()]),
+        }
     }
 
-    fn sentence_postings(&self, hashes: &[u64]) -> Vec<Cow<'_, [Posting]>> {
-        self.postings(Postings::Sentences, hashes)
+    fn spreads(&self, signal: Signal, hashes: &[u64]) -> Vec<Option<Spread>> {
+        match signal {
+            Signal::Kgram => self.cut.of(Postings::Kgrams, hashes),
+            Signal::Sentence => self.cut.of(Postings::Sentences, hashes),
+            Signal::CharGram => vec![None; hashes.len()],
+        }
     }
 
-    fn kgram_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        self.cut.of(Postings::Kgrams, hashes)
-    }
-
-    fn sentence_spreads(&self, hashes: &[u64]) -> Vec<Option<Spread>> {
-        self.cut.of(Postings::Sentences, hashes)
-    }
-
-    fn simhash_neighbours(&self, simhash: u64, after: Option<u32>, limit: usize) -> Vec<(u32, u32)> {
+    fn simhash_neighbours(
+        &self,
+        simhash: u64,
+        after: Option<u32>,
+        limit: usize,
+    ) -> Result<Vec<(u32, u32)>, StoreError> {
         let threshold = self.archive.settings.simhash_threshold;
         let s = &self.archive.schema;
         let wanted = (threshold <= BAND_DISTANCE).then(|| bands(simhash));
-        let rows = self.read(Vec::new(), |c| rows::simhash_rows(c, s, wanted));
-        nearest(rows, simhash, threshold, after, limit, &self.removed)
+        let rows = self.read(|c| rows::simhash_rows(c, s, wanted))?;
+        Ok(nearest(rows, simhash, threshold, after, limit, &self.removed))
     }
 
     /// Glances with the keys of the windows asked for only (a few hundred bytes a
     /// reference instead of all its keys).
-    fn glances(&self, docs: &[u32], windows: &dyn Fn(u32) -> Vec<(u32, u32)>, each: &mut dyn FnMut(u32, &Glance<'_>)) {
+    fn glances(
+        &self,
+        docs: &[u32],
+        windows: &dyn Fn(u32) -> Vec<(u32, u32)>,
+        each: &mut dyn FnMut(u32, &Glance<'_>),
+    ) -> Result<(), StoreError> {
         let s = &self.archive.schema;
         for chunk in docs.chunks(GLANCE_CHUNK) {
             let asked: Vec<(u32, Vec<(u32, u32)>)> = chunk.iter().map(|&doc| (doc, windows(doc))).collect();
-            let rows = self.read(Vec::new(), |c| rows::glances(c, s, &asked));
+            let rows = self.read(|c| rows::glances(c, s, &asked))?;
             for rows in rows.chunk_by(|x, y| x.doc == y.doc) {
-                match glance_of(rows) {
-                    Some(glance) => each(rows[0].doc, &glance),
-                    None => {
-                        let doc = rows[0].doc;
-                        self.note(ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")));
-                        return;
-                    }
-                }
+                let doc = rows[0].doc;
+                let glance = glance_of(rows).ok_or_else(|| {
+                    StoreError::new(ArchiveError::Corrupt(format!("the token keys of document {doc}: odd length")))
+                })?;
+                each(doc, &glance);
             }
         }
+        Ok(())
     }
 
-    fn reference(&self, doc: u32) -> Option<FingerprintedDoc<'_>> {
+    fn reference(&self, doc: u32) -> Result<Option<FingerprintedDoc<'_>>, StoreError> {
         let s = &self.archive.schema;
-        let row = self.read(None, |c| rows::stored(c, s, doc))?;
-        match reference_of(doc, row, &self.archive.settings) {
-            Ok(found) => Some(found),
-            Err(error) => {
-                self.note(error);
-                None
-            }
+        match self.read(|c| rows::stored(c, s, doc))? {
+            Some(row) => reference_of(doc, row, &self.archive.settings).map(Some).map_err(StoreError::new),
+            None => Ok(None),
         }
     }
 
@@ -178,9 +164,9 @@ impl StoredReferences for ServerIndex<'_> {
         self
     }
 
-    fn same_bytes(&self, sha256: &str) -> Option<u32> {
+    fn same_bytes(&self, sha256: &str) -> Result<Option<u32>, StoreError> {
         let s = &self.archive.schema;
-        self.read(None, |c| rows::first_with_sha256(c, s, sha256))
+        self.read(|c| rows::first_with_sha256(c, s, sha256))
     }
 
     fn entry(&self, doc: u32, id: usize) -> DocumentEntry {
@@ -217,9 +203,5 @@ pub fn check_against(
     request.mode = Mode::SuspectsVsReferences;
     request.settings = request.settings.with_shape(archive.settings().shape());
     let index = ServerIndex::open(archive)?;
-    let report = run_against(&request, &index, sink, cancel).map_err(|_| ArchiveError::Cancelled)?;
-    match index.failure() {
-        Some(failure) => Err(failure),
-        None => Ok(report),
-    }
+    run_against(&request, &index, sink, cancel).map_err(ArchiveError::from_check)
 }

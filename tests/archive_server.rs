@@ -515,3 +515,30 @@ fn tls_is_used_when_asked_and_verify_full_checks_the_certificate() {
         failure(dir, &["archive", "list", &format!("{}?sslmode=require", plain.url().split('?').next().unwrap())]);
     assert!(said.contains("cannot connect to the archive server"), "{said}");
 }
+
+/// A shared archive is verified as a folder archive is: a document whose token keys no
+/// longer match its text is a problem (the server's `verify` once read the texts only).
+/// And a stored value no archive writes (a negative position) is damage a check says,
+/// never read as the first token (it once was).
+#[test]
+fn verify_and_a_check_find_damage_on_the_server_as_in_a_folder() {
+    let server = PgServer::start();
+    let url = server.url();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_docs(dir, 6);
+    success(&twinspot(dir, &["archive", "add", &url, "docs", "-q"]));
+    let sound = success(&twinspot(dir, &["archive", "verify", &url]));
+    assert!(sound.contains("6 documents") && sound.contains(" 0 problems"), "{sound}");
+
+    // One more key than tokens on the first document.
+    server.sql("UPDATE twinspot.documents SET keys = keys || '\\x0100'::bytea WHERE id = (SELECT min(id) FROM twinspot.documents)");
+    let said = failure(dir, &["archive", "verify", &url]);
+    assert!(said.contains("its token keys do not match its text"), "{said}");
+
+    // Every k-gram posting's position made negative: the check says the archive is damaged.
+    server.sql("UPDATE twinspot.kgrams SET position = -1");
+    let checked = failure(dir, &["archive", "check", &url, "docs/00002.txt", "--json", "-"]);
+    assert!(checked.contains("damaged") && checked.contains("position -1"), "{checked}");
+    assert!(!checked.contains(crate::pg::ADMIN_PASSWORD), "{checked}");
+}

@@ -79,7 +79,7 @@ pub(super) fn assign_group(
     } else if cluster {
         near[0].2
     } else {
-        join_all(conn, near.iter().map(|n| n.2).collect())?
+        join_all(conn, near.iter().map(|n| n.2).collect())?.unwrap_or(id)
     };
     rows::set_group(conn, id, group)?;
     Ok(nshash_neighbour)
@@ -109,17 +109,17 @@ pub(super) fn near_by_simhash(
     (near, nshash_neighbour)
 }
 
-/// Joins `groups` into the earliest of them; returns it.
-pub(super) fn join_all(conn: &Connection, mut groups: Vec<u32>) -> Result<u32, rusqlite::Error> {
+/// Joins `groups` into the earliest of them; returns it, or `None` when there are none
+/// (nothing to join: a document removed meanwhile has no group), as the shared archive's
+/// `join_all` does.
+pub(super) fn join_all(conn: &Connection, mut groups: Vec<u32>) -> Result<Option<u32>, rusqlite::Error> {
     groups.sort_unstable();
     groups.dedup();
-    let Some(&target) = groups.first() else {
-        return Err(rusqlite::Error::QueryReturnedNoRows);
-    };
+    let Some(&target) = groups.first() else { return Ok(None) };
     for &other in &groups[1..] {
         rows::join_groups(conn, target, other)?;
     }
-    Ok(target)
+    Ok(Some(target))
 }
 
 /// Every group of more than one document, largest first, then by representative.
@@ -171,5 +171,11 @@ mod tests {
         assert_eq!(kept, (0..SKETCH as u64).collect::<Vec<_>>());
         assert!(kept.capacity() < 2 * SKETCH, "room for {} hashes", kept.capacity());
         assert_eq!(sketch([7, 3, 7].into_iter()), vec![3, 7]);
+    }
+
+    #[test]
+    fn joining_no_groups_joins_nothing_and_is_no_error() {
+        let conn = Connection::open_in_memory().unwrap();
+        assert_eq!(join_all(&conn, Vec::new()).unwrap(), None);
     }
 }

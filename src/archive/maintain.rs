@@ -3,14 +3,11 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use super::codec::decompress;
 use super::groups::{self, Group};
 use super::rows::{self, Stats};
 use super::sequential::Segment;
+use super::verify_text::{StoredText, text_problem};
 use super::{Archive, ArchiveError};
-use crate::engine::compared_prefix;
-use crate::fingerprint::TokenKeys;
-use crate::normalize::tokenize;
 
 /// What `verify` found; empty `problems` means the archive is sound.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -240,12 +237,6 @@ impl Archive {
         Ok(ids.len())
     }
 
-    /// The token keys of an archived text, as an add stores them.
-    fn token_keys_of(&self, text: &str) -> TokenKeys<'static> {
-        let compared = compared_prefix(text, &self.settings);
-        TokenKeys::of(&tokenize(&text[..compared], self.settings.normalize).tokens)
-    }
-
     /// Checks the catalog (SQLite's integrity check), every listed segment (present,
     /// well formed, checksum) and every stored text (decompresses to its character count,
     /// and to the token keys stored beside it).
@@ -297,20 +288,10 @@ impl Archive {
                 report.problems.push(format!("document {id}: its text is missing"));
                 return;
             };
-            match decompress(&text) {
-                Ok(t) if i64::try_from(t.chars().count()).ok() == Some(chars) => {
-                    // Documents archived before format 3 have no keys: they are read whole.
-                    if let Some(keys) = keys
-                        && !self
-                            .token_keys_of(&t)
-                            .stored_as(&keys, key_width.and_then(|w| usize::try_from(w).ok()).unwrap_or(2))
-                    {
-                        report.problems.push(format!("document {id}: its token keys do not match its text"));
-                    }
-                }
-                Ok(_) => report.problems.push(format!("document {id}: text length differs from the catalog")),
-                Err(e) => report.problems.push(format!("document {id}: text does not decompress: {e}")),
-            }
+            let width = key_width.and_then(|w| usize::try_from(w).ok()).unwrap_or(2);
+            let chars = u64::try_from(chars).unwrap_or(u64::MAX);
+            let stored = StoredText { id, text: &text, chars, keys: keys.as_deref().map(|keys| (keys, width)) };
+            report.problems.extend(text_problem(&stored, &self.settings));
         })
         .map_err(sql)?;
         Ok(report)

@@ -42,6 +42,7 @@ mod spans;
 mod store;
 mod stored;
 mod unchanged;
+mod verify_text;
 
 pub use add::{AddOptions, AddSummary};
 pub use any::{AnyArchive, Compacted, Location};

@@ -332,18 +332,19 @@ fn group_of_new(
     let group = match near.first() {
         None => id,
         Some(nearest) if cluster => nearest.2,
-        Some(_) => join_all(tx, s, near.iter().map(|n| n.2).collect())?,
+        Some(_) => join_all(tx, s, near.iter().map(|n| n.2).collect())?.unwrap_or(id),
     };
     Ok((group, nshash_neighbour))
 }
 
-/// Joins `groups` into the earliest of them; returns it (0 for none).
-fn join_all(tx: &mut postgres::Transaction<'_>, s: &Schema, mut groups: Vec<u32>) -> Result<u32, RowError> {
+/// Joins `groups` into the earliest of them; returns it, or `None` when there are none,
+/// as a folder archive's `join_all` does.
+fn join_all(tx: &mut postgres::Transaction<'_>, s: &Schema, mut groups: Vec<u32>) -> Result<Option<u32>, RowError> {
     groups.sort_unstable();
     groups.dedup();
-    let Some(&target) = groups.first() else { return Ok(0) };
+    let Some(&target) = groups.first() else { return Ok(None) };
     for &other in &groups[1..] {
         rows::join_groups(tx, s, target, other)?;
     }
-    Ok(target)
+    Ok(Some(target))
 }

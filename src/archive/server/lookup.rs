@@ -124,6 +124,12 @@ fn counted_documents(
         .collect())
 }
 
+/// A position as a posting column holds it (`integer`, never negative): a negative one
+/// is damage, said as such, never read as the first token.
+fn position_of(position: i32) -> Rows<u32> {
+    u32::try_from(position).map_err(|_| RowError::Damaged(format!("a stored posting has position {position}")))
+}
+
 /// A hash's first live postings among its folded ones.
 struct FoldedFirst {
     /// At most [`CAP`], sorted by document then position.
@@ -160,7 +166,7 @@ fn folded_first(
             .zip(positions)
             .filter(|(doc, _)| !gone.contains(doc))
             .map(|(doc, position)| {
-                Ok(Posting { doc: id_of(i64::from(doc))?, position: u32::try_from(position).unwrap_or(0) })
+                Ok(Posting { doc: id_of(i64::from(doc))?, position: position_of(position)? })
             })
             .collect::<Rows<Vec<Posting>>>()?;
         let documents = match (gone.is_empty(), whole <= slice) {
@@ -226,7 +232,7 @@ fn first_postings(
             .into_iter()
             .zip(positions)
             .map(|(doc, position)| {
-                Ok(Posting { doc: id_of(i64::from(doc))?, position: u32::try_from(position).unwrap_or(0) })
+                Ok(Posting { doc: id_of(i64::from(doc))?, position: position_of(position)? })
             })
             .collect::<Rows<Vec<Posting>>>()?;
         // The rows came in index order; the aggregate keeps the two arrays in step but

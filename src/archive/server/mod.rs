@@ -27,11 +27,11 @@ pub use connect::{ServerLocation, Tls, is_server_url};
 pub use index::{ServerIndex, check_against};
 pub use schema::Schema;
 
-use super::codec::decompress;
 use super::error::ArchiveError;
 use super::groups::Group;
 use super::maintain::{RemoveKey, RemoveSummary, VerifyReport, named_documents};
 use super::rows::{DocumentInfo, Stats};
+use super::verify_text::{StoredText, text_problem};
 use super::{refuse_other_settings, settings_from, shaping_settings};
 use crate::settings::Settings;
 use rows::RowError;
@@ -212,6 +212,10 @@ impl ServerArchive {
                 shown: self.shown(),
                 why: "a connection writing postings stopped".to_string(),
             },
+            RowError::Damaged(what) => ArchiveError::Corrupt(format!(
+                "{}: {what}; run `twinspot archive verify` and restore the archive from a backup",
+                self.shown()
+            )),
         }
     }
 
@@ -297,8 +301,9 @@ impl ServerArchive {
         Ok(purged)
     }
 
-    /// Reads every stored text back (it decompresses, and to its character count) and
-    /// every group (its representative is a member).
+    /// Reads every stored text back (it decompresses, to its character count and to its
+    /// token keys, as a folder archive's `verify` does) and every group (its
+    /// representative is a member).
     pub fn verify(&self) -> Result<VerifyReport, ArchiveError> {
         let mut report = VerifyReport::default();
         let documents = self.list()?;
@@ -308,13 +313,10 @@ impl ServerArchive {
             if !ids.contains(&doc.group) {
                 report.problems.push(format!("document {}: its group {} has no such document", doc.id, doc.group));
             }
-            let row = rows::stored(&mut *self.client(), &self.schema, doc.id).map_err(|e| self.sql(e))?;
-            let Some(row) = row else { continue };
-            match decompress(&row.text) {
-                Ok(text) if text.chars().count() as u64 == doc.chars => {}
-                Ok(_) => report.problems.push(format!("document {}: text length differs from the catalog", doc.id)),
-                Err(e) => report.problems.push(format!("document {}: text does not decompress: {e}", doc.id)),
-            }
+            let row = rows::text_and_keys(&mut *self.client(), &self.schema, doc.id).map_err(|e| self.sql(e))?;
+            let Some((text, keys)) = row else { continue };
+            let stored = StoredText { id: doc.id, text: &text, chars: doc.chars, keys: Some((&keys, 2)) };
+            report.problems.extend(text_problem(&stored, &self.settings));
         }
         Ok(report)
     }

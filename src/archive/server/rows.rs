@@ -23,6 +23,8 @@ pub(super) enum RowError {
     Io(std::io::Error),
     /// A thread writing postings stopped without an answer.
     WriterLost,
+    /// A stored value no archive writes (a negative position): the tables are damaged.
+    Damaged(String),
 }
 
 impl From<postgres::Error> for RowError {
@@ -352,6 +354,12 @@ pub(super) fn stored(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<
     let row =
         db.query_opt(&format!("SELECT text, simhash, keywords FROM {s}.documents WHERE id = $1"), &[&i64::from(doc)])?;
     Ok(row.map(|r| StoredRow { text: r.get(0), simhash: hash_of(r.get(1)), keywords: r.get(2) }))
+}
+
+/// The stored text and token keys of `doc`, as `verify` reads them.
+pub(super) fn text_and_keys(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<Option<(Vec<u8>, Vec<u8>)>> {
+    let row = db.query_opt(&format!("SELECT text, keys FROM {s}.documents WHERE id = $1"), &[&i64::from(doc)])?;
+    Ok(row.map(|r| (r.get(0), r.get(1))))
 }
 
 /// One window of a document glanced at: its id, the window's first token and keys, the

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::archive_jobs::{self, AddOutcome, ArchiveInfo, ArchiveTarget};
+use super::archive_jobs::{self, AddOutcome, ArchiveInfo, ArchiveTarget, KeptArchive};
 use crate::engine::InputSet;
 use crate::fingerprint::simhash::Dictionary;
 use crate::meaning::SharedMeaning;
@@ -134,11 +134,15 @@ fn serve(commands: &Receiver<Command>, events: &Sender<Event>, waker: &Waker) {
     let dictionary = Dictionary::new();
     // So is the meaning layer, loaded by the first check that compares two languages.
     let meaning = SharedMeaning::new();
+    // And the archive checked against, from one job to the next.
+    let mut kept = KeptArchive::default();
     while let Ok(command) = commands.recv() {
         let event = match command {
-            Command::Check { job, plan, cancel } => run_one(job, plan, (&cancel, &dictionary, &meaning), events, waker),
+            Command::Check { job, plan, cancel } => {
+                run_one(job, plan, (&cancel, &dictionary, &meaning), &mut kept, (events, waker))
+            }
             Command::OpenArchive { job, archive, create, settings } => {
-                match archive_jobs::open(&archive, create, &settings) {
+                match archive_jobs::open(&mut kept, &archive, create, &settings) {
                     Ok(info) => Event::ArchiveReady { job, info },
                     Err(e) => Event::Failed { job, error: e.to_string() },
                 }
@@ -181,8 +185,8 @@ fn run_one(
     job: JobId,
     plan: CheckPlan,
     (cancel, dictionary, meaning): (&CancelFlag, &Dictionary, &SharedMeaning),
-    events: &Sender<Event>,
-    waker: &Waker,
+    kept: &mut KeptArchive,
+    (events, waker): (&Sender<Event>, &Waker),
 ) -> Event {
     let started = Instant::now();
     // One set for every role: a file or folder in two lists is read once, never compared
@@ -222,7 +226,7 @@ fn run_one(
             Err(e) => Event::Failed { job, error: e.to_string() },
         };
     };
-    match archive_jobs::check(archive, &request, &sink, cancel) {
+    match archive_jobs::check(kept, archive, &request, &sink, cancel) {
         Ok((report, info)) => {
             // The sizes may have changed since the archive was opened (another add).
             let _ = events.send(Event::ArchiveReady { job, info });

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "helpers of tests: a failed unwrap is a failed test")]
 
 mod archive;
+mod archive_cut;
 #[cfg(unix)]
 mod archive_daily;
 mod archive_groups;

@@ -6,6 +6,7 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use super::error::ArchiveError;
+use super::rows::has_column;
 
 pub use super::names::{CATALOG, CATALOG_NEW};
 
@@ -26,7 +27,8 @@ CREATE TABLE documents(
     group_id INTEGER NOT NULL,
     source TEXT,
     mtime_ns INTEGER,
-    ctime_ns INTEGER
+    ctime_ns INTEGER,
+    compared INTEGER
 );
 CREATE INDEX documents_path ON documents(path);
 CREATE INDEX documents_sha256 ON documents(sha256);
@@ -192,6 +194,13 @@ pub fn prepare_for_writing(conn: &Connection, dir: &Path) -> Result<(), ArchiveE
         )
         .map_err(sql)?;
     }
+    // The characters a check compares of each document (fewer than `chars` for one it
+    // cuts), for `list`: documents archived without them are not known to be cut there
+    // (a check still says so, from the text). A column, not a format: older builds read
+    // and write such a catalog as before, and leave it empty.
+    if !has_column(conn, "compared").map_err(sql)? {
+        conn.execute_batch("ALTER TABLE documents ADD COLUMN compared INTEGER;").map_err(sql)?;
+    }
     if !super::rows::keeps_document_count(conn).map_err(sql)? {
         conn.execute_batch(&format!("BEGIN IMMEDIATE; {DOCUMENT_COUNT} COMMIT;")).map_err(sql)?;
     }
@@ -230,14 +239,6 @@ pub fn empty_write_ahead_log(conn: &Connection) {
     // Failing, it leaves the connection not waiting: its next use that meets a lock says
     // the catalog is busy instead of waiting for it.
     let _waits = conn.busy_timeout(BUSY_WAIT);
-}
-
-/// Whether the documents table has `column`.
-fn has_column(conn: &Connection, column: &str) -> Result<bool, rusqlite::Error> {
-    conn.query_row("SELECT count(*) FROM pragma_table_info('documents') WHERE name = ?1", [column], |r| {
-        r.get::<_, i64>(0)
-    })
-    .map(|n| n > 0)
 }
 
 /// Refuses a database that is not a twinspot catalog: it must have the tables of one and

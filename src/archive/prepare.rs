@@ -32,6 +32,8 @@ pub(super) struct Prepared {
     /// The text, compressed as stored (in the parallel part of an add).
     pub compressed: Vec<u8>,
     pub chars: usize,
+    /// Of them, those a check compares: fewer than `chars` for a document it cuts.
+    pub compared: usize,
     pub prints: DocumentFingerprints,
     /// `None` for a text without words: it is nobody's near duplicate.
     pub simhash: Option<u64>,
@@ -54,6 +56,7 @@ impl Prepared {
             added_at: now(),
             published,
             chars: self.chars,
+            compared: self.compared,
             simhash: self.simhash,
             bands: self.simhash.map(bands),
             nshash: self.prints.nshash,
@@ -90,6 +93,10 @@ pub(super) fn prepare(
     let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
     let keys = TokenKeys::of(&read.prints.tokenized.tokens);
     let sketch = sketch(read.prints.kgrams.iter().map(|f| f.hash));
+    let compared = match read.compared < read.entry.text.len() {
+        true => read.entry.text[..read.compared].chars().count(),
+        false => read.entry.chars,
+    };
     Ok(Prepared {
         sketch,
         path: input.display.clone(),
@@ -99,6 +106,7 @@ pub(super) fn prepare(
         sha256: read.entry.sha256.unwrap_or_default(),
         size,
         chars: read.entry.chars,
+        compared,
         compressed,
         prints: read.prints,
         simhash: read.entry.simhash,

@@ -56,9 +56,20 @@ pub struct DocumentInfo {
     pub added_at: i64,
     pub published: Option<String>,
     pub chars: u64,
+    /// Of its characters, those a check compares, as recorded when it was added: fewer
+    /// than `chars` for a document cut ([`Self::cut`]). `None` for a document archived
+    /// before it was recorded.
+    pub compared: Option<u64>,
     pub simhash: Option<u64>,
     pub nshash: Option<u64>,
     pub group: u32,
+}
+
+impl DocumentInfo {
+    /// The characters compared of a document a check compares by its first part only.
+    pub fn cut(&self) -> Option<u64> {
+        self.compared.filter(|&compared| compared < self.chars)
+    }
 }
 
 /// What is recorded of a file as seen before it was read (see `unchanged.rs`).
@@ -90,6 +101,8 @@ pub(super) struct NewDocument<'a> {
     pub added_at: i64,
     pub published: Option<&'a str>,
     pub chars: usize,
+    /// Of them, those a check compares (all but for a document it cuts).
+    pub compared: usize,
     pub simhash: Option<u64>,
     pub bands: Option<[i64; 4]>,
     pub nshash: Option<u64>,
@@ -175,9 +188,10 @@ pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Resul
         None => i64::try_from(doc.size).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(2, i64::MAX))?,
     };
     let chars = i64::try_from(doc.chars).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(5, i64::MAX))?;
+    let compared = i64::try_from(doc.compared).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(15, i64::MAX))?;
     conn.prepare_cached(
-        "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, h0, h1, nshash, keywords, group_id, source, mtime_ns, ctime_ns)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, ?12, ?13, ?14)",
+        "INSERT INTO documents(path, sha256, size, added_at, published, chars, simhash, h0, h1, nshash, keywords, group_id, source, mtime_ns, ctime_ns, compared)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, ?12, ?13, ?14, ?15)",
     )?
     .execute(params![
         doc.path,
@@ -193,7 +207,8 @@ pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Resul
         doc.keywords,
         doc.source,
         doc.stamp.map(|s| s.mtime_ns),
-        doc.stamp.map(|s| s.ctime_ns)
+        doc.stamp.map(|s| s.ctime_ns),
+        compared
     ])?;
     let id = conn.last_insert_rowid();
     conn.prepare_cached("INSERT INTO texts(id, text) VALUES (?1, ?2)")?.execute(params![id, doc.text])?;
@@ -323,12 +338,14 @@ fn delete_rows(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
     Ok(())
 }
 
-/// Every document, by id.
+/// Every document, by id (a catalog no writer of this build has opened records no
+/// compared characters).
 pub(super) fn documents(conn: &Connection) -> Result<Vec<DocumentInfo>, rusqlite::Error> {
-    let mut stmt = conn.prepare(
-        "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id, source
-         FROM documents ORDER BY id",
-    )?;
+    let compared = if has_column(conn, "compared")? { "compared" } else { "NULL" };
+    let mut stmt = conn.prepare(&format!(
+        "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id, source, {compared}
+         FROM documents ORDER BY id"
+    ))?;
     stmt.query_map([], |r| {
         Ok(DocumentInfo {
             id: id_at(r, 0)?,
@@ -339,12 +356,21 @@ pub(super) fn documents(conn: &Connection) -> Result<Vec<DocumentInfo>, rusqlite
             added_at: r.get(4)?,
             published: r.get(5)?,
             chars: unsigned_at(r, 6)?,
+            compared: r.get::<_, Option<i64>>(11)?.and_then(|n| u64::try_from(n).ok()),
             simhash: hash_at(r, 7)?,
             nshash: hash_at(r, 8)?,
             group: id_at(r, 9)?,
         })
     })?
     .collect()
+}
+
+/// Whether the documents table has `column` (one a writer adds to an older catalog).
+pub(super) fn has_column(conn: &Connection, column: &str) -> Result<bool, rusqlite::Error> {
+    conn.query_row("SELECT count(*) FROM pragma_table_info('documents') WHERE name = ?1", [column], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map(|n| n > 0)
 }
 
 /// The catalog's counts for `stats`; the bytes on disk are the folder's to add.

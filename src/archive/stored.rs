@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::codec::decompress;
 use super::error::ArchiveError;
 use super::rows::{EntryRow, StoredRow};
-use crate::engine::{Role, compared_prefix};
+use crate::engine::{Role, compared_part, compared_prefix};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::{DocumentFingerprints, FingerprintedDoc};
 use crate::model::DocumentEntry;
@@ -42,7 +42,7 @@ pub(super) fn reference_of(
 
 /// The report entry of archived document `doc`, numbered `id`, from its row as read
 /// (`location` names the archive): a row missing or unreadable gives an entry with its
-/// error.
+/// error, a text longer than a check compares the notice that says it was cut.
 pub(super) fn entry_of(
     doc: u32,
     id: usize,
@@ -66,8 +66,11 @@ pub(super) fn entry_of(
     entry.path = path;
     match decompress(&text) {
         Ok(text) => {
-            let compared = compared_prefix(&text, settings);
-            entry.countable_chars = text[..compared].chars().count();
+            // A reference cut as a check's own document is says so as one does: matching
+            // read its first part only (`reference_of`), so a copy of the rest is not found.
+            let (part, cut) = compared_part(&text, settings);
+            entry.countable_chars = part.chars().count();
+            entry.warnings.extend(cut);
             entry.text = Arc::from(text);
         }
         Err(e) => {

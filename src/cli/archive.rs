@@ -167,7 +167,8 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `twinspot archive list`: a line a document; a path listed more than once (the same
-/// relative path added from two folders) says the file each was archived from.
+/// relative path added from two folders) says the file each was archived from, and a
+/// document a check compares by its first part only says so.
 fn list(documents: &[twinspot::archive::DocumentInfo]) {
     let mut times = std::collections::HashMap::<&str, usize>::new();
     for d in documents {
@@ -178,8 +179,12 @@ fn list(documents: &[twinspot::archive::DocumentInfo]) {
             Some(source) if times.get(d.path.as_str()).is_some_and(|&n| n > 1) => format!("  (from {source})"),
             _ => String::new(),
         };
+        let cut = match d.cut() {
+            Some(compared) => format!("  (cut: first {compared} of {} characters compared)", d.chars),
+            None => String::new(),
+        };
         println!(
-            "{:>8} {:>8} {:>8} {:<10} {}{from}",
+            "{:>8} {:>8} {:>8} {:<10} {}{from}{cut}",
             d.id,
             d.group,
             d.chars,

@@ -270,7 +270,8 @@ fn insert_documents(
     batch: &mut AddSummary,
 ) -> Result<Vec<Fresh>, RowError> {
     let mut fresh = Vec::new();
-    let insert = tx.prepare(&rows::insert_sql(s))?;
+    let insert = rows::insert_sql(tx, s)?;
+    let insert = tx.prepare(&insert)?;
     let near = tx.prepare(&rows::near_sql(s))?;
     for &(doc, id) in docs {
         let old = versions.remove(&doc.source).unwrap_or_default();

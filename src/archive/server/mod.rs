@@ -100,11 +100,14 @@ impl ServerArchive {
         Ok(archive)
     }
 
-    /// Brings an archive of an older format to this build's ([`schema::upgrade`]) when
-    /// this role owns it; another writer leaves it as it is, which works as before, for
-    /// the owner's next change to upgrade.
+    /// Brings an archive of an older format to this build's ([`schema::upgrade`]), and
+    /// one without the `compared` column ([`schema::add_compared`]) to it, when this role
+    /// owns it; another writer leaves it as it is, which works as before, for the owner's
+    /// next change to upgrade.
     fn upgrade_if_owner(&mut self) -> Result<(), ArchiveError> {
-        if self.folded {
+        let keeps_compared = schema::keeps_compared(&mut *self.client(), &self.schema);
+        let keeps_compared = keeps_compared.map_err(|e| self.sql(RowError::Sql(e)))?;
+        if self.folded && keeps_compared {
             return Ok(());
         }
         let upgraded = {
@@ -112,11 +115,14 @@ impl ServerArchive {
             let owner = "SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = $1";
             let owns = client.query_one(owner, &[&self.schema.name()]).map(|r| r.get::<_, bool>(0));
             match owns.map_err(|e| self.sql(RowError::Sql(e)))? {
-                false => false,
+                false => self.folded,
                 true => {
                     let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
                     lock_writers(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
-                    schema::upgrade(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
+                    if !self.folded {
+                        schema::upgrade(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
+                    }
+                    schema::add_compared(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
                     tx.commit().map_err(|e| self.sql(RowError::Sql(e)))?;
                     true
                 }

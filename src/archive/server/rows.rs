@@ -57,15 +57,20 @@ fn unsigned(value: i64) -> u64 {
 
 // ---- documents ----
 
-/// The statement of [`insert_document`] (prepared once per batch by an add).
-pub(super) fn insert_sql(s: &Schema) -> String {
-    format!(
+/// The statement of [`insert_document`] (prepared once per batch by an add): with the
+/// compared characters where the archive keeps them ([`super::schema::keeps_compared`]).
+pub(super) fn insert_sql(db: &mut impl GenericClient, s: &Schema) -> Rows<String> {
+    let (column, value) = match super::schema::keeps_compared(db, s)? {
+        true => (", compared", ", $19"),
+        false => ("", ""),
+    };
+    Ok(format!(
         "INSERT INTO {s}.documents(id, path, source, sha256, size, added_at, published, chars, simhash, b0, b1, b2, b3,
-             nshash, keywords, text, keys, group_id)
+             nshash, keywords, text, keys, group_id{column})
          OVERRIDING SYSTEM VALUE
-         VALUES ($17, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18)
+         VALUES ($17, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18{value})
          ON CONFLICT (sha256) DO NOTHING RETURNING id"
-    )
+    ))
 }
 
 /// Inserts `doc` (statement [`insert_sql`]) as document `id` (reserved by
@@ -80,29 +85,30 @@ pub(super) fn insert_document(
     let band = |i: usize| doc.bands.map(|b| b[i] as i32);
     let size = i64::try_from(doc.size).unwrap_or(i64::MAX);
     let chars = i64::try_from(doc.chars).unwrap_or(i64::MAX);
-    let row = db.query_opt(
-        insert,
-        &[
-            &doc.path,
-            &doc.source,
-            &doc.sha256,
-            &size,
-            &doc.added_at,
-            &doc.published,
-            &chars,
-            &doc.simhash.map(stored_hash),
-            &band(0),
-            &band(1),
-            &band(2),
-            &band(3),
-            &doc.nshash.map(stored_hash),
-            &doc.keywords,
-            &doc.text,
-            &doc.keys.as_bytes(),
-            &i64::from(id),
-            &i64::from(group),
-        ],
-    )?;
+    let compared = i64::try_from(doc.compared).unwrap_or(i64::MAX);
+    let params: [&(dyn postgres::types::ToSql + Sync); 19] = [
+        &doc.path,
+        &doc.source,
+        &doc.sha256,
+        &size,
+        &doc.added_at,
+        &doc.published,
+        &chars,
+        &doc.simhash.map(stored_hash),
+        &band(0),
+        &band(1),
+        &band(2),
+        &band(3),
+        &doc.nshash.map(stored_hash),
+        &doc.keywords,
+        &doc.text,
+        &doc.keys.as_bytes(),
+        &i64::from(id),
+        &i64::from(group),
+        &compared,
+    ];
+    // The statement takes the compared characters where the archive keeps them.
+    let row = db.query_opt(insert, &params[..insert.params().len().min(params.len())])?;
     Ok(row.is_some())
 }
 
@@ -229,9 +235,10 @@ pub(super) fn remove_document(db: &mut impl GenericClient, s: &Schema, id: u32) 
 
 /// Every document, by id.
 pub(super) fn documents(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<DocumentInfo>> {
+    let compared = if super::schema::keeps_compared(db, s)? { "compared" } else { "NULL::bigint" };
     db.query(
         &format!(
-            "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id, source
+            "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id, source, {compared}
              FROM {s}.documents ORDER BY id"
         ),
         &[],
@@ -247,6 +254,7 @@ pub(super) fn documents(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<Doc
             added_at: r.get(4),
             published: r.get(5),
             chars: unsigned(r.get(6)),
+            compared: r.get::<_, Option<i64>>(11).map(unsigned),
             simhash: hash_of(r.get(7)),
             nshash: hash_of(r.get(8)),
             group: id_of(r.get(9))?,

@@ -151,7 +151,8 @@ pub(super) fn create(
              keywords text,
              text bytea NOT NULL,
              keys bytea NOT NULL,
-             group_id bigint NOT NULL);
+             group_id bigint NOT NULL,
+             compared bigint);
          ALTER TABLE {s}.documents ALTER COLUMN text SET STORAGE EXTERNAL;
          CREATE INDEX ON {s}.documents (b0);
          CREATE INDEX ON {s}.documents (b1);
@@ -204,6 +205,24 @@ fn packed_tables(s: &Schema) -> String {
             )
         })
         .concat()
+}
+
+/// Whether the documents table has the `compared` column: the characters a check
+/// compares of each document (fewer than `chars` for one it cuts), for `list`. Archives
+/// made before have none until their owner's next change adds it ([`add_compared`]);
+/// until then documents are not known to be cut there, and are written without it.
+pub(super) fn keeps_compared(db: &mut impl GenericClient, s: &Schema) -> Result<bool, postgres::Error> {
+    let query = "SELECT EXISTS (SELECT 1 FROM pg_attribute
+                 WHERE attrelid = to_regclass(format('%I.documents', $1::text)) AND attname = 'compared'
+                 AND NOT attisdropped)";
+    Ok(db.query_one(query, &[&s.name()])?.get(0))
+}
+
+/// Adds the `compared` column ([`keeps_compared`]) to an archive made before it: a
+/// column, not a format, so that older builds read and write the archive as before (and
+/// leave it empty). Run by the archive's owner inside a transaction.
+pub(super) fn add_compared(db: &mut impl GenericClient, s: &Schema) -> Result<(), postgres::Error> {
+    db.batch_execute(&format!("ALTER TABLE {s}.documents ADD COLUMN IF NOT EXISTS compared bigint;"))
 }
 
 /// Brings an archive of an older format to [`FORMAT`]: the tables of folded postings

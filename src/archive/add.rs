@@ -66,6 +66,18 @@ pub struct AddSummary {
 }
 
 impl AddSummary {
+    /// The files of a batch that were read (or seen unchanged), the others' failures noted.
+    fn keep_read(&mut self, read: Vec<Result<Seen, (String, String)>>) -> Vec<Seen> {
+        let mut ok = Vec::with_capacity(read.len());
+        for r in read {
+            match r {
+                Ok(p) => ok.push(p),
+                Err(failure) => self.failed.push(failure),
+            }
+        }
+        ok
+    }
+
     /// Adds the counts of `other` (a batch's) to these.
     fn absorb(&mut self, other: AddSummary) {
         self.added += other.added;
@@ -119,13 +131,7 @@ impl Archive {
         sink: &dyn ProgressSink,
         cancel: &CancelFlag,
     ) -> Result<AddSummary, ArchiveError> {
-        self.require_writable()?;
-        if let Some(date) = &options.published {
-            super::date::parse_date(date)?;
-        }
-        let mut summary = AddSummary::default();
-        let (inputs, inside) = self.outside_the_archive(inputs);
-        summary.inside_archive = inside;
+        let (inputs, mut summary) = self.admitted(inputs, options)?;
         let inputs = &inputs[..];
         let total = inputs.len();
         let mut done = 0;
@@ -148,11 +154,7 @@ impl Archive {
         let mut read_ahead = None;
         // Moves each commit's pages into the catalog while the next batch is read.
         let backfill = Backfill::start(&self.dir);
-        let backfill_now = || {
-            if let Some(backfill) = &backfill {
-                backfill.committed();
-            }
-        };
+        let backfill_now = || backfill.iter().for_each(Backfill::committed);
         for batch in inputs.chunks(BATCH) {
             if cancel.is_cancelled() {
                 break;
@@ -173,17 +175,8 @@ impl Archive {
                     .map(|(source, input)| (source.as_str(), input.display.as_str()))
                     .collect();
                 let known = snapshot.of_batch(&files).map_err(|e| self.sql(e))?;
-                let ticks = std::sync::atomic::AtomicUsize::new(done);
-                let read: Vec<Result<Seen, (String, String)>> = batch
-                    .par_iter()
-                    .zip(sources)
-                    .map(|(input, source)| {
-                        let prepared = self.see(input, source, (&extractor, &dictionary), &known, preload.as_deref());
-                        let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        sink.progress(Progress { stage: Stage::Reading, done: n, total });
-                        prepared
-                    })
-                    .collect();
+                let progress = (sink, done, total);
+                let read = self.see_batch(batch, sources, (&extractor, &dictionary), (&known, preload.as_deref()), progress);
                 Ok::<_, ArchiveError>((read, commit.map(|handle| handle.join())))
             })?;
             if let Some(committed) = committed {
@@ -195,38 +188,21 @@ impl Archive {
             if cancel.is_cancelled() {
                 break;
             }
-            let mut ok = Vec::new();
-            for r in read {
-                match r {
-                    Ok(p) => ok.push(p),
-                    Err(failure) => summary.failed.push(failure),
-                }
-            }
+            let ok = summary.keep_read(read);
             if read_ahead.is_none() {
                 read_ahead = readahead::start(&self.dir, ok.iter().filter_map(Seen::sketch), (batch.len(), total));
             }
             pending = Some(ok);
             done += batch.len();
         }
-        let mut before = None;
-        if let Some(docs) = pending {
-            before = self.before_last_commit(&fresh, &docs);
-            // The last commit, and the merge it may draw, run on one core: the groups'
-            // rule's lookups in the segments listed before it run beside it.
-            let committed = std::thread::scope(|scope| {
-                let looked = before.as_mut().map(|(before, hashes)| scope.spawn(move || before.look_up(hashes)));
-                let committed = self.commit_and_merge(docs, &mut finder, options);
-                if let Some(handle) = looked {
-                    // Lookups only read: a panic there is a bug, raised here.
-                    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                }
-                committed
-            });
-            let (done, added) = committed?;
-            summary.absorb(done);
-            fresh.extend(added);
-            backfill_now();
-        }
+        let before = match pending {
+            Some(docs) => {
+                let before = self.commit_last(docs, (&mut fresh, &mut summary), &mut finder, options)?;
+                backfill_now();
+                before
+            }
+            None => None,
+        };
         // Every document is committed by now: a check that fails here (a damaged segment,
         // said above) leaves groups by SimHash alone, and says so.
         let looked = before.as_ref().map(|(before, _)| before);
@@ -241,14 +217,67 @@ impl Archive {
         if !options.sync.is_empty() && !cancel.is_cancelled() {
             summary.dropped = self.drop_gone(&options.sync)?;
         }
-        // Its last pass done, the rest of the log is moved here.
-        drop(backfill);
-        // The add's log (up to `catalog::CHECKPOINT_PAGES`) moves into the catalog now,
-        // not when the archive is let go: a window or a program that keeps the archive
-        // open would otherwise keep a log of hundreds of megabytes on disk beside it.
-        catalog::empty_write_ahead_log(&self.lock());
+        self.leave_log(backfill);
         sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
         Ok(summary)
+    }
+
+    /// Ends `backfill` (its last pass done, the rest of the log is moved here) and moves
+    /// the add's log (up to `catalog::CHECKPOINT_PAGES`) into the catalog now, not when
+    /// the archive is let go: a window or a program that keeps the archive open would
+    /// otherwise keep a log of hundreds of megabytes on disk beside it.
+    fn leave_log(&self, backfill: Option<Backfill>) {
+        drop(backfill);
+        catalog::empty_write_ahead_log(&self.lock());
+    }
+
+    /// Reads the files of `batch` (their `sources`) on every core, each as [`Self::see`]
+    /// decides, telling `sink` of each one read after the `done` of `total` before them.
+    fn see_batch(
+        &self,
+        batch: &[DocumentInput],
+        sources: Vec<String>,
+        readers: (&ingest::Extractor, &Dictionary),
+        (known, preload): (&Known, Option<&Preload>),
+        (sink, done, total): (&dyn ProgressSink, usize, usize),
+    ) -> Vec<Result<Seen, (String, String)>> {
+        let ticks = std::sync::atomic::AtomicUsize::new(done);
+        batch
+            .par_iter()
+            .zip(sources)
+            .map(|(input, source)| {
+                let prepared = self.see(input, source, readers, known, preload);
+                let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                sink.progress(Progress { stage: Stage::Reading, done: n, total });
+                prepared
+            })
+            .collect()
+    }
+
+    /// Commits the last batch `docs` (and the merge it may draw) on one core while the
+    /// groups' rule looks up, beside it, the segments listed before it; adds what it did
+    /// to `summary` and what it added to `fresh`. The segments looked up, for the rule.
+    fn commit_last(
+        &self,
+        docs: Vec<Seen>,
+        (fresh, summary): (&mut Vec<Fresh>, &mut AddSummary),
+        finder: &mut NearFinder,
+        options: &AddOptions,
+    ) -> Result<Option<(Before, Vec<u64>)>, ArchiveError> {
+        let mut before = self.before_last_commit(fresh, &docs);
+        let committed = std::thread::scope(|scope| {
+            let looked = before.as_mut().map(|(before, hashes)| scope.spawn(move || before.look_up(hashes)));
+            let committed = self.commit_and_merge(docs, finder, options);
+            if let Some(handle) = looked {
+                // Lookups only read: a panic there is a bug, raised here.
+                handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            }
+            committed
+        });
+        let (done, added) = committed?;
+        summary.absorb(done);
+        fresh.extend(added);
+        Ok(before)
     }
 
     /// Commits one batch, then merges segments if a tier is full; what it added.
@@ -275,6 +304,21 @@ impl Archive {
             return None;
         }
         Some((Before::open(&self.dir, &self.lock()).ok()?, hashes))
+    }
+
+    /// What an add of `inputs` may begin with: the archive writable here, the options
+    /// sound, and the inputs outside the archive folder (the summary names the others).
+    fn admitted(
+        &self,
+        inputs: &[DocumentInput],
+        options: &AddOptions,
+    ) -> Result<(Vec<DocumentInput>, AddSummary), ArchiveError> {
+        self.require_writable()?;
+        if let Some(date) = &options.published {
+            super::date::parse_date(date)?;
+        }
+        let (inputs, inside) = self.outside_the_archive(inputs);
+        Ok((inputs, AddSummary { inside_archive: inside, ..AddSummary::default() }))
     }
 
     /// The inputs that are not files of the archive folder itself, and the names of those

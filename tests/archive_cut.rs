@@ -1,6 +1,7 @@
 //! Archived documents longer than a check compares (its first 8,000,000 normalized
 //! characters), in a folder and on a shared server: a check that reports one says it was
-//! cut, as `compare` says of its own documents, and `list` marks it; an archive written
+//! cut, as `compare` says of its own documents, every suspect is told that text copied
+//! from past the cut is not found, and `list` marks it; an archive written
 //! before the compared characters were recorded lists it unmarked and is checked as before.
 
 use std::path::Path;
@@ -76,6 +77,28 @@ fn assert_cut_named(report: &serde_json::Value, chars: usize) {
     assert_eq!(long["warnings"], serde_json::json!([said]), "{long}");
     let suspect = documents.iter().find(|d| d["path"] == "suspect.txt").unwrap();
     assert!(suspect["overall"].as_f64().unwrap() > 0.3, "the passage of the compared part is found: {suspect}");
+    assert_eq!(suspect["warnings"], serde_json::json!([stored_cut_said()]), "{suspect}");
+}
+
+/// What a suspect checked against an archive holding the long document is told.
+fn stored_cut_said() -> String {
+    format!(
+        "1 archived document is longer than {COMPARED} characters and compared by that first part only: text \
+         copied from past it is not found"
+    )
+}
+
+/// A suspect that copies only from past the cut: the long reference is never found, and
+/// the suspect is told why it may read as its own work.
+fn assert_copy_past_the_cut_is_told(dir: &Path, archive: &str) {
+    let long = std::fs::read_to_string(dir.join("long.txt")).unwrap();
+    let past = format!("My own opening. {} My own end.\n", &long[PAST_THE_CUT..PAST_THE_CUT + 3_000]);
+    std::fs::write(dir.join("past.txt"), past).unwrap();
+    let stdout = success(&twinspot(dir, &["archive", "check", archive, "past.txt", "--json", "-", "-q"]));
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let suspect = &report["documents"][0];
+    assert_eq!(suspect["path"], "past.txt");
+    assert_eq!(suspect["warnings"], serde_json::json!([stored_cut_said()]), "{suspect}");
 }
 
 /// The line `list` gives of `path`.
@@ -99,6 +122,7 @@ fn a_cut_document_of_a_folder_archive_is_named_by_a_check_and_marked_by_list() {
     success(&added);
     assert!(String::from_utf8_lossy(&added.stderr).contains("only the first 8000000"));
     assert_cut_named(&check(dir, "arc"), chars);
+    assert_copy_past_the_cut_is_told(dir, "arc");
     assert!(listed(dir, "arc", "long.txt").ends_with(&cut_mark(chars)));
 
     // An archive written before the compared characters were recorded: the same format,
@@ -133,6 +157,7 @@ fn a_cut_document_of_a_shared_archive_is_named_by_a_check_and_marked_by_list() {
     let chars = write_documents(dir);
     success(&twinspot(dir, &["archive", "add", &url, "long.txt", "-q"]));
     assert_cut_named(&check(dir, &url), chars);
+    assert_copy_past_the_cut_is_told(dir, &url);
     assert!(listed(dir, &url, "long.txt").ends_with(&cut_mark(chars)));
 
     // An archive made before the column: listed unmarked; a writer that does not own it

@@ -416,6 +416,10 @@ impl StoredReferences for ArchiveIndex<'_> {
         self.archive.catalog().first_with_sha256(sha256).map_err(StoreError::new)
     }
 
+    fn cut_references(&self, max: usize) -> Result<usize, StoreError> {
+        self.archive.catalog().longer_than(max).map_err(StoreError::new)
+    }
+
     fn entry(&self, doc: u32, id: usize) -> DocumentEntry {
         let row = self.archive.catalog().entry(doc);
         entry_of(doc, id, row, self.archive.dir.clone(), &self.archive.settings)

@@ -284,6 +284,13 @@ pub(super) fn sources(conn: &Connection) -> Result<Vec<(u32, String)>, rusqlite:
     stmt.query_map([], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
 }
 
+/// How many archived documents hold more than `max` characters.
+pub(super) fn longer_than(conn: &Connection, max: usize) -> Result<usize, rusqlite::Error> {
+    let max = i64::try_from(max).unwrap_or(i64::MAX);
+    let count: i64 = conn.query_row("SELECT count(*) FROM documents WHERE chars > ?1", [max], |r| r.get(0))?;
+    usize::try_from(count).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, count))
+}
+
 /// The first archived document with these bytes (by SHA-256), if any.
 pub(super) fn first_with_sha256(conn: &Connection, sha256: &str) -> Result<Option<u32>, rusqlite::Error> {
     conn.prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 ORDER BY id LIMIT 1")?

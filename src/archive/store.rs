@@ -41,6 +41,8 @@ pub(super) trait CatalogRead: Send + Sync {
     fn glances(&self, docs: &[u32], each: &mut GlanceFn<'_>) -> Result<(), ArchiveError>;
     /// The first document with these bytes (by SHA-256).
     fn first_with_sha256(&self, sha256: &str) -> Result<Option<u32>, ArchiveError>;
+    /// How many documents hold more than `max` characters.
+    fn longer_than(&self, max: usize) -> Result<usize, ArchiveError>;
     /// What a report shows of `doc`.
     fn entry(&self, doc: u32) -> Result<Option<EntryRow>, ArchiveError>;
 }
@@ -111,6 +113,10 @@ impl CatalogRead for SqliteCatalog {
 
     fn first_with_sha256(&self, sha256: &str) -> Result<Option<u32>, ArchiveError> {
         self.read(|conn| rows::first_with_sha256(conn, sha256))
+    }
+
+    fn longer_than(&self, max: usize) -> Result<usize, ArchiveError> {
+        self.read(|conn| rows::longer_than(conn, max))
     }
 
     fn entry(&self, doc: u32) -> Result<Option<EntryRow>, ArchiveError> {

@@ -25,7 +25,7 @@ pub use candidates::{CandidateDocument, CandidateRequest, DEFAULT_GROUP_CHARS, a
 pub use inputs::{InputSet, REPORT_GENERATOR_MARK, SUPPORTED_EXTENSIONS, collect_inputs, display_path};
 pub use matcher::MAX_POSTINGS;
 pub(crate) use pipeline::{compared_prefix, fingerprint_document, run_against};
-pub use pipeline::{compared_part, run_check, run_check_cached};
+pub use pipeline::{MAX_COMPARED_CHARS, compared_part, run_check, run_check_cached};
 pub use progress::{CancelFlag, Cancelled, MatchTimings, NoProgress, Progress, ProgressSink, Stage};
 pub use read_cache::ReadCache;
 pub use stopped::CheckError;

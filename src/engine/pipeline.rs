@@ -32,7 +32,7 @@ use crate::settings::Settings;
 /// A document is compared up to this many normalized characters (about 24 MB of Chinese
 /// or 8 MB of English text); the rest gets a warning. Every per-document structure grows
 /// with this length, so it bounds a document's memory, whatever its content.
-const MAX_COMPARED_CHARS: usize = 8_000_000;
+pub const MAX_COMPARED_CHARS: usize = 8_000_000;
 
 /// The report keeps at most this many pairs: each suspect its closest ones, as many as fit
 /// (see `keep_closest_pairs`).
@@ -105,7 +105,10 @@ fn run(
     let identical = find_identical(&mut docs, request.mode);
     // Suspects with the same bytes as a stored reference: stated whole, not aligned.
     let twins = match stored {
-        Some(stored) => stored_twins(&docs, &identical, stored)?,
+        Some(stored) => {
+            note_stored_cut(&mut docs, stored)?;
+            stored_twins(&docs, &identical, stored)?
+        }
         None => FxHashMap::default(),
     };
     let classmate: Vec<bool> = docs.iter().map(|d| d.entry.role == Role::Suspect).collect();
@@ -163,6 +166,20 @@ fn read_and_sign(
         request.dictionary.release();
     }
     Ok(docs)
+}
+
+/// Tells every suspect how many stored references are longer than a check compares:
+/// text copied from past their first part is not found, and a suspect that copied only
+/// that would otherwise read as original work.
+fn note_stored_cut(docs: &mut [Loaded], stored: &dyn StoredReferences) -> Result<(), StoreError> {
+    let documents = stored.cut_references(MAX_COMPARED_CHARS)?;
+    if documents > 0 {
+        let notice = Notice::StoredCut { documents, max: MAX_COMPARED_CHARS };
+        for d in docs.iter_mut().filter(|d| d.entry.role == Role::Suspect) {
+            d.entry.warnings.push(notice.clone());
+        }
+    }
+    Ok(())
 }
 
 /// The suspects whose bytes are those of a stored reference: suspect → stored id.

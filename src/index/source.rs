@@ -124,4 +124,8 @@ pub trait StoredReferences: ReferenceIndex {
     /// The first stored reference whose file has this SHA-256, if any: a suspect with the
     /// same bytes is stated as a whole-text copy, not aligned.
     fn same_bytes(&self, sha256: &str) -> Result<Option<u32>, StoreError>;
+
+    /// How many stored references hold more than `max` characters: a check compares
+    /// their first part only, so what was copied from the rest is not found.
+    fn cut_references(&self, max: usize) -> Result<usize, StoreError>;
 }

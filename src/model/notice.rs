@@ -31,6 +31,9 @@ pub enum Notice {
     IdenticalTo { path: String, through: bool },
     /// A giant document compared up to a prefix.
     PrefixCompared { compared: usize, chars: usize, max: usize },
+    /// The stored references (an archive's) of which `documents` are longer than a check
+    /// compares (`max` characters): text copied from past their first part is not found.
+    StoredCut { documents: usize, max: usize },
     /// Pairs beyond the report's bound left out.
     PairsLeftOut { left_out: usize, max: usize, kept: usize },
     /// A suspect that shares no text with any document was compared with references in
@@ -77,6 +80,14 @@ impl std::fmt::Display for Notice {
                 "only the first {compared} of its {chars} characters are compared: a document may take at most \
                  {max} normalized characters"
             ),
+            Self::StoredCut { documents, max } => {
+                let (s, is) = if *documents == 1 { ("", "is") } else { ("s", "are") };
+                write!(
+                    f,
+                    "{documents} archived document{s} {is} longer than {max} characters and compared by that first \
+                     part only: text copied from past it is not found"
+                )
+            }
             Self::PairsLeftOut { left_out, max, kept } => write!(
                 f,
                 "{left_out} more pairs with shared text were left out: a report keeps at most {max} pairs, the \

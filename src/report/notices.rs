@@ -95,6 +95,9 @@ fn notice_zh(notice: &Notice) -> String {
         Notice::PrefixCompared { compared, chars, max } => {
             format!("只比较了全部 {chars} 个字符中的前 {compared} 个：一个文档最多比较 {max} 个规范化字符")
         }
+        Notice::StoredCut { documents, max } => {
+            format!("档案库中有 {documents} 个文档超过 {max} 个字符，只比较了前 {max} 个：抄自其后部分的文字查不到")
+        }
         Notice::PairsLeftOut { left_out, max, kept } => format!(
             "另有 {left_out} 个有共同文字的文档对未列出：报告最多保留 {max} 个文档对，每个文档保留最接近的 {kept} 个"
         ),

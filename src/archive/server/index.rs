@@ -169,6 +169,11 @@ impl StoredReferences for ServerIndex<'_> {
         self.read(|c| rows::first_with_sha256(c, s, sha256))
     }
 
+    fn cut_references(&self, max: usize) -> Result<usize, StoreError> {
+        let s = &self.archive.schema;
+        self.read(|c| rows::longer_than(c, s, max))
+    }
+
     fn entry(&self, doc: u32, id: usize) -> DocumentEntry {
         let s = &self.archive.schema;
         let row = rows::entry(&mut *self.archive.client(), s, doc).map_err(|e| self.archive.sql(e));

@@ -303,6 +303,13 @@ pub(super) fn document_count(db: &mut impl GenericClient, s: &Schema) -> Rows<us
     Ok(usize::try_from(count).unwrap_or(0))
 }
 
+/// How many documents hold more than `max` characters.
+pub(super) fn longer_than(db: &mut impl GenericClient, s: &Schema, max: usize) -> Rows<usize> {
+    let query = format!("SELECT count(*) FROM {s}.documents WHERE chars > $1");
+    let count: i64 = db.query_one(&query, &[&i64::try_from(max).unwrap_or(i64::MAX)])?.get(0);
+    Ok(usize::try_from(count).unwrap_or(0))
+}
+
 /// (id, SimHash) of the documents sharing a band with `bands`, or of every document with
 /// a SimHash when `None`.
 pub(super) fn simhash_rows(db: &mut impl GenericClient, s: &Schema, bands: Option<[i64; 4]>) -> Rows<Vec<(u32, u64)>> {

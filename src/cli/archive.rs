@@ -82,21 +82,7 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
         }
         ArchiveCommand::Check(args) => return check(&location, args),
         ArchiveCommand::List { .. } => list(&open_read(&location)?.list()?),
-        ArchiveCommand::Stats { .. } => {
-            let store = open_read(&location)?;
-            let s = store.stats()?;
-            println!("documents        {}", s.documents);
-            println!("characters       {}", s.chars);
-            println!("groups           {}", s.groups);
-            if let AnyArchive::Folder(_) = store {
-                println!("segments         {} k-gram, {} sentence", s.kgram_segments, s.sentence_segments);
-            }
-            println!("postings         {}", s.postings);
-            println!("bytes on disk    {}", s.bytes);
-            if s.chars > 0 {
-                println!("bytes per char   {:.2}", s.bytes as f64 / s.chars as f64);
-            }
-        }
+        ArchiveCommand::Stats { .. } => stats(&open_read(&location)?)?,
         ArchiveCommand::Remove { paths, id, .. } => {
             let summary = open_write(&location, "remove from")?.remove(&id, &paths)?;
             for elsewhere in &summary.elsewhere {
@@ -109,17 +95,7 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
-        ArchiveCommand::Groups { .. } => {
-            let store = open_read(&location)?;
-            let groups = store.groups()?;
-            let paths = store.member_paths(&groups)?;
-            for g in groups {
-                println!("group {} ({} documents)", g.representative, g.members.len());
-                for id in g.members {
-                    println!("  {:>8} {}", id, paths.get(&id).map(String::as_str).unwrap_or("?"));
-                }
-            }
-        }
+        ArchiveCommand::Groups { .. } => groups(&open_read(&location)?)?,
         ArchiveCommand::Expire { before, .. } => {
             let dropped = open_write(&location, "expire documents of")?.expire(&before)?;
             println!("{dropped} expired");
@@ -164,6 +140,36 @@ pub fn run(args: ArchiveArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `twinspot archive stats`: the archive's sizes, a line each.
+fn stats(store: &AnyArchive) -> anyhow::Result<()> {
+    let s = store.stats()?;
+    println!("documents        {}", s.documents);
+    println!("characters       {}", s.chars);
+    println!("groups           {}", s.groups);
+    if let AnyArchive::Folder(_) = store {
+        println!("segments         {} k-gram, {} sentence", s.kgram_segments, s.sentence_segments);
+    }
+    println!("postings         {}", s.postings);
+    println!("bytes on disk    {}", s.bytes);
+    if s.chars > 0 {
+        println!("bytes per char   {:.2}", s.bytes as f64 / s.chars as f64);
+    }
+    Ok(())
+}
+
+/// `twinspot archive groups`: each group of near duplicates with its members' paths.
+fn groups(store: &AnyArchive) -> anyhow::Result<()> {
+    let groups = store.groups()?;
+    let paths = store.member_paths(&groups)?;
+    for g in groups {
+        println!("group {} ({} documents)", g.representative, g.members.len());
+        for id in g.members {
+            println!("  {:>8} {}", id, paths.get(&id).map(String::as_str).unwrap_or("?"));
+        }
+    }
+    Ok(())
 }
 
 /// `twinspot archive list`: a line a document; a path listed more than once (the same

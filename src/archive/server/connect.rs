@@ -398,6 +398,22 @@ mod tests {
     }
 
     #[test]
+    fn statement_deadlines_are_read_from_the_url() {
+        let location = ServerLocation::parse("postgresql://u:secret@h/db?sslmode=disable").unwrap();
+        assert_eq!(location.deadlines, Deadlines::default());
+        let url = "postgresql://u:secret@h/db?twinspot_deadline=5&sslmode=disable&twinspot_maintenance_deadline=600";
+        let location = ServerLocation::parse(url).unwrap();
+        assert_eq!(location.deadlines.statement, Duration::from_secs(5));
+        assert_eq!(location.deadlines.maintenance, Duration::from_secs(600));
+        assert_eq!(location.tls, Tls::Disable);
+        for bad in ["0", "-3", "2.5", "soon", ""] {
+            let url = format!("postgresql://u:secret@h/db?twinspot_deadline={bad}");
+            let error = ServerLocation::parse(&url).unwrap_err().to_string();
+            assert!(error.contains("twinspot_deadline") && !error.contains("secret"), "{error}");
+        }
+    }
+
+    #[test]
     fn a_password_holding_at_signs_and_slashes_is_read_whole() {
         for password in ["p@ss", "p@s/s:w@rd", "a?b@c", "50%off"] {
             let url = format!("postgresql://odd:{password}@db.example:6543/news?sslmode=disable");

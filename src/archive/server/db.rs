@@ -26,14 +26,18 @@ use tokio_postgres::{Row, Statement, ToStatement};
 /// a catalog read, a statement of an add's batch. Each takes milliseconds to a few
 /// seconds on a large archive (docs/shared-archive.md); thirty seconds is far beyond
 /// that and still short enough that a frozen server is one message while the user waits.
-pub(super) const STATEMENT_DEADLINE: Duration = Duration::from_secs(30);
+pub const STATEMENT_DEADLINE: Duration = Duration::from_secs(30);
 
 /// How long a maintenance statement may go without an answer: `compact`'s fold and
 /// `VACUUM`, the count of every posting (`stats`), a schema's creation or upgrade, a
 /// batch's COPY of postings, and the wait for the writers' lock (held by another adder's
 /// batch or a `compact`). The first fold of 100,000 documents took 22 minutes, most of it
 /// in two statements; two hours leaves room for several times that archive.
-pub(super) const MAINTENANCE_DEADLINE: Duration = Duration::from_secs(2 * 60 * 60);
+pub const MAINTENANCE_DEADLINE: Duration = Duration::from_secs(2 * 60 * 60);
+
+/// The largest message of a COPY's data: a batch's share of postings may be many
+/// megabytes, sent as messages of moderate size as the `postgres` crate sends them.
+const COPY_PIECE: usize = 64 * 1024;
 
 /// The URL parameter that sets [`STATEMENT_DEADLINE`] (seconds).
 pub const STATEMENT_SETTING: &str = "twinspot_deadline";
@@ -292,12 +296,15 @@ pub trait Sql {
         self.db().run(async |c| c.prepare(query).await)
     }
 
-    /// Runs `COPY … FROM STDIN` statement `sql` with `data`; the rows copied.
-    fn copy_in(&mut self, sql: &str, data: Vec<u8>) -> Result<u64, SqlError> {
+    /// Runs `COPY … FROM STDIN` statement `sql` with `data`, sent in pieces of
+    /// 64 KiB; the rows copied.
+    fn copy_in(&mut self, sql: &str, data: &[u8]) -> Result<u64, SqlError> {
         self.db().run(async |c| {
             let sink = c.copy_in::<_, Cursor<Vec<u8>>>(sql).await?;
             let mut sink = pin!(sink);
-            sink.send(Cursor::new(data)).await?;
+            for piece in data.chunks(COPY_PIECE) {
+                sink.send(Cursor::new(piece.to_vec())).await?;
+            }
             sink.as_mut().finish().await
         })
     }

@@ -23,7 +23,9 @@ mod schema;
 use std::sync::{Mutex, MutexGuard};
 
 pub use connect::{ServerLocation, Tls, is_server_url};
-pub use db::{Db, Deadlines, MAINTENANCE_SETTING, STATEMENT_SETTING, Sql, SqlError, Tx};
+pub use db::{
+    Db, Deadlines, MAINTENANCE_DEADLINE, MAINTENANCE_SETTING, STATEMENT_DEADLINE, STATEMENT_SETTING, Sql, SqlError, Tx,
+};
 pub use index::{ServerIndex, check_against};
 pub use schema::Schema;
 

@@ -544,7 +544,7 @@ pub(super) fn copy_partition(
     bytes.extend_from_slice(&(-1i16).to_be_bytes());
     let sql = format!("COPY {s}.{}_{part} (hash, doc, position) FROM STDIN BINARY", table.table());
     // A batch's share of postings may be many megabytes: the maintenance deadline.
-    Ok(db.patiently(|db| db.copy_in(&sql, bytes))?)
+    Ok(db.patiently(|db| db.copy_in(&sql, &bytes))?)
 }
 
 /// Deletes the postings of removed documents and forgets them: what `compact` does to

@@ -186,7 +186,7 @@ fn silent_server(for_how_long: Duration) -> u16 {
 }
 
 /// Runs `args` in `dir`, killed after `limit`; its output and how long it took.
-fn run_bounded(dir: &Path, args: &[&str], limit: Duration) -> (Output, Duration) {
+pub(crate) fn run_bounded(dir: &Path, args: &[&str], limit: Duration) -> (Output, Duration) {
     let started = Instant::now();
     let mut child = command()
         .current_dir(dir)

@@ -485,7 +485,7 @@ fn a_wrong_password_and_an_unreachable_server_fail_quickly_and_never_show_the_pa
 
 #[test]
 fn tls_is_used_when_asked_and_verify_full_checks_the_certificate() {
-    use twinspot::archive::server::ServerLocation;
+    use twinspot::archive::server::{ServerLocation, Sql};
     let server = PgServer::start_with_tls();
     let cert = server.certificate.clone().unwrap();
     let tmp = tempfile::tempdir().unwrap();

@@ -9,6 +9,8 @@ mod archive;
 mod archive_cut;
 #[cfg(unix)]
 mod archive_daily;
+#[cfg(unix)]
+mod archive_frozen;
 mod archive_groups;
 #[cfg(unix)]
 mod archive_keys;

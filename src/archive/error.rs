@@ -77,6 +77,10 @@ pub enum ArchiveError {
     )]
     ConnectionLost { shown: String, why: String },
     #[error(
+        "the archive server {address} ({shown}) did not answer within {seconds} s, so twinspot gave its connection up: the server may be stopped or overloaded, or the network to it cut; what was not committed is rolled back: try again when it answers (a statement that needs longer: {setting}=SECONDS in the URL)"
+    )]
+    NoAnswer { shown: String, address: String, seconds: u64, setting: &'static str },
+    #[error(
         "{role} may not {action} the archive {shown}: that needs the {needed} permission (`twinspot archive grant ARCHIVE {role} --{needed}`, run by the archive's owner)"
     )]
     NoPermission { role: String, action: &'static str, needed: &'static str, shown: String },

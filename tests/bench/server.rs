@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion};
-use twinspot::archive::server::{Schema, ServerArchive, ServerIndex, ServerLocation, check_against};
+use twinspot::archive::server::{Schema, ServerArchive, ServerIndex, ServerLocation, Sql, check_against};
 use twinspot::archive::{AddOptions, Archive};
 use twinspot::index::{ReferenceIndex, Signal};
 use twinspot::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role, Settings};

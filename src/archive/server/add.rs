@@ -14,6 +14,7 @@ use super::super::prepare::{Prepared, prepare, source_of};
 use super::super::regroup::{CHECKED_AT_ONCE, check_of, near_duplicates_in, sharing_sketches};
 use super::super::unchanged::file_digest;
 use super::copiers::Copiers;
+use super::db::{Sql, Tx};
 use super::index::{ServerIndex, check_against};
 use super::rows::{self, RowError};
 use super::{ArchiveError, Schema, ServerArchive};
@@ -114,7 +115,8 @@ impl ServerArchive {
             // role that may only write, the server skips them with a warning, and its
             // own autovacuum does them.
             let analyze = format!("VACUUM (ANALYZE) {s}.documents, {s}.kgrams, {s}.sentences");
-            self.client().batch_execute(&analyze).map_err(|e| self.sql(RowError::Sql(e)))?;
+            let analyzed = self.client().patiently(|db| db.batch_execute(&analyze));
+            analyzed.map_err(|e| self.sql(RowError::Sql(e)))?;
         }
         match self.regroup(&fresh, (options.cluster, &dictionary), cancel) {
             Ok(checked) => summary.checked_for_groups = checked,
@@ -205,7 +207,7 @@ impl ServerArchive {
 /// adder meanwhile, or twice in this batch) is counted unchanged before anything of it is
 /// written. The documents added, for their check by the groups' rule.
 fn commit_batch(
-    tx: &mut postgres::Transaction<'_>,
+    tx: &mut Tx<'_>,
     s: &Schema,
     copiers: &mut Copiers,
     docs: Vec<Prepared>,
@@ -262,7 +264,7 @@ fn commit_batch(
 /// another adder stored meanwhile without the writers' lock is counted unchanged, and its
 /// id stays removed. The documents inserted.
 fn insert_documents(
-    tx: &mut postgres::Transaction<'_>,
+    tx: &mut Tx<'_>,
     s: &Schema,
     docs: &[(&Prepared, u32)],
     versions: &mut rustc_hash::FxHashMap<String, Vec<(u32, String)>>,
@@ -296,13 +298,7 @@ fn insert_documents(
 /// Joins the groups of document `id` and of the archived documents named by (path,
 /// SHA-256) in `near` (with `cluster`, a document already in a group of more than
 /// itself keeps it).
-fn join_near(
-    tx: &mut postgres::Transaction<'_>,
-    s: &Schema,
-    id: u32,
-    near: &[(&str, &str)],
-    cluster: bool,
-) -> Result<(), RowError> {
+fn join_near(tx: &mut Tx<'_>, s: &Schema, id: u32, near: &[(&str, &str)], cluster: bool) -> Result<(), RowError> {
     let mut groups = Vec::new();
     for (path, sha256) in near {
         for other in rows::ids_by_path_and_sha256(tx, s, path, sha256)? {
@@ -322,8 +318,8 @@ fn join_near(
 /// its near duplicates' groups, joined; and whether another shares its nshash key
 /// without being its near duplicate by SimHash.
 fn group_of_new(
-    tx: &mut postgres::Transaction<'_>,
-    (s, near_sql): (&Schema, &postgres::Statement),
+    tx: &mut Tx<'_>,
+    (s, near_sql): (&Schema, &tokio_postgres::Statement),
     id: u32,
     (simhash, nshash): (u64, Option<u64>),
     (threshold, cluster): (u32, bool),
@@ -340,7 +336,7 @@ fn group_of_new(
 
 /// Joins `groups` into the earliest of them; returns it, or `None` when there are none,
 /// as a folder archive's `join_all` does.
-fn join_all(tx: &mut postgres::Transaction<'_>, s: &Schema, mut groups: Vec<u32>) -> Result<Option<u32>, RowError> {
+fn join_all(tx: &mut Tx<'_>, s: &Schema, mut groups: Vec<u32>) -> Result<Option<u32>, RowError> {
     groups.sort_unstable();
     groups.dedup();
     let Some(&target) = groups.first() else { return Ok(None) };

@@ -7,11 +7,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use postgres::Client;
-use postgres::config::{Config, Host, SslMode};
+use tokio_postgres::config::{Config, Host, SslMode};
 
 use super::super::error::ArchiveError;
 use super::super::location::redacted;
+use super::db::{Db, Deadlines, MAINTENANCE_SETTING, STATEMENT_SETTING};
 
 /// How long a connection may take before the server counts as unreachable.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(8);
@@ -47,6 +47,8 @@ pub struct ServerLocation {
     tls: Tls,
     /// A certificate authority to trust beside the system's (`sslrootcert`).
     root_cert: Option<PathBuf>,
+    /// The deadlines of statements ([`super::db`]).
+    deadlines: Deadlines,
     shown: String,
 }
 
@@ -76,6 +78,7 @@ impl ServerLocation {
         };
         let mut tls = Tls::Prefer;
         let mut root_cert = None;
+        let mut deadlines = Deadlines::default();
         let mut passed = Vec::new();
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -91,12 +94,14 @@ impl ServerLocation {
                     }
                 }
                 "sslrootcert" => root_cert = Some(PathBuf::from(value)),
+                STATEMENT_SETTING => deadlines.statement = seconds(key, value).map_err(bad)?,
+                MAINTENANCE_SETTING => deadlines.maintenance = seconds(key, value).map_err(bad)?,
                 _ => passed.push(pair),
             }
         }
         let base = userinfo_encoded(base);
         let rebuilt = if passed.is_empty() { base } else { format!("{base}?{}", passed.join("&")) };
-        let mut config: Config = rebuilt.parse().map_err(|e: postgres::Error| bad(e.to_string()))?;
+        let mut config: Config = rebuilt.parse().map_err(|e: tokio_postgres::Error| bad(e.to_string()))?;
         fill_from_environment(&mut config);
         config.ssl_mode(match tls {
             Tls::Disable => SslMode::Disable,
@@ -112,7 +117,7 @@ impl ServerLocation {
         config.keepalives(true).keepalives_idle(KEEPALIVE_IDLE).keepalives_interval(KEEPALIVE_INTERVAL);
         config.keepalives_retries(KEEPALIVE_RETRIES).tcp_user_timeout(CONNECT_TIMEOUT);
         config.application_name("twinspot");
-        Ok(Self { config, tls, root_cert, shown })
+        Ok(Self { config, tls, root_cert, deadlines, shown })
     }
 
     /// Uses `password` for the login (one typed into the window, kept in memory only).
@@ -146,7 +151,7 @@ impl ServerLocation {
     /// one clear error without the password, within the connection timeout: the whole
     /// connection (address, TCP, TLS, login) has that deadline, not only its TCP part.
     /// A connection given up on is left to its thread, which ends with it.
-    pub fn connect(&self) -> Result<Client, ArchiveError> {
+    pub fn connect(&self) -> Result<Db, ArchiveError> {
         let deadline = self.config.get_connect_timeout().copied().unwrap_or(CONNECT_TIMEOUT);
         let unreachable =
             |why: String| ArchiveError::Unreachable { shown: self.shown.clone(), address: self.address(), why };
@@ -173,18 +178,25 @@ impl ServerLocation {
         }
     }
 
-    /// A new connection, waiting as long as the server takes to answer.
-    fn connect_now(&self) -> Result<Client, ArchiveError> {
-        let failed = |e: postgres::Error| ArchiveError::Unreachable {
-            shown: self.shown.clone(),
-            address: self.address(),
-            why: connect_reason(&e),
-        };
+    /// A new connection, waiting as long as the server takes to answer: on a runtime of
+    /// its own, which the connection keeps ([`Db`]).
+    fn connect_now(&self) -> Result<Db, ArchiveError> {
+        let unreachable =
+            |why: String| ArchiveError::Unreachable { shown: self.shown.clone(), address: self.address(), why };
+        let failed = |e: tokio_postgres::Error| unreachable(connect_reason(&e));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| unreachable(format!("no runtime to connect on: {e}")))?;
         match self.tls {
-            Tls::Disable => self.config.connect(postgres::NoTls).map_err(failed),
+            Tls::Disable => {
+                let connected = runtime.block_on(self.config.connect(tokio_postgres::NoTls)).map_err(failed)?;
+                Ok(Db::new(runtime, connected, self.deadlines))
+            }
             _ => {
-                let connector = self.tls_connector()?;
-                self.config.connect(postgres_native_tls::MakeTlsConnector::new(connector)).map_err(failed)
+                let tls = postgres_native_tls::MakeTlsConnector::new(self.tls_connector()?);
+                let connected = runtime.block_on(self.config.connect(tls)).map_err(failed)?;
+                Ok(Db::new(runtime, connected, self.deadlines))
             }
         }
     }
@@ -212,6 +224,14 @@ impl ServerLocation {
             builder.add_root_certificate(cert);
         }
         builder.build().map_err(|e| ArchiveError::BadServerUrl { shown: self.shown.clone(), why: e.to_string() })
+    }
+}
+
+/// The seconds of deadline `key` (a whole number, at least 1).
+fn seconds(key: &str, value: &str) -> Result<Duration, String> {
+    match value.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(Duration::from_secs(n)),
+        _ => Err(format!("{key} '{value}' is not a number of seconds (a whole number, at least 1)")),
     }
 }
 
@@ -244,7 +264,7 @@ fn userinfo_encoded(url: &str) -> String {
 
 /// Why a connection failed, in words: the server's own message when it answered (a wrong
 /// password, an unknown database), else the network's.
-fn connect_reason(error: &postgres::Error) -> String {
+fn connect_reason(error: &tokio_postgres::Error) -> String {
     if let Some(db) = error.as_db_error() {
         return db.message().to_string();
     }
@@ -375,6 +395,22 @@ mod tests {
         assert!(!format!("{location:?}").contains("secret"));
         let error = ServerLocation::parse("postgresql://u:secret@h/db?sslmode=sometimes").unwrap_err().to_string();
         assert!(error.contains("sslmode") && !error.contains("secret"), "{error}");
+    }
+
+    #[test]
+    fn statement_deadlines_are_read_from_the_url() {
+        let location = ServerLocation::parse("postgresql://u:secret@h/db?sslmode=disable").unwrap();
+        assert_eq!(location.deadlines, Deadlines::default());
+        let url = "postgresql://u:secret@h/db?twinspot_deadline=5&sslmode=disable&twinspot_maintenance_deadline=600";
+        let location = ServerLocation::parse(url).unwrap();
+        assert_eq!(location.deadlines.statement, Duration::from_secs(5));
+        assert_eq!(location.deadlines.maintenance, Duration::from_secs(600));
+        assert_eq!(location.tls, Tls::Disable);
+        for bad in ["0", "-3", "2.5", "soon", ""] {
+            let url = format!("postgresql://u:secret@h/db?twinspot_deadline={bad}");
+            let error = ServerLocation::parse(&url).unwrap_err().to_string();
+            assert!(error.contains("twinspot_deadline") && !error.contains("secret"), "{error}");
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! batch still being written).
 
 use super::super::rows::stored_hash;
+use super::db::Db;
 use super::rows::{self, Postings, RowError};
 use super::schema::by_partition;
 use super::{ArchiveError, Schema, ServerLocation};
@@ -25,7 +26,7 @@ type Share = ((Postings, usize), Vec<(i64, Posting)>);
 
 /// Connections that write postings beside an add's own.
 pub(super) struct Copiers {
-    clients: Vec<postgres::Client>,
+    clients: Vec<Db>,
 }
 
 impl Copiers {
@@ -97,7 +98,7 @@ fn sorted_by_partition(mut entries: Vec<(u64, Posting)>) -> Vec<Vec<(i64, Postin
 }
 
 /// One writer's share, in one transaction.
-fn write_share(client: &mut postgres::Client, s: &Schema, share: &[Share]) -> Result<(), RowError> {
+fn write_share(client: &mut Db, s: &Schema, share: &[Share]) -> Result<(), RowError> {
     if share.is_empty() {
         return Ok(());
     }

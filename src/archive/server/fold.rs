@@ -18,7 +18,7 @@
 //! drops their postings. It runs in the writers' transaction: an adder waits, and a check
 //! sees the postings as they were before or after, never half folded.
 
-use postgres::GenericClient;
+use super::db::Sql;
 
 use super::Schema;
 use super::rows::{Postings, RowError};
@@ -34,7 +34,7 @@ enum Rewrite {
 
 /// Folds the newer postings of `table` into its folded rows and drops the postings of
 /// removed documents from those it rewrites. How many postings were dropped.
-fn fold_table(db: &mut impl GenericClient, s: &Schema, table: Postings, rewrite: Rewrite) -> Result<u64, RowError> {
+fn fold_table(db: &mut impl Sql, s: &Schema, table: Postings, rewrite: Rewrite) -> Result<u64, RowError> {
     let t = table.table();
     let old = match rewrite {
         Rewrite::All => format!("DELETE FROM {s}.{t}_packed AS p"),
@@ -71,7 +71,14 @@ fn fold_table(db: &mut impl GenericClient, s: &Schema, table: Postings, rewrite:
 
 /// Folds both tables of postings and forgets the removed documents, whose postings are
 /// then gone: run inside the writers' transaction. How many postings went.
-pub(super) fn fold(db: &mut impl GenericClient, s: &Schema) -> Result<u64, RowError> {
+pub(super) fn fold(db: &mut impl Sql, s: &Schema) -> Result<u64, RowError> {
+    // A fold rewrites what was added since the last, or everything: minutes on a large
+    // archive, so its statements have the maintenance deadline.
+    db.patiently(|db| fold_now(db, s))
+}
+
+/// [`fold`], with whatever deadline `db` has.
+fn fold_now(db: &mut impl Sql, s: &Schema) -> Result<u64, RowError> {
     // Sorted into each hash's row, the postings come out in hash order, and the folded
     // rows' index takes them from left to right; hashing them into groups would write
     // the index all over.

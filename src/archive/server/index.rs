@@ -11,6 +11,7 @@ use super::super::codec::bands;
 use super::super::cut::CutSpreads;
 use super::super::reader::{BAND_DISTANCE, nearest};
 use super::super::stored::{entry_of, reference_of};
+use super::db::{Db, Sql};
 use super::lookup::{self, Found};
 use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, ServerArchive};
@@ -64,7 +65,7 @@ impl<'a> ServerIndex<'a> {
     }
 
     /// Runs `read` on the connection, its failure the archive's error.
-    fn read<T>(&self, read: impl FnOnce(&mut postgres::Client) -> Result<T, RowError>) -> Result<T, StoreError> {
+    fn read<T>(&self, read: impl FnOnce(&mut Db) -> Result<T, RowError>) -> Result<T, StoreError> {
         read(&mut self.archive.client()).map_err(|e| StoreError::new(self.archive.sql(e)))
     }
 

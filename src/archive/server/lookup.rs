@@ -20,6 +20,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::super::lookup::CAP;
 use super::super::rows::stored_hash;
 use super::Schema;
+use super::db::Sql;
 use super::rows::{Postings, RowError, hash_of, id_of};
 use super::schema::by_partition;
 use crate::engine::MAX_POSTINGS;
@@ -40,7 +41,7 @@ type Rows<T> = Result<T, RowError>;
 /// `min_documents` (the number that makes a k-gram common; 0 where nothing asks, as for
 /// sentences): a spread's `documents` is that count, or more.
 pub(super) fn found(
-    db: &mut impl postgres::GenericClient,
+    db: &mut impl Sql,
     s: &Schema,
     (table, folded): (Postings, bool),
     hashes: &[u64],
@@ -94,7 +95,7 @@ fn merged_first(
 /// rows' and the folded rows' documents (no document is in both), each taken from what
 /// the lookups brought when that is all of them, else counted on the server.
 fn counted_documents(
-    db: &mut impl postgres::GenericClient,
+    db: &mut impl Sql,
     s: &Schema,
     table: Postings,
     (uncounted, removed, limit): (&[u64], &[i32], usize),
@@ -142,7 +143,7 @@ struct FoldedFirst {
 /// The first [`CAP`] live postings of each hash among the folded rows of `table`: a slice
 /// of each row's arrays, long enough that removed documents cannot crowd out the live.
 fn folded_first(
-    db: &mut impl postgres::GenericClient,
+    db: &mut impl Sql,
     s: &Schema,
     table: Postings,
     hashes: &[u64],
@@ -182,7 +183,7 @@ fn folded_first(
 
 /// How many live documents the folded rows of each of `hashes` in `table` name.
 fn folded_counts(
-    db: &mut impl postgres::GenericClient,
+    db: &mut impl Sql,
     s: &Schema,
     table: Postings,
     hashes: &[u64],
@@ -204,7 +205,7 @@ fn folded_counts(
 /// The first [`CAP`] live postings of each hash that has any, one row a hash: one
 /// statement for all partitions, each asked for its own hashes only.
 fn first_postings(
-    db: &mut impl postgres::GenericClient,
+    db: &mut impl Sql,
     s: &Schema,
     table: Postings,
     hashes: &[u64],
@@ -245,7 +246,7 @@ fn first_postings(
 
 /// How many live documents hold each of `hashes`, counted up to `limit`.
 fn document_counts(
-    db: &mut impl postgres::GenericClient,
+    db: &mut impl Sql,
     s: &Schema,
     table: Postings,
     hashes: &[u64],
@@ -273,12 +274,12 @@ fn document_counts(
 /// ids)` for every partition some of `hashes` fall in, as one statement (`UNION ALL`):
 /// each partition's distinct hashes, then the removed ids, then `extra` when given.
 fn per_partition(
-    db: &mut impl postgres::GenericClient,
+    db: &mut impl Sql,
     hashes: &[u64],
     removed: &[i32],
     extra: Option<&i64>,
     each: impl Fn(usize, usize, usize) -> String,
-) -> Rows<Vec<postgres::Row>> {
+) -> Rows<Vec<tokio_postgres::Row>> {
     let mut parts = by_partition(hashes.iter().map(|&h| stored_hash(h)), |&h| h);
     for part in &mut parts {
         part.sort_unstable();
@@ -295,8 +296,8 @@ fn per_partition(
         .map(|(i, (part, _))| each(*part, i + 1, removed_param))
         .collect::<Vec<_>>()
         .join(" UNION ALL ");
-    let mut params: Vec<&(dyn postgres::types::ToSql + Sync)> =
-        asked.iter().map(|(_, h)| *h as &(dyn postgres::types::ToSql + Sync)).collect();
+    let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> =
+        asked.iter().map(|(_, h)| *h as &(dyn tokio_postgres::types::ToSql + Sync)).collect();
     params.push(&removed);
     if let Some(extra) = extra {
         params.push(extra);

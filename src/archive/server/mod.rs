@@ -13,6 +13,7 @@
 mod add;
 mod connect;
 mod copiers;
+mod db;
 mod fold;
 mod index;
 mod lookup;
@@ -21,9 +22,10 @@ mod schema;
 
 use std::sync::{Mutex, MutexGuard};
 
-use postgres::Client;
-
 pub use connect::{ServerLocation, Tls, is_server_url};
+pub use db::{
+    Db, Deadlines, MAINTENANCE_DEADLINE, MAINTENANCE_SETTING, STATEMENT_DEADLINE, STATEMENT_SETTING, Sql, SqlError, Tx,
+};
 pub use index::{ServerIndex, check_against};
 pub use schema::Schema;
 
@@ -52,7 +54,7 @@ pub enum Access {
 pub struct ServerArchive {
     location: ServerLocation,
     schema: Schema,
-    client: Mutex<Client>,
+    client: Mutex<Db>,
     settings: Settings,
     /// Whether the archive has folded postings (format 9 on; older ones hold every
     /// posting a row, until their owner's next change upgrades them).
@@ -203,7 +205,7 @@ impl ServerArchive {
     }
 
     /// The connection.
-    fn client(&self) -> MutexGuard<'_, Client> {
+    fn client(&self) -> MutexGuard<'_, Db> {
         self.client.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
@@ -213,7 +215,6 @@ impl ServerArchive {
             RowError::IdOutOfRange(id) => ArchiveError::IdOutOfRange(id),
             RowError::Sql(e) if permission_denied(&e) => self.no_permission("change", "write"),
             RowError::Sql(e) => told(&self.location, e),
-            RowError::Io(e) => ArchiveError::ConnectionLost { shown: self.shown(), why: e.to_string() },
             RowError::WriterLost => ArchiveError::ConnectionLost {
                 shown: self.shown(),
                 why: "a connection writing postings stopped".to_string(),
@@ -303,7 +304,8 @@ impl ServerArchive {
             false => String::new(),
         };
         let vacuum = format!("VACUUM (ANALYZE) {s}.documents, {s}.removed, {s}.kgrams, {s}.sentences{folded}");
-        self.client().batch_execute(&vacuum).map_err(|e| self.sql(RowError::Sql(e)))?;
+        let vacuumed = self.client().patiently(|db| db.batch_execute(&vacuum));
+        vacuumed.map_err(|e| self.sql(RowError::Sql(e)))?;
         Ok(purged)
     }
 
@@ -367,7 +369,7 @@ impl ServerArchive {
                 shown: self.location.shown().to_string(),
             }),
             Err(e) => Err(match e.as_db_error().map(|d| d.code().clone()) {
-                Some(code) if code == postgres::error::SqlState::UNDEFINED_OBJECT => {
+                Some(code) if code == tokio_postgres::error::SqlState::UNDEFINED_OBJECT => {
                     ArchiveError::Server { shown: self.location.shown().to_string(), message: e.to_string() }
                 }
                 _ => self.sql(RowError::Sql(e)),
@@ -376,10 +378,7 @@ impl ServerArchive {
     }
 
     /// Runs `change` in one write transaction, under the writers' advisory lock.
-    fn write<T>(
-        &self,
-        change: impl FnOnce(&mut postgres::Transaction<'_>, &Schema) -> Result<T, RowError>,
-    ) -> Result<T, ArchiveError> {
+    fn write<T>(&self, change: impl FnOnce(&mut Tx<'_>, &Schema) -> Result<T, RowError>) -> Result<T, ArchiveError> {
         let mut client = self.client();
         let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
         lock_writers(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
@@ -398,20 +397,29 @@ fn revoke_statements(s: &Schema, role: &str) -> String {
     )
 }
 
-/// Waits for the other writers of archive `s` (until this transaction ends).
-fn lock_writers(db: &mut impl postgres::GenericClient, s: &Schema) -> Result<(), postgres::Error> {
-    db.execute("SELECT pg_advisory_xact_lock(hashtext('twinspot archive ' || $1::text))", &[&s.name()])?;
+/// Waits for the other writers of archive `s` (until this transaction ends): another
+/// adder's batch or a `compact` may hold it for minutes, so with the maintenance deadline.
+fn lock_writers(db: &mut impl Sql, s: &Schema) -> Result<(), SqlError> {
+    db.patiently(|db| {
+        db.execute("SELECT pg_advisory_xact_lock(hashtext('twinspot archive ' || $1::text))", &[&s.name()])
+    })?;
     Ok(())
 }
 
 /// Whether the server refused a statement for want of a permission.
-fn permission_denied(error: &postgres::Error) -> bool {
-    error.code() == Some(&postgres::error::SqlState::INSUFFICIENT_PRIVILEGE)
+fn permission_denied(error: &SqlError) -> bool {
+    error.code() == Some(&tokio_postgres::error::SqlState::INSUFFICIENT_PRIVILEGE)
 }
 
 /// A server error as the archive's: a closed connection is a lost connection.
-fn told(location: &ServerLocation, error: postgres::Error) -> ArchiveError {
+fn told(location: &ServerLocation, error: SqlError) -> ArchiveError {
     let shown = location.shown().to_string();
+    let error = match error {
+        SqlError::Server(error) => error,
+        SqlError::NoAnswer { waited, setting } => {
+            return ArchiveError::NoAnswer { shown, address: location.address(), seconds: waited.as_secs(), setting };
+        }
+    };
     match error.as_db_error() {
         Some(db) => ArchiveError::Server { shown, message: db.message().to_string() },
         None if error.is_closed() || std::error::Error::source(&error).is_some() => {
@@ -423,7 +431,7 @@ fn told(location: &ServerLocation, error: postgres::Error) -> ArchiveError {
 
 /// A connection to the server at `location` once schema `schema` is known to hold a
 /// twinspot archive: refused when it holds none, or tables that are not one.
-fn connect_to_archive(location: &ServerLocation, schema: &Schema) -> Result<Client, ArchiveError> {
+fn connect_to_archive(location: &ServerLocation, schema: &Schema) -> Result<Db, ArchiveError> {
     let mut client = location.connect()?;
     match schema::holds_archive(&mut client, schema).map_err(|e| told(location, e))? {
         Some(true) => Ok(client),

@@ -5,30 +5,28 @@
 //! Document ids are `bigint` identities; postings hold them as `integer`, and a check as
 //! `u32`: every id read goes through [`id_of`], a checked conversion.
 
-use postgres::GenericClient;
-use postgres::Statement;
 use rustc_hash::{FxHashMap, FxHashSet};
+use tokio_postgres::Statement;
 
 use super::super::rows::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
 use super::Schema;
+use super::db::{Sql, SqlError};
 use crate::index::Posting;
 use crate::matching::join_windows;
 
 /// A failure of a statement: the server's error, or an id past what postings can hold.
 #[derive(Debug)]
 pub(super) enum RowError {
-    Sql(postgres::Error),
+    Sql(SqlError),
     IdOutOfRange(i64),
-    /// Writing to the server's connection failed.
-    Io(std::io::Error),
     /// A thread writing postings stopped without an answer.
     WriterLost,
     /// A stored value no archive writes (a negative position): the tables are damaged.
     Damaged(String),
 }
 
-impl From<postgres::Error> for RowError {
-    fn from(error: postgres::Error) -> Self {
+impl From<SqlError> for RowError {
+    fn from(error: SqlError) -> Self {
         Self::Sql(error)
     }
 }
@@ -59,7 +57,7 @@ fn unsigned(value: i64) -> u64 {
 
 /// The statement of [`insert_document`] (prepared once per batch by an add): with the
 /// compared characters where the archive keeps them ([`super::schema::keeps_compared`]).
-pub(super) fn insert_sql(db: &mut impl GenericClient, s: &Schema) -> Rows<String> {
+pub(super) fn insert_sql(db: &mut impl Sql, s: &Schema) -> Rows<String> {
     let (column, value) = match super::schema::keeps_compared(db, s)? {
         true => (", compared", ", $19"),
         false => ("", ""),
@@ -77,7 +75,7 @@ pub(super) fn insert_sql(db: &mut impl GenericClient, s: &Schema) -> Rows<String
 /// [`reserve_ids`]) in `group`; false when another adder stored the same bytes meanwhile
 /// (the SHA-256 is unique).
 pub(super) fn insert_document(
-    db: &mut impl GenericClient,
+    db: &mut impl Sql,
     insert: &Statement,
     (id, group): (u32, u32),
     doc: &NewDocument<'_>,
@@ -86,7 +84,7 @@ pub(super) fn insert_document(
     let size = i64::try_from(doc.size).unwrap_or(i64::MAX);
     let chars = i64::try_from(doc.chars).unwrap_or(i64::MAX);
     let compared = i64::try_from(doc.compared).unwrap_or(i64::MAX);
-    let params: [&(dyn postgres::types::ToSql + Sync); 19] = [
+    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 19] = [
         &doc.path,
         &doc.source,
         &doc.sha256,
@@ -113,7 +111,7 @@ pub(super) fn insert_document(
 }
 
 /// `n` new document ids, taken from the documents' identity (never given out again).
-pub(super) fn reserve_ids(db: &mut impl GenericClient, s: &Schema, n: usize) -> Rows<Vec<u32>> {
+pub(super) fn reserve_ids(db: &mut impl Sql, s: &Schema, n: usize) -> Rows<Vec<u32>> {
     let count = i32::try_from(n).map_err(|_| RowError::IdOutOfRange(i64::MAX))?;
     let table = format!("{s}.documents");
     let reserved = db.query(
@@ -125,14 +123,14 @@ pub(super) fn reserve_ids(db: &mut impl GenericClient, s: &Schema, n: usize) -> 
 
 /// Lists `ids` as removed: what postings they get are skipped by checks until the ids
 /// are taken back ([`unmark_removed`]) or `compact` deletes them.
-pub(super) fn mark_removed(db: &mut impl GenericClient, s: &Schema, ids: &[u32]) -> Rows<()> {
+pub(super) fn mark_removed(db: &mut impl Sql, s: &Schema, ids: &[u32]) -> Rows<()> {
     let ids: Vec<i64> = ids.iter().map(|&id| i64::from(id)).collect();
     db.execute(&format!("INSERT INTO {s}.removed(id) SELECT unnest($1::bigint[]) ON CONFLICT DO NOTHING"), &[&ids])?;
     Ok(())
 }
 
 /// Takes `ids` off the removed list: their documents are whole.
-pub(super) fn unmark_removed(db: &mut impl GenericClient, s: &Schema, ids: &[u32]) -> Rows<()> {
+pub(super) fn unmark_removed(db: &mut impl Sql, s: &Schema, ids: &[u32]) -> Rows<()> {
     let ids: Vec<i64> = ids.iter().map(|&id| i64::from(id)).collect();
     db.execute(&format!("DELETE FROM {s}.removed WHERE id = ANY($1)"), &[&ids])?;
     Ok(())
@@ -146,7 +144,7 @@ pub(super) struct Held {
 }
 
 /// [`Held`] for a batch's files, in one statement.
-pub(super) fn held(db: &mut impl GenericClient, s: &Schema, sources: &[&str], sha256s: &[&str]) -> Rows<Held> {
+pub(super) fn held(db: &mut impl Sql, s: &Schema, sources: &[&str], sha256s: &[&str]) -> Rows<Held> {
     let found = db.query(
         &format!("SELECT id, sha256, source FROM {s}.documents WHERE source = ANY($1) OR sha256 = ANY($2)"),
         &[&sources, &sha256s],
@@ -164,34 +162,34 @@ pub(super) fn held(db: &mut impl GenericClient, s: &Schema, sources: &[&str], sh
 }
 
 /// The path document `id`'s file resolved to when it was archived.
-pub(super) fn source_of(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows<Option<String>> {
+pub(super) fn source_of(db: &mut impl Sql, s: &Schema, id: u32) -> Rows<Option<String>> {
     Ok(db.query_opt(&format!("SELECT source FROM {s}.documents WHERE id = $1"), &[&i64::from(id)])?.map(|r| r.get(0)))
 }
 
 /// The SHA-256 values of `digests` already archived.
-pub(super) fn archived_digests(db: &mut impl GenericClient, s: &Schema, digests: &[String]) -> Rows<FxHashSet<String>> {
+pub(super) fn archived_digests(db: &mut impl Sql, s: &Schema, digests: &[String]) -> Rows<FxHashSet<String>> {
     let rows = db.query(&format!("SELECT sha256 FROM {s}.documents WHERE sha256 = ANY($1)"), &[&digests])?;
     Ok(rows.iter().map(|r| r.get(0)).collect())
 }
 
 /// The first document with these bytes.
-pub(super) fn first_with_sha256(db: &mut impl GenericClient, s: &Schema, sha256: &str) -> Rows<Option<u32>> {
+pub(super) fn first_with_sha256(db: &mut impl Sql, s: &Schema, sha256: &str) -> Rows<Option<u32>> {
     let row = db.query_opt(&format!("SELECT id FROM {s}.documents WHERE sha256 = $1"), &[&sha256])?;
     row.map(|r| id_of(r.get(0))).transpose()
 }
 
 /// Whether document `id` is archived.
-pub(super) fn has_document(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows<bool> {
+pub(super) fn has_document(db: &mut impl Sql, s: &Schema, id: u32) -> Rows<bool> {
     Ok(db.query_opt(&format!("SELECT 1 FROM {s}.documents WHERE id = $1"), &[&i64::from(id)])?.is_some())
 }
 
 /// The documents archived from the file `real` (the path a key resolves to).
-pub(super) fn ids_by_source(db: &mut impl GenericClient, s: &Schema, real: &str) -> Rows<Vec<u32>> {
+pub(super) fn ids_by_source(db: &mut impl Sql, s: &Schema, real: &str) -> Rows<Vec<u32>> {
     ids(db, &format!("SELECT id FROM {s}.documents WHERE source = $1 ORDER BY id"), &[&real])
 }
 
 /// The documents archived under the path `given` as added, with the file each came from.
-pub(super) fn sources_added_as(db: &mut impl GenericClient, s: &Schema, given: &str) -> Rows<Vec<(u32, String)>> {
+pub(super) fn sources_added_as(db: &mut impl Sql, s: &Schema, given: &str) -> Rows<Vec<(u32, String)>> {
     db.query(&format!("SELECT id, source FROM {s}.documents WHERE path = $1 ORDER BY id"), &[&given])?
         .iter()
         .map(|r| Ok((id_of(r.get(0))?, r.get(1))))
@@ -200,7 +198,7 @@ pub(super) fn sources_added_as(db: &mut impl GenericClient, s: &Schema, given: &
 
 /// The documents dated before `day` (publication date, else the day added, in UTC), by
 /// id.
-pub(super) fn ids_dated_before(db: &mut impl GenericClient, s: &Schema, day: &str) -> Rows<Vec<u32>> {
+pub(super) fn ids_dated_before(db: &mut impl Sql, s: &Schema, day: &str) -> Rows<Vec<u32>> {
     ids(
         db,
         &format!(
@@ -212,14 +210,14 @@ pub(super) fn ids_dated_before(db: &mut impl GenericClient, s: &Schema, day: &st
 }
 
 /// The ids a query returns in its first column.
-fn ids(db: &mut impl GenericClient, query: &str, params: &[&(dyn postgres::types::ToSql + Sync)]) -> Rows<Vec<u32>> {
+fn ids(db: &mut impl Sql, query: &str, params: &[&(dyn tokio_postgres::types::ToSql + Sync)]) -> Rows<Vec<u32>> {
     db.query(query, params)?.iter().map(|r| id_of(r.get(0))).collect()
 }
 
 /// Deletes document `id` inside a write transaction: its row goes, its postings stay until
 /// `compact`, skipped by checks through the `removed` list; the group it represented gets
 /// its earliest remaining member as representative.
-pub(super) fn remove_document(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows<()> {
+pub(super) fn remove_document(db: &mut impl Sql, s: &Schema, id: u32) -> Rows<()> {
     let id = i64::from(id);
     db.execute(&format!("INSERT INTO {s}.removed(id) VALUES ($1) ON CONFLICT DO NOTHING"), &[&id])?;
     db.execute(&format!("DELETE FROM {s}.documents WHERE id = $1"), &[&id])?;
@@ -234,7 +232,7 @@ pub(super) fn remove_document(db: &mut impl GenericClient, s: &Schema, id: u32) 
 }
 
 /// Every document, by id.
-pub(super) fn documents(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<DocumentInfo>> {
+pub(super) fn documents(db: &mut impl Sql, s: &Schema) -> Rows<Vec<DocumentInfo>> {
     let compared = if super::schema::keeps_compared(db, s)? { "compared" } else { "NULL::bigint" };
     db.query(
         &format!(
@@ -266,7 +264,7 @@ pub(super) fn documents(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<Doc
 /// (documents, characters, groups of more than one, k-gram postings, sentence postings,
 /// bytes the schema's tables take on the server); the postings newer and, where the
 /// archive has them (`folded`), folded.
-pub(super) fn counts(db: &mut impl GenericClient, s: &Schema, folded: bool) -> Rows<[u64; 6]> {
+pub(super) fn counts(db: &mut impl Sql, s: &Schema, folded: bool) -> Rows<[u64; 6]> {
     let postings = |t: &str| match folded {
         true => format!(
             "(SELECT count(*) FROM {s}.{t}) + (SELECT coalesce(sum(cardinality(docs)), 0)::bigint FROM {s}.{t}_packed)"
@@ -274,9 +272,11 @@ pub(super) fn counts(db: &mut impl GenericClient, s: &Schema, folded: bool) -> R
         false => format!("(SELECT count(*) FROM {s}.{t})"),
     };
     let (kgrams, sentences) = (postings("kgrams"), postings("sentences"));
-    let row = db.query_one(
-        &format!(
-            "SELECT (SELECT count(*) FROM {s}.documents),
+    // A count of every posting reads whole tables: the maintenance deadline.
+    let row = db.patiently(|db| {
+        db.query_one(
+            &format!(
+                "SELECT (SELECT count(*) FROM {s}.documents),
                     (SELECT coalesce(sum(chars), 0)::bigint FROM {s}.documents),
                     (SELECT count(*) FROM (SELECT group_id FROM {s}.documents GROUP BY group_id HAVING count(*) > 1) g),
                     {kgrams},
@@ -284,21 +284,22 @@ pub(super) fn counts(db: &mut impl GenericClient, s: &Schema, folded: bool) -> R
                     (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
                        JOIN pg_namespace n ON n.oid = c.relnamespace
                       WHERE n.nspname = $1 AND c.relkind IN ('r', 'm'))"
-        ),
-        &[&s.name()],
-    )?;
+            ),
+            &[&s.name()],
+        )
+    })?;
     Ok([0, 1, 2, 3, 4, 5].map(|i| unsigned(row.get(i))))
 }
 
 // ---- what a check reads ----
 
 /// The ids of removed documents.
-pub(super) fn removed_ids(db: &mut impl GenericClient, s: &Schema) -> Rows<FxHashSet<u32>> {
+pub(super) fn removed_ids(db: &mut impl Sql, s: &Schema) -> Rows<FxHashSet<u32>> {
     db.query(&format!("SELECT id FROM {s}.removed"), &[])?.iter().map(|r| id_of(r.get(0))).collect()
 }
 
 /// The number of archived documents.
-pub(super) fn document_count(db: &mut impl GenericClient, s: &Schema) -> Rows<usize> {
+pub(super) fn document_count(db: &mut impl Sql, s: &Schema) -> Rows<usize> {
     let count: i64 = db.query_one(&format!("SELECT count(*) FROM {s}.documents"), &[])?.get(0);
     Ok(usize::try_from(count).unwrap_or(0))
 }
@@ -312,7 +313,7 @@ pub(super) fn longer_than(db: &mut impl GenericClient, s: &Schema, max: usize) -
 
 /// (id, SimHash) of the documents sharing a band with `bands`, or of every document with
 /// a SimHash when `None`.
-pub(super) fn simhash_rows(db: &mut impl GenericClient, s: &Schema, bands: Option<[i64; 4]>) -> Rows<Vec<(u32, u64)>> {
+pub(super) fn simhash_rows(db: &mut impl Sql, s: &Schema, bands: Option<[i64; 4]>) -> Rows<Vec<(u32, u64)>> {
     let rows = match bands {
         Some(b) => {
             let b = b.map(|v| v as i32);
@@ -344,7 +345,7 @@ pub(super) fn near_sql(s: &Schema) -> String {
 /// The documents other than `id` sharing a SimHash band or the nshash key with it
 /// (statement [`near_sql`]).
 pub(super) fn near_rows(
-    db: &mut impl GenericClient,
+    db: &mut impl Sql,
     near: &Statement,
     id: u32,
     bands: [i64; 4],
@@ -365,14 +366,14 @@ pub(super) fn near_rows(
 }
 
 /// The stored text, SimHash and keywords of document `doc`.
-pub(super) fn stored(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<Option<StoredRow>> {
+pub(super) fn stored(db: &mut impl Sql, s: &Schema, doc: u32) -> Rows<Option<StoredRow>> {
     let row =
         db.query_opt(&format!("SELECT text, simhash, keywords FROM {s}.documents WHERE id = $1"), &[&i64::from(doc)])?;
     Ok(row.map(|r| StoredRow { text: r.get(0), simhash: hash_of(r.get(1)), keywords: r.get(2) }))
 }
 
 /// The stored text and token keys of `doc`, as `verify` reads them.
-pub(super) fn text_and_keys(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<Option<(Vec<u8>, Vec<u8>)>> {
+pub(super) fn text_and_keys(db: &mut impl Sql, s: &Schema, doc: u32) -> Rows<Option<(Vec<u8>, Vec<u8>)>> {
     let row = db.query_opt(&format!("SELECT text, keys FROM {s}.documents WHERE id = $1"), &[&i64::from(doc)])?;
     Ok(row.map(|r| (r.get(0), r.get(1))))
 }
@@ -390,11 +391,7 @@ pub(super) struct GlanceRow {
 /// The windows of token keys `asked` of each document (document, windows: first token,
 /// end), with its SimHash, in document then window order: only the bytes of the windows
 /// leave the server.
-pub(super) fn glances(
-    db: &mut impl GenericClient,
-    s: &Schema,
-    asked: &[(u32, Vec<(u32, u32)>)],
-) -> Rows<Vec<GlanceRow>> {
+pub(super) fn glances(db: &mut impl Sql, s: &Schema, asked: &[(u32, Vec<(u32, u32)>)]) -> Rows<Vec<GlanceRow>> {
     // Token counts far past any document's are cut to what the statement's integers hold.
     let at = |token: u32| i32::try_from(token).unwrap_or(i32::MAX).min(i32::MAX / 2 - 1);
     let (mut docs, mut firsts, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
@@ -444,7 +441,7 @@ fn sent_windows(windows: &[(u32, u32)]) -> Vec<(u32, u32)> {
 }
 
 /// What a report shows of document `doc`.
-pub(super) fn entry(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<Option<EntryRow>> {
+pub(super) fn entry(db: &mut impl Sql, s: &Schema, doc: u32) -> Rows<Option<EntryRow>> {
     let row = db.query_opt(
         &format!("SELECT path, sha256, text, chars, simhash FROM {s}.documents WHERE id = $1"),
         &[&i64::from(doc)],
@@ -459,25 +456,20 @@ pub(super) fn entry(db: &mut impl GenericClient, s: &Schema, doc: u32) -> Rows<O
 }
 
 /// The documents archived as `path` (as added) with these bytes.
-pub(super) fn ids_by_path_and_sha256(
-    db: &mut impl GenericClient,
-    s: &Schema,
-    path: &str,
-    sha256: &str,
-) -> Rows<Vec<u32>> {
+pub(super) fn ids_by_path_and_sha256(db: &mut impl Sql, s: &Schema, path: &str, sha256: &str) -> Rows<Vec<u32>> {
     ids(db, &format!("SELECT id FROM {s}.documents WHERE path = $1 AND sha256 = $2"), &[&path, &sha256])
 }
 
 // ---- groups ----
 
 /// The group of document `id`, if it is archived.
-pub(super) fn group_of(db: &mut impl GenericClient, s: &Schema, id: u32) -> Rows<Option<u32>> {
+pub(super) fn group_of(db: &mut impl Sql, s: &Schema, id: u32) -> Rows<Option<u32>> {
     let row = db.query_opt(&format!("SELECT group_id FROM {s}.documents WHERE id = $1"), &[&i64::from(id)])?;
     row.map(|r| id_of(r.get(0))).transpose()
 }
 
 /// Whether any of `others` is in another group than document `id`.
-pub(super) fn any_outside_group_of(db: &mut impl GenericClient, s: &Schema, id: u32, others: &[u32]) -> Rows<bool> {
+pub(super) fn any_outside_group_of(db: &mut impl Sql, s: &Schema, id: u32, others: &[u32]) -> Rows<bool> {
     let others: Vec<i64> = others.iter().map(|&o| i64::from(o)).collect();
     let row = db.query_one(
         &format!(
@@ -490,7 +482,7 @@ pub(super) fn any_outside_group_of(db: &mut impl GenericClient, s: &Schema, id: 
 }
 
 /// Moves every member of group `from` into group `into`.
-pub(super) fn join_groups(db: &mut impl GenericClient, s: &Schema, into: u32, from: u32) -> Rows<()> {
+pub(super) fn join_groups(db: &mut impl Sql, s: &Schema, into: u32, from: u32) -> Rows<()> {
     db.execute(
         &format!("UPDATE {s}.documents SET group_id = $1 WHERE group_id = $2"),
         &[&i64::from(into), &i64::from(from)],
@@ -499,7 +491,7 @@ pub(super) fn join_groups(db: &mut impl GenericClient, s: &Schema, into: u32, fr
 }
 
 /// (group, member) of every group of more than one document, by group then member.
-pub(super) fn group_members(db: &mut impl GenericClient, s: &Schema) -> Rows<Vec<(u32, u32)>> {
+pub(super) fn group_members(db: &mut impl Sql, s: &Schema) -> Rows<Vec<(u32, u32)>> {
     db.query(
         &format!(
             "SELECT group_id, id FROM {s}.documents WHERE group_id IN
@@ -539,7 +531,7 @@ const COPY_HEADER: &[u8] = b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0";
 /// entries from left to right, a leaf page after another, instead of at random places.
 /// The rows are encoded here, 38 bytes each, rather than value by value.
 pub(super) fn copy_partition(
-    db: &mut impl GenericClient,
+    db: &mut impl Sql,
     s: &Schema,
     (table, part): (Postings, usize),
     entries: &[(i64, Posting)],
@@ -558,14 +550,18 @@ pub(super) fn copy_partition(
     }
     bytes.extend_from_slice(&(-1i16).to_be_bytes());
     let sql = format!("COPY {s}.{}_{part} (hash, doc, position) FROM STDIN BINARY", table.table());
-    let mut writer = db.copy_in(&sql)?;
-    std::io::Write::write_all(&mut writer, &bytes).map_err(RowError::Io)?;
-    Ok(writer.finish()?)
+    // A batch's share of postings may be many megabytes: the maintenance deadline.
+    Ok(db.patiently(|db| db.copy_in(&sql, &bytes))?)
 }
 
 /// Deletes the postings of removed documents and forgets them: what `compact` does to
 /// an archive without folded postings.
-pub(super) fn purge_removed(db: &mut impl GenericClient, s: &Schema) -> Rows<u64> {
+pub(super) fn purge_removed(db: &mut impl Sql, s: &Schema) -> Rows<u64> {
+    db.patiently(|db| purge_removed_now(db, s))
+}
+
+/// [`purge_removed`], with whatever deadline `db` has.
+fn purge_removed_now(db: &mut impl Sql, s: &Schema) -> Rows<u64> {
     let mut purged = 0;
     for table in [Postings::Kgrams, Postings::Sentences] {
         purged +=

@@ -5,7 +5,7 @@
 //! the hash with a B-tree on the hash, and the folded ones, one row a hash with its
 //! documents and positions in arrays (see [`super::fold`]).
 
-use postgres::GenericClient;
+use super::db::{Sql, SqlError};
 
 use super::super::error::ArchiveError;
 
@@ -102,7 +102,7 @@ const MAX_NAME: usize = 63;
 
 /// Whether the schema holds anything (a table, view, sequence, type, function…): a
 /// schema of another application, where no archive is created.
-pub(super) fn holds_anything(db: &mut impl GenericClient, s: &Schema) -> Result<bool, postgres::Error> {
+pub(super) fn holds_anything(db: &mut impl Sql, s: &Schema) -> Result<bool, SqlError> {
     let query = "SELECT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1)
                  OR EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1)
                  OR EXISTS (SELECT 1 FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = $1)";
@@ -111,7 +111,7 @@ pub(super) fn holds_anything(db: &mut impl GenericClient, s: &Schema) -> Result<
 
 /// Whether the schema holds a twinspot archive; `Some(false)` when it holds tables that
 /// are not one (its settings table lacks the mark), `None` when it holds no settings table.
-pub(super) fn holds_archive(db: &mut impl GenericClient, s: &Schema) -> Result<Option<bool>, postgres::Error> {
+pub(super) fn holds_archive(db: &mut impl Sql, s: &Schema) -> Result<Option<bool>, SqlError> {
     let exists: bool =
         db.query_one("SELECT to_regclass(format('%I.settings', $1::text)) IS NOT NULL", &[&s.name()])?.get(0);
     if !exists {
@@ -122,17 +122,13 @@ pub(super) fn holds_archive(db: &mut impl GenericClient, s: &Schema) -> Result<O
 }
 
 /// The stored setting `key`.
-pub(super) fn setting(db: &mut impl GenericClient, s: &Schema, key: &str) -> Result<Option<String>, postgres::Error> {
+pub(super) fn setting(db: &mut impl Sql, s: &Schema, key: &str) -> Result<Option<String>, SqlError> {
     Ok(db.query_opt(&format!("SELECT value FROM {s}.settings WHERE key = $1"), &[&key])?.map(|r| r.get(0)))
 }
 
 /// Creates the schema (when missing) and every table of an archive in it, with its
 /// `settings`: run inside the creating transaction.
-pub(super) fn create(
-    db: &mut impl GenericClient,
-    s: &Schema,
-    settings: &[(&str, String)],
-) -> Result<(), postgres::Error> {
+pub(super) fn create(db: &mut impl Sql, s: &Schema, settings: &[(&str, String)]) -> Result<(), SqlError> {
     let mut ddl = format!(
         "CREATE SCHEMA IF NOT EXISTS {s};
          CREATE TABLE {s}.settings (key text PRIMARY KEY, value text NOT NULL);
@@ -182,7 +178,7 @@ pub(super) fn create(
         ddl.push_str(&format!("CREATE INDEX ON {s}.{table} (hash, doc, position);"));
     }
     ddl.push_str(&packed_tables(s));
-    db.batch_execute(&ddl)?;
+    db.patiently(|db| db.batch_execute(&ddl))?;
     let insert = format!("INSERT INTO {s}.settings(key, value) VALUES ($1, $2)");
     db.execute(&insert, &[&MARK.0, &MARK.1])?;
     for (key, value) in settings {
@@ -211,7 +207,7 @@ fn packed_tables(s: &Schema) -> String {
 /// compares of each document (fewer than `chars` for one it cuts), for `list`. Archives
 /// made before have none until their owner's next change adds it ([`add_compared`]);
 /// until then documents are not known to be cut there, and are written without it.
-pub(super) fn keeps_compared(db: &mut impl GenericClient, s: &Schema) -> Result<bool, postgres::Error> {
+pub(super) fn keeps_compared(db: &mut impl Sql, s: &Schema) -> Result<bool, SqlError> {
     let query = "SELECT EXISTS (SELECT 1 FROM pg_attribute
                  WHERE attrelid = to_regclass(format('%I.documents', $1::text)) AND attname = 'compared'
                  AND NOT attisdropped)";
@@ -221,14 +217,15 @@ pub(super) fn keeps_compared(db: &mut impl GenericClient, s: &Schema) -> Result<
 /// Adds the `compared` column ([`keeps_compared`]) to an archive made before it: a
 /// column, not a format, so that older builds read and write the archive as before (and
 /// leave it empty). Run by the archive's owner inside a transaction.
-pub(super) fn add_compared(db: &mut impl GenericClient, s: &Schema) -> Result<(), postgres::Error> {
-    db.batch_execute(&format!("ALTER TABLE {s}.documents ADD COLUMN IF NOT EXISTS compared bigint;"))
+pub(super) fn add_compared(db: &mut impl Sql, s: &Schema) -> Result<(), SqlError> {
+    // The column's lock waits for every check reading the table: the maintenance deadline.
+    db.patiently(|db| db.batch_execute(&format!("ALTER TABLE {s}.documents ADD COLUMN IF NOT EXISTS compared bigint;")))
 }
 
 /// Brings an archive of an older format to [`FORMAT`]: the tables of folded postings
 /// (empty) are made, and every role that had a permission on the postings gets it on them
 /// too. Run by the archive's owner inside a transaction under the writers' lock.
-pub(super) fn upgrade(db: &mut impl GenericClient, s: &Schema) -> Result<(), postgres::Error> {
+pub(super) fn upgrade(db: &mut impl Sql, s: &Schema) -> Result<(), SqlError> {
     let mut ddl = packed_tables(s);
     let kgrams = format!("{s}.kgrams");
     let grants = db.query(
@@ -245,7 +242,7 @@ pub(super) fn upgrade(db: &mut impl GenericClient, s: &Schema) -> Result<(), pos
         }
     }
     ddl.push_str(&format!("UPDATE {s}.settings SET value = '{FORMAT}' WHERE key = 'format';"));
-    db.batch_execute(&ddl)
+    db.patiently(|db| db.batch_execute(&ddl))
 }
 
 #[cfg(test)]

@@ -305,7 +305,7 @@ pub(super) fn document_count(db: &mut impl Sql, s: &Schema) -> Rows<usize> {
 }
 
 /// How many documents hold more than `max` characters.
-pub(super) fn longer_than(db: &mut impl GenericClient, s: &Schema, max: usize) -> Rows<usize> {
+pub(super) fn longer_than(db: &mut impl Sql, s: &Schema, max: usize) -> Rows<usize> {
     let query = format!("SELECT count(*) FROM {s}.documents WHERE chars > $1");
     let count: i64 = db.query_one(&query, &[&i64::try_from(max).unwrap_or(i64::MAX)])?.get(0);
     Ok(usize::try_from(count).unwrap_or(0))

@@ -29,6 +29,8 @@ mod gui_class;
 #[cfg(feature = "gui")]
 mod gui_languages;
 mod gui_layers;
+#[cfg(feature = "gui")]
+mod gui_lms;
 mod hostile_cli;
 #[cfg(target_os = "linux")]
 mod hostile_content;
@@ -36,6 +38,7 @@ mod html_scope;
 mod ingest;
 #[cfg(feature = "gui")]
 mod launch;
+mod lms;
 mod meaning;
 mod meaning_compare;
 mod other_languages;

@@ -322,7 +322,7 @@ fn escape_cancels_a_running_check_and_its_late_events_are_dropped() {
 }
 
 #[derive(Debug)]
-struct Dropped(PathBuf);
+pub(crate) struct Dropped(pub(crate) PathBuf);
 
 impl egui::DroppedFile for Dropped {
     fn path(&self) -> &Path {

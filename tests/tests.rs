@@ -32,6 +32,8 @@ mod gui_class;
 #[cfg(feature = "gui")]
 mod gui_languages;
 mod gui_layers;
+#[cfg(feature = "gui")]
+mod gui_lms;
 mod hostile_cli;
 #[cfg(target_os = "linux")]
 mod hostile_content;
@@ -39,6 +41,7 @@ mod html_scope;
 mod ingest;
 #[cfg(feature = "gui")]
 mod launch;
+mod lms;
 mod meaning;
 mod meaning_compare;
 mod other_languages;

@@ -55,7 +55,8 @@ pub(super) fn read_stop_passages(path: &Path) -> anyhow::Result<Vec<String>> {
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
-    let mut inputs = InputSet::new();
+    // A .zip given by name (a class's submissions from the LMS) is read entry by entry.
+    let mut inputs = InputSet::reading_zips();
     let mode = match &args.all {
         Some(dir) => {
             inputs.add(std::slice::from_ref(dir), Role::Suspect);

@@ -320,6 +320,7 @@ fn load(
         display: d.display.clone(),
         role: Role::Suspect,
         also_reference: false,
+        member: None,
     };
     let read = fingerprint_document(&input, settings, readers)?;
     if read.entry.sha256 != d.sha256 {

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::{DocumentInput, Role};
-use crate::ingest::{is_link_loop, open_regular};
+use super::{DocumentInput, Role, zip_inputs};
+use crate::ingest::{IngestLimits, is_link_loop, list_zip, open_regular};
 use crate::model::{SkipReason, Skipped};
 
 /// File extensions read when a folder is given (a file given by name is always read).
@@ -37,11 +37,23 @@ pub struct InputSet {
     both_roles: Vec<String>,
     /// Files given again: (this name, the name taken).
     repeated: Vec<(String, String)>,
+    /// Whether a `.zip` given by name is read entry by entry ([`InputSet::reading_zips`]).
+    zips: bool,
+    /// Blackboard receipts left out of the zips given.
+    receipts: usize,
 }
 
 impl InputSet {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A set that reads each `.zip` given by name as the documents inside it: a zip of
+    /// submissions from Moodle, Canvas or Blackboard names each by its student, any other
+    /// zip each by its path in the zip. A zip that cannot be read is one document whose
+    /// reading says why. (Zips found in a folder are not opened.)
+    pub fn reading_zips() -> Self {
+        Self { zips: true, ..Self::default() }
     }
 
     /// Adds `paths` with `role`: a file as itself, a folder as every supported file below
@@ -57,6 +69,7 @@ impl InputSet {
                     let mut walk = Walk { role, visited: Vec::new() };
                     walk.folder(self, path, display.trim_end_matches('/'), 0);
                 }
+                Ok(_) if self.zips && is_zip(path) => self.add_zip(path, display, role),
                 Ok(_) => self.take(path.clone(), display, role, false),
                 Err(e) if is_link_loop(&e) => self.skip(display, SkipReason::LinkLoop),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -94,6 +107,9 @@ impl InputSet {
             };
             self.skipped.push(Skipped { path: again.clone(), reason });
         }
+        if self.receipts > 0 {
+            self.skipped.push(Skipped { path: String::new(), reason: SkipReason::Receipts { count: self.receipts } });
+        }
         if self.unsupported > 0 {
             self.skipped.push(Skipped {
                 path: String::new(),
@@ -107,13 +123,45 @@ impl InputSet {
         self.skipped.push(Skipped { path, reason });
     }
 
+    /// Takes the documents of the zip at `path` (or the zip itself, when it cannot be
+    /// listed: reading it says why).
+    fn add_zip(&mut self, path: &Path, display: String, role: Role) {
+        let members = match list_zip(path, &IngestLimits::default()) {
+            Ok(members) => members,
+            Err(_) => return self.take(path.to_path_buf(), display, role, false),
+        };
+        let plan = zip_inputs::plan(members, |name| has_supported_extension(Path::new(name)));
+        self.receipts += plan.receipts;
+        self.unsupported += plan.unsupported;
+        for (name, member) in plan.documents {
+            self.take_one(DocumentInput {
+                path: path.to_path_buf(),
+                display: name,
+                role,
+                also_reference: false,
+                member: Some(member),
+            });
+        }
+    }
+
     /// Takes one file, unless the same real file is already taken.
     fn take(&mut self, path: PathBuf, display: String, role: Role, in_folder: bool) {
         if in_folder && is_twinspot_report(&path) {
             self.skip(display, SkipReason::OwnReport);
             return;
         }
-        let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        self.take_one(DocumentInput { path, display, role, also_reference: false, member: None });
+    }
+
+    /// Takes one document, unless the same real file (or entry of a zip) is already taken.
+    fn take_one(&mut self, input: DocumentInput) {
+        let DocumentInput { path, display, role, .. } = &input;
+        let (display, role) = (display.clone(), *role);
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        let real = match &input.member {
+            Some(member) => member.path_in(&real),
+            None => real,
+        };
         if let Some(&index) = self.files.get(&real) {
             let first = &mut self.documents[index];
             if matches!((first.role, role), (Role::Suspect, Role::Reference) | (Role::Reference, Role::Suspect)) {
@@ -126,7 +174,7 @@ impl InputSet {
             return;
         }
         self.files.insert(real, self.documents.len());
-        self.documents.push(DocumentInput { path, display, role, also_reference: false });
+        self.documents.push(input);
     }
 }
 
@@ -200,6 +248,11 @@ impl Walk {
             }
         }
     }
+}
+
+/// A file named `.zip`.
+fn is_zip(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("zip"))
 }
 
 fn has_supported_extension(path: &Path) -> bool {

@@ -16,6 +16,7 @@ mod read_cache;
 mod stopped;
 mod template;
 mod translated;
+mod zip_inputs;
 
 pub use crate::model::{Mode, Role, SkipReason, Skipped};
 pub use assemble::Report;
@@ -47,6 +48,9 @@ pub struct DocumentInput {
     /// A suspect that is also a reference for the other suspects (the same file was given
     /// in both parts); it is never compared with itself.
     pub also_reference: bool,
+    /// The entry of the zip at `path` that is this document (a zip of submissions), or
+    /// `None` when the document is the whole file.
+    pub member: Option<crate::ingest::ZipMember>,
 }
 
 impl DocumentInput {
@@ -54,7 +58,16 @@ impl DocumentInput {
     pub fn new(path: impl Into<PathBuf>, role: Role) -> Self {
         let path = path.into();
         let display = inputs::display_path(&path);
-        Self { path, display, role, also_reference: false }
+        Self { path, display, role, also_reference: false, member: None }
+    }
+
+    /// The path a report names as the file read: the file's, or for an entry of a zip
+    /// the zip's path joined with the entry's name.
+    pub fn source(&self) -> PathBuf {
+        match &self.member {
+            Some(member) => member.path_in(&self.path),
+            None => self.path.clone(),
+        }
     }
 }
 

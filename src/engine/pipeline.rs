@@ -543,13 +543,16 @@ pub fn compared_part<'t>(text: &'t str, settings: &Settings) -> (&'t str, Option
 }
 
 /// The text of `input`: from `cache` for a plain reference it holds, else read (and a
-/// plain reference read is handed to `cache`).
+/// plain reference read is handed to `cache`). An entry of a zip is always read.
 fn extract(
     input: &DocumentInput,
     settings: &Settings,
     extractor: &ingest::Extractor,
     cache: Option<&dyn ReadCache>,
 ) -> Result<ingest::Extracted, ingest::IngestError> {
+    if let Some(member) = &input.member {
+        return extractor.extract_member(&input.path, member, &settings.ingest);
+    }
     let cache = cache.filter(|_| input.role == Role::Reference && !input.also_reference);
     if let Some(cached) = cache.and_then(|c| c.get(&input.path)) {
         return Ok(cached);
@@ -579,7 +582,7 @@ fn load(
     extractor: &ingest::Extractor,
     cache: Option<&dyn ReadCache>,
 ) -> Loaded {
-    let mut entry = DocumentEntry::unread(id, input.display.clone(), input.path.clone(), input.role);
+    let mut entry = DocumentEntry::unread(id, input.display.clone(), input.source(), input.role);
     match extract(input, settings, extractor, cache) {
         Ok(extracted) => {
             let compared = compared_prefix(&extracted.text, settings);

@@ -190,8 +190,9 @@ fn run_one(
 ) -> Event {
     let started = Instant::now();
     // One set for every role: a file or folder in two lists is read once, never compared
-    // with itself, and what is passed over is reported with the results.
-    let mut inputs = InputSet::new();
+    // with itself, and what is passed over is reported with the results. A .zip (a class's
+    // submissions from the LMS) is read entry by entry.
+    let mut inputs = InputSet::reading_zips();
     inputs.add(&plan.suspects, Role::Suspect);
     if cancel.is_cancelled() {
         return Event::Cancelled { job };

@@ -14,15 +14,19 @@ mod html;
 mod isolate;
 mod layout;
 mod limits;
+mod lms;
 mod odt;
 mod pdf;
 mod pdf_hidden;
 mod sniff;
 mod text;
 mod xml;
+mod zip_members;
 
 pub use crate::model::{Format, IngestError};
 pub use limits::{HELPER_ENV, IngestLimits, Isolation, is_link_loop, open_regular};
+pub use lms::{Handed, Lms};
+pub use zip_members::{ZipMember, list_zip};
 
 use std::path::Path;
 
@@ -104,10 +108,34 @@ impl Extractor {
     /// one (a crash, a stack overflow or running out of memory ends only the helper), or
     /// else on a helper thread, whose panics are caught and which is abandoned when the
     /// time is up.
+    ///
+    /// A `.zip` is not a document: it is refused with the reason it cannot be read as a
+    /// zip of submissions (its entries are read by [`Extractor::extract_member`]).
     pub fn extract(&self, path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestError> {
-        let timeout = limits.effective_timeout_secs();
+        if extension_of(path) == "zip" {
+            return Err(zip_refusal(path, limits));
+        }
         let bytes = limits::read_bounded(path, limits)?;
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        self.extract_read(path, bytes, limits)
+    }
+
+    /// Reads the text of `member` of the zip at `zip`, as [`Extractor::extract`] reads a
+    /// file: its bytes are inflated in memory (at most `limits.max_file_bytes`), and every
+    /// error names the entry as `zip/name`.
+    pub fn extract_member(
+        &self,
+        zip: &Path,
+        member: &ZipMember,
+        limits: &IngestLimits,
+    ) -> Result<Extracted, IngestError> {
+        let bytes = zip_members::read_member(zip, member, limits)?;
+        self.extract_read(&member.path_in(zip), bytes, limits)
+    }
+
+    /// The text of `bytes`, the content of the file named `path`.
+    fn extract_read(&self, path: &Path, bytes: Vec<u8>, limits: &IngestLimits) -> Result<Extracted, IngestError> {
+        let timeout = limits.effective_timeout_secs();
+        let ext = extension_of(path);
         let sha256 = sha256_hex(&bytes);
         let label = format_label(&bytes, &ext);
         let fail = |f: Failure| f.at(path, timeout);
@@ -152,6 +180,23 @@ pub fn serve_helper() -> std::io::Result<()> {
     #[cfg(not(target_os = "linux"))]
     {
         Err(std::io::ErrorKind::Unsupported.into())
+    }
+}
+
+/// The lower-case extension of `path` ("" for none).
+fn extension_of(path: &Path) -> String {
+    path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase()
+}
+
+/// Why the zip at `path` is not read as one document: why it cannot be listed, or that
+/// its entries are the documents.
+fn zip_refusal(path: &Path, limits: &IngestLimits) -> IngestError {
+    match list_zip(path, limits) {
+        Err(e) => e,
+        Ok(_) => IngestError::BadZip {
+            path: path.to_path_buf(),
+            reason: "a zip is read entry by entry only by `compare` and the window's check".into(),
+        },
     }
 }
 

@@ -54,6 +54,10 @@ pub enum IngestError {
     /// Extraction took longer than `IngestLimits::timeout_secs` and was abandoned.
     #[error("extraction took longer than {secs} s and was abandoned: {path}")]
     TimedOut { path: PathBuf, secs: f64 },
+    /// A .zip of submissions that cannot be opened (damaged, password protected, too many
+    /// entries, not a zip at all): one error for the whole zip.
+    #[error("not a readable zip of submissions ({reason}): {path}")]
+    BadZip { path: PathBuf, reason: String },
     /// The extraction helper process reached its memory bound and was stopped.
     #[error("ran out of memory while reading the {format} (limit {limit_mb} MB; stopped): {path}")]
     OutOfMemory { path: PathBuf, format: Format, limit_mb: u64 },
@@ -75,6 +79,7 @@ impl IngestError {
             | Self::Corrupt { path, .. }
             | Self::Encrypted { path, .. }
             | Self::ArchiveTooLarge { path, .. }
+            | Self::BadZip { path, .. }
             | Self::Panicked { path, .. }
             | Self::TimedOut { path, .. }
             | Self::OutOfMemory { path, .. } => path,

@@ -45,6 +45,8 @@ pub enum SkipReason {
     UnreadableEntry { detail: String },
     /// A file that cannot be read.
     CannotRead { detail: String },
+    /// `count` receipts of a Blackboard export (one text file per attempt), not submissions.
+    Receipts { count: usize },
 }
 
 impl std::fmt::Display for SkipReason {
@@ -79,6 +81,9 @@ impl std::fmt::Display for SkipReason {
             Self::CannotListFolder { detail } => write!(f, "cannot list the folder: {detail}"),
             Self::UnreadableEntry { detail } => write!(f, "an entry of the folder cannot be read: {detail}"),
             Self::CannotRead { detail } => write!(f, "cannot be read: {detail}"),
+            Self::Receipts { count } => {
+                write!(f, "{count} Blackboard receipt(s) in the zip (one per attempt, not a submission): not read")
+            }
         }
     }
 }

@@ -58,6 +58,9 @@ fn skip_reason_zh(reason: &SkipReason) -> String {
         SkipReason::CannotListFolder { detail } => format!("无法列出文件夹内容：{detail}"),
         SkipReason::UnreadableEntry { detail } => format!("文件夹中的某一项无法读取：{detail}"),
         SkipReason::CannotRead { detail } => format!("无法读取：{detail}"),
+        SkipReason::Receipts { count } => {
+            format!("压缩包中有 {count} 份 Blackboard 提交回执（每次提交一份，不是作业）：未读取")
+        }
     }
 }
 
@@ -136,6 +139,7 @@ fn ingest_error_zh(error: &IngestError) -> String {
         IngestError::ArchiveTooLarge { format, reason, .. } => {
             format!("{} 压缩包超出限制（{reason}；可能是压缩炸弹）", format_zh(*format))
         }
+        IngestError::BadZip { reason, .. } => format!("无法读取的作业压缩包（{reason}）"),
         IngestError::Panicked { format, message, .. } => {
             format!("{} 提取器在此文件上崩溃（{message}）", format_zh(*format))
         }

@@ -257,7 +257,9 @@ impl State {
     pub fn count_new_inputs(&mut self) {
         for path in self.inputs.lists.iter().flatten() {
             if !self.file_counts.contains_key(path) {
-                let n = crate::engine::collect_inputs(std::slice::from_ref(path), crate::Role::Suspect).len();
+                let mut set = crate::engine::InputSet::reading_zips();
+                set.add(std::slice::from_ref(path), crate::Role::Suspect);
+                let n = set.finish().0.len();
                 self.file_counts.insert(path.clone(), n);
             }
         }

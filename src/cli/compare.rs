@@ -55,29 +55,11 @@ pub(super) fn read_stop_passages(path: &Path) -> anyhow::Result<Vec<String>> {
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
-    // A .zip given by name (a class's submissions from the LMS) is read entry by entry.
-    let mut inputs = InputSet::reading_zips();
-    let mode = match &args.all {
-        Some(dir) => {
-            inputs.add(std::slice::from_ref(dir), Role::Suspect);
-            Mode::AllVsAll
-        }
-        None if args.classmates => {
-            inputs.add(&args.suspect, Role::Suspect);
-            inputs.add(&args.reference, Role::Reference);
-            Mode::Classmates
-        }
-        None => {
-            if args.reference.is_empty() || args.suspect.is_empty() {
-                eprintln!(
-                    "twinspot: compare needs --reference and --suspect, --suspect with --classmates, or --all DIR (see twinspot compare --help)"
-                );
-                return Ok(ExitCode::from(2));
-            }
-            inputs.add(&args.suspect, Role::Suspect);
-            inputs.add(&args.reference, Role::Reference);
-            Mode::SuspectsVsReferences
-        }
+    let Some((mode, mut inputs)) = inputs_of(&args) else {
+        eprintln!(
+            "twinspot: compare needs --reference and --suspect, --suspect with --classmates, or --all DIR (see twinspot compare --help)"
+        );
+        return Ok(ExitCode::from(2));
     };
     inputs.add(&args.template, Role::Template);
     if let Some(missing) = inputs.missing().first() {
@@ -150,7 +132,32 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
+    say_document_problems(&report);
+    let inputs = read_by_the_run(&request.documents, args.stop_passages.as_deref());
+    Ok(outputs.finish(&report, inputs, (!args.quiet).then(|| summary(&report))))
+}
 
+/// The mode of the check `args` ask for and its suspects and references (a .zip given by
+/// name, a class's submissions from the LMS, read entry by entry); `None` when they name
+/// neither a folder for `--all` nor suspects with references (or `--classmates`).
+fn inputs_of(args: &CompareArgs) -> Option<(Mode, InputSet)> {
+    let mut inputs = InputSet::reading_zips();
+    let mode = match &args.all {
+        Some(dir) => {
+            inputs.add(std::slice::from_ref(dir), Role::Suspect);
+            return Some((Mode::AllVsAll, inputs));
+        }
+        None if args.classmates => Mode::Classmates,
+        None if args.reference.is_empty() || args.suspect.is_empty() => return None,
+        None => Mode::SuspectsVsReferences,
+    };
+    inputs.add(&args.suspect, Role::Suspect);
+    inputs.add(&args.reference, Role::Reference);
+    Some((mode, inputs))
+}
+
+/// Each document's error, or its notes, on standard error.
+fn say_document_problems(report: &Report) {
     for doc in &report.documents {
         match &doc.error {
             Some(error) => eprintln!("twinspot: {error}"),
@@ -161,8 +168,6 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let inputs = read_by_the_run(&request.documents, args.stop_passages.as_deref());
-    Ok(outputs.finish(&report, inputs, (!args.quiet).then(|| summary(&report))))
 }
 
 /// The cache of the run's reference set, when it has plain references (not only files

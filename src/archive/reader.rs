@@ -44,7 +44,7 @@ pub struct ArchiveIndex<'a> {
     /// from a damaged segment.
     last_id: u32,
     /// How the archive holds the hashes whose postings a lookup cut.
-    cut: CutSpreads<Kind>,
+    cut: CutSpreads,
 }
 
 impl<'a> ArchiveIndex<'a> {
@@ -179,12 +179,14 @@ impl<'a> ArchiveIndex<'a> {
         Ok(counted.max(seen))
     }
 
-    /// [`Self::capped`] for each of `hashes`, the spreads of those cut kept in
-    /// [`Self::cut`]. Each distinct hash is looked up once.
-    fn capped_all(&self, kind: Kind, hashes: &[u64]) -> Result<Vec<Cow<'static, [Posting]>>, ArchiveError> {
-        let (segments, min_documents) = match kind {
-            Kind::Kgrams => (&self.kgrams, CommonRule::for_collection(self.documents).min_documents),
-            Kind::Sentences => (&self.sentences, 0),
+    /// [`Self::capped`] for each `signal` hash of `hashes`, the spreads of those cut kept
+    /// in [`Self::cut`]. Each distinct hash is looked up once. The archive keeps no
+    /// character grams: an empty list for each.
+    fn capped_all(&self, signal: Signal, hashes: &[u64]) -> Result<Vec<Cow<'static, [Posting]>>, ArchiveError> {
+        let (segments, min_documents) = match signal {
+            Signal::Kgram => (&self.kgrams, CommonRule::for_collection(self.documents).min_documents),
+            Signal::Sentence => (&self.sentences, 0),
+            Signal::CharGram => return Ok(vec![Cow::Borrowed(&[][..]); hashes.len()]),
         };
         let mut distinct = hashes.to_vec();
         distinct.sort_unstable();
@@ -202,7 +204,7 @@ impl<'a> ArchiveIndex<'a> {
             .iter()
             .map(|hash| distinct.binary_search(hash).map_or_else(|_| (Vec::new(), None), |i| found[i].clone()))
             .unzip();
-        self.cut.keep(kind, hashes, &spreads);
+        self.cut.keep(signal, hashes, &spreads);
         Ok(lists.into_iter().map(Cow::Owned).collect())
     }
 
@@ -353,20 +355,11 @@ fn damaged(segment: &SegmentLookup, what: &str) -> ArchiveError {
 
 impl ReferenceIndex for ArchiveIndex<'_> {
     fn postings(&self, signal: Signal, hashes: &[u64]) -> Result<Postings<'_>, StoreError> {
-        let kind = match signal {
-            Signal::Kgram => Kind::Kgrams,
-            Signal::Sentence => Kind::Sentences,
-            Signal::CharGram => return Ok(vec![Cow::Borrowed(&[][..]); hashes.len()]),
-        };
-        self.capped_all(kind, hashes).map_err(StoreError::new)
+        self.capped_all(signal, hashes).map_err(StoreError::new)
     }
 
     fn spreads(&self, signal: Signal, hashes: &[u64]) -> Vec<Option<Spread>> {
-        match signal {
-            Signal::Kgram => self.cut.of(Kind::Kgrams, hashes),
-            Signal::Sentence => self.cut.of(Kind::Sentences, hashes),
-            Signal::CharGram => vec![None; hashes.len()],
-        }
+        self.cut.of(signal, hashes)
     }
 
     fn simhash_neighbours(

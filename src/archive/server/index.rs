@@ -19,7 +19,7 @@ use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_ag
 use crate::exclusions::CommonRule;
 use crate::fingerprint::{FingerprintedDoc, GlancedKeys, TokenKeys};
 use crate::index::{
-    Glance, Posting, Postings as SignalPostings, ReferenceIndex, Signal, Spread, StoreError, StoredReferences,
+    Glance, Postings as SignalPostings, ReferenceIndex, Signal, Spread, StoreError, StoredReferences,
 };
 use crate::model::DocumentEntry;
 
@@ -35,7 +35,7 @@ pub struct ServerIndex<'a> {
     documents: usize,
     /// How the archive holds the hashes whose postings a lookup cut (frequent ones), by
     /// table and hash: the same for every suspect of the check's snapshot.
-    cut: CutSpreads<Postings>,
+    cut: CutSpreads,
 }
 
 impl<'a> ServerIndex<'a> {
@@ -68,20 +68,6 @@ impl<'a> ServerIndex<'a> {
     fn read<T>(&self, read: impl FnOnce(&mut Db) -> Result<T, RowError>) -> Result<T, StoreError> {
         read(&mut self.archive.client()).map_err(|e| StoreError::new(self.archive.sql(e)))
     }
-
-    /// The live postings of each of `hashes` in `table`, a frequent hash's first ones
-    /// only; how the archive holds those it cut is kept in [`Self::cut`].
-    fn postings_in(&self, table: Postings, hashes: &[u64]) -> Result<Vec<Cow<'_, [Posting]>>, StoreError> {
-        let s = &self.archive.schema;
-        let count_up_to = match table {
-            Postings::Kgrams => CommonRule::for_collection(self.documents).min_documents,
-            Postings::Sentences => 0,
-        };
-        let found: Found =
-            self.read(|c| lookup::found(c, s, (table, self.archive.folded), hashes, &self.removed_ids, count_up_to))?;
-        self.cut.keep(table, hashes, &found.spreads);
-        Ok(found.lists.into_iter().map(Cow::Owned).collect())
-    }
 }
 
 impl Drop for ServerIndex<'_> {
@@ -95,20 +81,24 @@ impl Drop for ServerIndex<'_> {
 }
 
 impl ReferenceIndex for ServerIndex<'_> {
+    /// The live postings of each `signal` hash of `hashes`, a frequent hash's first ones
+    /// only; how the archive holds those it cut is kept in [`Self::cut`]. The archive
+    /// keeps no character grams: an empty list for each.
     fn postings(&self, signal: Signal, hashes: &[u64]) -> Result<SignalPostings<'_>, StoreError> {
-        match signal {
-            Signal::Kgram => self.postings_in(Postings::Kgrams, hashes),
-            Signal::Sentence => self.postings_in(Postings::Sentences, hashes),
-            Signal::CharGram => Ok(vec![Cow::Borrowed(&[][..]); hashes.len()]),
-        }
+        let s = &self.archive.schema;
+        let (table, count_up_to) = match signal {
+            Signal::Kgram => (Postings::Kgrams, CommonRule::for_collection(self.documents).min_documents),
+            Signal::Sentence => (Postings::Sentences, 0),
+            Signal::CharGram => return Ok(vec![Cow::Borrowed(&[][..]); hashes.len()]),
+        };
+        let found: Found =
+            self.read(|c| lookup::found(c, s, (table, self.archive.folded), hashes, &self.removed_ids, count_up_to))?;
+        self.cut.keep(signal, hashes, &found.spreads);
+        Ok(found.lists.into_iter().map(Cow::Owned).collect())
     }
 
     fn spreads(&self, signal: Signal, hashes: &[u64]) -> Vec<Option<Spread>> {
-        match signal {
-            Signal::Kgram => self.cut.of(Postings::Kgrams, hashes),
-            Signal::Sentence => self.cut.of(Postings::Sentences, hashes),
-            Signal::CharGram => vec![None; hashes.len()],
-        }
+        self.cut.of(signal, hashes)
     }
 
     fn simhash_neighbours(

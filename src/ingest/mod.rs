@@ -16,6 +16,7 @@ mod layout;
 mod limits;
 mod lms;
 mod odt;
+mod open_zips;
 mod pdf;
 mod pdf_hidden;
 mod sniff;
@@ -83,6 +84,8 @@ pub fn extract(path: &Path, limits: &IngestLimits) -> Result<Extracted, IngestEr
 pub struct Extractor {
     #[cfg(target_os = "linux")]
     pool: Option<isolate::Pool>,
+    /// The zips of submissions being read, each directory parsed once.
+    zips: open_zips::OpenZips,
 }
 
 impl Extractor {
@@ -91,12 +94,12 @@ impl Extractor {
     pub fn new(isolation: Option<&Isolation>) -> Self {
         #[cfg(target_os = "linux")]
         {
-            Self { pool: isolation.cloned().map(isolate::Pool::new) }
+            Self { pool: isolation.cloned().map(isolate::Pool::new), zips: open_zips::OpenZips::default() }
         }
         #[cfg(not(target_os = "linux"))]
         {
             let _ = isolation;
-            Self {}
+            Self { zips: open_zips::OpenZips::default() }
         }
     }
 
@@ -128,7 +131,7 @@ impl Extractor {
         member: &ZipMember,
         limits: &IngestLimits,
     ) -> Result<Extracted, IngestError> {
-        let bytes = zip_members::read_member(zip, member, limits)?;
+        let bytes = zip_members::read_member(&self.zips, zip, member, limits)?;
         self.extract_read(&member.path_in(zip), bytes, limits)
     }
 

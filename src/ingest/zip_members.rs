@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use zip::ZipArchive;
 use zip::result::ZipError;
 
+use super::open_zips::{OpenZip, OpenZips, SharedFile};
 use super::{IngestError, IngestLimits, open_regular, sniff};
 use crate::model::Format;
 
@@ -85,11 +86,22 @@ fn list<R: Read + Seek>(reader: R, limits: &IngestLimits) -> Result<Vec<ZipMembe
     Ok(members)
 }
 
-/// The bytes of `member` of the zip at `zip`, at most `limits.max_file_bytes` of them.
-pub(crate) fn read_member(zip: &Path, member: &ZipMember, limits: &IngestLimits) -> Result<Vec<u8>, IngestError> {
-    let (file, _) = open_regular(zip)?;
+/// The bytes of `member` of the zip at `zip`, at most `limits.max_file_bytes` of them;
+/// the zip's directory is read once and kept in `zips`.
+pub(crate) fn read_member(
+    zips: &OpenZips,
+    zip: &Path,
+    member: &ZipMember,
+    limits: &IngestLimits,
+) -> Result<Vec<u8>, IngestError> {
     let path = member.path_in(zip);
-    let read = catch_unwind(AssertUnwindSafe(|| inflate(BufReader::new(file), member, &path, limits)));
+    let read = catch_unwind(AssertUnwindSafe(|| {
+        let archive = zips.get(zip, || {
+            let (file, _) = open_regular(zip)?;
+            ZipArchive::new(SharedFile::new(file)).map_err(|e| bad_entry(&path, format!("damaged or not a zip: {e}")))
+        })?;
+        inflate(archive, member, &path, limits)
+    }));
     let bytes = read.unwrap_or_else(|_| Err(bad_entry(&path, "the entry crashed the zip reader".into())))?;
     if bytes.is_empty() {
         return Err(IngestError::Empty { path });
@@ -97,13 +109,12 @@ pub(crate) fn read_member(zip: &Path, member: &ZipMember, limits: &IngestLimits)
     Ok(bytes)
 }
 
-fn inflate<R: Read + Seek>(
-    reader: R,
+fn inflate(
+    mut archive: OpenZip,
     member: &ZipMember,
     path: &Path,
     limits: &IngestLimits,
 ) -> Result<Vec<u8>, IngestError> {
-    let mut archive = ZipArchive::new(reader).map_err(|e| bad_entry(path, format!("damaged or not a zip: {e}")))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let format = sniff::format_by_extension(&ext).unwrap_or(Format::Text);
     let entry = match archive.by_index(member.index) {
@@ -159,12 +170,13 @@ mod tests {
         let path = dir.path().join("s.zip");
         std::fs::write(&path, zip_of(&[("folder/a.txt", b"alpha"), ("b.txt", &[b'x'; 4096])])).unwrap();
         let members = list_zip(&path, &IngestLimits::default()).unwrap();
+        let zips = OpenZips::default();
         let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["folder/a.txt", "b.txt"]);
         assert_eq!(members[0].modified.as_deref(), Some("2026-03-01 12:30:46"));
-        assert_eq!(read_member(&path, &members[0], &IngestLimits::default()).unwrap(), b"alpha");
+        assert_eq!(read_member(&zips, &path, &members[0], &IngestLimits::default()).unwrap(), b"alpha");
         let small = IngestLimits { max_file_bytes: 100, ..IngestLimits::default() };
-        let e = read_member(&path, &members[1], &small).unwrap_err();
+        let e = read_member(&zips, &path, &members[1], &small).unwrap_err();
         assert!(matches!(e, IngestError::TooLarge { bytes: 101, .. }), "{e:#}");
     }
 

@@ -395,3 +395,22 @@ fn an_anonymised_hand_out_prints_nothing_of_a_classmate_but_the_shared_passages(
     let shared: String = shared.split_whitespace().collect();
     assert!(printed.contains(&shared), "the shared passage is printed");
 }
+
+#[test]
+fn compare_prints_the_appendix_of_full_texts_and_hashes_only_when_asked() {
+    let out = tempfile::tempdir().unwrap();
+    let print = |name: &str, extra: &[&str]| {
+        let pdf = out.path().join(name);
+        let mut args = vec!["compare", "-r", "reference", "-s", "suspect", "-q", "--pdf", pdf.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let done =
+            command().current_dir(fixtures()).args(&args).env("TWINSPOT_CHROMIUM", tool("chromium")).output().unwrap();
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+        pdf
+    };
+    let plain = print("plain.pdf", &[]);
+    let all = print("all.pdf", &["--pdf-appendix"]);
+    let (plain_words, all_words) = (squeezed(&words(&plain)), squeezed(&words(&all)));
+    assert!(!plain_words.contains("SHA-256") && all_words.contains("SHA-256"), "the hashes only with the appendix");
+    assert!(pages(&all) > pages(&plain), "{} pages with the appendix, {} without", pages(&all), pages(&plain));
+}

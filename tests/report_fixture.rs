@@ -17,6 +17,7 @@ pub const REFERENCES: usize = 4;
 /// Planted passages per reference.
 const CHUNKS: usize = 8;
 
+#[rustfmt::skip]
 const VOCAB: [&str; 96] = [
     "the", "a", "of", "and", "to", "in", "is", "that", "for", "it", "as", "with", "was", "on", "by", "this", "are",
     "from", "at", "which", "be", "or", "an", "not", "river", "city", "market", "history", "water", "people",

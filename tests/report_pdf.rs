@@ -158,7 +158,8 @@ fn heading_words(html: &str) -> Vec<String> {
             }
             let text = inner.split(close).next().unwrap_or("");
             let plain: String = text.split('<').map(|s| s.split_once('>').map_or(s, |(_, t)| t)).collect();
-            let words = plain.split_whitespace().filter(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic));
+            let words =
+                plain.split_whitespace().filter(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic));
             out.extend(words.map(str::to_string));
         }
     }

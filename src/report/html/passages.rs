@@ -14,7 +14,7 @@ use crate::report::byte_range;
 use crate::report::palette::{kind_css, runs};
 
 /// A source's side of a passage is cut to this many characters.
-const TWIN_CHARS: usize = 600;
+const TWIN_CHARS: usize = 300;
 
 /// The passages of `doc` found in `pairs`, each once.
 pub fn student_passages(ctx: &Ctx<'_>, doc: usize, pairs: &[&ShownPair<'_>]) -> Markup {

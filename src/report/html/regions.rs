@@ -107,7 +107,8 @@ mod tests {
     use crate::report::html::review::Status;
 
     fn shown(index: usize, pair: &Pair) -> ShownPair<'_> {
-        let passages = pair.passages.iter().map(|passage| ShownPassage { passage, mark: None, status: Status::Counted });
+        let passages =
+            pair.passages.iter().map(|passage| ShownPassage { passage, mark: None, status: Status::Counted });
         ShownPair { index, pair, counted: Some(pair), passages: passages.collect(), mark: None, note: "" }
     }
 

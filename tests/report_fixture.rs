@@ -44,7 +44,7 @@ impl Words {
     /// About `n` words of prose: sentences of 8 to 17 words, a paragraph every six.
     fn prose(&mut self, n: usize) -> String {
         let mut out = String::new();
-        let (mut words, mut sentences) = (0, 0);
+        let (mut words, mut sentences) = (0usize, 0usize);
         while words < n {
             let len = 8 + self.next() % 10;
             let sentence: Vec<&str> = (0..len).map(|_| VOCAB[self.next() % VOCAB.len()]).collect();
@@ -54,7 +54,7 @@ impl Words {
             out.push('.');
             words += len;
             sentences += 1;
-            out.push_str(if sentences % 6 == 0 { "\n\n" } else { " " });
+            out.push_str(if sentences.is_multiple_of(6) { "\n\n" } else { " " });
         }
         out
     }
@@ -112,6 +112,10 @@ fn pair(a: (usize, u32), b: (usize, u32), passages: Vec<Passage>) -> Pair {
     }
 }
 
+/// A passage copied from a reference: the reference, its span in the student's text and
+/// in the reference.
+type Planted = (usize, (u32, u32), (u32, u32));
+
 /// The path of student `i`'s file.
 pub fn student_path(i: usize) -> String {
     format!("/home/teacher/class-2026/student-{i:02}.txt")
@@ -120,7 +124,7 @@ pub fn student_path(i: usize) -> String {
 /// The references student `i` copies from: (reference, chunk), edited when `true`.
 fn copies(i: usize) -> Vec<(usize, usize, bool)> {
     let mut out = vec![(i % REFERENCES, (i / REFERENCES) % CHUNKS, i % 3 == 1)];
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         out.push(((i + 1) % REFERENCES, (i / REFERENCES + 3) % CHUNKS, false));
     }
     if i == 0 {
@@ -150,7 +154,7 @@ pub fn class() -> Report {
     // Classmates 0 and 1, 10 and 11, 20 and 21 share a passage of their own.
     let shared: Vec<String> = (0..STUDENTS).map(|_| words.prose(60).trim().to_string()).collect();
     let mut students: Vec<Text> = Vec::new();
-    let mut planted: Vec<Vec<(usize, (u32, u32), (u32, u32))>> = Vec::new();
+    let mut planted: Vec<Vec<Planted>> = Vec::new();
     let mut with_classmate: Vec<Option<(u32, u32)>> = Vec::new();
     for i in 0..STUDENTS {
         let mut text = Text::default();

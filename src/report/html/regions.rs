@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(got[0].hits[1].theirs, (10, 110));
         let (start, end) = got[0].range;
         assert!(start == 0 || text.chars().nth(start as usize - 1) == Some(' '), "starts on a word: {start}");
-        assert!(end >= 210 + CONTEXT_CHARS - CONTEXT_CHARS / 3 && end <= 210 + CONTEXT_CHARS, "{end}");
+        assert!((210 + CONTEXT_CHARS - CONTEXT_CHARS / 3..=210 + CONTEXT_CHARS).contains(&end), "{end}");
         assert_eq!(text.chars().nth(end as usize), Some(' '), "ends on a word's edge");
         assert!(got[1].range.0 < 1700 && got[1].range.1 == 2000, "the last one runs to the end");
     }

@@ -3,7 +3,10 @@
 //! Chinese, for the class, one student and one pair: every word of every page lies inside
 //! the page, no table heading is broken inside a word, page 1 of a student's report holds
 //! the summary (name, overall similarity, sources, verdict and note), and the report's
-//! long parts (paths, SHA-256, the settings, the last passage) are all there. Needs
+//! long parts (paths, SHA-256, the settings, the last passage) are all there when the
+//! appendix is printed. A class of 30 (`report_fixture`) prints each passage once: a
+//! student with four sources on at most 6 pages, the class on at most 40; a student's
+//! anonymised hand-out prints nothing of a classmate but the shared passages. Needs
 //! `chromium` and `pdftotext` (poppler-utils): the test fails, naming what is missing,
 //! without them. `compare --pdf` writes a PDF, or without a browser the HTML and says so.
 
@@ -13,10 +16,11 @@ use std::sync::Arc;
 
 use twinspot::report::html::{HtmlOptions, Scope, render};
 use twinspot::report::marks::{Mark, Marks};
-use twinspot::report::pdf::{Paper, print_pdf};
+use twinspot::report::pdf::{Paper, PrintOptions, print_pdf_with};
 use twinspot::report::words::ReportLang;
 use twinspot::{DocumentEntry, Mode, Pair, Passage, Report, Role, Settings};
 
+use super::report_fixture::{STUDENTS, class, student_path};
 use super::util::{command, fixtures};
 
 fn tool(name: &str) -> PathBuf {
@@ -142,14 +146,22 @@ fn words(pdf: &Path) -> Vec<(usize, f64, f64, [f64; 4], String)> {
     out
 }
 
-/// The words of every table heading of the page.
+/// The words of every table heading and cell of the page, but for cells of names and
+/// hashes (which may wrap anywhere) and excerpts of the texts.
 fn heading_words(html: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for part in html.split("<th").skip(1) {
-        let Some(inner) = part.split_once('>').map(|(_, rest)| rest) else { continue };
-        let text = inner.split("</th>").next().unwrap_or("");
-        let plain: String = text.split('<').map(|s| s.split_once('>').map_or(s, |(_, t)| t)).collect();
-        out.extend(plain.split_whitespace().filter(|w| w.chars().count() >= 2).map(str::to_string));
+    for (open, close) in [("<th", "</th>"), ("<td", "</td>")] {
+        for part in html.split(open).skip(1) {
+            let Some((tag, inner)) = part.split_once('>') else { continue };
+            if ["tok", "sha", "excerpt"].iter().any(|c| tag.contains(c)) || !(tag.is_empty() || tag.starts_with(' ')) {
+                continue;
+            }
+            let text = inner.split(close).next().unwrap_or("");
+            let plain: String = text.split('<').map(|s| s.split_once('>').map_or(s, |(_, t)| t)).collect();
+            let words =
+                plain.split_whitespace().filter(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic));
+            out.extend(words.map(str::to_string));
+        }
     }
     out.sort();
     out.dedup();
@@ -195,7 +207,7 @@ fn check_pdf(pdf: &Path, html: &str, what: &str, width: f64) -> String {
         assert!(*y0 >= 0.0 && *y1 <= *page_h + 0.5, "{what}: '{word}' cut at the bottom");
     }
     let broken = broken_headings(&words, &heading_words(html));
-    assert!(broken.is_empty(), "{what}: table headings broken inside a word: {broken:?}");
+    assert!(broken.is_empty(), "{what}: table cells broken inside a word: {broken:?}");
     let all: String = words.iter().map(|w| w.4.as_str()).collect();
     for needle in ["LASTWORDA", "LASTWORDB", "twinspot", &format!("{:064x}", 0xfeed), "submission_with_a_rather_long"] {
         assert!(all.contains(needle), "{what}: '{needle}' missing from the printed report");
@@ -221,7 +233,7 @@ fn the_report_prints_on_a4_and_letter_with_nothing_cut_no_heading_broken_and_the
                 ..Default::default()
             };
             let html = render(&report, &options);
-            let pdf = print_pdf(&browser, &html, paper).unwrap();
+            let pdf = print_pdf_with(&browser, &html, PrintOptions { paper, appendix: true }).unwrap();
             let what = format!("{lang:?} {paper:?} {scope:?}");
             let pdf_path = dir.path().join(format!("r-{lang:?}-{paper:?}-{scope:?}.pdf"));
             std::fs::write(&pdf_path, pdf).unwrap();
@@ -289,4 +301,117 @@ fn compare_writes_a_pdf_or_without_a_browser_the_html_and_says_so() {
     assert!(!pdf.exists());
     let html = std::fs::read_to_string(out.path().join("zh_copy.html")).unwrap();
     assert!(html.contains("Overall similarity"));
+}
+
+/// The number of pages of a PDF (pdfinfo).
+fn pages(pdf: &Path) -> usize {
+    let out = Command::new(tool("pdfinfo")).arg(pdf).output().unwrap();
+    let info = String::from_utf8_lossy(&out.stdout);
+    let line = info.lines().find(|l| l.starts_with("Pages:")).unwrap_or_else(|| panic!("no page count:\n{info}"));
+    line["Pages:".len()..].trim().parse().unwrap()
+}
+
+/// `html` printed on A4 to `dir/name`, with or without the appendix.
+fn print_to(dir: &Path, name: &str, html: &str, appendix: bool) -> PathBuf {
+    let pdf = print_pdf_with(&tool("chromium"), html, PrintOptions { paper: Paper::A4, appendix }).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, pdf).unwrap();
+    path
+}
+
+fn squeezed(words: &[(usize, f64, f64, [f64; 4], String)]) -> String {
+    words.iter().map(|w| w.4.as_str()).collect()
+}
+
+#[test]
+fn a_student_with_four_sources_prints_on_6_pages_at_most_and_a_class_of_30_on_40() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = class();
+    let sources = report.pairs.iter().filter(|p| p.a == 0 || p.b == 0).count();
+    assert_eq!(sources, 4, "the fixture's student 0 has four sources");
+    for lang in [ReportLang::En, ReportLang::Zh] {
+        let options = |scope| HtmlOptions { scope, lang, date: "2026-12-02 08:00 UTC".into(), ..Default::default() };
+        let html = render(&report, &options(Scope::Suspect(0)));
+        let student = print_to(dir.path(), &format!("student-{lang:?}.pdf"), &html, false);
+        let n = pages(&student);
+        eprintln!("{lang:?}: one student with four sources: {n} pages");
+        assert!(n <= 6, "{lang:?}: one student with four sources on {n} pages");
+        let printed: String = squeezed(&words(&student));
+        // Each passage once: the copied passage of reference 1 (the same words on both
+        // sides) is printed once, and no SHA-256 without the appendix.
+        let copied = &report.pairs.iter().find(|p| p.a == 0 && p.b == STUDENTS + 1).unwrap().passages[0];
+        let text = &report.documents[0].text;
+        let passage: String =
+            text.chars().skip(copied.a_start as usize).take(120).filter(|c| !c.is_whitespace()).collect();
+        assert_eq!(printed.matches(&passage).count(), 1, "{lang:?}: the passage printed once");
+        assert!(!printed.contains(&format!("{:064x}", 0x5eed_0000)), "{lang:?}: the hashes are in the appendix");
+        let broken = broken_headings(&words(&student), &heading_words(&html));
+        assert!(broken.is_empty(), "{lang:?}: table cells broken inside a word: {broken:?}");
+
+        let html = render(&report, &options(Scope::Run));
+        let whole = print_to(dir.path(), &format!("class-{lang:?}.pdf"), &html, false);
+        let n = pages(&whole);
+        eprintln!("{lang:?}: a class of {STUDENTS}: {n} pages");
+        assert!(n <= 40, "{lang:?}: a class of {STUDENTS} on {n} pages");
+        let broken = broken_headings(&words(&whole), &heading_words(&html));
+        assert!(broken.is_empty(), "{lang:?}: table cells broken inside a word: {broken:?}");
+        if lang == ReportLang::En {
+            let all = print_to(dir.path(), "student-appendix.pdf", &render(&report, &options(Scope::Suspect(0))), true);
+            let printed = squeezed(&words(&all));
+            eprintln!("one student with the appendix: {} pages", pages(&all));
+            assert!(pages(&all) > pages(&student), "the appendix adds pages");
+            assert!(printed.contains(&format!("{:064x}", 0x5eed_0000)), "the appendix lists the hashes");
+            assert!(printed.contains("MARKER00"), "the appendix holds the student's full text");
+        }
+    }
+}
+
+#[test]
+fn an_anonymised_hand_out_prints_nothing_of_a_classmate_but_the_shared_passages() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = class();
+    let classmate = report.pairs.iter().find(|p| p.a == 0 && p.b == 1).unwrap();
+    let shared = &report.documents[1].text;
+    let shared: String = shared.chars().skip(classmate.passages[0].b_start as usize).take(60).collect();
+    let file = "student-01";
+    let hash = format!("{:064x}", 0x5eed_0001);
+    let options = |anonymize| HtmlOptions {
+        scope: Scope::Suspect(0),
+        date: "2026-12-02 08:00 UTC".into(),
+        anonymize,
+        ..Default::default()
+    };
+    let teacher = render(&report, &options(false));
+    for needle in ["MARKER01", file, &hash] {
+        assert!(teacher.contains(needle), "the teacher's report holds '{needle}'");
+    }
+    let hand_out = render(&report, &options(true));
+    for needle in ["MARKER01", file, &hash, &student_path(1)] {
+        assert!(!hand_out.contains(needle), "the hand-out holds '{needle}'");
+    }
+    assert!(hand_out.contains("Student A") && hand_out.contains(&shared), "the classmate's passage, by letter");
+    let pdf = print_to(dir.path(), "hand-out.pdf", &hand_out, true);
+    let printed = squeezed(&words(&pdf));
+    assert!(!printed.contains("MARKER01") && !printed.contains(file), "the printed hand-out leaks the classmate");
+    let shared: String = shared.split_whitespace().collect();
+    assert!(printed.contains(&shared), "the shared passage is printed");
+}
+
+#[test]
+fn compare_prints_the_appendix_of_full_texts_and_hashes_only_when_asked() {
+    let out = tempfile::tempdir().unwrap();
+    let print = |name: &str, extra: &[&str]| {
+        let pdf = out.path().join(name);
+        let mut args = vec!["compare", "-r", "reference", "-s", "suspect", "-q", "--pdf", pdf.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let done =
+            command().current_dir(fixtures()).args(&args).env("TWINSPOT_CHROMIUM", tool("chromium")).output().unwrap();
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+        pdf
+    };
+    let plain = print("plain.pdf", &[]);
+    let all = print("all.pdf", &["--pdf-appendix"]);
+    let (plain_words, all_words) = (squeezed(&words(&plain)), squeezed(&words(&all)));
+    assert!(!plain_words.contains("SHA-256") && all_words.contains("SHA-256"), "the hashes only with the appendix");
+    assert!(pages(&all) > pages(&plain), "{} pages with the appendix, {} without", pages(&all), pages(&plain));
 }

@@ -50,6 +50,7 @@ mod pdf_producers;
 #[cfg(unix)]
 mod pg;
 mod reference_cache;
+mod report_fixture;
 mod report_pdf;
 mod report_targets;
 #[cfg(feature = "gui")]

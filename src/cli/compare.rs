@@ -95,6 +95,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         pdf: args.pdf.clone(),
         lang: report_lang(args.lang),
         anonymize: args.anonymize,
+        pdf_appendix: args.pdf_appendix,
         marks,
         ..Default::default()
     };

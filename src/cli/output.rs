@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use twinspot::Report;
 use twinspot::report::html::{HtmlOptions, Scope, now_utc, render};
 use twinspot::report::marks::Marks;
-use twinspot::report::pdf::{Paper, PdfError, find_browser, print_pdf};
+use twinspot::report::pdf::{Paper, PdfError, PrintOptions, find_browser, print_pdf_with};
 use twinspot::report::words::ReportLang;
 use twinspot::report::write::{Output, StdoutError, Target, WriteError, check_outputs, write_atomic, write_stdout};
 use twinspot::report::{csv::to_csv, json::to_json};
@@ -28,6 +28,8 @@ pub struct ReportOutputs {
     pub scope: Scope,
     /// Other students named by letters in the HTML/PDF report.
     pub anonymize: bool,
+    /// The PDF report prints its optional appendix (full texts, SHA-256) too.
+    pub pdf_appendix: bool,
     /// The reviewer's marks shown in the HTML/PDF report.
     pub marks: Option<Marks>,
 }
@@ -95,7 +97,8 @@ impl ReportOutputs {
             Format::Html => self.html(report).into_bytes(),
             Format::Pdf => {
                 let browser = find_browser().ok_or(PdfError::NoBrowser)?;
-                print_pdf(&browser, &self.html(report), Paper::from_locale())?
+                let print = PrintOptions { paper: Paper::from_locale(), appendix: self.pdf_appendix };
+                print_pdf_with(&browser, &self.html(report), print)?
             }
         })
     }

@@ -1,6 +1,7 @@
 //! The HTML report printed to PDF by a headless Chromium (or Chrome) found on the
 //! machine: the page is written to a private temporary folder, printed without header or
-//! footer on A4 or Letter, and the PDF's bytes come back. Chinese prints without a
+//! footer on A4 or Letter — the optional appendix (full texts, SHA-256) only when asked
+//! for —, and the PDF's bytes come back. Chinese prints without a
 //! system CJK font: the bundled Noto Sans SC subset is embedded in the page that is
 //! printed (not in the HTML report itself).
 
@@ -50,6 +51,15 @@ impl Paper {
     }
 }
 
+/// How a report is printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrintOptions {
+    pub paper: Paper,
+    /// Also print the report's optional appendix: the full texts side by side and every
+    /// input with its SHA-256. Off by default: the printed report lists each passage once.
+    pub appendix: bool,
+}
+
 /// Why no PDF was made.
 #[derive(Debug, thiserror::Error)]
 pub enum PdfError {
@@ -77,12 +87,17 @@ pub fn find_browser() -> Option<PathBuf> {
     BROWSERS.iter().flat_map(|name| dirs.iter().map(move |d| d.join(name))).find(|p| p.is_file())
 }
 
-/// `html` printed to PDF by `browser` on `paper`.
+/// `html` printed to PDF by `browser` on `paper`, without the optional appendix.
 pub fn print_pdf(browser: &Path, html: &str, paper: Paper) -> Result<Vec<u8>, PdfError> {
+    print_pdf_with(browser, html, PrintOptions { paper, appendix: false })
+}
+
+/// `html` printed to PDF by `browser` as `options` say.
+pub fn print_pdf_with(browser: &Path, html: &str, options: PrintOptions) -> Result<Vec<u8>, PdfError> {
     let dir = tempfile::tempdir()?;
     let page = dir.path().join("report.html");
     let pdf = dir.path().join("report.pdf");
-    std::fs::write(&page, printable(html, paper))?;
+    std::fs::write(&page, printable(html, options))?;
     let mut child = Command::new(browser)
         .args([
             "--headless",
@@ -129,10 +144,13 @@ fn last_line(text: &str) -> &str {
     text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no message").trim()
 }
 
-/// The page as it is printed: the paper size, and, when the report holds Han, Kana or
-/// Hangul, the bundled CJK font as the last fallback.
-fn printable(html: &str, paper: Paper) -> String {
-    let mut extra = format!("<style>@page{{size:{}}}</style>", paper.css());
+/// The page as it is printed: the paper size, the optional appendix when asked for, and,
+/// when the report holds Han, Kana or Hangul, the bundled CJK font as the last fallback.
+fn printable(html: &str, options: PrintOptions) -> String {
+    let mut extra = format!("<style>@page{{size:{}}}</style>", options.paper.css());
+    if options.appendix {
+        extra.push_str("<style>@media print{.optional{display:block!important}}</style>");
+    }
     if html.chars().any(is_cjk) {
         extra.push_str("<style>@font-face{font-family:'Twinspot SC';src:url(data:font/otf;base64,");
         extra.push_str(&base64(CJK_FONT));
@@ -180,10 +198,13 @@ mod tests {
 
     #[test]
     fn the_printed_page_gets_a_paper_size_and_the_font_only_for_cjk() {
-        let en = printable("<html><head></head><body>x</body></html>", Paper::Letter);
+        let letter = PrintOptions { paper: Paper::Letter, appendix: false };
+        let en = printable("<html><head></head><body>x</body></html>", letter);
         assert!(en.contains("@page{size:letter}</style></head>"));
-        assert!(!en.contains("font-face"));
-        let zh = printable("<html><head></head><body>软件</body></html>", Paper::A4);
+        assert!(!en.contains("font-face") && !en.contains(".optional"));
+        let all = printable("<html><head></head><body>x</body></html>", PrintOptions { appendix: true, ..letter });
+        assert!(all.contains(".optional{display:block!important}"));
+        let zh = printable("<html><head></head><body>软件</body></html>", PrintOptions::default());
         assert!(zh.contains("@font-face{font-family:'Twinspot SC'") && zh.contains("size:A4"));
     }
 

@@ -137,6 +137,14 @@ pub struct Words {
     pub in_student: &'static str,
     pub in_other: &'static str,
     pub positions_help: &'static str,
+    // Each passage once; the optional appendix.
+    pub passages_once: &'static str,
+    pub passages_once_help: &'static str,
+    pub also_in: &'static str,
+    pub full_texts: &'static str,
+    pub full_texts_help: &'static str,
+    pub print_appendix: &'static str,
+    pub hidden_text: &'static str,
 }
 
 impl Words {
@@ -293,6 +301,13 @@ pub static EN: Words = Words {
     in_student: "In this text (characters)",
     in_other: "In the other text (characters)",
     positions_help: "Positions count characters from the start of each text.",
+    passages_once: "The shared passages, each once",
+    passages_once_help: "Each passage of the text is shown once, with a few lines around it, followed by every source it was found in (the source's words only where they differ). Positions: in this text ⇔ in the source.",
+    also_in: "also in",
+    full_texts: "Appendix: the full texts",
+    full_texts_help: "Both texts of each pair, the passages lit. Printed only when asked for.",
+    print_appendix: "Print the appendix too (the full texts and every document's SHA-256)",
+    hidden_text: "A hand-out shows of a classmate's text only the passages shared with this student.",
 };
 
 pub static ZH: Words = Words {
@@ -402,4 +417,11 @@ pub static ZH: Words = Words {
     in_student: "本文位置（字符）",
     in_other: "对方位置（字符）",
     positions_help: "位置按字符从各文本开头数起。",
+    passages_once: "共同片段（每段只列一次）",
+    passages_once_help: "文本中的每个共同片段只列一次，附前后几行文字，下列发现它的所有来源（来源文字与本文不同时才列出）。位置：本文 ⇔ 来源。",
+    also_in: "另见于",
+    full_texts: "附录：全文",
+    full_texts_help: "每个文档对的两份全文，片段已标出。仅在需要时打印。",
+    print_appendix: "打印时包含附录（全文及每个文档的 SHA-256）",
+    hidden_text: "发给学生的报告只显示同学文本中与本学生共同的片段。",
 };

@@ -60,6 +60,10 @@ pub struct CompareArgs {
     /// are not changed.
     #[arg(long, requires = "document_report")]
     pub anonymize: bool,
+    /// Print the PDF report's appendix too: both full texts of each pair and every
+    /// document's SHA-256 (left out by default: the report lists each passage once).
+    #[arg(long, requires = "pdf")]
+    pub pdf_appendix: bool,
     /// The reviewer's marks and notes (the window's twinspot-review.json): the HTML/PDF
     /// report shows the verdicts and notes, and lists dismissed passages as not counted.
     #[arg(long, value_name = "FILE", requires = "document_report")]

@@ -1,6 +1,7 @@
 //! The appendix at the end of every report, on a page of its own: the program and its
 //! version, the date and the way documents were compared, the settings in full, the
-//! legend of passage kinds, every input (name, role, size, characters, SHA-256) and the
+//! legend of passage kinds, every input (name, role, size, characters, SHA-256: an
+//! optional part, printed when asked for; nothing of a lettered student's file) and the
 //! near-duplicate groups.
 
 use maud::{Markup, html};
@@ -31,7 +32,7 @@ pub fn appendix(ctx: &Ctx<'_>, docs: &[usize], groups: bool) -> Markup {
             @if ctx.anonymize { p.meta { (w.anonymized) } }
             (settings_table(ctx))
             (legend(w))
-            (inputs(ctx, docs))
+            div.optional { (inputs(ctx, docs)) }
             @if groups { (near_duplicate_groups(ctx)) }
         }
     }
@@ -100,13 +101,18 @@ fn inputs(ctx: &Ctx<'_>, docs: &[usize]) -> Markup {
             } }
             tbody {
                 @for d in docs.iter().filter_map(|&id| ctx.base.documents.get(id)) {
+                    @let lettered = ctx.lettered(d.id);
                     tr {
                         td.n { (d.id + 1) }
-                        td { (ctx.name(d.id)) @if d.error.is_some() { " " span.err { "(" (w.unreadable) ")" } } }
+                        td.tok { (ctx.name(d.id)) @if d.error.is_some() { " " span.err { "(" (w.unreadable) ")" } } }
                         td { (role(w, d.role)) }
-                        td.n { (file_size(d)) }
-                        td.n { (d.chars) }
-                        td.sha { (d.sha256.as_deref().unwrap_or("–")) }
+                        @if lettered {
+                            td.n { "–" } td.n { "–" } td.sha { "–" }
+                        } @else {
+                            td.n { (file_size(d)) }
+                            td.n { (d.chars) }
+                            td.sha { (d.sha256.as_deref().unwrap_or("–")) }
+                        }
                     }
                 }
             }

@@ -5,24 +5,33 @@
 //! - One student (or one pair): page 1 says who (the name the class knows, never a
 //!   folder of the teacher's disk), the overall similarity, the sources with their shares
 //!   and whether each is a classmate or a source, and the reviewer's verdicts and notes;
-//!   then the passages side by side; the program, settings, inputs (with SHA-256) and the
-//!   legend in an appendix at the end.
+//!   then each passage of the student's text once, with a few lines of context and every
+//!   source it was found in ([`passages`]); the program, settings and legend in an
+//!   appendix at the end.
 //! - The whole class: a sortable table of every student (0 % included) and a histogram
-//!   first, then one section per student, each on a new page; the appendix last.
+//!   first, then one section per student (its summary and its passages); the appendix last.
+//!
+//! The full texts side by side and every input with its SHA-256 are an optional appendix
+//! (`.optional`): on screen it is there; printed only when asked for
+//! ([`crate::report::pdf::PrintOptions::appendix`], or the page's own check box).
 //!
 //! Passages the reviewer dismissed are listed and said not to count, never dropped; the
 //! numbers are the counted ones, with the share before the dismissals beside them. An
-//! anonymised hand-out names other students "Student A", "Student B", …
+//! anonymised hand-out names other students "Student A", "Student B", …, and shows of a
+//! classmate only the passages shared with the student: never the rest of the text, the
+//! file's size, characters or SHA-256.
 //!
-//! Size: each shown pair carries both texts. The first [`MAX_FULL_PAIRS`] pairs, up to
-//! [`MAX_FULL_CHARS`] characters of text in all, are shown in full; every further pair
-//! lists its passages as excerpts. The same inputs give the same bytes apart from the
-//! date line.
+//! Size: the appendix carries both texts of each pair. The first [`MAX_FULL_PAIRS`]
+//! pairs, up to [`MAX_FULL_CHARS`] characters of text in all, are shown in full; every
+//! further pair lists its passages as excerpts. The same inputs give the same bytes apart
+//! from the date line.
 
 mod appendix;
 mod flags;
 mod names;
 mod pair;
+mod passages;
+mod regions;
 mod review;
 mod style;
 mod summary;
@@ -115,6 +124,8 @@ pub(crate) struct Ctx<'a> {
     pub names: Names,
     pub date: &'a str,
     pub anonymize: bool,
+    /// The report's own student (one student's or one pair's report).
+    pub keep: Option<usize>,
 }
 
 impl Ctx<'_> {
@@ -132,6 +143,22 @@ impl Ctx<'_> {
             .get(id)
             .and_then(|d| d.warnings.iter().find(|w| matches!(w, Notice::OtherLanguages { .. })));
         other.map_or_else(|| self.w.no_shared.to_string(), |notice| self.lang.notice(notice))
+    }
+
+    /// True when document `id` is a student named by a letter (an anonymised report):
+    /// nothing of the file that could tell who it is (size, characters, SHA-256) is shown.
+    pub fn lettered(&self, id: usize) -> bool {
+        self.anonymize && Some(id) != self.keep && self.is_student(id)
+    }
+
+    /// True when document `id` is a classmate in a student's hand-out: of its text only
+    /// the passages shared with the student are shown.
+    pub fn hidden(&self, id: usize) -> bool {
+        self.keep.is_some() && self.lettered(id)
+    }
+
+    fn is_student(&self, id: usize) -> bool {
+        self.base.documents.get(id).is_some_and(|d| d.role == Role::Suspect)
     }
 
     /// "classmate", "source" or "template": what document `id` is to a student.
@@ -192,6 +219,7 @@ fn render_view(base: &Report, counted: &Report, origin: &[usize], scope: Scope, 
         lang: options.lang,
         date: &options.date,
         anonymize: options.anonymize,
+        keep,
     };
     let (title, body) = match scope {
         Scope::Run => (w.class_title.to_owned(), class_body(&ctx)),
@@ -241,43 +269,46 @@ fn page(ctx: &Ctx<'_>, title: &str, body: Markup) -> String {
     )
 }
 
-/// One student's report: the summary page, the passages, the appendix.
+/// One student's report: the summary page, the passages, the appendices.
 fn student_body(ctx: &Ctx<'_>, doc: usize, pairs: &[&ShownPair<'_>]) -> Markup {
     let mut docs: Vec<usize> = pairs.iter().flat_map(|s| [s.pair.a, s.pair.b]).chain([doc]).collect();
     docs.sort_unstable();
     docs.dedup();
     docs.retain(|&d| d < ctx.base.documents.len());
+    // A hand-out says nothing of a classmate's file: no flags, no notes.
+    let told: Vec<usize> = docs.iter().copied().filter(|&d| !ctx.hidden(d)).collect();
     let full = full_pairs(ctx.base, pairs.iter().map(|s| s.pair));
+    let sections: Vec<(usize, &ShownPair<'_>)> = pairs.iter().map(|s| (doc, *s)).collect();
     html! {
         p.meta { (ctx.w.title) " · " (super::TOOL) }
+        (print_choice(ctx))
         (summary::student_summary(ctx, doc, pairs))
-        (flags::flags_box(ctx, &docs))
-        (flags::problems(ctx, &docs))
-        @if !pairs.is_empty() {
-            h2 { (ctx.w.side_by_side) }
-            @for (n, shown) in pairs.iter().enumerate() {
-                (pair::pair_section(ctx, doc, shown, n < full))
-            }
-        }
+        (flags::flags_box(ctx, &told))
+        (flags::problems(ctx, &told))
+        (passages::student_passages(ctx, doc, pairs))
+        (full_texts(ctx, &sections, full))
         (appendix::appendix(ctx, &docs, false))
     }
 }
 
 /// The class's report: every student in a table and a histogram, one section per student
-/// (each pair shown in full under its first student), the pairs of no student, the appendix.
+/// (its summary and passages), the pairs of no student, the appendices (each pair's full
+/// texts once, under its first student).
 fn class_body(ctx: &Ctx<'_>) -> Markup {
     let base = ctx.base;
     let rows = summary::class_rows(ctx, &students(base));
     let home = |s: &ShownPair<'_>| rows.iter().map(|r| r.doc).find(|&d| involves(base, s.pair, d));
-    let mut order: Vec<(Option<usize>, &ShownPair<'_>)> = Vec::new();
+    let mut order: Vec<(usize, &ShownPair<'_>)> = Vec::new();
     for row in &rows {
-        order.extend(ctx.pairs.iter().filter(|s| home(s) == Some(row.doc)).map(|s| (Some(row.doc), s)));
+        order.extend(ctx.pairs.iter().filter(|s| home(s) == Some(row.doc)).map(|s| (row.doc, s)));
     }
-    order.extend(ctx.pairs.iter().filter(|s| home(s).is_none()).map(|s| (None, s)));
+    let others: Vec<&ShownPair<'_>> = ctx.pairs.iter().filter(|s| home(s).is_none()).collect();
+    order.extend(others.iter().map(|s| (s.pair.a, *s)));
     let full = full_pairs(base, order.iter().map(|(_, s)| s.pair));
     let all: Vec<usize> = (0..base.documents.len()).collect();
     html! {
         p.meta { (rows.len()) " " (ctx.w.students_count) " · " (appendix::mode_words(ctx)) " · " (super::TOOL) }
+        (print_choice(ctx))
         @if ctx.anonymize { p.muted { (ctx.w.anonymized) } }
         (summary::class_table(ctx, &rows))
         (summary::histogram(ctx, &rows))
@@ -288,20 +319,42 @@ fn class_body(ctx: &Ctx<'_>) -> Markup {
                 h2 id=(format!("student-{}", row.doc)) { (ctx.name(row.doc)) }
                 @let pairs: Vec<&ShownPair<'_>> = ctx.pairs.iter().filter(|s| involves(base, s.pair, row.doc)).collect();
                 (summary::student_summary(ctx, row.doc, &pairs))
-                @for (n, (_, shown)) in order.iter().enumerate().filter(|(_, (h, _))| *h == Some(row.doc)) {
-                    (pair::pair_section(ctx, row.doc, shown, n < full))
-                }
+                (passages::student_passages(ctx, row.doc, &pairs))
             }
         }
-        @if order.iter().any(|(h, _)| h.is_none()) {
+        @if !others.is_empty() {
             section.student {
                 h2 { (ctx.w.other_pairs) }
-                @for (n, (_, shown)) in order.iter().enumerate().filter(|(_, (h, _))| h.is_none()) {
-                    (pair::pair_section(ctx, shown.pair.a, shown, n < full))
+                @for shown in &others {
+                    (passages::student_passages(ctx, shown.pair.a, &[*shown]))
                 }
             }
         }
+        (full_texts(ctx, &order, full))
         (appendix::appendix(ctx, &all, true))
+    }
+}
+
+/// The optional appendix: each pair of `sections` (seen from its document) with both
+/// texts side by side, the first `full` in full, the others as excerpts.
+fn full_texts(ctx: &Ctx<'_>, sections: &[(usize, &ShownPair<'_>)], full: usize) -> Markup {
+    html! {
+        @if !sections.is_empty() {
+            section.optional.fulltexts {
+                h2 { (ctx.w.full_texts) }
+                p.muted { (ctx.w.full_texts_help) }
+                @for (n, (doc, shown)) in sections.iter().enumerate() {
+                    (pair::pair_section(ctx, *doc, shown, n < full))
+                }
+            }
+        }
+    }
+}
+
+/// The page's check box that prints the optional appendix too (not printed itself).
+fn print_choice(ctx: &Ctx<'_>) -> Markup {
+    html! {
+        p.noprint.muted { label { input id="print-all" type="checkbox"; " " (ctx.w.print_appendix) } }
     }
 }
 

@@ -50,7 +50,11 @@ pub fn pair_section(ctx: &Ctx<'_>, doc: usize, shown: &ShownPair<'_>, full: bool
         @if let Some(line) = dismissed { p.meta { (line) } }
         @if let Some(line) = confirmed { p.meta { (line) } }
         (passage_table(ctx, shown, mine_a))
-        @if full {
+        @if full && ctx.hidden(them) {
+            // A hand-out never shows a classmate's text: the student's side alone.
+            p.muted { (w.hidden_text) }
+            div.sbs { (side(ctx, shown, if mine_a { a } else { b }, mine_a, w.student)) }
+        } @else if full {
             div.sbs {
                 @if mine_a { (side(ctx, shown, a, true, w.student)) (side(ctx, shown, b, false, ctx.role_of(b.id))) }
                 @else { (side(ctx, shown, b, false, w.student)) (side(ctx, shown, a, true, ctx.role_of(a.id))) }
@@ -63,7 +67,7 @@ pub fn pair_section(ctx: &Ctx<'_>, doc: usize, shown: &ShownPair<'_>, full: bool
 }
 
 /// What a passage's "counts?" cell says.
-fn status_words(ctx: &Ctx<'_>, p: &ShownPassage<'_>) -> String {
+pub(super) fn status_words(ctx: &Ctx<'_>, p: &ShownPassage<'_>) -> String {
     let w = ctx.w;
     let base = match p.status {
         Status::Counted => w.counted,
@@ -168,7 +172,7 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
 }
 
 /// Escapes `s` onto `out` (maud's escaping).
-fn escape_into(out: &mut String, s: &str) {
+pub(super) fn escape_into(out: &mut String, s: &str) {
     let _ = Escaper::new(out).write_str(s);
 }
 
@@ -204,7 +208,7 @@ fn excerpts(ctx: &Ctx<'_>, shown: &ShownPair<'_>, a: &DocumentEntry, b: &Documen
     let (first, second) = if mine_a { (a, b) } else { (b, a) };
     html! {
         table.wide {
-            thead { tr { th.n { "#" } th { (ctx.name(first.id)) } th { (ctx.name(second.id)) } } }
+            thead { tr { th.n { "#" } th.tok { (ctx.name(first.id)) } th.tok { (ctx.name(second.id)) } } }
             tbody {
                 @for (i, p) in shown.passages.iter().enumerate() {
                     @let q = p.passage;

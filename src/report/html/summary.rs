@@ -74,14 +74,14 @@ pub fn class_table(ctx: &Ctx<'_>, rows: &[ClassRow<'_, '_>]) -> Markup {
                     @let marks: Vec<&str> = row.pairs.iter().filter_map(|s| s.mark).map(|m| w.mark(m)).collect();
                     tr {
                         td.n data-v=(n + 1) { (n + 1) }
-                        td { a href=(format!("#student-{}", row.doc)) { (ctx.name(row.doc)) }
+                        td.tok { a href=(format!("#student-{}", row.doc)) { (ctx.name(row.doc)) }
                             @if ctx.base.documents.get(row.doc).is_some_and(|d| d.error.is_some()) {
                                 " " span.err { "(" (w.unreadable) ")" }
                             }
                         }
                         (share_cell(row.overall))
                         @match best {
-                            Some(s) => { td { (ctx.name(other(row.doc, s))) " " (percent(share_of(row.doc, s))) } td { (ctx.role_of(other(row.doc, s))) } }
+                            Some(s) => { td.tok { (ctx.name(other(row.doc, s))) " " (percent(share_of(row.doc, s))) } td { (ctx.role_of(other(row.doc, s))) } }
                             None => { td.muted { (ctx.nothing_found(row.doc)) } td {} }
                         }
                         td.n data-v=(passages) { (passages) }
@@ -153,7 +153,7 @@ fn sources_table(ctx: &Ctx<'_>, doc: usize, pairs: &[&ShownPair<'_>]) -> Markup 
             tbody {
                 @for shown in pairs {
                     tr {
-                        td { a href=(format!("#pair-{}", shown.index)) { (ctx.name(other(doc, shown))) } }
+                        td.tok { a href=(format!("#pair-{}", shown.index)) { (ctx.name(other(doc, shown))) } }
                         td { (ctx.role_of(other(doc, shown))) }
                         (share_cell(share_of(doc, shown)))
                         td.n { (shown.passages.len()) }

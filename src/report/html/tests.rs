@@ -161,3 +161,39 @@ fn flags_get_a_box_at_the_top_and_their_spans_are_marked_in_the_text() {
     let zh = render(&report, &options(Scope::Run, ReportLang::Zh));
     assert!(zh.contains("形近字替换：英文单词中有 2 个西里尔字母"));
 }
+
+#[test]
+fn a_hand_out_shows_of_a_classmate_only_the_shared_passage_and_nothing_of_the_file() {
+    let mut report = sample();
+    let q = "Private ZEBRAWORD thoughts of the classmate. The end of it all.";
+    let start = q[..q.find("The end").unwrap_or(0)].chars().count() as u32;
+    report.documents[2].role = Role::Suspect;
+    report.documents[2].path = "/srv/class/bob smith.txt".into();
+    report.documents[2].text = std::sync::Arc::from(q);
+    report.documents[2].chars = q.chars().count();
+    let index = report.pairs.iter().position(|p| p.b == 2).unwrap();
+    let passage = &mut report.pairs[index].passages[0];
+    (passage.b_start, passage.b_end) = (start, start + 18);
+    let teacher = render(&report, &options(Scope::Suspect(0), ReportLang::En));
+    assert!(teacher.contains("ZEBRAWORD") && teacher.contains("bob smith.txt") && teacher.contains(&"c".repeat(64)));
+    let hand_out = render(&report, &HtmlOptions { anonymize: true, ..options(Scope::Suspect(0), ReportLang::En) });
+    assert!(!hand_out.contains("ZEBRAWORD"), "the classmate's own words");
+    assert!(!hand_out.contains("bob") && !hand_out.contains(&"c".repeat(64)), "the classmate's name or hash");
+    assert!(hand_out.contains("The end of it all.") && hand_out.contains("Student A"));
+    assert!(hand_out.contains(EN_HIDDEN), "the hand-out says why the text is missing");
+    assert!(hand_out.contains(&"b".repeat(64)), "a source keeps its hash");
+}
+
+const EN_HIDDEN: &str = "A hand-out shows of a classmate";
+
+#[test]
+fn each_passage_is_listed_once_with_its_sources_and_the_full_texts_are_optional() {
+    let report = sample();
+    let html = render(&report, &options(Scope::Suspect(0), ReportLang::En));
+    let body = &html[..html.find("class=\"optional fulltexts\"").unwrap_or(0)];
+    assert!(body.contains("class=\"hit\""), "the passages before the optional appendix");
+    assert!(!body.contains("class=\"sbs\""), "no full text before the appendix");
+    assert_eq!(body.matches("软件工程是一门学科").count(), 1, "the passage once");
+    assert!(body.contains("<b class=\"tok\">r.txt</b>") && body.contains("<b class=\"tok\">q.txt</b>"));
+    assert!(html.contains("body:not(.print-all) .optional{display:none}"), "left out of print unless asked for");
+}

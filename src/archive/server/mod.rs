@@ -302,9 +302,10 @@ impl ServerArchive {
         })
     }
 
-    /// Deletes the postings of removed documents and folds the newer ones into one row a
-    /// hash ([`fold`]; an archive of an older format only deletes), then has the server
-    /// reclaim the space and refresh its statistics. How many postings went.
+    /// Copies the character grams of documents archived before format 10
+    /// ([`old_grams`]), deletes the postings of removed documents and folds the newer ones
+    /// into one row a hash ([`fold`]; an archive of an older format only deletes), then
+    /// has the server reclaim the space and refresh its statistics. How many postings went.
     pub fn compact(&self) -> Result<u64, ArchiveError> {
         if self.char_grams {
             let settings = &self.settings;

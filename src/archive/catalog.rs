@@ -407,9 +407,10 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     // takes theirs from the stored texts), which the setting tells a check. The number
     // keeps builds that cannot read the new segments from taking them for damaged ones.
     if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9")) {
+        // A catalog that already says which documents have their grams keeps its word.
         let next = super::rows::last_id(&tx).map_err(sql)?.saturating_add(1);
         tx.execute(
-            "INSERT OR REPLACE INTO settings(key, value) VALUES (?1, ?2)",
+            "INSERT OR IGNORE INTO settings(key, value) VALUES (?1, ?2)",
             params![CHAR_GRAMS_FROM, next.to_string()],
         )
         .map_err(sql)?;

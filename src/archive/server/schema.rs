@@ -262,7 +262,7 @@ pub(super) fn upgrade(db: &mut impl Sql, s: &Schema, found: u32) -> Result<(), S
             "INSERT INTO {s}.settings(key, value)
                  SELECT '{CHAR_GRAMS_FROM}', (greatest(coalesce((SELECT max(id) FROM {s}.documents), 0),
                                                        coalesce((SELECT max(id) FROM {s}.removed), 0)) + 1)::text
-             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;"
+             ON CONFLICT (key) DO NOTHING;"
         ));
     }
     let made = made.join(", ");

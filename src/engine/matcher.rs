@@ -252,16 +252,12 @@ impl Matcher<'_> {
         // read; those the character grams tie are read (the glance judges word hits only).
         let mut by_grams: Vec<u32> = short.references().collect();
         by_grams.sort_unstable();
-        let glanced: Vec<u32> = candidates
-            .iter()
-            .copied()
-            .filter(|b| near.binary_search(b).is_err() && by_grams.binary_search(b).is_err())
-            .collect();
+        let glanced: Vec<u32> = candidates.iter().copied().filter(|b| near.binary_search(b).is_err()).collect();
         let ctx = self.glance_context(doc);
         let windows = |b: u32| glance_windows(hits.of(b), &ctx);
         let mut passed_over: Vec<u32> = Vec::new();
         self.index.glances(&glanced, &windows, &mut |b, glance| {
-            if !self.worth_reading(doc, glance, hits.of(b)) {
+            if by_grams.binary_search(&b).is_err() && !self.worth_reading(doc, glance, hits.of(b)) {
                 passed_over.push(b);
             }
         })?;

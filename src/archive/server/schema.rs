@@ -258,6 +258,8 @@ pub(super) fn upgrade(db: &mut impl Sql, s: &Schema, found: u32) -> Result<(), S
         ddl.push_str(&postings_tables(s, &[Postings::CharGrams]));
         ddl.push_str(&packed_tables(s, &[Postings::CharGrams]));
         made.extend(["chargrams", "chargrams_packed"].map(|t| format!("{s}.{t}")));
+        // Lookups read the partitions themselves.
+        made.extend((0..PARTITIONS).map(|part| format!("{s}.chargrams_{part}")));
         ddl.push_str(&format!(
             "INSERT INTO {s}.settings(key, value)
                  SELECT '{CHAR_GRAMS_FROM}', (greatest(coalesce((SELECT max(id) FROM {s}.documents), 0),

@@ -7,7 +7,7 @@ OUT/common.parquet (the spreads) and OUT/pairs.parquet (the candidate pairs) for
     python3 sql/run.py datafusion FINGERPRINTS OUT [--whole]
     python3 sql/run.py spark FINGERPRINTS OUT          (or spark-submit sql/run.py spark ...)
 
-The tables registered for every step: documents, postings, sentences and rule (the
+The tables registered for every step: documents, postings, sentences, chargrams and rule (the
 candidate rule's numbers, written by `twinspot fingerprint --parquet` from the constants
 `twinspot compare` decides by), and each earlier step's result.
 
@@ -19,6 +19,7 @@ The steps, each one SQL file whose result is registered as a table for the next:
                           (the folder is the table `spreads`)
     kgram_pairs.sql       per bucket of the postings  -> OUT/kgram_pairs/bucket-N.parquet
     near_pairs.sql        once                        -> OUT/near_pairs.parquet
+    char_gram_pairs.sql   once                        -> OUT/char_gram_pairs.parquet
     candidate_pairs.sql   once                        -> OUT/pairs.parquet
 
 On DataFusion (one machine) the two k-gram steps run one bucket at a time, with the
@@ -40,7 +41,7 @@ import time
 
 SQL_DIR = os.path.dirname(os.path.abspath(__file__))
 # The tables of a fingerprint folder, each a folder of Parquet files.
-TABLES = ("documents", "sentences", "rule")
+TABLES = ("documents", "sentences", "rule", "chargrams")
 
 
 def read_sql(name):
@@ -165,7 +166,7 @@ def check_prints(prints):
     """Refuses a folder that is not a whole fingerprint folder of this version."""
     for name in ("postings",) + TABLES:
         if not os.path.isdir(os.path.join(prints, name)):
-            hint = ("fingerprinted by an earlier version: fingerprint it again" if name == "rule"
+            hint = ("fingerprinted by an earlier version: fingerprint it again" if name in ("rule", "chargrams")
                     else "not a folder written by `twinspot fingerprint --parquet`")
             print(f"sql/run.py: {prints} has no {name}/ folder ({hint})", file=sys.stderr)
             sys.exit(2)
@@ -176,7 +177,8 @@ def main():
     engine_name, prints, out, whole = args.engine, args.prints, args.out, args.whole
     if "://" not in prints:
         check_prints(prints)
-    for stale in ("copies.parquet", "common.parquet", "kgram_pairs", "near_pairs.parquet", "pairs.parquet"):
+    for stale in ("copies.parquet", "common.parquet", "kgram_pairs", "near_pairs.parquet", "char_gram_pairs.parquet",
+                  "pairs.parquet"):
         path = os.path.join(out, stale)
         if os.path.isdir(path):
             shutil.rmtree(path)
@@ -212,6 +214,10 @@ def main():
         rows = engine.run("near_pairs.sql", os.path.join(out, "near_pairs.parquet"))
         report("near_pairs.sql", step_started, rows)
         engine.register("near_pairs", os.path.join(out, "near_pairs.parquet"))
+        step_started = time.monotonic()
+        rows = engine.run("char_gram_pairs.sql", os.path.join(out, "char_gram_pairs.parquet"))
+        report("char_gram_pairs.sql", step_started, rows)
+        engine.register("char_gram_pairs", os.path.join(out, "char_gram_pairs.parquet"))
         step_started = time.monotonic()
         rows = engine.run("candidate_pairs.sql", os.path.join(out, "pairs.parquet"))
         report("candidate_pairs.sql", step_started, rows)

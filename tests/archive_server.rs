@@ -435,7 +435,8 @@ fn an_archive_of_the_format_before_is_checked_as_it_is_and_upgraded_by_its_owner
     std::fs::write(dir.join("suspect.txt"), format!("Some words of its own to begin with. {copied} The end.")).unwrap();
     success(&twinspot(dir, &["archive", "add", &url, "docs", "-q"]));
     server.sql(
-        "DROP TABLE twinspot.kgrams_packed, twinspot.sentences_packed;
+        "DROP TABLE twinspot.kgrams_packed, twinspot.sentences_packed, twinspot.chargrams, twinspot.chargrams_packed;
+         DELETE FROM twinspot.settings WHERE key = 'char_grams_from';
          UPDATE twinspot.settings SET value = '8' WHERE key = 'format'",
     );
     server.sql("CREATE ROLE reader LOGIN PASSWORD 'reader-pw'");
@@ -447,7 +448,7 @@ fn an_archive_of_the_format_before_is_checked_as_it_is_and_upgraded_by_its_owner
     let format = "SELECT value::bigint FROM twinspot.settings WHERE key = 'format'";
     assert_eq!(exact_count(&server, format), 8, "reading leaves the format as it is");
     success(&twinspot(dir, &["archive", "compact", &url]));
-    assert_eq!(exact_count(&server, format), 9);
+    assert_eq!(exact_count(&server, format), 10);
     assert_eq!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams"), 0);
     assert!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams_packed") > 0);
     assert_eq!(check(), before);

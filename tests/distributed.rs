@@ -411,3 +411,37 @@ fn align_gives_compare_all_s_answer_with_common_text_identical_files_and_shared_
     assert_eq!(pairs_by_path(&merged), pairs_by_path(&compared));
     assert_eq!(near_duplicates_by_path(&merged), near_duplicates_by_path(&compared));
 }
+
+/// A reference tied to another document by nothing but a short edited copy (no five
+/// words in a row survive): the character grams of the fingerprints make it a candidate
+/// pair, `align` finds the copy, and `compare --all` gives the same answer.
+#[test]
+fn align_finds_a_short_edited_copy_that_only_character_grams_tie() {
+    use crate::short_copies::{EDITED, HOST, OTHER, OTHER_EDITED, REFERENCE};
+    let tmp = tempfile::tempdir().unwrap();
+    let docs = tmp.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    std::fs::write(docs.join("r.txt"), REFERENCE).unwrap();
+    std::fs::write(docs.join("other.txt"), OTHER).unwrap();
+    std::fs::write(docs.join("s.txt"), format!("{HOST}{EDITED} {HOST}")).unwrap();
+    std::fs::write(docs.join("t.txt"), format!("{OTHER_EDITED} and more of our own words.")).unwrap();
+    let t = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
+    success(&twinspot(tmp.path(), &["compare", "--all", "docs", "--json", &t("compare.json"), "-q"]));
+    success(&twinspot(tmp.path(), &["fingerprint", "--parquet", &t("prints"), "docs", "-q"]));
+    run_sql("datafusion", &tmp.path().join("prints"), &tmp.path().join("sql"));
+    let tied = read_pairs(&tmp.path().join("sql/char_gram_pairs.parquet")).unwrap();
+    // Documents in path order: other, r, s, t (chance anchors may tie more pairs).
+    assert!(tied.contains(&(0, 3)) && tied.contains(&(1, 2)), "{tied:?}");
+    let args = ["align", "--pairs", &t("sql/pairs.parquet"), "--common", &t("sql/common.parquet")];
+    let more = ["--documents", &t("prints"), "--json", &t("align.json"), "-q"];
+    success(&twinspot(tmp.path(), &[&args[..], &more[..]].concat()));
+    let aligned = read_json(&tmp.path().join("align.json"));
+    let compared = read_json(&tmp.path().join("compare.json"));
+    let found = pairs_by_path(&aligned);
+    for (a, b) in [("docs/r.txt", "docs/s.txt"), ("docs/other.txt", "docs/t.txt")] {
+        let pair = found.get(&(a.to_string(), b.to_string())).unwrap_or_else(|| panic!("{a} {b}: {aligned:#}"));
+        assert_eq!(pair["passages"].as_array().map(Vec::len), Some(1), "{pair:#}");
+    }
+    assert_eq!(found.len(), 2, "{aligned:#}");
+    assert_eq!(aligned["pairs"], compared["pairs"], "every field of every pair");
+}

@@ -7,16 +7,16 @@ use std::process::Command;
 
 use crate::util::{compare_json, success, twinspot};
 
-const REFERENCE: &str = "Debian packages are built from source packages, which hold the upstream \
+pub const REFERENCE: &str = "Debian packages are built from source packages, which hold the upstream \
     sources and the packaging in a debian directory. The maintainer keeps the packaging in line \
     with the policy manual and uploads new versions to the archive, where the build daemons \
     compile them for every architecture. Users install the binary packages with the package \
     manager, which resolves their dependencies and runs their maintainer scripts.\n";
 /// A sentence of the reference with a typo about every ten characters (107 characters).
-const EDITED: &str = "The maintainr keeps the packagng in line with the polcy manual and uplods new \
+pub const EDITED: &str = "The maintainr keeps the packagng in line with the polcy manual and uplods new \
     versons to the arcive, where";
 /// Host text on the same subject that copies nothing.
-const HOST: &str = "Our group wrote a small tool for the course. It reads a configuration file, \
+pub const HOST: &str = "Our group wrote a small tool for the course. It reads a configuration file, \
     checks that every entry names a known service, and prints a summary for the operator. We \
     tested it on three machines and wrote down what broke along the way.\n";
 
@@ -162,23 +162,22 @@ fn short_edited_chinese_copies_stay_above_their_floors() {
 }
 
 /// A paragraph a suspect copies word for word, beside the short edited copy.
-const VERBATIM: &str = "The release team freezes the testing distribution some months before a release. \
+pub const VERBATIM: &str = "The release team freezes the testing distribution some months before a release. \
     From then on only fixes for serious bugs migrate, and every change needs an unblock from the \
     release managers, who weigh the risk of each upload against the bug it fixes.\n";
 /// A reference that nothing but a short edited copy ties to a suspect.
-const OTHER: &str = "Mirrors copy the archive several times a day. A push from the main archive tells \
+pub const OTHER: &str = "Mirrors copy the archive several times a day. A push from the main archive tells \
     each mirror that new packages are ready, and the mirror fetches the changed files with rsync \
     before it updates the index files that package managers read.\n";
 /// A sentence of [`OTHER`] with a typo about every ten characters.
-const OTHER_EDITED: &str = "a push frm the main archve tells each mirrr that new pakages are ready, and \
+pub const OTHER_EDITED: &str = "a push frm the main archve tells each mirrr that new pakages are ready, and \
     the mirrr fetches the chaged files";
 
-/// An archive holds no character grams: its check looks for short edited copies in the
-/// documents it reads for a suspect (here the one the suspect copies a paragraph of), and
-/// finds what compare finds there; a document that only a short edited copy ties to the
-/// suspect is not read.
+/// An archive keeps every document's character grams: its check finds what compare
+/// finds, the short edited copy in the document it reads for a copied paragraph and the
+/// one in a document that only that copy ties to the suspect.
 #[test]
-fn an_archive_check_finds_a_short_edited_copy_in_a_document_it_reads() {
+fn an_archive_check_finds_a_short_edited_copy_as_compare_does() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "reference/r.txt", &format!("{VERBATIM}{REFERENCE}"));
     write(dir.path(), "reference/other.txt", OTHER);
@@ -196,7 +195,7 @@ fn an_archive_check_finds_a_short_edited_copy_in_a_document_it_reads() {
     };
     let checked = report(&["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
     assert_eq!(passages_with(&checked, "reference/r.txt"), 2, "{checked:#}");
-    assert_eq!(passages_with(&checked, "reference/other.txt"), 0, "{checked:#}");
+    assert_eq!(passages_with(&checked, "reference/other.txt"), 1, "{checked:#}");
     let without = report(&["archive", "check", "arc", "suspect.txt", "--no-short-copies", "--json", "-", "-q"]);
     assert_eq!(passages_with(&without, "reference/r.txt"), 1, "{without:#}");
     // Compare holds the references' grams, and finds both.

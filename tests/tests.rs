@@ -18,6 +18,8 @@ mod archive_keys;
 mod archive_pressure;
 #[cfg(unix)]
 mod archive_server;
+#[cfg(unix)]
+mod archive_short_copies;
 mod cli;
 mod devset;
 #[cfg(feature = "distributed")]

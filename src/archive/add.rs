@@ -14,6 +14,7 @@ use super::prepare::{Prepared, prepare, source_of};
 use super::readahead;
 use super::rows;
 use super::segment::{self, Kind};
+use super::signals::BySignal;
 use super::unchanged::{FileStamp, Known, Snapshot, Verdict, file_digest, stamp_of};
 use super::{Archive, ArchiveError};
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
@@ -375,8 +376,7 @@ impl Archive {
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        let mut kgrams: Vec<(u64, Posting)> = Vec::new();
-        let mut sentences: Vec<(u64, Posting)> = Vec::new();
+        let mut postings: BySignal<Vec<(u64, Posting)>> = BySignal::default();
         let mut first_id = None;
         let mut fresh = Vec::new();
         for seen in docs {
@@ -410,11 +410,12 @@ impl Archive {
             let nshash_neighbour = assign_group(&tx, finder, id, keys, rule).map_err(sql)?;
             finder.added(id, doc.simhash, doc.prints.nshash);
             fresh.push(doc.fresh(id, nshash_neighbour));
-            doc.push_postings(id, &mut kgrams, &mut sentences);
+            doc.push_postings(id, &mut postings);
             if old.is_empty() { summary.added += 1 } else { summary.replaced += 1 }
         }
         if let Some(first) = first_id {
-            for (kind, entries) in [(Kind::Kgrams, kgrams), (Kind::Sentences, sentences)] {
+            for (signal, entries) in postings.into_iter() {
+                let kind = Kind::of(signal);
                 let file = segment_name(kind, &first.to_string());
                 let count = segment::write(&self.dir.join(&file), kind, entries)?;
                 rows::insert_segment(&tx, kind.code(), &file, count).map_err(sql)?;

@@ -7,6 +7,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use super::error::ArchiveError;
 use super::rows::has_column;
+use super::signals::CHAR_GRAMS_FROM;
 
 pub use super::names::{CATALOG, CATALOG_NEW};
 
@@ -401,7 +402,45 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8")) {
         tx.execute_batch("UPDATE settings SET value = '9' WHERE key = 'format';").map_err(sql)?;
     }
+    // Format 10 keeps the character grams of every document added from now on, in
+    // segments of their own; the documents archived before have none (until `compact`
+    // takes theirs from the stored texts), which the setting tells a check. The number
+    // keeps builds that cannot read the new segments from taking them for damaged ones.
+    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9")) {
+        // A catalog that already says which documents have their grams keeps its word.
+        let next = super::rows::last_id(&tx).map_err(sql)?.saturating_add(1);
+        tx.execute(
+            "INSERT OR IGNORE INTO settings(key, value) VALUES (?1, ?2)",
+            params![CHAR_GRAMS_FROM, next.to_string()],
+        )
+        .map_err(sql)?;
+        tx.execute_batch("UPDATE settings SET value = '10' WHERE key = 'format';").map_err(sql)?;
+    }
     tx.commit().map_err(sql)
+}
+
+/// The first document archived with its character grams ([`CHAR_GRAMS_FROM`]; `None` in
+/// an archive of a format before 10) and the oldest document held (`None` when none is):
+/// whether a check may look every document's grams up ([`super::signals::holds_char_grams`]).
+pub fn char_gram_bounds(conn: &Connection) -> Result<(Option<u32>, Option<u32>), rusqlite::Error> {
+    let from: Option<String> = conn
+        .query_row("SELECT value FROM settings WHERE key = ?1", [CHAR_GRAMS_FROM], |r| r.get(0))
+        .optional()?;
+    let oldest: Option<i64> = conn.query_row("SELECT min(id) FROM documents", [], |r| r.get(0))?;
+    Ok((from.and_then(|v| v.parse().ok()), oldest.and_then(|id| u32::try_from(id).ok())))
+}
+
+/// The ids of the documents before `from`, ascending: those archived without their
+/// character grams.
+pub fn documents_before(conn: &Connection, from: u32) -> Result<Vec<u32>, rusqlite::Error> {
+    let mut stmt = conn.prepare("SELECT id FROM documents WHERE id < ?1 ORDER BY id")?;
+    stmt.query_map([from], |r| r.get::<_, u32>(0))?.collect()
+}
+
+/// Records that every document archived holds its character grams now (after `compact`
+/// took those of the documents archived before format 10).
+pub fn all_char_grams_kept(conn: &Connection) -> Result<(), rusqlite::Error> {
+    conn.execute("INSERT OR REPLACE INTO settings(key, value) VALUES (?1, '1')", [CHAR_GRAMS_FROM]).map(|_| ())
 }
 
 /// The setting `key`, if the catalog has it.

@@ -6,12 +6,13 @@ use std::path::Path;
 use super::error::ArchiveError;
 use super::segment::{self, Kind};
 
-/// The name of a new segment file of `kind`: `k-` or `s-`, then `tag` (the batch's first
+/// The name of a new segment file of `kind`: `k-`, `s-` or `c-`, then `tag` (the batch's first
 /// document, or `m` and the first merged segment), then a stamp no other file has.
 pub(super) fn segment_name(kind: Kind, tag: &str) -> String {
     let prefix = match kind {
         Kind::Kgrams => "k",
         Kind::Sentences => "s",
+        Kind::CharGrams => "c",
     };
     format!("{prefix}-{tag}-{}.seg", unique_stamp())
 }

@@ -17,6 +17,7 @@ use super::packing::KEPT_HASH_BITS;
 use super::recut::Recut;
 use super::rows::{self, SegmentRow};
 use super::segment::{self, Contents, Kind};
+use super::signals::STORED;
 use super::sequential::{Entries, Segment};
 use super::{Archive, ArchiveError};
 use crate::index::Posting;
@@ -47,11 +48,14 @@ impl Archive {
     }
 
     /// Merges all segments of each kind into one (for `archive merge`-like maintenance
-    /// and benchmarks); returns whether anything was merged. Refuses, merging nothing,
+    /// and benchmarks), after taking the character grams of the documents archived
+    /// without them ([`Archive::keep_old_char_grams`]); returns whether anything was
+    /// merged or written. Refuses, merging nothing,
     /// when a segment is damaged.
     pub fn merge_all(&self) -> Result<bool, ArchiveError> {
         self.require_writable()?;
-        self.merge_one_tier(true, &[])
+        let backfilled = self.keep_old_char_grams()?;
+        Ok(self.merge_one_tier(true, &[])? || backfilled > 0)
     }
 
     /// Merges one full tier of each kind (or, with `everything`, all segments of each
@@ -62,8 +66,9 @@ impl Archive {
         let sql = |e| ArchiveError::sql(&dir, e);
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
         let listed = rows::segments(&tx).map_err(sql)?;
-        let chosen: Vec<(Kind, Vec<&SegmentRow>)> = [Kind::Kgrams, Kind::Sentences]
+        let chosen: Vec<(Kind, Vec<&SegmentRow>)> = STORED
             .into_iter()
+            .map(Kind::of)
             .filter_map(|kind| Some((kind, chosen_of(&listed, kind, everything, skipped)?)))
             .collect();
         let removed = if chosen.is_empty() { FxHashSet::default() } else { rows::removed_ids(&tx).map_err(sql)? };
@@ -515,7 +520,7 @@ mod tests {
             assert!(archive.merge_all().unwrap());
             let report = archive.verify().unwrap();
             assert!(report.problems.is_empty(), "{:?}", report.problems);
-            assert_eq!(report.segments, 2);
+            assert_eq!(report.segments, 3, "k-grams, sentences, character grams");
             // Every posting kept, under its kept hash, in the order lookups rely on.
             for s in rows::segments(&archive.lock()).unwrap() {
                 let stored: Vec<(u64, Posting)> =

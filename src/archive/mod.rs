@@ -27,6 +27,7 @@ mod maintain;
 mod merge;
 mod names;
 mod near;
+mod old_grams;
 mod opened;
 mod packing;
 mod prepare;
@@ -38,6 +39,7 @@ mod rows;
 pub mod segment;
 mod sequential;
 pub mod server;
+mod signals;
 mod spans;
 mod store;
 mod stored;
@@ -73,8 +75,8 @@ use crate::settings::Settings;
 /// spread a hash's probes over the whole filter, 4 picked a hash's filter block by a mix
 /// of the hash rather than by its top bits, 5 wrote segment entries of 16 bytes, 6 kept
 /// whole 64-bit hashes in its segments, 7 found near SimHashes by four 16-bit bands, 8
-/// gave a segment's sparse index at most 16 bits).
-pub const FORMAT_VERSION: u32 = 9;
+/// gave a segment's sparse index at most 16 bits, 9 kept no character grams).
+pub const FORMAT_VERSION: u32 = 10;
 
 /// An open archive.
 pub struct Archive {
@@ -119,6 +121,14 @@ fn shaping_settings(s: &Settings, format: u32) -> Vec<(&'static str, String)> {
         ("traditional_to_simplified", s.normalize.traditional_to_simplified.to_string()),
         ("drop_punctuation", s.normalize.drop_punctuation.to_string()),
     ]
+}
+
+/// The settings a new archive starts with: its fingerprints' shape, and every document's
+/// character grams kept ([`signals::CHAR_GRAMS_FROM`]).
+fn settings_of_new(s: &Settings, format: u32) -> Vec<(&'static str, String)> {
+    let mut settings = shaping_settings(s, format);
+    settings.push((signals::CHAR_GRAMS_FROM, "1".to_string()));
+    settings
 }
 
 impl Archive {
@@ -190,7 +200,7 @@ impl Archive {
             if !holds_only_our_files(dir)? {
                 return Err(ArchiveError::NotAnArchive(dir.to_path_buf()));
             }
-            catalog::create_new(dir, &shaping_settings(&settings, FORMAT_VERSION))?;
+            catalog::create_new(dir, &settings_of_new(&settings, FORMAT_VERSION))?;
             files::sync_dir(dir)?;
         }
         let mut conn = catalog::open(dir, true)?;

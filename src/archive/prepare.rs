@@ -8,12 +8,14 @@ use super::codec::{bands, compress};
 use super::groups::{Fresh, sketch};
 use super::now;
 use super::rows::NewDocument;
+use super::signals::BySignal;
 use super::unchanged::FileStamp;
 use crate::engine::{DocumentInput, fingerprint_document};
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::Dictionary;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
-use crate::index::Posting;
+use crate::fingerprint::char_grams::grams_of_text;
+use crate::index::{Posting, Signal};
 use crate::ingest;
 use crate::settings::Settings;
 
@@ -72,11 +74,19 @@ impl Prepared {
         Fresh { id, file: std::path::PathBuf::from(&self.source), sketch: self.sketch.clone(), nshash_neighbour }
     }
 
-    /// Appends its postings as archived document `id`: (hash, posting) of its k-grams to
-    /// `kgrams`, of its sentences to `sentences`.
-    pub fn push_postings(&self, id: u32, kgrams: &mut Vec<(u64, Posting)>, sentences: &mut Vec<(u64, Posting)>) {
-        kgrams.extend(self.prints.kgrams.iter().map(|f| (f.hash, Posting { doc: id, position: f.position })));
-        sentences.extend(self.prints.sentences.iter().map(|s| (s.hash, Posting { doc: id, position: s.start })));
+    /// Appends its postings as archived document `id`, (hash, posting) of each signal to
+    /// that signal's list: k-grams and character grams at their positions (tokens, stream
+    /// characters), sentences at their first token.
+    pub fn push_postings(&self, id: u32, postings: &mut BySignal<Vec<(u64, Posting)>>) {
+        let at = |hash, position| (hash, Posting { doc: id, position });
+        let prints = &self.prints;
+        for (signal, list) in postings.iter_mut() {
+            match signal {
+                Signal::Kgram => list.extend(prints.kgrams.iter().map(|f| at(f.hash, f.position))),
+                Signal::Sentence => list.extend(prints.sentences.iter().map(|s| at(s.hash, s.start))),
+                Signal::CharGram => list.extend(prints.char_grams.iter().flatten().map(|f| at(f.hash, f.position))),
+            }
+        }
     }
 }
 
@@ -88,7 +98,9 @@ pub(super) fn prepare(
     source: String,
     stamp: Option<FileStamp>,
 ) -> Result<Prepared, (String, String)> {
-    let read = fingerprint_document(input, settings, readers).map_err(|e| (input.display.clone(), e))?;
+    let mut read = fingerprint_document(input, settings, readers).map_err(|e| (input.display.clone(), e))?;
+    // The character grams of its compared text, as a check's index takes a reference's.
+    read.prints.char_grams = Some(grams_of_text(&read.entry.text[..read.compared], settings.normalize));
     let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
     let compressed = compress(&read.entry.text).map_err(|e| (input.display.clone(), e.to_string()))?;
     let keys = TokenKeys::of(&read.prints.tokenized.tokens);

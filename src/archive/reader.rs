@@ -12,10 +12,10 @@ use super::cut::CutSpreads;
 use super::lookup::{CAP, Held, SegmentLookup};
 use super::rows;
 use super::segment::Kind;
+use super::signals::{BySignal, count_up_to, holds_char_grams};
 use super::spans::{Found, first_postings_sorted};
 use super::stored::{entry_of, reference_of};
 use super::{Archive, ArchiveError};
-use crate::exclusions::CommonRule;
 use crate::fingerprint::FingerprintedDoc;
 use crate::fingerprint::simhash::hamming;
 use crate::fingerprint::{GlancedKeys, TokenKeys};
@@ -36,8 +36,11 @@ type Capped = (Vec<Posting>, Option<Spread>);
 /// The archive's references, as one check sees them.
 pub struct ArchiveIndex<'a> {
     archive: &'a Archive,
-    kgrams: Vec<Arc<SegmentLookup>>,
-    sentences: Vec<Arc<SegmentLookup>>,
+    /// The segments of each signal.
+    segments: BySignal<Vec<Arc<SegmentLookup>>>,
+    /// Whether every document's character grams are in the segments
+    /// ([`holds_char_grams`]).
+    char_grams: bool,
     removed: FxHashSet<u32>,
     documents: usize,
     /// The largest id the catalog ever gave: a posting of a larger one (or of 0) comes
@@ -72,11 +75,13 @@ impl<'a> ArchiveIndex<'a> {
         catalog.begin_snapshot()?;
         let (listed, removed, documents, last_id) =
             (catalog.segments()?, catalog.removed_ids()?, catalog.document_count()?, catalog.last_id()?);
+        let (from, oldest) = catalog.char_gram_bounds()?;
+        let char_grams = holds_char_grams(from, oldest);
         // From here on the index owns the transaction: it ends when the index is dropped.
         let mut index = Self {
             archive,
-            kgrams: Vec::new(),
-            sentences: Vec::new(),
+            segments: BySignal::default(),
+            char_grams,
             removed,
             documents,
             last_id,
@@ -85,18 +90,17 @@ impl<'a> ArchiveIndex<'a> {
         let files: Vec<&str> = listed.iter().map(|s| s.file.as_str()).collect();
         let opened = archive.open_segments.listed(&archive.dir, &files)?;
         for (rows::SegmentRow { kind, file, .. }, segment) in listed.iter().zip(opened) {
-            match Kind::from_code(*kind) {
-                Some(Kind::Kgrams) => index.kgrams.push(segment),
-                Some(Kind::Sentences) => index.sentences.push(segment),
-                None => return Err(ArchiveError::Corrupt(format!("segment {file} of unknown kind {kind}"))),
-            }
+            let Some(kind) = Kind::from_code(*kind) else {
+                return Err(ArchiveError::Corrupt(format!("segment {file} of unknown kind {kind}")));
+            };
+            index.segments[kind.signal()].push(segment);
         }
         Ok(index)
     }
 
     /// Number of segments opened (k-grams, sentences).
     pub fn segment_counts(&self) -> (usize, usize) {
-        (self.kgrams.len(), self.sentences.len())
+        (self.segments[Signal::Kgram].len(), self.segments[Signal::Sentence].len())
     }
 
     /// The first [`CAP`] live postings of `hash`, the lowest documents first, from what
@@ -180,14 +184,9 @@ impl<'a> ArchiveIndex<'a> {
     }
 
     /// [`Self::capped`] for each `signal` hash of `hashes`, the spreads of those cut kept
-    /// in [`Self::cut`]. Each distinct hash is looked up once. The archive keeps no
-    /// character grams: an empty list for each.
+    /// in [`Self::cut`]. Each distinct hash is looked up once.
     fn capped_all(&self, signal: Signal, hashes: &[u64]) -> Result<Vec<Cow<'static, [Posting]>>, ArchiveError> {
-        let (segments, min_documents) = match signal {
-            Signal::Kgram => (&self.kgrams, CommonRule::for_collection(self.documents).min_documents),
-            Signal::Sentence => (&self.sentences, 0),
-            Signal::CharGram => return Ok(vec![Cow::Borrowed(&[][..]); hashes.len()]),
-        };
+        let (segments, min_documents) = (&self.segments[signal], count_up_to(signal, self.documents));
         let mut distinct = hashes.to_vec();
         distinct.sort_unstable();
         distinct.dedup();
@@ -354,6 +353,12 @@ fn damaged(segment: &SegmentLookup, what: &str) -> ArchiveError {
 }
 
 impl ReferenceIndex for ArchiveIndex<'_> {
+    /// Character grams when every document's are stored (an archive written before they
+    /// were keeps none of its older documents').
+    fn holds(&self, signal: Signal) -> bool {
+        signal != Signal::CharGram || self.char_grams
+    }
+
     fn postings(&self, signal: Signal, hashes: &[u64]) -> Result<Postings<'_>, StoreError> {
         self.capped_all(signal, hashes).map_err(StoreError::new)
     }

@@ -28,7 +28,7 @@ use super::checksum::Checksum;
 use super::error::ArchiveError;
 use super::packing::{Bounds, Packing, kept_hash};
 use crate::hash::fmix64;
-use crate::index::{Posting, keep_first_positions};
+use crate::index::{Posting, Signal, keep_first_positions};
 
 const MAGIC: &[u8; 8] = b"TWSEG05\n";
 const MAGIC_WHOLE_HASHES: &[u8; 8] = b"TWSEG04\n";
@@ -117,11 +117,13 @@ impl FilterLayout {
     }
 }
 
-/// What a segment holds.
+/// What a segment holds: the postings of one signal ([`super::signals::STORED`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     Kgrams = 0,
     Sentences = 1,
+    /// Character grams (archive format 10 on).
+    CharGrams = 2,
 }
 
 impl Kind {
@@ -132,7 +134,26 @@ impl Kind {
         match code {
             0 => Some(Kind::Kgrams),
             1 => Some(Kind::Sentences),
+            2 => Some(Kind::CharGrams),
             _ => None,
+        }
+    }
+
+    /// The segments that hold the postings of `signal`.
+    pub fn of(signal: Signal) -> Self {
+        match signal {
+            Signal::Kgram => Kind::Kgrams,
+            Signal::Sentence => Kind::Sentences,
+            Signal::CharGram => Kind::CharGrams,
+        }
+    }
+
+    /// The signal whose postings these segments hold.
+    pub fn signal(self) -> Signal {
+        match self {
+            Kind::Kgrams => Signal::Kgram,
+            Kind::Sentences => Signal::Sentence,
+            Kind::CharGrams => Signal::CharGram,
         }
     }
 }

@@ -31,6 +31,9 @@ pub(super) trait CatalogRead: Send + Sync {
     fn document_count(&self) -> Result<usize, ArchiveError>;
     /// The largest id ever given (a posting of a larger one is damage).
     fn last_id(&self) -> Result<u32, ArchiveError>;
+    /// The first document archived with its character grams, and the oldest document
+    /// ([`super::catalog::char_gram_bounds`]).
+    fn char_gram_bounds(&self) -> Result<(Option<u32>, Option<u32>), ArchiveError>;
     /// (id, SimHash) of the documents that may lie within 3 bits of `near` (at least all
     /// those that do), or of every document with a SimHash when `None`.
     fn simhash_rows(&self, near: Option<u64>) -> Result<Vec<(u32, u64)>, ArchiveError>;
@@ -96,6 +99,10 @@ impl CatalogRead for SqliteCatalog {
 
     fn last_id(&self) -> Result<u32, ArchiveError> {
         self.read(rows::last_id)
+    }
+
+    fn char_gram_bounds(&self) -> Result<(Option<u32>, Option<u32>), ArchiveError> {
+        self.read(super::catalog::char_gram_bounds)
     }
 
     fn simhash_rows(&self, near: Option<u64>) -> Result<Vec<(u32, u64)>, ArchiveError> {

@@ -10,8 +10,10 @@ use super::codec::decompress;
 use super::error::ArchiveError;
 use super::rows::{EntryRow, StoredRow};
 use crate::engine::{Role, compared_part, compared_prefix};
+use crate::fingerprint::char_grams::grams_of_text;
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::{DocumentFingerprints, FingerprintedDoc};
+use crate::index::Posting;
 use crate::model::DocumentEntry;
 use crate::settings::Settings;
 
@@ -38,6 +40,19 @@ pub(super) fn reference_of(
         simhash,
         keywords: keywords.map(Cow::Owned),
     })
+}
+
+/// The character-gram postings of archived document `doc` from its `compressed` text, as
+/// an add takes them: for a document archived before they were stored.
+pub(super) fn char_gram_postings(
+    doc: u32,
+    compressed: &[u8],
+    settings: &Settings,
+) -> Result<Vec<(u64, Posting)>, ArchiveError> {
+    let text = decompress(compressed).map_err(|e| ArchiveError::Corrupt(format!("the text of document {doc}: {e}")))?;
+    let compared = compared_prefix(&text, settings);
+    let grams = grams_of_text(&text[..compared], settings.normalize);
+    Ok(grams.into_iter().map(|f| (f.hash, Posting { doc, position: f.position })).collect())
 }
 
 /// The report entry of archived document `doc`, numbered `id`, from its row as read

@@ -1,5 +1,6 @@
 //! `fingerprint --parquet`: reads and fingerprints one shard of documents in parallel and
-//! writes its part of the `documents`, `postings` and `sentences` tables, batch by batch.
+//! writes its part of the `documents`, `postings`, `sentences` and `chargrams` tables,
+//! batch by batch.
 //!
 //! Postings hold every k-gram of a document, flagged `winnowed` when winnowing kept it:
 //! the candidate join mirrors the in-memory check, which looks up every k-gram of one
@@ -13,12 +14,14 @@ use parquet::file::metadata::KeyValue;
 use rayon::prelude::*;
 
 use super::layout::{
-    self, DOCUMENTS, FingerprintSettings, JoinRule, KEY_BUCKETS, KEY_SETTINGS, KEY_SHARD, KEY_TOOL, RULE, SENTENCES,
+    self, CHAR_GRAMS, DOCUMENTS, FingerprintSettings, JoinRule, KEY_BUCKETS, KEY_SETTINGS, KEY_SHARD, KEY_TOOL, RULE, SENTENCES,
     bucket_dir, bucket_of, document_id, shard_file,
 };
 use super::table::{ColumnSpec, Kind, TableWriter, Values};
 use super::{DistributedError, read};
 use crate::engine::{CancelFlag, DocumentInput, fingerprint_document};
+use crate::fingerprint::Fingerprint;
+use crate::fingerprint::char_grams::grams_of_text;
 use crate::fingerprint::simhash::Dictionary;
 use crate::hash::kgram_hashes;
 use crate::ingest;
@@ -65,6 +68,14 @@ pub const SENTENCE_COLUMNS: &[ColumnSpec] = &[
     ColumnSpec::delta("char_end"),
 ];
 
+/// Columns of the `chargrams` table: a winnowed character gram at a character of the
+/// normalized stream.
+pub const CHAR_GRAM_COLUMNS: &[ColumnSpec] = &[
+    ColumnSpec::required("hash", Kind::Long),
+    ColumnSpec::required("doc", Kind::Long),
+    ColumnSpec::delta("position"),
+];
+
 /// Columns of the `rule` table, in the order of [`JoinRule`]'s fields.
 const RULE_COLUMNS: &[ColumnSpec] = &[
     ColumnSpec::required("min_hits", Kind::Long),
@@ -96,6 +107,7 @@ pub struct ShardSummary {
     pub unreadable: usize,
     pub postings: u64,
     pub sentences: u64,
+    pub char_grams: u64,
 }
 
 /// One document's rows.
@@ -103,6 +115,8 @@ struct Rows {
     document: DocumentRow,
     postings: Vec<PostingRow>,
     sentences: Vec<SentenceRow>,
+    /// Its winnowed character grams (hash, stream position).
+    char_grams: Vec<Fingerprint>,
 }
 
 /// A k-gram at a token position, with the characters it spans.
@@ -170,6 +184,8 @@ pub fn fingerprint_shard(
         .collect::<Result<_, _>>()?;
     let mut sentences =
         TableWriter::create(request.out.join(SENTENCES).join(&name), "sentences", SENTENCE_COLUMNS, metadata.clone())?;
+    let grams_path = request.out.join(CHAR_GRAMS).join(&name);
+    let mut char_grams = TableWriter::create(grams_path, "chargrams", CHAR_GRAM_COLUMNS, metadata.clone())?;
     let mut documents: Vec<DocumentRow> = Vec::with_capacity(inputs.len());
     let mut summary = ShardSummary::default();
 
@@ -198,12 +214,14 @@ pub fn fingerprint_shard(
             .collect();
         write_postings(&mut postings, &rows, request.buckets, &mut summary)?;
         write_sentences(&mut sentences, &rows, &mut summary)?;
+        write_char_grams(&mut char_grams, &rows, &mut summary)?;
         documents.extend(rows.into_iter().map(|r| r.document));
     }
     for writer in postings {
         writer.finish()?;
     }
     sentences.finish()?;
+    char_grams.finish()?;
     if let Some(rule) = &prints_settings.join_rule {
         write_rule(request.out.join(RULE).join(&name), rule, metadata.clone())?;
     }
@@ -310,6 +328,17 @@ fn write_sentences(
     ])
 }
 
+/// Appends one batch's character grams.
+fn write_char_grams(writer: &mut TableWriter, rows: &[Rows], summary: &mut ShardSummary) -> Result<(), DistributedError> {
+    let all: Vec<(i64, &Fingerprint)> = rows.iter().flat_map(|r| r.char_grams.iter().map(|f| (r.document.id, f))).collect();
+    summary.char_grams += all.len() as u64;
+    writer.append(vec![
+        Values::Long(all.iter().map(|(_, f)| Some(f.hash as i64)).collect()),
+        Values::Long(all.iter().map(|(doc, _)| Some(*doc)).collect()),
+        Values::Int(all.iter().map(|(_, f)| Some(f.position as i32)).collect()),
+    ])
+}
+
 /// Writes the shard's documents file, the last one: a shard whose documents file exists
 /// is whole.
 fn write_documents(mut writer: TableWriter, documents: &[DocumentRow], shard: u32) -> Result<(), DistributedError> {
@@ -356,7 +385,7 @@ fn fingerprint_one(
         Ok(read) => read,
         Err(error) => {
             document.error = Some(error);
-            return Rows { document, postings: Vec::new(), sentences: Vec::new() };
+            return Rows { document, postings: Vec::new(), sentences: Vec::new(), char_grams: Vec::new() };
         }
     };
     let prints = &read.prints;
@@ -384,10 +413,12 @@ fn fingerprint_one(
             SentenceRow { hash: s.hash, doc: id, tokens: (s.start, s.end), chars: (start, end) }
         })
         .collect();
+    // The grams of the compared text, as a check's index takes a reference's.
+    let char_grams = grams_of_text(&read.entry.text[..read.compared], settings.normalize);
     document.chars = read.entry.chars as i64;
     document.tokens = tokens.len() as i64;
     document.simhash = read.entry.simhash;
     document.nshash = prints.nshash;
     document.sha256 = read.entry.sha256;
-    Rows { document, postings, sentences }
+    Rows { document, postings, sentences, char_grams }
 }

@@ -5,6 +5,7 @@
 //! OUT/documents/shard-00003.parquet
 //! OUT/postings/bucket=0/shard-00003.parquet … bucket=15/…   (low bits of the hash → bucket)
 //! OUT/sentences/shard-00003.parquet
+//! OUT/chargrams/shard-00003.parquet                         (winnowed character grams)
 //! OUT/rule/shard-00003.parquet                              (the candidate rule's numbers)
 //! ```
 
@@ -19,6 +20,10 @@ pub const DOCUMENTS: &str = "documents";
 pub const POSTINGS: &str = "postings";
 /// Folder of the sentences table.
 pub const SENTENCES: &str = "sentences";
+/// Folder of the character grams table: each document's winnowed character grams
+/// ([`crate::fingerprint::char_grams`]), which the join pairs documents by for the search
+/// of short edited copies. Folders written before it have none.
+pub const CHAR_GRAMS: &str = "chargrams";
 /// Folder of the rule table: the candidate rule's numbers, one row per shard.
 pub const RULE: &str = "rule";
 

@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 use super::assemble::{Report, assemble};
 use super::identical::{IdenticalFiles, Identity, Member, whole_text_pair};
 use super::matcher::Matcher;
-use super::memory_index::{Loaded, MemoryIndex, take_kgrams};
+use super::memory_index::{Loaded, MemoryIndex, take_char_grams, take_kgrams};
 use super::pipeline::fingerprint_document;
 use super::policy::{PairPolicy, Pairing};
 use super::{DocumentInput, Mode, Role};
@@ -25,7 +25,7 @@ use crate::fingerprint::FingerprintedDoc;
 use crate::fingerprint::simhash::{self, Dictionary};
 use crate::fingerprint::winnow;
 use crate::hash::kgram_hashes;
-use crate::index::{InvertedIndex, Postings, ReferenceIndex, Signal, Spread, StoreError};
+use crate::index::{Postings, ReferenceIndex, Signal, Spread, StoreError};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::model::Notice;
@@ -193,11 +193,13 @@ impl Part<'_> {
         let is_reference = |d: &Loaded| policy.is_reference(d);
         // The k-grams move into the index: a document read for this group keeps none after it.
         let kgrams = take_kgrams(docs, &is_reference);
+        // The character grams of the short-copy search, as `compare --all` takes them.
+        let char_grams = take_char_grams(docs, &is_reference, settings.short_copies.then_some(settings.normalize));
         let docs: &[Loaded] = docs;
         let index = PartIndex {
             part: MemoryIndex::build(
                 docs,
-                (kgrams, InvertedIndex::default()),
+                (kgrams, char_grams),
                 settings.simhash_threshold,
                 &is_reference,
             ),
@@ -361,6 +363,10 @@ struct PartIndex<'a> {
 }
 
 impl ReferenceIndex for PartIndex<'_> {
+    fn holds(&self, signal: Signal) -> bool {
+        self.part.holds(signal)
+    }
+
     fn postings(&self, signal: Signal, hashes: &[u64]) -> Result<Postings<'_>, StoreError> {
         self.part.postings(signal, hashes)
     }

@@ -248,13 +248,16 @@ impl Matcher<'_> {
         if candidates.is_empty() {
             return Ok(candidates);
         }
-        // Where the index keeps glances, references that cannot come to anything are not read.
+        // Where the index keeps glances, references that cannot come to anything are not
+        // read; those the character grams tie are read (the glance judges word hits only).
+        let mut by_grams: Vec<u32> = short.references().collect();
+        by_grams.sort_unstable();
         let glanced: Vec<u32> = candidates.iter().copied().filter(|b| near.binary_search(b).is_err()).collect();
         let ctx = self.glance_context(doc);
         let windows = |b: u32| glance_windows(hits.of(b), &ctx);
         let mut passed_over: Vec<u32> = Vec::new();
         self.index.glances(&glanced, &windows, &mut |b, glance| {
-            if !self.worth_reading(doc, glance, hits.of(b)) {
+            if by_grams.binary_search(&b).is_err() && !self.worth_reading(doc, glance, hits.of(b)) {
                 passed_over.push(b);
             }
         })?;
@@ -360,6 +363,10 @@ impl Matcher<'_> {
         stream: &'d LazyStream<'d>,
     ) -> Result<ShortSearch<'d>, StoreError> {
         let suspect = ShortSuspect { stream, masked: &doc.masked_chars, min_chars: self.settings.min_chars };
+        if !self.settings.short_copies {
+            // A store keeps its grams whatever the check asks: none are looked up.
+            return Ok(ShortSearch::among(&[], self.settings.normalize, suspect, |_| false));
+        }
         ShortSearch::new(self.index, suspect, |b| self.policy.wanted(a, b as usize))
     }
 

@@ -216,8 +216,6 @@ fn match_all(
         .flatten();
     let counter = Counter::start(sink, Stage::Indexing, 1);
     let kgrams = take_kgrams(docs, &is_reference);
-    // All-vs-all must give what the distributed join and `align` give, whose candidate
-    // pairs come from word k-grams alone: no short-copy search there.
     let short_copies = settings.short_copies && policy.short_copies();
     let char_grams = take_char_grams(docs, &is_reference, short_copies.then_some(settings.normalize));
     let docs: &[Loaded] = docs;

@@ -22,7 +22,7 @@ pub(crate) fn reads_char_grams(mode: Mode, against_store: bool, input: &Document
         && match mode {
             Mode::SuspectsVsReferences => reference,
             Mode::Classmates => input.role != Role::Template,
-            Mode::AllVsAll => false,
+            Mode::AllVsAll => input.role != Role::Template,
         }
 }
 
@@ -92,12 +92,12 @@ impl PairPolicy<'_> {
         }
     }
 
-    /// Whether short edited copies are searched with character grams: in a check of
-    /// suspects against references, with or without classmates. All against all must give
-    /// what the distributed join and `align` give, whose candidate pairs come from word
-    /// k-grams alone.
+    /// Whether short edited copies are searched with character grams in the run's own
+    /// index: in every pairing but a check against a store (which holds its own grams, or
+    /// searches among what it reads). All against all gives what `align` gives, whose
+    /// candidate pairs include those the character grams tie (sql/char_gram_pairs.sql).
     pub fn short_copies(&self) -> bool {
-        matches!(self.pairing, Pairing::SuspectsVsReferences | Pairing::Classmates { .. })
+        !matches!(self.pairing, Pairing::AgainstStore { .. })
     }
 
     /// Whether short edited copies are searched among the references a check reads for

@@ -11,16 +11,17 @@ use super::super::codec::bands;
 use super::super::groups::{Fresh, near_by_simhash};
 use super::super::maintain::is_gone;
 use super::super::prepare::{Prepared, prepare, source_of};
+use super::super::signals::BySignal;
 use super::super::regroup::{CHECKED_AT_ONCE, check_of, near_duplicates_in, sharing_sketches};
 use super::super::unchanged::file_digest;
 use super::copiers::Copiers;
 use super::db::{Sql, Tx};
 use super::index::{ServerIndex, check_against};
-use super::rows::{self, RowError};
+use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, Schema, ServerArchive};
 use crate::engine::{CancelFlag, DocumentInput, NoProgress, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
-use crate::index::Posting;
+use crate::index::{Posting, Signal};
 use crate::ingest;
 
 /// Documents per batch: one transaction each.
@@ -105,7 +106,7 @@ impl ServerArchive {
                 Some(open) => open,
                 None => copiers.insert(Copiers::open(&self.location)?),
             };
-            let rule = (options, self.settings.simhash_threshold);
+            let rule = (options, self.settings.simhash_threshold, self.char_grams);
             fresh.extend(self.write(|tx, s| commit_batch(tx, s, copiers, docs, rule, &mut summary))?);
         }
         if fresh.len() >= ANALYZE_AFTER {
@@ -114,7 +115,9 @@ impl ServerArchive {
             // check reads them from the index alone. Both are the tables' owner's: for a
             // role that may only write, the server skips them with a warning, and its
             // own autovacuum does them.
-            let analyze = format!("VACUUM (ANALYZE) {s}.documents, {s}.kgrams, {s}.sentences");
+            let tables: Vec<String> =
+                Postings::kept(self.char_grams).iter().map(|t| format!(", {s}.{}", t.table())).collect();
+            let analyze = format!("VACUUM (ANALYZE) {s}.documents{}", tables.concat());
             let analyzed = self.client().patiently(|db| db.batch_execute(&analyze));
             analyzed.map_err(|e| self.sql(RowError::Sql(e)))?;
         }
@@ -211,7 +214,7 @@ fn commit_batch(
     s: &Schema,
     copiers: &mut Copiers,
     docs: Vec<Prepared>,
-    (options, threshold): (&AddOptions, u32),
+    (options, threshold, char_grams): (&AddOptions, u32, bool),
     summary: &mut AddSummary,
 ) -> Result<Vec<Fresh>, RowError> {
     let mut batch = AddSummary::default();
@@ -232,14 +235,18 @@ fn commit_batch(
     let mut fresh = Vec::new();
     if !docs.is_empty() {
         let ids = rows::reserve_ids(tx, s, docs.len())?;
-        let mut kgrams: Vec<(u64, Posting)> = Vec::new();
-        let mut sentences: Vec<(u64, Posting)> = Vec::new();
+        let mut postings: BySignal<Vec<(u64, Posting)>> = BySignal::default();
         for (doc, &id) in docs.iter().zip(&ids) {
-            doc.push_postings(id, &mut kgrams, &mut sentences);
+            doc.push_postings(id, &mut postings);
+        }
+        if !char_grams {
+            // An archive of an older format has no table for them (its owner's next
+            // change makes one).
+            postings[Signal::CharGram].clear();
         }
         copiers.reserve(s, &ids)?;
         let (inserted, copied) = std::thread::scope(|scope| {
-            let copying = scope.spawn(move || copiers.copy(s, kgrams, sentences));
+            let copying = scope.spawn(move || copiers.copy(s, postings));
             let numbered: Vec<(&Prepared, u32)> = docs.iter().zip(ids.iter().copied()).collect();
             let inserted = insert_documents(tx, s, &numbered, &mut versions, (options, threshold), &mut batch);
             (inserted, copying.join().unwrap_or(Err(RowError::WriterLost)))

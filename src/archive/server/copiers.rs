@@ -12,6 +12,7 @@
 //! batch still being written).
 
 use super::super::rows::stored_hash;
+use super::super::signals::BySignal;
 use super::db::Db;
 use super::rows::{self, Postings, RowError};
 use super::schema::by_partition;
@@ -44,20 +45,16 @@ impl Copiers {
         }
     }
 
-    /// Copies `kgrams` and `sentences` (hash, posting) into their partitions, each
-    /// writer its share in one transaction of its own.
-    pub(super) fn copy(
-        &mut self,
-        s: &Schema,
-        kgrams: Vec<(u64, Posting)>,
-        sentences: Vec<(u64, Posting)>,
-    ) -> Result<(), RowError> {
+    /// Copies the `postings` (hash, posting) of each signal into the partitions of its
+    /// table, each writer its share in one transaction of its own.
+    pub(super) fn copy(&mut self, s: &Schema, postings: BySignal<Vec<(u64, Posting)>>) -> Result<(), RowError> {
         let writers = self.clients.len();
         if writers == 0 {
             return Err(RowError::WriterLost);
         }
         let mut shares: Vec<Vec<Share>> = (0..writers).map(|_| Vec::new()).collect();
-        for (table, entries) in [(Postings::Kgrams, kgrams), (Postings::Sentences, sentences)] {
+        for (signal, entries) in postings.into_iter() {
+            let table = Postings::of(signal);
             for (part, list) in sorted_by_partition(entries).into_iter().enumerate() {
                 if !list.is_empty() {
                     shares[part % writers].push(((table, part), list));
@@ -86,7 +83,7 @@ impl Copiers {
 /// `entries` split by the partition their stored hash falls in, each sorted by hash,
 /// with at most [`crate::index::MAX_POSITIONS_PER_DOCUMENT`] positions of one hash in
 /// one document, as every index of postings keeps them.
-fn sorted_by_partition(mut entries: Vec<(u64, Posting)>) -> Vec<Vec<(i64, Posting)>> {
+pub(super) fn sorted_by_partition(mut entries: Vec<(u64, Posting)>) -> Vec<Vec<(i64, Posting)>> {
     // Sorted once, in the order of the stored hash: each partition then takes its share
     // already in order (the stored form is one-to-one, so a hash's postings stay together
     // for keeping their first positions).

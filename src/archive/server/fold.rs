@@ -69,16 +69,16 @@ fn fold_table(db: &mut impl Sql, s: &Schema, table: Postings, rewrite: Rewrite) 
     Ok(u64::try_from(dropped).unwrap_or(0))
 }
 
-/// Folds both tables of postings and forgets the removed documents, whose postings are
+/// Folds the tables of postings `tables` and forgets the removed documents, whose postings are
 /// then gone: run inside the writers' transaction. How many postings went.
-pub(super) fn fold(db: &mut impl Sql, s: &Schema) -> Result<u64, RowError> {
+pub(super) fn fold(db: &mut impl Sql, s: &Schema, tables: &[Postings]) -> Result<u64, RowError> {
     // A fold rewrites what was added since the last, or everything: minutes on a large
     // archive, so its statements have the maintenance deadline.
-    db.patiently(|db| fold_now(db, s))
+    db.patiently(|db| fold_now(db, s, tables))
 }
 
-/// [`fold`], with whatever deadline `db` has.
-fn fold_now(db: &mut impl Sql, s: &Schema) -> Result<u64, RowError> {
+/// [`fold`] of `tables`, with whatever deadline `db` has.
+fn fold_now(db: &mut impl Sql, s: &Schema, tables: &[Postings]) -> Result<u64, RowError> {
     // Sorted into each hash's row, the postings come out in hash order, and the folded
     // rows' index takes them from left to right; hashing them into groups would write
     // the index all over.
@@ -86,7 +86,7 @@ fn fold_now(db: &mut impl Sql, s: &Schema) -> Result<u64, RowError> {
     let any_removed: bool = db.query_one(&format!("SELECT EXISTS (SELECT 1 FROM {s}.removed)"), &[])?.get(0);
     let rewrite = if any_removed { Rewrite::All } else { Rewrite::Touched };
     let mut dropped = 0;
-    for table in [Postings::Kgrams, Postings::Sentences] {
+    for &table in tables {
         dropped += fold_table(db, s, table, rewrite)?;
     }
     db.execute(&format!("DELETE FROM {s}.removed"), &[])?;

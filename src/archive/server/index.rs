@@ -9,14 +9,15 @@ use rustc_hash::FxHashSet;
 
 use super::super::codec::bands;
 use super::super::cut::CutSpreads;
+use super::super::signals::{count_up_to, holds_char_grams};
 use super::super::reader::{BAND_DISTANCE, nearest};
 use super::super::stored::{entry_of, reference_of};
 use super::db::{Db, Sql};
 use super::lookup::{self, Found};
+use super::schema;
 use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, ServerArchive};
 use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_against};
-use crate::exclusions::CommonRule;
 use crate::fingerprint::{FingerprintedDoc, GlancedKeys, TokenKeys};
 use crate::index::{
     Glance, Postings as SignalPostings, ReferenceIndex, Signal, Spread, StoreError, StoredReferences,
@@ -33,6 +34,8 @@ pub struct ServerIndex<'a> {
     /// The same ids as postings hold them, for lookups that skip them on the server.
     removed_ids: Vec<i32>,
     documents: usize,
+    /// Whether every live document's character grams are stored ([`holds_char_grams`]).
+    char_grams: bool,
     /// How the archive holds the hashes whose postings a lookup cut (frequent ones), by
     /// table and hash: the same for every suspect of the check's snapshot.
     cut: CutSpreads,
@@ -41,7 +44,7 @@ pub struct ServerIndex<'a> {
 impl<'a> ServerIndex<'a> {
     /// Begins the check's snapshot and reads what it needs once.
     pub fn open(archive: &'a ServerArchive) -> Result<Self, ArchiveError> {
-        let (removed, documents) = {
+        let (removed, documents, char_grams) = {
             let mut client = archive.client();
             // Lookups are of a few thousand hashes among millions: the planner, which
             // counts a common k-gram's many postings against every hash, would scan
@@ -50,8 +53,14 @@ impl<'a> ServerIndex<'a> {
             let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL enable_seqscan = off";
             client.batch_execute(begin).map_err(|e| archive.sql(RowError::Sql(e)))?;
             let s = &archive.schema;
-            let read = rows::removed_ids(&mut *client, s)
-                .and_then(|removed| Ok((removed, rows::document_count(&mut *client, s)?)));
+            let read = rows::removed_ids(&mut *client, s).and_then(|removed| {
+                let documents = rows::document_count(&mut *client, s)?;
+                let bounds = match archive.char_grams {
+                    true => schema::char_gram_bounds(&mut *client, s)?,
+                    false => (None, None),
+                };
+                Ok((removed, documents, holds_char_grams(bounds.0, bounds.1)))
+            });
             match read {
                 Ok(read) => read,
                 Err(e) => {
@@ -61,7 +70,7 @@ impl<'a> ServerIndex<'a> {
             }
         };
         let removed_ids = removed.iter().filter_map(|&id| i32::try_from(id).ok()).collect();
-        Ok(Self { archive, removed, removed_ids, documents, cut: CutSpreads::new() })
+        Ok(Self { archive, removed, removed_ids, documents, char_grams, cut: CutSpreads::new() })
     }
 
     /// Runs `read` on the connection, its failure the archive's error.
@@ -81,16 +90,21 @@ impl Drop for ServerIndex<'_> {
 }
 
 impl ReferenceIndex for ServerIndex<'_> {
+    /// Character grams when every live document's are stored (an archive upgraded from
+    /// a format before 10 keeps none of its older documents').
+    fn holds(&self, signal: Signal) -> bool {
+        signal != Signal::CharGram || self.char_grams
+    }
+
     /// The live postings of each `signal` hash of `hashes`, a frequent hash's first ones
-    /// only; how the archive holds those it cut is kept in [`Self::cut`]. The archive
-    /// keeps no character grams: an empty list for each.
+    /// only; how the archive holds those it cut is kept in [`Self::cut`]. An empty list
+    /// for each hash of a signal it does not hold.
     fn postings(&self, signal: Signal, hashes: &[u64]) -> Result<SignalPostings<'_>, StoreError> {
+        if !self.holds(signal) {
+            return Ok(vec![Cow::Borrowed(&[][..]); hashes.len()]);
+        }
         let s = &self.archive.schema;
-        let (table, count_up_to) = match signal {
-            Signal::Kgram => (Postings::Kgrams, CommonRule::for_collection(self.documents).min_documents),
-            Signal::Sentence => (Postings::Sentences, 0),
-            Signal::CharGram => return Ok(vec![Cow::Borrowed(&[][..]); hashes.len()]),
-        };
+        let (table, count_up_to) = (Postings::of(signal), count_up_to(signal, self.documents));
         let found: Found =
             self.read(|c| lookup::found(c, s, (table, self.archive.folded), hashes, &self.removed_ids, count_up_to))?;
         self.cut.keep(signal, hashes, &found.spreads);

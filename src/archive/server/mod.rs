@@ -17,6 +17,7 @@ mod db;
 mod fold;
 mod index;
 mod lookup;
+mod old_grams;
 mod rows;
 mod schema;
 
@@ -33,10 +34,11 @@ use super::error::ArchiveError;
 use super::groups::Group;
 use super::maintain::{RemoveKey, RemoveSummary, VerifyReport, named_documents};
 use super::rows::{DocumentInfo, Stats};
+use super::signals::CHAR_GRAMS_FROM;
 use super::verify_text::{StoredText, text_problem};
 use super::{refuse_other_settings, settings_from, shaping_settings};
 use crate::settings::Settings;
-use rows::RowError;
+use rows::{Postings, RowError};
 
 /// The schema an archive lives in unless told otherwise.
 pub const DEFAULT_SCHEMA: &str = "twinspot";
@@ -59,6 +61,8 @@ pub struct ServerArchive {
     /// Whether the archive has folded postings (format 9 on; older ones hold every
     /// posting a row, until their owner's next change upgrades them).
     folded: bool,
+    /// Whether it has a table of character grams (format 10 on, the same way).
+    char_grams: bool,
 }
 
 impl std::fmt::Debug for ServerArchive {
@@ -78,9 +82,10 @@ impl ServerArchive {
             client: Mutex::new(client),
             settings: settings.clone().sanitized(),
             folded: false,
+            char_grams: false,
         };
         let format = archive.check_settings()?;
-        Ok(Self { folded: format >= schema::FORMAT, ..archive })
+        Ok(Self { folded: format >= schema::FOLDED, char_grams: format >= schema::CHAR_GRAMS, ..archive })
     }
 
     /// Opens the archive for changes, creating it (schema and tables) when the schema
@@ -109,7 +114,7 @@ impl ServerArchive {
     fn upgrade_if_owner(&mut self) -> Result<(), ArchiveError> {
         let keeps_compared = schema::keeps_compared(&mut *self.client(), &self.schema);
         let keeps_compared = keeps_compared.map_err(|e| self.sql(RowError::Sql(e)))?;
-        if self.folded && keeps_compared {
+        if self.folded && self.char_grams && keeps_compared {
             return Ok(());
         }
         let upgraded = {
@@ -117,12 +122,15 @@ impl ServerArchive {
             let owner = "SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = $1";
             let owns = client.query_one(owner, &[&self.schema.name()]).map(|r| r.get::<_, bool>(0));
             match owns.map_err(|e| self.sql(RowError::Sql(e)))? {
-                false => self.folded,
+                false => false,
                 true => {
                     let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
                     lock_writers(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
-                    if !self.folded {
-                        schema::upgrade(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
+                    // Read again under the lock: another owner may have upgraded it meanwhile.
+                    let found = schema::setting(&mut tx, &self.schema, "format").map_err(|e| self.sql(RowError::Sql(e)))?;
+                    let found = found.and_then(|v| v.parse::<u32>().ok()).unwrap_or(schema::FORMAT);
+                    if found < schema::FORMAT {
+                        schema::upgrade(&mut tx, &self.schema, found).map_err(|e| self.sql(RowError::Sql(e)))?;
                     }
                     schema::add_compared(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
                     tx.commit().map_err(|e| self.sql(RowError::Sql(e)))?;
@@ -130,7 +138,9 @@ impl ServerArchive {
                 }
             }
         };
-        self.folded = upgraded;
+        if upgraded {
+            (self.folded, self.char_grams) = (true, true);
+        }
         Ok(())
     }
 
@@ -147,7 +157,8 @@ impl ServerArchive {
             if schema::holds_anything(&mut tx, schema).map_err(failed)? {
                 return Err(not_ours(location, schema));
             }
-            let shaping = shaping_settings(&settings.clone().sanitized(), schema::FORMAT);
+            let mut shaping = shaping_settings(&settings.clone().sanitized(), schema::FORMAT);
+            shaping.push((CHAR_GRAMS_FROM, "1".to_string()));
             let created = schema::create(&mut tx, schema, &shaping);
             if let Err(error) = created {
                 return Err(match permission_denied(&error) {
@@ -233,15 +244,16 @@ impl ServerArchive {
 
     /// Sizes of the archive; its bytes are those its tables take on the server.
     pub fn stats(&self) -> Result<Stats, ArchiveError> {
-        let [documents, chars, groups, kgrams, sentences, bytes] =
-            rows::counts(&mut *self.client(), &self.schema, self.folded).map_err(|e| self.sql(e))?;
+        let tables = Postings::kept(self.char_grams);
+        let [documents, chars, groups, postings, bytes] =
+            rows::counts(&mut *self.client(), &self.schema, (self.folded, &tables)).map_err(|e| self.sql(e))?;
         Ok(Stats {
             documents,
             chars,
             groups,
             kgram_segments: 0,
             sentence_segments: 0,
-            postings: kgrams + sentences,
+            postings,
             bytes,
         })
     }
@@ -290,20 +302,29 @@ impl ServerArchive {
         })
     }
 
-    /// Deletes the postings of removed documents and folds the newer ones into one row a
-    /// hash ([`fold`]; an archive of an older format only deletes), then has the server
-    /// reclaim the space and refresh its statistics. How many postings went.
+    /// Copies the character grams of documents archived before format 10
+    /// ([`old_grams`]), deletes the postings of removed documents and folds the newer ones
+    /// into one row a hash ([`fold`]; an archive of an older format only deletes), then
+    /// has the server reclaim the space and refresh its statistics. How many postings went.
     pub fn compact(&self) -> Result<u64, ArchiveError> {
+        if self.char_grams {
+            let settings = &self.settings;
+            self.write(|tx, s| old_grams::keep_old_char_grams(tx, s, settings))?;
+        }
+        let tables = Postings::kept(self.char_grams);
         let purged = match self.folded {
-            true => self.write(|tx, s| fold::fold(tx, s))?,
-            false => self.write(|tx, s| rows::purge_removed(tx, s))?,
+            true => self.write(|tx, s| fold::fold(tx, s, &tables))?,
+            false => self.write(|tx, s| rows::purge_removed(tx, s, &tables))?,
         };
         let s = &self.schema;
-        let folded = match self.folded {
-            true => format!(", {s}.kgrams_packed, {s}.sentences_packed"),
-            false => String::new(),
-        };
-        let vacuum = format!("VACUUM (ANALYZE) {s}.documents, {s}.removed, {s}.kgrams, {s}.sentences{folded}");
+        let mut vacuumed = vec![format!("{s}.documents"), format!("{s}.removed")];
+        for table in &tables {
+            vacuumed.push(format!("{s}.{}", table.table()));
+            if self.folded {
+                vacuumed.push(format!("{s}.{}_packed", table.table()));
+            }
+        }
+        let vacuum = format!("VACUUM (ANALYZE) {}", vacuumed.join(", "));
         let vacuumed = self.client().patiently(|db| db.batch_execute(&vacuum));
         vacuumed.map_err(|e| self.sql(RowError::Sql(e)))?;
         Ok(purged)

@@ -9,9 +9,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use tokio_postgres::Statement;
 
 use super::super::rows::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
+use super::super::signals::STORED;
 use super::Schema;
 use super::db::{Sql, SqlError};
-use crate::index::Posting;
+use crate::index::{Posting, Signal};
 use crate::matching::join_windows;
 
 /// A failure of a statement: the server's error, or an id past what postings can hold.
@@ -261,17 +262,18 @@ pub(super) fn documents(db: &mut impl Sql, s: &Schema) -> Rows<Vec<DocumentInfo>
     .collect()
 }
 
-/// (documents, characters, groups of more than one, k-gram postings, sentence postings,
-/// bytes the schema's tables take on the server); the postings newer and, where the
-/// archive has them (`folded`), folded.
-pub(super) fn counts(db: &mut impl Sql, s: &Schema, folded: bool) -> Rows<[u64; 6]> {
+/// (documents, characters, groups of more than one, postings of every table of
+/// `tables`, bytes the schema's tables take on the server); the postings newer and, where
+/// the archive has them (`folded`), folded.
+pub(super) fn counts(db: &mut impl Sql, s: &Schema, (folded, tables): (bool, &[Postings])) -> Rows<[u64; 5]> {
     let postings = |t: &str| match folded {
         true => format!(
             "(SELECT count(*) FROM {s}.{t}) + (SELECT coalesce(sum(cardinality(docs)), 0)::bigint FROM {s}.{t}_packed)"
         ),
         false => format!("(SELECT count(*) FROM {s}.{t})"),
     };
-    let (kgrams, sentences) = (postings("kgrams"), postings("sentences"));
+    let postings: Vec<String> = tables.iter().map(|t| postings(t.table())).collect();
+    let postings = postings.join(" + ");
     // A count of every posting reads whole tables: the maintenance deadline.
     let row = db.patiently(|db| {
         db.query_one(
@@ -279,8 +281,7 @@ pub(super) fn counts(db: &mut impl Sql, s: &Schema, folded: bool) -> Rows<[u64; 
                 "SELECT (SELECT count(*) FROM {s}.documents),
                     (SELECT coalesce(sum(chars), 0)::bigint FROM {s}.documents),
                     (SELECT count(*) FROM (SELECT group_id FROM {s}.documents GROUP BY group_id HAVING count(*) > 1) g),
-                    {kgrams},
-                    {sentences},
+                    {postings},
                     (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
                        JOIN pg_namespace n ON n.oid = c.relnamespace
                       WHERE n.nspname = $1 AND c.relkind IN ('r', 'm'))"
@@ -288,7 +289,7 @@ pub(super) fn counts(db: &mut impl Sql, s: &Schema, folded: bool) -> Rows<[u64; 
             &[&s.name()],
         )
     })?;
-    Ok([0, 1, 2, 3, 4, 5].map(|i| unsigned(row.get(i))))
+    Ok([0, 1, 2, 3, 4].map(|i| unsigned(row.get(i))))
 }
 
 // ---- what a check reads ----
@@ -507,11 +508,13 @@ pub(super) fn group_members(db: &mut impl Sql, s: &Schema) -> Rows<Vec<(u32, u32
 
 // ---- postings ----
 
-/// The tables of postings.
+/// The tables of postings: one a stored signal ([`STORED`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Postings {
     Kgrams,
     Sentences,
+    /// Character grams (format 10 on).
+    CharGrams,
 }
 
 impl Postings {
@@ -519,7 +522,23 @@ impl Postings {
         match self {
             Self::Kgrams => "kgrams",
             Self::Sentences => "sentences",
+            Self::CharGrams => "chargrams",
         }
+    }
+
+    /// The table of `signal`'s postings.
+    pub(super) fn of(signal: Signal) -> Self {
+        match signal {
+            Signal::Kgram => Self::Kgrams,
+            Signal::Sentence => Self::Sentences,
+            Signal::CharGram => Self::CharGrams,
+        }
+    }
+
+    /// The tables of postings an archive has: all of them, but for the character grams'
+    /// in an archive of a format before 10 (`char_grams` false).
+    pub(super) fn kept(char_grams: bool) -> Vec<Self> {
+        STORED.into_iter().filter(|&signal| char_grams || signal != Signal::CharGram).map(Self::of).collect()
     }
 }
 
@@ -556,14 +575,14 @@ pub(super) fn copy_partition(
 
 /// Deletes the postings of removed documents and forgets them: what `compact` does to
 /// an archive without folded postings.
-pub(super) fn purge_removed(db: &mut impl Sql, s: &Schema) -> Rows<u64> {
-    db.patiently(|db| purge_removed_now(db, s))
+pub(super) fn purge_removed(db: &mut impl Sql, s: &Schema, tables: &[Postings]) -> Rows<u64> {
+    db.patiently(|db| purge_removed_now(db, s, tables))
 }
 
-/// [`purge_removed`], with whatever deadline `db` has.
-fn purge_removed_now(db: &mut impl Sql, s: &Schema) -> Rows<u64> {
+/// [`purge_removed`] from `tables`, with whatever deadline `db` has.
+fn purge_removed_now(db: &mut impl Sql, s: &Schema, tables: &[Postings]) -> Rows<u64> {
     let mut purged = 0;
-    for table in [Postings::Kgrams, Postings::Sentences] {
+    for table in tables {
         purged +=
             db.execute(&format!("DELETE FROM {s}.{} p USING {s}.removed r WHERE p.doc = r.id", table.table()), &[])?;
     }

@@ -8,6 +8,8 @@
 use super::db::{Sql, SqlError};
 
 use super::super::error::ArchiveError;
+use super::super::signals::CHAR_GRAMS_FROM;
+use super::rows::Postings;
 
 /// Partitions of each postings table: ranges of the hash, told by its top bits, so that a
 /// lookup sends each partition only its own hashes (a lookup of all hashes in every
@@ -47,8 +49,16 @@ fn partition_bounds(part: u32) -> (String, String) {
 
 /// The format a shared archive is written in, and the newest this build reads. Server
 /// archives before 9 (made with the folder archive's format numbers, up to 8) had no
-/// folded postings: an older build would not look there, so it must refuse format 9.
-pub(super) const FORMAT: u32 = 9;
+/// folded postings: an older build would not look there, so it must refuse format 9;
+/// format 10 adds the character grams, which a format 9 build would neither write nor read.
+pub(super) const FORMAT: u32 = 10;
+
+/// The first format with folded postings.
+pub(super) const FOLDED: u32 = 9;
+
+/// The first format with a table of character grams ([`Postings::CharGrams`]): archives
+/// before have none, and the documents they held before their upgrade none either.
+pub(super) const CHAR_GRAMS: u32 = 10;
 
 /// The setting that marks a schema as a twinspot archive.
 const MARK: (&str, &str) = ("application", "twinspot");
@@ -160,7 +170,22 @@ pub(super) fn create(db: &mut impl Sql, s: &Schema, settings: &[(&str, String)])
          CREATE INDEX ON {s}.documents (path);
          CREATE TABLE {s}.removed (id bigint PRIMARY KEY);"
     );
-    for table in ["kgrams", "sentences"] {
+    let tables = Postings::kept(true);
+    ddl.push_str(&postings_tables(s, &tables));
+    ddl.push_str(&packed_tables(s, &tables));
+    db.patiently(|db| db.batch_execute(&ddl))?;
+    let insert = format!("INSERT INTO {s}.settings(key, value) VALUES ($1, $2)");
+    db.execute(&insert, &[&MARK.0, &MARK.1])?;
+    for (key, value) in settings {
+        db.execute(&insert, &[key, value])?;
+    }
+    Ok(())
+}
+
+/// The tables of newer postings `tables`, partitioned by ranges of the hash.
+fn postings_tables(s: &Schema, tables: &[Postings]) -> String {
+    let mut ddl = String::new();
+    for table in tables.iter().map(|t| t.table()) {
         ddl.push_str(&format!(
             "CREATE TABLE {s}.{table} (hash bigint NOT NULL, doc integer NOT NULL, position integer NOT NULL)
                  PARTITION BY RANGE (hash);"
@@ -177,20 +202,16 @@ pub(super) fn create(db: &mut impl Sql, s: &Schema, settings: &[(&str, String)])
         // document order, so that it stops after a frequent hash's first postings.
         ddl.push_str(&format!("CREATE INDEX ON {s}.{table} (hash, doc, position);"));
     }
-    ddl.push_str(&packed_tables(s));
-    db.patiently(|db| db.batch_execute(&ddl))?;
-    let insert = format!("INSERT INTO {s}.settings(key, value) VALUES ($1, $2)");
-    db.execute(&insert, &[&MARK.0, &MARK.1])?;
-    for (key, value) in settings {
-        db.execute(&insert, &[key, value])?;
-    }
-    Ok(())
+    ddl
 }
 
-/// The tables of folded postings: one row a hash, its postings sorted by document then
-/// position in two arrays of the same length, and how many documents they name.
-fn packed_tables(s: &Schema) -> String {
-    ["kgrams", "sentences"]
+/// The tables of folded postings of `tables`: one row a hash, its postings sorted by
+/// document then position in two arrays of the same length, and how many documents they
+/// name.
+fn packed_tables(s: &Schema, tables: &[Postings]) -> String {
+    tables
+        .iter()
+        .map(|t| t.table())
         .map(|table| {
             format!(
                 "CREATE TABLE IF NOT EXISTS {s}.{table}_packed (
@@ -200,7 +221,7 @@ fn packed_tables(s: &Schema) -> String {
                      documents integer NOT NULL);"
             )
         })
-        .concat()
+        .collect()
 }
 
 /// Whether the documents table has the `compared` column: the characters a check
@@ -222,11 +243,31 @@ pub(super) fn add_compared(db: &mut impl Sql, s: &Schema) -> Result<(), SqlError
     db.patiently(|db| db.batch_execute(&format!("ALTER TABLE {s}.documents ADD COLUMN IF NOT EXISTS compared bigint;")))
 }
 
-/// Brings an archive of an older format to [`FORMAT`]: the tables of folded postings
-/// (empty) are made, and every role that had a permission on the postings gets it on them
-/// too. Run by the archive's owner inside a transaction under the writers' lock.
-pub(super) fn upgrade(db: &mut impl Sql, s: &Schema) -> Result<(), SqlError> {
-    let mut ddl = packed_tables(s);
+/// Brings an archive of an older format (`found`) to [`FORMAT`]: the tables of folded
+/// postings (before [`FOLDED`]) and of character grams (before [`CHAR_GRAMS`]; documents
+/// held before have none, [`CHAR_GRAMS_FROM`] says from which on) are made, empty, and
+/// every role that had a permission on the postings gets it on them too. Run by the
+/// archive's owner inside a transaction under the writers' lock.
+pub(super) fn upgrade(db: &mut impl Sql, s: &Schema, found: u32) -> Result<(), SqlError> {
+    let (mut ddl, mut made) = (String::new(), Vec::new());
+    if found < FOLDED {
+        ddl.push_str(&packed_tables(s, &Postings::kept(false)));
+        made.extend(Postings::kept(false).iter().map(|t| format!("{s}.{}_packed", t.table())));
+    }
+    if found < CHAR_GRAMS {
+        ddl.push_str(&postings_tables(s, &[Postings::CharGrams]));
+        ddl.push_str(&packed_tables(s, &[Postings::CharGrams]));
+        made.extend(["chargrams", "chargrams_packed"].map(|t| format!("{s}.{t}")));
+        // Lookups read the partitions themselves.
+        made.extend((0..PARTITIONS).map(|part| format!("{s}.chargrams_{part}")));
+        ddl.push_str(&format!(
+            "INSERT INTO {s}.settings(key, value)
+                 SELECT '{CHAR_GRAMS_FROM}', (greatest(coalesce((SELECT max(id) FROM {s}.documents), 0),
+                                                       coalesce((SELECT max(id) FROM {s}.removed), 0)) + 1)::text
+             ON CONFLICT (key) DO NOTHING;"
+        ));
+    }
+    let made = made.join(", ");
     let kgrams = format!("{s}.kgrams");
     let grants = db.query(
         "SELECT DISTINCT a.grantee::regrole::text, a.privilege_type
@@ -238,11 +279,25 @@ pub(super) fn upgrade(db: &mut impl Sql, s: &Schema) -> Result<(), SqlError> {
         let (role, privilege): (String, String) = (grant.get(0), grant.get(1));
         if ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(&privilege.as_str()) {
             // `role` comes quoted as an identifier where it needs it (regrole's text).
-            ddl.push_str(&format!("GRANT {privilege} ON {s}.kgrams_packed, {s}.sentences_packed TO {role};"));
+            ddl.push_str(&format!("GRANT {privilege} ON {made} TO {role};"));
         }
     }
     ddl.push_str(&format!("UPDATE {s}.settings SET value = '{FORMAT}' WHERE key = 'format';"));
     db.patiently(|db| db.batch_execute(&ddl))
+}
+
+/// The first document archived with its character grams ([`CHAR_GRAMS_FROM`]) and the
+/// oldest live document: whether a check may look every document's grams up
+/// ([`super::super::signals::holds_char_grams`]).
+pub(super) fn char_gram_bounds(db: &mut impl Sql, s: &Schema) -> Result<(Option<u32>, Option<u32>), SqlError> {
+    let from = setting(db, s, CHAR_GRAMS_FROM)?.and_then(|v| v.parse().ok());
+    let oldest: Option<i64> = db
+        .query_one(
+            &format!("SELECT min(id) FROM {s}.documents d WHERE NOT EXISTS (SELECT 1 FROM {s}.removed r WHERE r.id = d.id)"),
+            &[],
+        )?
+        .get(0);
+    Ok((from, oldest.and_then(|id| u32::try_from(id).ok())))
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The table of pairs: sortable by every column, filtered by name and review mark (the
+//! The table of pairs: sortable by every column, filtered by name, review mark and flags (the
 //! other filters shape the view it reads), with the review mark per pair, and virtualised
 //! (only visible rows are laid out), so 10,000 rows stay smooth. It reads the row order
 //! cached in the table's state and pushes sorting and selection as actions.
@@ -149,6 +149,9 @@ fn pair_cells(
         ui.label(reference).on_hover_text(path(pair.b));
         if let Some(kind) = source_kind {
             ui.label(RichText::new(format!("({kind})")).weak());
+        }
+        if let Some(d) = report.documents.get(pair.b) {
+            super::flag_badge::badge(ui, tr.lang, &d.flags);
         }
     });
     row.col(|ui| {

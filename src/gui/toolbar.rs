@@ -78,7 +78,8 @@ pub fn toolbar_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
             let has_report = state.report.is_some();
             let pair_scope = state.export_pair();
             let suspect_scope = state.export_suspect();
-            ui.add_enabled_ui(has_report, |ui| {
+            // One export at a time: the running one says so in the status line.
+            ui.add_enabled_ui(has_report && state.exporting.is_none(), |ui| {
                 ui.menu_button(tr.export, |ui| {
                     if ui.button(tr.export_html).on_hover_text(tr.tip_export_run).clicked() {
                         actions.push(Action::Export(ExportKind::Html, Scope::Run));

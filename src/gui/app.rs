@@ -582,6 +582,7 @@ impl TwinspotApp {
             Action::FilterChanged => state.refresh_view(),
             Action::ClosePair => {
                 state.pair = None;
+                state.lists_over_pair = false;
                 state.table.scroll_to_selected = true;
             }
             Action::StepPassage(delta) => {
@@ -692,7 +693,7 @@ impl TwinspotApp {
                 state.persisted.mode = mode;
                 state.persisted.use_archive = use_archive;
             }
-            Action::ToggleSidebar => state.persisted.sidebar_hidden = !state.persisted.sidebar_hidden,
+            Action::ToggleSidebar => state.toggle_lists(),
             Action::ToggleShortcuts => state.show_shortcuts = !state.show_shortcuts,
             Action::SaveCheck => self.save_check(),
             Action::OpenCheck => {
@@ -1043,6 +1044,7 @@ impl eframe::App for TwinspotApp {
         let ctx = ui.ctx().clone();
         let mut actions = Vec::new();
         self.state.count_new_inputs();
+        self.state.narrow = ctx.content_rect().width() < super::state::NARROW_WINDOW;
         self.input_actions(&ctx, &mut actions);
         egui::Panel::top("toolbar").show(ui, |ui| {
             ui.add_space(4.0);
@@ -1057,7 +1059,7 @@ impl eframe::App for TwinspotApp {
                 .default_size(140.0)
                 .show(ui, |ui| errors_ui(ui, lang, self.state.report.as_deref(), self.state.export_error.as_deref()));
         }
-        if self.state.persisted.sidebar_hidden {
+        if !self.state.lists_shown() {
             // Folded away: files dropped anywhere join the suspects.
             self.state.list_rects = [None; 3];
         } else {

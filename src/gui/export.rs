@@ -3,7 +3,7 @@
 //! window's language) — as a PDF when the name chosen ends in `.pdf`, and anonymised for a
 //! hand-out when the reviewer says so. A closed dialog (or no dialog backend at all,
 //! which rfd reports the same way) is not an error. The window writes on a thread of its
-//! own ([`super::export_job`]); this module asks where and writes.
+//! own (the export job); this module asks where and writes.
 
 use std::path::{Path, PathBuf};
 

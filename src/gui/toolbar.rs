@@ -15,7 +15,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
     let tr = state.persisted.lang.tr();
     ui.horizontal(|ui| {
         let class = state.persisted.lang.class_tr();
-        let fold = if state.persisted.sidebar_hidden { class.show_sidebar } else { class.hide_sidebar };
+        let fold = if state.lists_shown() { class.hide_sidebar } else { class.show_sidebar };
         if ui.button(fold).on_hover_text(class.tip_sidebar).clicked() {
             actions.push(Action::ToggleSidebar);
         }

@@ -3,6 +3,7 @@
 //! Panels read it; the app changes it in response to actions and worker events.
 
 mod archive;
+mod fold;
 mod inputs;
 mod pair;
 mod persisted;
@@ -13,6 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use archive::{ArchiveState, ArchiveTask, SharedForm};
+pub use fold::NARROW_WINDOW;
 pub use inputs::{CheckSource, Inputs, ListKind};
 pub use pair::{Find, PairView};
 pub use persisted::{OwnSession, Persisted};
@@ -91,6 +93,10 @@ pub struct State {
     pub pair: Option<PairView>,
     pub status: Option<Status>,
     pub show_problems: bool,
+    /// The window is narrower than [`NARROW_WINDOW`] (this frame).
+    pub narrow: bool,
+    /// The reviewer showed the lists over a pair that folded them away (Ctrl+B).
+    pub lists_over_pair: bool,
     /// The export running, if any.
     pub exporting: Option<Exporting>,
     /// Why the last export failed, shown in the problems panel until the next export.

@@ -2,6 +2,7 @@
 //! documents, run a real check on the worker thread, read the table, open a pair and step
 //! through its passages; the viewer and table also with a ready-made report injected.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,6 +23,23 @@ const FILLER_1: &str =
     "今天天气很好，我们一起去公园散步。湖边的柳树发出了新芽，孩子们在草地上放风筝，老人们坐在长椅上聊天。";
 const FILLER_2: &str = "晚上回到家里，妈妈已经做好了饭菜。我们围坐在桌子旁边，一边吃饭一边说着白天看到的有趣的事情。";
 const FILLER_3: &str = "The library opens at nine in the morning and closes at six in the evening every weekday.";
+
+/// eframe's storage in memory: what one window saves, the next one starts from.
+#[derive(Default)]
+pub(crate) struct MemoryStorage(pub(crate) HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
 
 /// A fresh folder for the review marks of one test.
 pub(crate) fn marks_dir() -> PathBuf {
@@ -526,12 +544,12 @@ fn a_flagged_document_shows_a_badge_in_the_overview_and_the_table() {
     harness.state_mut().show_report(Arc::new(report));
     harness.state_mut().state.tab = ResultsTab::Overview;
     harness.run();
-    assert_eq!(harness.query_all_by_label("! 1").count(), 1, "one suspect, one badge");
+    assert_eq!(harness.query_all_by_label("! 1 sign of hiding").count(), 1, "one suspect, one badge");
     harness.state_mut().state.tab = ResultsTab::Pairs;
     harness.run();
-    assert_eq!(harness.query_all_by_label("! 1").count(), 2, "a badge in each of the suspect's rows");
+    assert_eq!(harness.query_all_by_label("! 1 sign of hiding").count(), 2, "a badge in each of the suspect's rows");
     let unflagged = ready_report(Mode::SuspectsVsReferences);
     harness.state_mut().show_report(Arc::new(unflagged));
     harness.run();
-    assert_eq!(harness.query_all_by_label("! 1").count(), 0);
+    assert_eq!(harness.query_all_by_label("! 1 sign of hiding").count(), 0);
 }

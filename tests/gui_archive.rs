@@ -4,7 +4,6 @@
 //! cancelled; the command line adding to the archive the window uses; a foreign folder and
 //! a newer archive refused with one message each.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -16,25 +15,8 @@ use twinspot::gui::{Action, TwinspotApp, install_fonts};
 use twinspot::report::marks::{MARKS_FILE, Mark};
 use twinspot::{Mode, Settings};
 
-use super::gui::{COPIED_1, fixtures, marks_dir, wait_for_check};
+use super::gui::{COPIED_1, MemoryStorage, fixtures, marks_dir, wait_for_check};
 use crate::util::{success, twinspot};
-
-/// eframe's storage in memory: what one window saves, the next one starts from.
-#[derive(Default)]
-struct MemoryStorage(HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_owned(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
-}
 
 /// A window started from `storage`, in English, keeping its marks (while no archive is
 /// used) in `marks`.

@@ -1,7 +1,8 @@
 //! A class's check in the window and on the command line: every student listed (0 %
 //! included), classmates and references in one run, results that say which check they
 //! come from after a cancel, a passage counter that counts dismissed passages, and a
-//! sidebar that folds away at 1024×700.
+//! sidebar that folds away at 1024×700 (by itself under a pair), and a pairs table whose
+//! last columns stay in view there.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -159,33 +160,57 @@ fn after_a_cancel_the_results_say_which_check_they_come_from_and_stay_out_of_dat
 }
 
 #[test]
-fn the_sidebar_folds_away_with_a_button_and_ctrl_b_and_the_texts_get_its_room() {
+fn a_pair_at_1024_folds_the_lists_by_itself_and_ctrl_b_and_the_button_still_work() {
     let mut harness = harness_at([1024.0, 700.0]);
     harness.state_mut().show_report(Arc::new(ready_report(Mode::SuspectsVsReferences)));
+    harness.get_by_label("Suspects");
     harness.state_mut().apply(Action::OpenPair(0));
     harness.run();
     // A text's column: from the left side's overview strip to the right side's.
     let width = |h: &Harness<'_, TwinspotApp>| {
         h.get_by_label("minimap 1").rect().left() - h.get_by_label("minimap 0").rect().left()
     };
+    assert!(harness.query_by_label("Suspects").is_none(), "a narrow pair view folds the lists away");
+    assert!(!harness.state().state.persisted.sidebar_hidden, "and does not remember that as a choice");
+    let wide = width(&harness);
+    assert!(wide > 300.0, "a text pane at 1024 px is wide enough to read: {wide}");
+
+    harness.get_by_label("» Show lists").click();
+    harness.run();
+    harness.get_by_label("Suspects");
     let narrow = width(&harness);
+    assert!(wide > narrow + 100.0, "each text gives the lists room: {wide} → {narrow}");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::B);
+    harness.run();
+    assert!(harness.query_by_label("Suspects").is_none());
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::B);
+    harness.run();
     harness.get_by_label("Suspects");
 
+    // Closed, the pair gives the lists back; folded by hand, they stay folded.
+    harness.state_mut().apply(Action::ClosePair);
+    harness.run();
+    harness.get_by_label("Suspects");
     harness.get_by_label("« Hide lists").click();
     harness.run();
     assert!(harness.state().state.persisted.sidebar_hidden);
     assert!(harness.query_by_label("Suspects").is_none(), "the lists are folded away");
-    let wide = width(&harness);
-    assert!(wide > narrow + 100.0, "each text gains room: {narrow} → {wide}");
-    assert!(wide > 300.0, "a text pane at 1024 px is wide enough to read: {wide}");
-
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::B);
-    harness.run();
-    assert!(!harness.state().state.persisted.sidebar_hidden);
-    harness.get_by_label("Suspects");
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::B);
-    harness.run();
     harness.get_by_label("» Show lists");
+}
+
+#[test]
+fn at_1024_with_the_lists_shown_the_pairs_table_keeps_its_review_and_near_duplicate_columns() {
+    let mut harness = harness_at([1024.0, 700.0]);
+    harness.state_mut().show_report(Arc::new(ready_report(Mode::SuspectsVsReferences)));
+    harness.state_mut().state.tab = twinspot::gui::state::ResultsTab::Pairs;
+    harness.run();
+    harness.get_by_label("Suspects");
+    // The filter bar's review menu and the column's header.
+    let review: Vec<_> = harness.query_all_by_label("Review").map(|n| n.rect()).collect();
+    assert_eq!(review.len(), 2);
+    assert!(review.iter().all(|r| r.right() <= 1024.0), "the review column runs past the edge: {review:?}");
+    let near = harness.query_all_by_label("near duplicate").next().expect("the near duplicate is said").rect();
+    assert!(near.left() + 20.0 < 1024.0, "the near-duplicate column is out of view: {near:?}");
 }
 
 fn drop_on(harness: &mut Harness<'_, TwinspotApp>, kind: ListKind, dir: &Path) {
@@ -290,6 +315,9 @@ fn with_the_lists_shown_at_1024_the_reference_text_ends_inside_the_window() {
     let mut harness = harness_at([1024.0, 700.0]);
     harness.state_mut().show_report(Arc::new(ready_report(Mode::SuspectsVsReferences)));
     harness.state_mut().apply(Action::OpenPair(0));
+    harness.run();
+    // Shown over the narrow pair view (Ctrl+B).
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::B);
     harness.run();
     harness.get_by_label("Suspects");
     let title = harness.get_by_label_contains("Reference: r.txt").rect();

@@ -32,6 +32,10 @@ mod gui_archive;
 #[cfg(feature = "gui")]
 mod gui_class;
 #[cfg(feature = "gui")]
+mod gui_export;
+#[cfg(feature = "gui")]
+mod gui_flags;
+#[cfg(feature = "gui")]
 mod gui_languages;
 mod gui_layers;
 #[cfg(feature = "gui")]

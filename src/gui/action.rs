@@ -43,6 +43,8 @@ pub enum Action {
     MoveDocument(isize),
     /// Exports the view; the scope's indices are of the view.
     Export(ExportKind, Scope),
+    /// Stops the running export (nothing is written).
+    CancelExport,
     /// Picks an archive folder (or an empty one for a new archive) in a dialog.
     OpenArchive,
     /// Uses the archive at this folder (creating it when the folder is missing or empty),
@@ -81,6 +83,8 @@ pub enum Action {
     SetNameFilter(String),
     /// The pairs shown by their review mark.
     SetMarkFilter(MarkFilter),
+    /// Only the documents with signs that a copy was hidden (and their pairs), or all.
+    SetFlaggedOnly(bool),
     /// New filters of the view: recompute it.
     SetFilter(ViewFilter),
     /// Leaves document `doc` out of the view as a source.

@@ -8,11 +8,13 @@ use std::time::Instant;
 
 use egui::{Key, Modifiers, RichText};
 
+mod exporting;
+
 use super::action::Action;
 use super::archive_jobs::ArchiveTarget;
 use super::archive_panel::shared_form_ui;
 use super::errors_panel::errors_ui;
-use super::export::export_with_dialog;
+use super::export_job::{ExportJob, Printer, chromium};
 use super::fonts;
 use super::heatmap::{groups_ui, heatmap_ui};
 use super::overview::overview_ui;
@@ -22,12 +24,12 @@ use super::review::filter_bar_ui;
 use super::session::{self, CHECK_EXTENSION, LastSession, SavedCheck};
 use super::sidebar::sidebar_ui;
 use super::state::{
-    ArchiveTask, CheckSource, ListKind, PairView, Persisted, ResultsTab, RunState, SharedForm, State, Status,
+    ArchiveTask, CheckSource, ListKind, OwnSession, PairView, Persisted, ResultsTab, RunState, SharedForm, State, Status,
     default_marks_path, display_name,
 };
 use super::status_bar::status_ui;
 use super::toolbar::{progress_ui, toolbar_ui};
-use super::worker::{CheckPlan, Command, Event, JobId, Worker};
+use super::worker::{CheckPlan, Command, Event, JobId, Waker, Worker};
 use crate::archive::server::is_server_url;
 use crate::ingest::Isolation;
 use crate::{CancelFlag, Mode, Report};
@@ -44,6 +46,14 @@ pub struct TwinspotApp {
     isolation: Option<Isolation>,
     /// The open pair's texts as laid out last (the pair view's memo).
     pair_layout: PairLayout,
+    /// Set when the window was opened on files: the remembered session it leaves alone.
+    own_session: Option<OwnSession>,
+    /// The export running on its own thread, if any.
+    export: Option<ExportJob>,
+    /// What prints a PDF (Chromium; a test's fake).
+    printer: Printer,
+    /// Wakes the window when a job on another thread has news.
+    waker: Waker,
 }
 
 impl TwinspotApp {
@@ -57,7 +67,8 @@ impl TwinspotApp {
             .unwrap_or_default()
             .adopt_new_defaults();
         let ctx = cc.egui_ctx.clone();
-        let worker = Worker::spawn(Arc::new(move || ctx.request_repaint()))
+        let waker: Waker = Arc::new(move || ctx.request_repaint());
+        let worker = Worker::spawn(waker.clone())
             .map_err(|e| log_error(&format!("the worker thread could not start: {e}")))
             .ok();
         let marks_home = default_marks_path();
@@ -71,6 +82,10 @@ impl TwinspotApp {
             next_job: 1,
             isolation: None,
             pair_layout: PairLayout::default(),
+            own_session: None,
+            export: None,
+            printer: chromium(),
+            waker,
         };
         // The archive chosen last time is opened again (never created: it may have moved).
         if let Some(dir) = app.state.persisted.archive.clone() {
@@ -79,9 +94,12 @@ impl TwinspotApp {
         if files.is_empty() {
             app.restore_session();
         } else {
+            // A session of its own: what was remembered is left for the next plain start.
+            let remembered = app.state.persisted.clone();
             // Like a drop on the empty window: two files are compared at once (the first as
             // suspect, the second as reference); otherwise every path joins the suspects.
             app.apply(Action::Dropped(None, files));
+            app.own_session = Some(OwnSession { remembered, lists: app.state.inputs.lists.clone() });
         }
         app
     }
@@ -100,6 +118,16 @@ impl TwinspotApp {
             self.state.check_when_archive_opens = true;
         } else {
             self.start_check();
+        }
+    }
+
+    /// What the window remembers for its next start: this session, unless the window
+    /// was opened on files and is still that quick look (then the session before it).
+    pub fn to_remember(&self) -> Persisted {
+        let current = Persisted { session: self.last_session(), ..self.state.persisted.clone() };
+        match &self.own_session {
+            Some(own) => own.to_remember(current, &self.state.inputs.lists, self.state.check_name.as_deref()),
+            None => current,
         }
     }
 
@@ -554,6 +582,7 @@ impl TwinspotApp {
             Action::FilterChanged => state.refresh_view(),
             Action::ClosePair => {
                 state.pair = None;
+                state.lists_over_pair = false;
                 state.table.scroll_to_selected = true;
             }
             Action::StepPassage(delta) => {
@@ -564,13 +593,14 @@ impl TwinspotApp {
             }
             Action::MoveSelection(delta) => state.table.move_selection(delta),
             Action::MoveDocument(delta) => {
-                // The overview's rows as drawn: by overall similarity, filtered by name.
+                // The overview's rows as drawn: by overall similarity, filtered by name and flags.
                 if let Some(view) = &state.view {
                     let filter = state.table.name_filter.trim().to_lowercase();
                     let rows: Vec<usize> = crate::report::view::overview(&view.report)
                         .into_iter()
                         .map(|r| r.doc)
                         .filter(|&d| filter.is_empty() || state.name(d).to_lowercase().contains(&filter))
+                        .filter(|&d| !state.table.flagged_only || super::state::is_flagged(&view.report, d))
                         .collect();
                     let at = state.table.selected_doc.and_then(|d| rows.iter().position(|&r| r == d));
                     let next = match at {
@@ -663,7 +693,7 @@ impl TwinspotApp {
                 state.persisted.mode = mode;
                 state.persisted.use_archive = use_archive;
             }
-            Action::ToggleSidebar => state.persisted.sidebar_hidden = !state.persisted.sidebar_hidden,
+            Action::ToggleSidebar => state.toggle_lists(),
             Action::ToggleShortcuts => state.show_shortcuts = !state.show_shortcuts,
             Action::SaveCheck => self.save_check(),
             Action::OpenCheck => {
@@ -712,6 +742,7 @@ impl TwinspotApp {
             Action::ShowProblems(show) => state.show_problems = show,
             Action::SetNameFilter(name) => state.table.name_filter = name,
             Action::SetMarkFilter(filter) => state.table.mark_filter = filter,
+            Action::SetFlaggedOnly(on) => state.table.flagged_only = on,
             Action::SetFilter(filter) => {
                 state.filter = filter;
                 state.refresh_view();
@@ -760,32 +791,8 @@ impl TwinspotApp {
                     view.note = note;
                 }
             }
-            Action::Export(kind, scope) => {
-                if let Some(view) = &state.view {
-                    let dir = state.persisted.last_dir.clone();
-                    let lang = state.persisted.lang.report_lang();
-                    let options = crate::report::html::HtmlOptions {
-                        scope,
-                        lang,
-                        date: crate::report::html::now_utc(),
-                        marks: Some(&state.marks),
-                        // The check the view was made from: dismissed passages are listed.
-                        original: state
-                            .report
-                            .as_deref()
-                            .map(|report| crate::report::html::Original { report, origin: &view.origin }),
-                        anonymize: false,
-                    };
-                    state.status = match export_with_dialog(kind, &view.report, &options, dir.as_deref()) {
-                        Ok(Some(path)) => {
-                            state.persisted.last_dir = path.parent().map(PathBuf::from);
-                            Some(Status::Saved(path))
-                        }
-                        Ok(None) => state.status.take(),
-                        Err(e) => Some(Status::SaveFailed(e)),
-                    };
-                }
-            }
+            Action::Export(kind, scope) => self.export_with_dialog(kind, scope),
+            Action::CancelExport => self.cancel_export(),
         }
     }
 
@@ -812,6 +819,8 @@ impl TwinspotApp {
             if i.consume_key(Modifiers::NONE, Key::Escape) {
                 if state.is_running() {
                     actions.push(Action::Cancel);
+                } else if state.exporting.is_some() {
+                    actions.push(Action::CancelExport);
                 } else if state.pair.is_some() {
                     actions.push(Action::ClosePair);
                 }
@@ -1028,12 +1037,14 @@ impl eframe::App for TwinspotApp {
         for event in events {
             self.handle_event(event);
         }
+        self.drain_export();
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         let mut actions = Vec::new();
         self.state.count_new_inputs();
+        self.state.narrow = ctx.content_rect().width() < super::state::NARROW_WINDOW;
         self.input_actions(&ctx, &mut actions);
         egui::Panel::top("toolbar").show(ui, |ui| {
             ui.add_space(4.0);
@@ -1046,9 +1057,9 @@ impl eframe::App for TwinspotApp {
             egui::Panel::bottom("problems")
                 .resizable(true)
                 .default_size(140.0)
-                .show(ui, |ui| errors_ui(ui, lang, self.state.report.as_deref()));
+                .show(ui, |ui| errors_ui(ui, lang, self.state.report.as_deref(), self.state.export_error.as_deref()));
         }
-        if self.state.persisted.sidebar_hidden {
+        if !self.state.lists_shown() {
             // Folded away: files dropped anywhere join the suspects.
             self.state.list_rects = [None; 3];
         } else {
@@ -1068,21 +1079,21 @@ impl eframe::App for TwinspotApp {
         }
         // The archive in use decides where the review marks are kept.
         self.state.sync_marks_path();
-        if self.state.is_running() || self.state.archive.is_adding() {
+        if self.state.is_running() || self.state.archive.is_adding() || self.state.exporting.is_some() {
             // The elapsed time ticks once a second; progress events wake the window themselves.
             ctx.request_repaint_after(std::time::Duration::from_secs(1));
         }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        let persisted = Persisted { session: self.last_session(), ..self.state.persisted.clone() };
-        eframe::set_value(storage, eframe::APP_KEY, &persisted);
+        eframe::set_value(storage, eframe::APP_KEY, &self.to_remember());
     }
 
     fn on_exit(&mut self) {
         if let Some(cancel) = self.cancel.take() {
             cancel.cancel();
         }
+        self.cancel_export();
         self.cancel_archive_add();
     }
 }

@@ -1,7 +1,7 @@
 //! The problems panel: every document that could not be read (an error), every document
 //! read with a remark (a note: an encoding guessed, a duplicate file) and every path passed
 //! over, each path once and in the window's language, so the run can finish and the user
-//! still sees what was skipped or remarked.
+//! still sees what was skipped or remarked; and why the last export failed.
 
 use egui::{Color32, RichText};
 
@@ -15,12 +15,17 @@ enum Line<'a> {
     Skipped(&'a Skipped),
 }
 
-/// Draws the documents with errors first, then those with notes, in the window's language.
-pub fn errors_ui(ui: &mut egui::Ui, lang: Lang, report: Option<&Report>) {
+/// Draws the failed export, if any, then the documents with errors, then those with
+/// notes, in the window's language.
+pub fn errors_ui(ui: &mut egui::Ui, lang: Lang, report: Option<&Report>, export_error: Option<&str>) {
     let tr = lang.tr();
     // The engine's messages are translated where the HTML report translates them.
     let words = lang.report_lang();
     ui.label(RichText::new(format!("{} · {}", tr.problems, tr.notes)).strong());
+    if let Some(e) = export_error {
+        let text = format!("{}: {e}", lang.review_tr().export_failed);
+        ui.label(RichText::new(text).color(Color32::from_rgb(0xd0, 0x40, 0x40)));
+    }
     let mut documents: Vec<&DocumentEntry> = report
         .map(|r| r.documents.iter().filter(|d| d.error.is_some() || !d.warnings.is_empty()).collect())
         .unwrap_or_default();
@@ -29,7 +34,9 @@ pub fn errors_ui(ui: &mut egui::Ui, lang: Lang, report: Option<&Report>) {
     let problems: Vec<Line> =
         documents.into_iter().map(Line::Document).chain(skipped.iter().map(Line::Skipped)).collect();
     if problems.is_empty() {
-        ui.label(RichText::new(tr.no_problems).weak());
+        if export_error.is_none() {
+            ui.label(RichText::new(tr.no_problems).weak());
+        }
         return;
     }
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;

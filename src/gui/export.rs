@@ -2,13 +2,14 @@
 //! pairs, or the self-contained HTML report (whole check, one document or one pair, in the
 //! window's language) — as a PDF when the name chosen ends in `.pdf`, and anonymised for a
 //! hand-out when the reviewer says so. A closed dialog (or no dialog backend at all,
-//! which rfd reports the same way) is not an error.
+//! which rfd reports the same way) is not an error. The window writes on a thread of its
+//! own (the export job); this module asks where and writes.
 
 use std::path::{Path, PathBuf};
 
 use crate::Report;
 use crate::report::html::{HtmlOptions, Scope, render};
-use crate::report::pdf::{Paper, find_browser, print_pdf};
+use crate::report::pdf::{Paper, PdfError, find_browser, print_pdf};
 use crate::report::words::ReportLang;
 use crate::report::write::write_atomic;
 use crate::report::{csv::to_csv, json::to_json};
@@ -68,35 +69,27 @@ impl ExportKind {
     }
 }
 
-/// Asks where to save and writes the file. `Ok(None)`: the user closed the dialog.
-pub fn export_with_dialog(
+/// Where the reviewer wants the export: a path and, for HTML (and PDF), whether other
+/// students are named "Student A", "Student B", …; `None`: a dialog was closed.
+pub fn ask_where(
     kind: ExportKind,
     report: &Report,
-    options: &HtmlOptions<'_>,
+    scope: Scope,
+    lang: ReportLang,
     last_dir: Option<&Path>,
-) -> Result<Option<PathBuf>, String> {
+) -> Option<(PathBuf, bool)> {
     let ext = kind.extension();
-    let mut dialog = rfd::FileDialog::new()
-        .set_file_name(kind.file_name(report, options.scope))
-        .add_filter(ext.to_uppercase(), &[ext]);
+    let mut dialog =
+        rfd::FileDialog::new().set_file_name(kind.file_name(report, scope)).add_filter(ext.to_uppercase(), &[ext]);
     if kind == ExportKind::Html {
         dialog = dialog.add_filter("PDF", &["pdf"]);
     }
     if let Some(dir) = last_dir {
         dialog = dialog.set_directory(dir);
     }
-    let Some(path) = dialog.save_file() else {
-        return Ok(None);
-    };
-    let mut options = options.clone();
-    if kind == ExportKind::Html {
-        match ask_anonymize(options.lang) {
-            Some(anonymize) => options.anonymize = anonymize,
-            None => return Ok(None),
-        }
-    }
-    write(kind, report, &options, &path)?;
-    Ok(Some(path))
+    let path = dialog.save_file()?;
+    let anonymize = if kind == ExportKind::Html { ask_anonymize(lang)? } else { false };
+    Some((path, anonymize))
 }
 
 /// Asks whether the report is a hand-out that names no other student; `None`: cancelled.
@@ -132,23 +125,45 @@ fn ask_anonymize(lang: ReportLang) -> Option<bool> {
 }
 
 /// True when `path` names a PDF.
-fn is_pdf(path: &Path) -> bool {
+pub fn is_pdf(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
 }
 
-/// Writes the report in `kind` to `path`, atomically (a crash leaves the previous file or
-/// the new one), and never over one of the report's own documents.
-/// An HTML report written to a `.pdf` name is printed to PDF; without a browser its HTML
-/// is written beside it, and the error says so.
+/// `html` printed to PDF by the Chromium or Chrome found (`TWINSPOT_CHROMIUM`, the `PATH`),
+/// on the locale's paper.
+pub fn print_with_chromium(html: &str) -> Result<Vec<u8>, PdfError> {
+    let browser = find_browser().ok_or(PdfError::NoBrowser)?;
+    print_pdf(&browser, html, Paper::from_locale())
+}
+
+/// Writes the report in `kind` to `path` (see [`write_with`]), printing a PDF with
+/// Chromium.
 pub fn write(kind: ExportKind, report: &Report, options: &HtmlOptions<'_>, path: &Path) -> Result<(), String> {
+    write_with(kind, report, options, path, &print_with_chromium, &|| true).map(|_| ())
+}
+
+/// Writes the report in `kind` to `path`, atomically (a crash leaves the previous file or
+/// the new one), and never over one of the report's own documents. An HTML report written
+/// to a `.pdf` name is printed to PDF by `print`; when that fails, its HTML is written
+/// beside it, and the error says so. `go_on` is asked once, just before a file is
+/// written: false (the export was cancelled) writes nothing and returns `Ok(false)`.
+pub fn write_with(
+    kind: ExportKind,
+    report: &Report,
+    options: &HtmlOptions<'_>,
+    path: &Path,
+    print: &dyn Fn(&str) -> Result<Vec<u8>, PdfError>,
+    go_on: &dyn Fn() -> bool,
+) -> Result<bool, String> {
     let inputs = report.documents.iter().map(|d| d.source.as_path());
     let html = kind.render(report, options);
     if kind == ExportKind::Html && is_pdf(path) {
-        let printed = find_browser()
-            .ok_or(crate::report::pdf::PdfError::NoBrowser)
-            .and_then(|browser| print_pdf(&browser, &html, Paper::from_locale()));
+        let printed = print(&html);
+        if !go_on() {
+            return Ok(false);
+        }
         return match printed {
-            Ok(pdf) => write_atomic("PDF", path, &pdf, inputs).map_err(|e| e.to_string()),
+            Ok(pdf) => write_atomic("PDF", path, &pdf, inputs).map(|()| true).map_err(|e| e.to_string()),
             Err(e) => {
                 let beside = path.with_extension("html");
                 write_atomic("HTML", &beside, html.as_bytes(), inputs).map_err(|e| e.to_string())?;
@@ -156,5 +171,8 @@ pub fn write(kind: ExportKind, report: &Report, options: &HtmlOptions<'_>, path:
             }
         };
     }
-    write_atomic(kind.format_name(), path, html.as_bytes(), inputs).map_err(|e| e.to_string())
+    if !go_on() {
+        return Ok(false);
+    }
+    write_atomic(kind.format_name(), path, html.as_bytes(), inputs).map(|()| true).map_err(|e| e.to_string())
 }

@@ -1,5 +1,5 @@
-//! The badge of a document that tries to hide a copy: an orange "!" with the number of
-//! its findings, each finding said in full when the pointer rests on it.
+//! The badge of a document that tries to hide a copy: an orange "! 4 signs of hiding",
+//! each finding said in full when the pointer rests on it.
 
 use egui::{Color32, RichText};
 
@@ -14,6 +14,8 @@ pub fn badge(ui: &mut egui::Ui, lang: Lang, flags: &[Flag]) {
     if flags.is_empty() {
         return;
     }
+    let words = lang.review_tr();
     let said: Vec<String> = flags.iter().map(|f| lang.flag(f)).collect();
-    ui.label(RichText::new(format!("! {}", flags.len())).color(FLAG_COLOUR).strong()).on_hover_text(said.join("\n"));
+    ui.label(RichText::new(words.badge(flags.len())).color(FLAG_COLOUR).strong())
+        .on_hover_text(format!("{}\n{}", words.tip_badge, said.join("\n")));
 }

@@ -8,7 +8,7 @@ use egui::{Color32, RichText, Sense};
 use super::action::Action;
 use super::flag_badge::badge;
 use super::results_table::source_word;
-use super::state::State;
+use super::state::{State, is_flagged};
 use crate::Report;
 use crate::report::palette::passage_colour;
 use crate::report::view::overview;
@@ -55,8 +55,11 @@ pub fn overview_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &
         return;
     }
     let filter = state.table.name_filter.trim().to_lowercase();
-    let rows: Vec<_> =
-        rows.into_iter().filter(|r| filter.is_empty() || state.name(r.doc).to_lowercase().contains(&filter)).collect();
+    let rows: Vec<_> = rows
+        .into_iter()
+        .filter(|r| filter.is_empty() || state.name(r.doc).to_lowercase().contains(&filter))
+        .filter(|r| !state.table.flagged_only || is_flagged(report, r.doc))
+        .collect();
     ui.horizontal(|ui| {
         ui.add_space(24.0);
         cell(ui, NAME, |ui| {

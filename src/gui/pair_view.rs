@@ -14,6 +14,7 @@ use super::action::Action;
 use super::flag_badge::FLAG_COLOUR;
 use super::i18n::Tr;
 use super::i18n_class::ClassTr;
+use super::i18n_review::ReviewTr;
 use super::state::{PairView, State};
 use crate::model::Flag;
 use crate::report::marks::Mark;
@@ -174,8 +175,9 @@ fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag
     out
 }
 
-/// The legend of passage kinds, in the window's styles.
-pub fn legend_ui(ui: &mut egui::Ui, words: &Words) {
+/// The legend of passage kinds, in the window's styles; with `flagged`, the words of the
+/// flagged characters, written as the texts write them (orange, underlined).
+pub fn legend_ui(ui: &mut egui::Ui, words: &Words, flagged: Option<&ReviewTr>) {
     ui.horizontal_wrapped(|ui| {
         for kind in KINDS {
             let (name, help) = words.kind(kind);
@@ -189,6 +191,10 @@ pub fn legend_ui(ui: &mut egui::Ui, words: &Words) {
                 text = text.underline();
             }
             ui.label(text).on_hover_text(help);
+        }
+        if let Some(review) = flagged {
+            let text = RichText::new(review.legend_flagged).color(FLAG_COLOUR).underline();
+            ui.label(text).on_hover_text(review.tip_legend_flagged);
         }
     });
 }
@@ -238,7 +244,10 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
     // The counter counts every passage of the pair, dismissed ones included, as the
     // passage list and the steps do; the scores beside it are those of the view.
     header_ui(ui, tr, shown, pair.passages.len(), view, pair_mark, actions);
-    legend_ui(ui, words);
+    // The flagged characters are named when this pair's texts have some to show.
+    let has_spans = |d: &DocumentEntry| d.flags.iter().any(|f| f.spans.iter().any(|s| s[1] > s[0]));
+    let flagged = (has_spans(a) || has_spans(b)).then(|| state.persisted.lang.review_tr());
+    legend_ui(ui, words, flagged);
     ui.separator();
     let height = ui.available_height();
     let total = ui.available_width();
@@ -523,6 +532,9 @@ fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLay
             let stale = layout.sides[column]
                 .as_ref()
                 .is_none_or(|l| (l.width - width).abs() >= 1.0 || l.dark != dark || l.key != key);
+            // Wrapped anew at another width (the lists folded or shown, the window resized):
+            // the passage in focus moved, and is brought back into view.
+            let rewrapped = layout.sides[column].as_ref().is_some_and(|l| (l.width - width).abs() >= 1.0);
             if stale {
                 let job = layout_job(doc, pair, first, dismissed, width, ui.visuals().text_color());
                 let galley = ui.fonts_mut(|f| f.layout_job(job));
@@ -562,12 +574,15 @@ fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLay
                     }
                 }
                 find_marks(ui, &galley, origin, first, view, actions);
-                if let Some(i) = view.pending_scroll[column] {
+                let rewrapped_focus = if rewrapped { view.current } else { None };
+                if let Some(i) = view.pending_scroll[column].or(rewrapped_focus) {
                     if let Some(&(start, _)) = side_ranges.get(i) {
                         let target = galley.pos_from_cursor(CCursor::new(start as usize)).translate(origin);
                         ui.scroll_to_rect(target, Some(Align::Center));
                     }
-                    actions.push(Action::ScrolledSide { side: column, passage: i });
+                    if view.pending_scroll[column].is_some() {
+                        actions.push(Action::ScrolledSide { side: column, passage: i });
+                    }
                 }
                 if response.clicked()
                     && let Some(pos) = response.interact_pointer_pos()

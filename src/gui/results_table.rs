@@ -1,4 +1,4 @@
-//! The table of pairs: sortable by every column, filtered by name and review mark (the
+//! The table of pairs: sortable by every column, filtered by name, review mark and flags (the
 //! other filters shape the view it reads), with the review mark per pair, and virtualised
 //! (only visible rows are laid out), so 10,000 rows stay smooth. It reads the row order
 //! cached in the table's state and pushes sorting and selection as actions.
@@ -35,23 +35,21 @@ pub fn table_ui(ui: &mut egui::Ui, state: &State, report: &Arc<Report>, actions:
     }
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     // Wider than the window at 1024 px: scroll sideways rather than cut columns off.
+    // Narrow (1024 px, the lists shown): the numbers take less room, so the review and
+    // near-duplicate columns stay in view; each layout keeps its own resized widths.
+    let widths = column_widths(ui.available_width());
+    let narrow = widths != WIDE;
     egui::ScrollArea::horizontal().id_salt("pairs-h").show(ui, |ui| {
         let mut builder = TableBuilder::new(ui)
-            .id_salt("pairs")
+            .id_salt(("pairs", narrow))
             .striped(true)
             .resizable(true)
             .sense(Sense::click())
-            .cell_layout(egui::Layout::left_to_right(Align::Center))
-            .column(Column::initial(200.0).at_least(80.0).clip(true))
-            .column(Column::initial(200.0).at_least(80.0).clip(true))
-            .column(Column::initial(118.0).at_least(50.0).clip(true))
-            .column(Column::initial(118.0).at_least(50.0).clip(true))
-            .column(Column::initial(74.0).at_least(40.0).clip(true))
-            .column(Column::initial(76.0).at_least(40.0).clip(true))
-            .column(Column::initial(70.0).at_least(40.0).clip(true))
-            .column(Column::initial(90.0).at_least(40.0).clip(true))
-            .column(Column::remainder().at_least(90.0).clip(true))
-            .auto_shrink(false);
+            .cell_layout(egui::Layout::left_to_right(Align::Center));
+        for (i, width) in widths.into_iter().enumerate() {
+            builder = builder.column(Column::initial(width).at_least(if i < 2 { 80.0 } else { 40.0 }).clip(true));
+        }
+        let mut builder = builder.column(Column::remainder().at_least(90.0).clip(true)).auto_shrink(false);
         if let Some(row) = scroll_row {
             builder = builder.scroll_to_row(row, None);
         }
@@ -120,6 +118,25 @@ pub fn table_ui(ui: &mut egui::Ui, state: &State, report: &Arc<Report>, actions:
     });
 }
 
+/// The first columns' widths when there is room: the two names, the two shares,
+/// SimHash, passages, longest and review (the near-duplicate column takes what is left).
+const WIDE: [f32; 8] = [200.0, 200.0, 118.0, 118.0, 74.0, 76.0, 70.0, 90.0];
+
+/// The columns' first widths in a table `available` points wide: [`WIDE`] when it fits,
+/// else narrower numbers and names, so every column is in view down to about 700 points.
+fn column_widths(available: f32) -> [f32; 8] {
+    // Each column's cell also takes the item spacing.
+    let needed = WIDE.iter().sum::<f32>() + 90.0 + 9.0 * 8.0;
+    if available >= needed {
+        return WIDE;
+    }
+    let numbers = [60.0, 60.0, 52.0, 52.0, 52.0, 86.0];
+    let rest = available - numbers.iter().sum::<f32>() - 90.0 - 9.0 * 8.0;
+    let name = (rest / 2.0).clamp(80.0, 200.0).floor();
+    let [a, b, c, d, e, f] = numbers;
+    [name, name, a, b, c, d, e, f]
+}
+
 /// The cells of one pair's row; returns the row's name for assistive technology.
 fn pair_cells(
     row: &mut egui_extras::TableRow<'_, '_>,
@@ -149,6 +166,9 @@ fn pair_cells(
         ui.label(reference).on_hover_text(path(pair.b));
         if let Some(kind) = source_kind {
             ui.label(RichText::new(format!("({kind})")).weak());
+        }
+        if let Some(d) = report.documents.get(pair.b) {
+            super::flag_badge::badge(ui, tr.lang, &d.flags);
         }
     });
     row.col(|ui| {

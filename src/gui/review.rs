@@ -1,5 +1,5 @@
 //! The filter bar over the current results: name, minimum passage length, minimum share,
-//! quoted / common text, review mark, excluded sources. Every change applies at once to
+//! quoted / common text, review mark, flagged documents only, excluded sources. Every change applies at once to
 //! the finished results (no new check): the app recomputes the view.
 
 use std::sync::Arc;
@@ -60,6 +60,12 @@ pub fn filter_bar_ui(ui: &mut egui::Ui, state: &State, report: &Arc<Report>, act
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::ComboBox, true, tr.mark_filter));
         if mark_filter != state.table.mark_filter {
             actions.push(Action::SetMarkFilter(mark_filter));
+        }
+        let review = state.persisted.lang.review_tr();
+        let mut flagged_only = state.table.flagged_only;
+        let flagged = egui::RichText::new(review.flagged_only).color(super::flag_badge::FLAG_COLOUR);
+        if ui.checkbox(&mut flagged_only, flagged).on_hover_text(review.tip_flagged_only).changed() {
+            actions.push(Action::SetFlaggedOnly(flagged_only));
         }
         for id in state.filter.excluded.iter().copied() {
             let name = state.name(id).to_owned();

@@ -1,5 +1,6 @@
 //! The status line: the problems and notes toggle with their counts, an error with the
-//! review marks, and how the last check, export or save ended.
+//! review marks, the export running (with its Cancel), and how the last check, export or
+//! save ended.
 
 use egui::RichText;
 
@@ -23,6 +24,9 @@ pub fn status_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
             ui.label(RichText::new(e).color(egui::Color32::from_rgb(0xd0, 0x40, 0x40)));
         }
         ui.separator();
+        if exporting_ui(ui, state, actions) {
+            return;
+        }
         let text = match &state.status {
             None => String::new(),
             Some(Status::Finished { documents, pairs, unreadable, elapsed }) => format!(
@@ -33,6 +37,7 @@ pub fn status_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
                 elapsed.as_secs_f64()
             ),
             Some(Status::Cancelled) => tr.cancelled.to_owned(),
+            Some(Status::ExportCancelled) => state.persisted.lang.review_tr().cancelled.to_owned(),
             Some(Status::Saved(path)) => format!("{} {}", tr.saved, path.display()),
             Some(Status::SaveFailed(e)) => format!("{}: {e}", tr.save_failed),
             Some(Status::CheckFailed(e)) => {
@@ -43,4 +48,22 @@ pub fn status_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
         };
         ui.label(text);
     });
+}
+
+/// The export running, if any: what it does, for how long, and its Cancel. True when one
+/// runs.
+fn exporting_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) -> bool {
+    let Some(exporting) = &state.exporting else {
+        return false;
+    };
+    let words = state.persisted.lang.review_tr();
+    ui.spinner();
+    let pdf = super::export::is_pdf(&exporting.path);
+    ui.label(words.exporting(pdf, exporting.started.elapsed().as_secs())).on_hover_text(exporting.path.display().to_string());
+    if exporting.finishing {
+        ui.label(RichText::new(words.finishing).weak());
+    } else if ui.button(words.cancel).on_hover_text(words.tip_cancel).clicked() {
+        actions.push(Action::CancelExport);
+    }
+    true
 }

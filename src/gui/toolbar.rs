@@ -15,7 +15,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
     let tr = state.persisted.lang.tr();
     ui.horizontal(|ui| {
         let class = state.persisted.lang.class_tr();
-        let fold = if state.persisted.sidebar_hidden { class.show_sidebar } else { class.hide_sidebar };
+        let fold = if state.lists_shown() { class.hide_sidebar } else { class.show_sidebar };
         if ui.button(fold).on_hover_text(class.tip_sidebar).clicked() {
             actions.push(Action::ToggleSidebar);
         }
@@ -78,7 +78,8 @@ pub fn toolbar_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
             let has_report = state.report.is_some();
             let pair_scope = state.export_pair();
             let suspect_scope = state.export_suspect();
-            ui.add_enabled_ui(has_report, |ui| {
+            // One export at a time: the running one says so in the status line.
+            ui.add_enabled_ui(has_report && state.exporting.is_none(), |ui| {
                 ui.menu_button(tr.export, |ui| {
                     if ui.button(tr.export_html).on_hover_text(tr.tip_export_run).clicked() {
                         actions.push(Action::Export(ExportKind::Html, Scope::Run));

@@ -3,6 +3,7 @@
 //! Panels read it; the app changes it in response to actions and worker events.
 
 mod archive;
+mod fold;
 mod inputs;
 mod pair;
 mod persisted;
@@ -13,10 +14,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use archive::{ArchiveState, ArchiveTask, SharedForm};
+pub use fold::NARROW_WINDOW;
 pub use inputs::{CheckSource, Inputs, ListKind};
 pub use pair::{Find, PairView};
-pub use persisted::Persisted;
-pub use table::{MarkFilter, SortColumn, TableState, doc_name};
+pub use persisted::{OwnSession, Persisted};
+pub use table::{MarkFilter, SortColumn, TableState, doc_name, is_flagged};
 
 use crate::gui::worker::JobId;
 use crate::report::marks::{MARKS_FILE, Marks};
@@ -62,8 +64,20 @@ pub enum Status {
     Cancelled,
     Saved(PathBuf),
     SaveFailed(String),
+    /// An export was cancelled before its file was written.
+    ExportCancelled,
     /// The check could not run (for instance its archive could not be read).
     CheckFailed(String),
+}
+
+/// An export running on its own thread: what the status line says of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exporting {
+    /// The file it writes.
+    pub path: PathBuf,
+    pub started: Instant,
+    /// True once a cancel came too late: the file is being written.
+    pub finishing: bool,
 }
 
 /// Everything the window shows.
@@ -79,6 +93,14 @@ pub struct State {
     pub pair: Option<PairView>,
     pub status: Option<Status>,
     pub show_problems: bool,
+    /// The window is narrower than [`NARROW_WINDOW`] (this frame).
+    pub narrow: bool,
+    /// The reviewer showed the lists over a pair that folded them away (Ctrl+B).
+    pub lists_over_pair: bool,
+    /// The export running, if any.
+    pub exporting: Option<Exporting>,
+    /// Why the last export failed, shown in the problems panel until the next export.
+    pub export_error: Option<String>,
     /// The sheet of keyboard shortcuts (F1) is open.
     pub show_shortcuts: bool,
     /// Set when two files dropped on an empty window start a check: open the top pair.
@@ -221,9 +243,10 @@ impl State {
         }
     }
 
-    /// Number of documents in the report that could not be read (notes do not count).
+    /// Number of documents in the report that could not be read (notes do not count),
+    /// and the failed export, if any.
     pub fn problem_count(&self) -> usize {
-        self.report.as_ref().map_or(0, |r| r.errors().count())
+        self.report.as_ref().map_or(0, |r| r.errors().count()) + usize::from(self.export_error.is_some())
     }
 
     /// Number of readable documents with notes (warnings), and of paths passed over.

@@ -65,6 +65,44 @@ impl Persisted {
         self.engine_defaults = Some(current);
         self
     }
+
+    /// What a window opened on files of its own (`twinspot A B`) leaves for the next
+    /// start while it is still that quick look: the remembered session and the check it
+    /// was set up for (lists, results, name, mode, settings, archive) as `self`, the
+    /// remembered state the window started from; only the window's own choices made
+    /// since (language, last folder, folded lists) from `current`.
+    pub fn keeping_session(self, current: &Persisted) -> Persisted {
+        Persisted {
+            lang: current.lang,
+            last_dir: current.last_dir.clone(),
+            sidebar_hidden: current.sidebar_hidden,
+            ..self
+        }
+    }
+}
+
+/// A window opened on files of its own (`twinspot A B`, or files opened from the file
+/// manager): a session apart from the remembered one, which it leaves as it was for
+/// the next plain start — until the reviewer makes it a session of their own by
+/// changing its lists or saving or opening a named check.
+#[derive(Clone, Debug)]
+pub struct OwnSession {
+    /// What was remembered when the window started.
+    pub remembered: Persisted,
+    /// The lists as the files given made them.
+    pub lists: [Vec<PathBuf>; 3],
+}
+
+impl OwnSession {
+    /// What to remember of a window that was opened on files and is now in `current`,
+    /// with `lists` and the saved check named `check_name` open.
+    pub fn to_remember(&self, current: Persisted, lists: &[Vec<PathBuf>; 3], check_name: Option<&str>) -> Persisted {
+        if *lists == self.lists && check_name.is_none() {
+            self.remembered.clone().keeping_session(&current)
+        } else {
+            current
+        }
+    }
 }
 
 #[cfg(test)]

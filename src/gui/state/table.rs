@@ -1,4 +1,4 @@
-//! The pairs table's own state: sort, name and mark filters, the selection (of a pair and
+//! The pairs table's own state: sort, name, mark and flag filters, the selection (of a pair and
 //! of an overview row), opened overview rows, and the cached order of the visible rows,
 //! rebuilt only when the sort, a filter or the report changes.
 
@@ -35,6 +35,7 @@ struct RowsKey {
     descending: bool,
     filter: String,
     marks: MarkFilter,
+    flagged_only: bool,
     report: usize,
 }
 
@@ -46,6 +47,8 @@ pub struct TableState {
     pub name_filter: String,
     /// Pairs shown by their review mark.
     pub mark_filter: MarkFilter,
+    /// Only pairs with a flagged document (signs that a copy was hidden).
+    pub flagged_only: bool,
     /// The selected pair (index into the view's `Report::pairs`).
     pub selected: Option<usize>,
     /// The document selected in the overview.
@@ -65,6 +68,7 @@ impl Default for TableState {
             descending: true,
             name_filter: String::new(),
             mark_filter: MarkFilter::All,
+            flagged_only: false,
             selected: None,
             selected_doc: None,
             expanded: std::collections::BTreeSet::new(),
@@ -93,6 +97,7 @@ impl TableState {
             descending: self.descending,
             filter: self.name_filter.clone(),
             marks: self.mark_filter,
+            flagged_only: self.flagged_only,
             report: Arc::as_ptr(report) as usize,
         };
         if self.key.as_ref() != Some(&key) {
@@ -137,6 +142,11 @@ pub fn doc_name<'a>(report: &'a Report, names: &'a [String], id: usize) -> &'a s
     names.get(id).map(String::as_str).or_else(|| report.documents.get(id).map(|d| d.path.as_str())).unwrap_or("?")
 }
 
+/// True when document `doc` shows signs that a copy was hidden.
+pub fn is_flagged(report: &Report, doc: usize) -> bool {
+    report.documents.get(doc).is_some_and(|d| !d.flags.is_empty())
+}
+
 fn sorted_rows(report: &Report, names: &[String], marks: &Marks, state: &TableState) -> Vec<usize> {
     let filter = state.name_filter.trim().to_lowercase();
     let doc_name = |_: &Report, id: usize| doc_name(report, names, id);
@@ -152,6 +162,7 @@ fn sorted_rows(report: &Report, names: &[String], marks: &Marks, state: &TableSt
                 MarkFilter::Only(m) => mark == Some(m),
             }
         })
+        .filter(|(_, p)| !state.flagged_only || is_flagged(report, p.a) || is_flagged(report, p.b))
         .filter(|(_, p)| {
             filter.is_empty()
                 || doc_name(report, p.a).to_lowercase().contains(&filter)

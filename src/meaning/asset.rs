@@ -39,7 +39,8 @@ pub(crate) struct Tensor {
 
 /// What the file holds, parsed.
 pub(crate) struct Asset {
-    /// Quantized embedding rows, `rows × dim`, row = piece id.
+    /// Quantized embedding rows, `rows × dim` values of 6 bits, row = piece id, packed
+    /// four values in three bytes ([`unpack_row`]).
     pub table: Vec<u8>,
     pub rows: usize,
     pub dim: usize,
@@ -167,10 +168,49 @@ fn bytes_of(r: &mut impl Read, n: usize) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Bytes of one packed table row of `dim` values.
+pub(crate) fn packed_row_len(dim: usize) -> usize {
+    dim / 4 * 3
+}
+
+/// Reads the table (one value a byte in the file) and packs it as it comes, 64 rows at a
+/// time, so the unpacked table is never held.
+fn packed_table(r: &mut impl Read, rows: usize, dim: usize) -> io::Result<Vec<u8>> {
+    if dim % 4 != 0 {
+        return Err(bad(format!("table rows of {dim} values, not a multiple of 4")));
+    }
+    let mut table = Vec::with_capacity(rows * packed_row_len(dim));
+    let mut chunk = vec![0u8; 64 * dim];
+    let mut left = rows * dim;
+    while left > 0 {
+        let part = &mut chunk[..left.min(64 * dim)];
+        r.read_exact(part)?;
+        left -= part.len();
+        for q in part.chunks_exact(4) {
+            if q.iter().any(|&v| v >= 64) {
+                return Err(bad("a table value above 6 bits"));
+            }
+            let bits = u32::from(q[0]) | u32::from(q[1]) << 6 | u32::from(q[2]) << 12 | u32::from(q[3]) << 18;
+            table.extend_from_slice(&bits.to_le_bytes()[..3]);
+        }
+    }
+    Ok(table)
+}
+
+/// Unpacks one row of the packed table into `out` (its `dim` values).
+pub(crate) fn unpack_row(packed: &[u8], out: &mut [u8]) {
+    for (q, v) in packed.chunks_exact(3).zip(out.chunks_exact_mut(4)) {
+        let bits = u32::from_le_bytes([q[0], q[1], q[2], 0]);
+        for (i, o) in v.iter_mut().enumerate() {
+            *o = ((bits >> (6 * i)) & 63) as u8;
+        }
+    }
+}
+
 fn parse(r: &mut impl Read) -> io::Result<Asset> {
     let rows = size_of(r, 1 << 20)?;
     let dim = size_of(r, 4096)?;
-    let table = bytes_of(r, rows * dim)?;
+    let table = packed_table(r, rows, dim)?;
     let n_tensors = size_of(r, 256)?;
     let mut tensors = HashMap::with_capacity(n_tensors);
     for _ in 0..n_tensors {
@@ -201,4 +241,25 @@ fn parse(r: &mut impl Read) -> io::Result<Asset> {
     let charsmap_len = size_of(r, 1 << 26)?;
     let charsmap = bytes_of(r, charsmap_len)?;
     Ok(Asset { table, rows, dim, tensors, pieces, charsmap })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_packs_and_unpacks_every_6_bit_value() {
+        let values: Vec<u8> = (0..128u32).map(|i| ((i * 37 + 5) % 64) as u8).collect();
+        let table = packed_table(&mut values.as_slice(), 2, 64).expect("packs");
+        assert_eq!(table.len(), 2 * packed_row_len(64));
+        for (row, want) in table.chunks_exact(packed_row_len(64)).zip(values.chunks_exact(64)) {
+            let mut got = [0u8; 64];
+            unpack_row(row, &mut got);
+            assert_eq!(got.as_slice(), want);
+        }
+        let mut wide = values.clone();
+        wide[70] = 64;
+        assert!(packed_table(&mut wide.as_slice(), 2, 64).is_err(), "a 7-bit value is refused");
+        assert!(packed_table(&mut values.as_slice(), 1, 62).is_err(), "a row that packs unevenly");
+    }
 }

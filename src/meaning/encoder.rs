@@ -5,8 +5,9 @@
 
 use std::collections::HashMap;
 
-use super::asset::{Asset, Tensor};
+use super::asset::{Asset, Tensor, packed_row_len, unpack_row};
 use super::gemm::{Packed, has_fma, matmul};
+use super::pieces::{PieceCache, Rows};
 
 /// Dimensions of an embedding.
 pub const DIM: usize = 512;
@@ -17,6 +18,13 @@ const CHUNKS: usize = 17;
 /// (n-gram order, left context) of the three branches.
 const ORDERS: [(usize, usize); 3] = [(2, 0), (3, 1), (5, 2)];
 const FEAT: usize = DIM + ORDERS.len() * CNN;
+/// The input projection's width: the three branches' inputs side by side.
+const PROJ: usize = ORDERS.len() * CNN;
+/// A piece's cached row: its projected, normalized input (`PROJ`), then each branch's
+/// first-convolution product for each window slot (`CNN` each, 2 + 3 + 5 slots).
+const PIECE: usize = PROJ + (2 + 3 + 5) * CNN;
+/// Pieces the cache holds (13 KB each: about 26 MB at most).
+const CACHED_PIECES: usize = 2048;
 /// Tokens per micro-batch (the wheel's figure: weight streaming amortized, the working
 /// set a few megabytes).
 pub const TOKEN_BUDGET: usize = 384;
@@ -24,13 +32,17 @@ pub const TOKEN_BUDGET: usize = 384;
 struct Branch {
     n: usize,
     left: usize,
+    /// Where this branch's slot products start in a piece's row.
+    at: usize,
+    /// The first convolution's weight with its window slots side by side (`CNN × n·CNN`):
+    /// a piece's input times it gives that piece's product for every slot at once.
     w1: Packed,
     b1: Vec<f32>,
     w2: Packed,
     b2: Vec<f32>,
 }
 
-/// The encoder's weights; the embedding table stays quantized (one byte a value).
+/// The encoder's weights; the embedding table stays quantized (6 bits a value, packed).
 pub(crate) struct Encoder {
     table: Vec<u8>,
     rows: usize,
@@ -48,6 +60,7 @@ pub(crate) struct Encoder {
     dense: [Packed; 6],
     eps: f32,
     fma: bool,
+    cache: PieceCache,
 }
 
 /// Takes tensor `name` out of the file's, checking its shape.
@@ -63,6 +76,17 @@ fn packed(tensors: &mut HashMap<String, Tensor>, name: &str, k: usize, n: usize)
     Ok(Packed::new(&take(tensors, name, &[k, n])?, k, n))
 }
 
+/// A window weight (`n·CNN × CNN`, slot-major rows) with its slots side by side instead:
+/// `CNN × n·CNN`, column block `k` the slot `k`'s weight.
+fn slots_side_by_side(w: &[f32], n: usize) -> Packed {
+    let mut side = vec![0.0f32; w.len()];
+    for (r, row) in w.chunks_exact(CNN).enumerate() {
+        let (k, c) = (r / CNN, r % CNN);
+        side[c * n * CNN + k * CNN..c * n * CNN + (k + 1) * CNN].copy_from_slice(row);
+    }
+    Packed::new(&side, CNN, n * CNN)
+}
+
 impl Encoder {
     /// The weights of `asset`, packed; the table is moved, not copied.
     pub(crate) fn new(asset: &mut Asset) -> Result<Encoder, String> {
@@ -70,12 +94,13 @@ impl Encoder {
             return Err(format!("a table of {} × {} for {} pieces", asset.rows, asset.dim, asset.pieces.len()));
         }
         let t = &mut asset.tensors;
-        let (mut proj, mut proj_b, mut ln_g_all, mut ln_b_all) = (vec![0.0; DIM * 768], vec![], vec![], vec![]);
+        let (mut proj, mut proj_b, mut ln_g_all, mut ln_b_all) = (vec![0.0; DIM * PROJ], vec![], vec![], vec![]);
         let mut branches = Vec::new();
+        let mut at = PROJ;
         for (i, &(n, left)) in ORDERS.iter().enumerate() {
             let w = take(t, &format!("proj{n}"), &[DIM, CNN])?;
             for (r, row) in w.chunks_exact(CNN).enumerate() {
-                proj[r * 768 + i * CNN..r * 768 + (i + 1) * CNN].copy_from_slice(row);
+                proj[r * PROJ + i * CNN..r * PROJ + (i + 1) * CNN].copy_from_slice(row);
             }
             proj_b.extend(take(t, &format!("proj_b{n}"), &[CNN])?);
             ln_g_all.extend(take(t, &format!("ln_g{n}"), &[CNN])?);
@@ -83,11 +108,16 @@ impl Encoder {
             branches.push(Branch {
                 n,
                 left,
-                w1: packed(t, &format!("w1_{n}"), n * CNN, CNN)?,
+                at,
+                w1: slots_side_by_side(&take(t, &format!("w1_{n}"), &[n * CNN, CNN])?, n),
                 b1: take(t, &format!("b1_{n}"), &[CNN])?,
                 w2: packed(t, &format!("w2_{n}"), n * CNN, CNN)?,
                 b2: take(t, &format!("b2_{n}"), &[CNN])?,
             });
+            at += n * CNN;
+        }
+        if at != PIECE {
+            return Err(format!("piece rows of {at} values, expected {PIECE}"));
         }
         let dense = [
             packed(t, "d0", DIM, 320)?,
@@ -102,7 +132,7 @@ impl Encoder {
             rows: asset.rows,
             scale: take(t, "scale", &[CHUNKS])?,
             lo: take(t, "lo", &[CHUNKS])?,
-            proj: Packed::new(&proj, DIM, 768),
+            proj: Packed::new(&proj, DIM, PROJ),
             proj_b,
             ln_g_all,
             ln_b_all,
@@ -114,6 +144,7 @@ impl Encoder {
             dense,
             eps: take(t, "eps", &[1])?.first().copied().unwrap_or(1e-12),
             fma: has_fma(),
+            cache: PieceCache::new(PIECE, CACHED_PIECES),
         })
     }
 
@@ -128,6 +159,16 @@ impl Encoder {
             + self.dense.iter().map(packed).sum::<usize>()
     }
 
+    /// The bytes the per-piece cache holds now, and the most it can hold.
+    pub(crate) fn cache_bytes(&self) -> (usize, usize) {
+        (self.cache.bytes(), self.cache.capacity_bytes())
+    }
+
+    /// Forgets the per-piece cache.
+    pub(crate) fn clear_cache(&self) {
+        self.cache.clear();
+    }
+
     /// Embeds one micro-batch: `group` holds each sentence's ids, `out` gets one row each.
     pub(crate) fn encode_batch(&self, group: &[Vec<u32>], out: &mut Vec<Embedding>) {
         let flat: Vec<u32> = group.iter().flatten().copied().collect();
@@ -139,27 +180,20 @@ impl Encoder {
             bounds.extend(std::iter::repeat_n((start, start + ids.len()), ids.len()));
             start += ids.len();
         }
+        let pieces = self.cache.rows(&flat, |missing, rows| self.piece_rows(missing, rows));
         let emb = self.lookup(&flat);
-        let mut x = vec![0.0f32; n * 768];
-        matmul(&emb, n, &self.proj, &mut x, self.fma);
-        for row in x.chunks_exact_mut(768) {
-            add(row, &self.proj_b);
-            layernorm(row, &self.ln_g_all, &self.ln_b_all, self.eps);
-        }
         let mut feats = vec![0.0f32; n * FEAT];
         for (row, e) in feats.chunks_exact_mut(FEAT).zip(emb.chunks_exact(DIM)) {
             row[..DIM].copy_from_slice(e);
         }
         for (i, branch) in self.branches.iter().enumerate() {
-            let xs: Vec<f32> = x.chunks_exact(768).flat_map(|r| &r[i * CNN..(i + 1) * CNN]).copied().collect();
-            let h = self.conv(branch, &xs, &bounds, &branch.w1, &branch.b1);
+            let h = self.first_conv(i, branch, &pieces, &bounds);
             let c2 = self.conv(branch, &h, &bounds, &branch.w2, &branch.b2);
             let off = DIM + i * CNN;
             for (row, c) in feats.chunks_exact_mut(FEAT).zip(c2.chunks_exact(CNN)) {
                 row[off..off + CNN].copy_from_slice(c);
             }
         }
-        drop(x);
         for row in feats.chunks_exact_mut(FEAT) {
             layernorm(row, &self.ln_g, &self.ln_b, self.eps);
         }
@@ -183,13 +217,63 @@ impl Encoder {
         self.head(&mean, group.len(), out);
     }
 
+    /// The cached rows of the pieces `ids` (`rows` is `ids.len() × PIECE`): the embedding
+    /// row projected, biased and layer-normalized (all of it a function of the piece
+    /// alone), then that input times each first-convolution slot of each branch.
+    fn piece_rows(&self, ids: &[u32], rows: &mut [f32]) {
+        let m = ids.len();
+        let emb = self.lookup(ids);
+        let mut x = vec![0.0f32; m * PROJ];
+        matmul(&emb, m, &self.proj, &mut x, self.fma);
+        drop(emb);
+        for (row, out) in x.chunks_exact_mut(PROJ).zip(rows.chunks_exact_mut(PIECE)) {
+            add(row, &self.proj_b);
+            layernorm(row, &self.ln_g_all, &self.ln_b_all, self.eps);
+            out[..PROJ].copy_from_slice(row);
+        }
+        for (i, br) in self.branches.iter().enumerate() {
+            let xs: Vec<f32> = x.chunks_exact(PROJ).flat_map(|r| &r[i * CNN..(i + 1) * CNN]).copied().collect();
+            let width = br.n * CNN;
+            let mut products = vec![0.0f32; m * width];
+            matmul(&xs, m, &br.w1, &mut products, self.fma);
+            for (out, p) in rows.chunks_exact_mut(PIECE).zip(products.chunks_exact(width)) {
+                out[br.at..br.at + width].copy_from_slice(p);
+            }
+        }
+    }
+
+    /// Branch `i`'s first residual convolution, `relu(window(x) · w1 + b1) + x`, from the
+    /// pieces' rows: a window's product is the sum of its slots' per-piece products (a slot
+    /// outside the token's sentence adds nothing).
+    fn first_conv(&self, i: usize, br: &Branch, pieces: &Rows, bounds: &[(usize, usize)]) -> Vec<f32> {
+        let mut h = vec![0.0f32; bounds.len() * CNN];
+        for (t, (row, &(lo, hi))) in h.chunks_exact_mut(CNN).zip(bounds).enumerate() {
+            row.copy_from_slice(&br.b1);
+            for k in 0..br.n {
+                let Some(src) = (t + k).checked_sub(br.left) else { continue };
+                if (lo..hi).contains(&src) {
+                    let at = br.at + k * CNN;
+                    add(row, &pieces.of(src, PIECE)[at..at + CNN]);
+                }
+            }
+            let x = &pieces.of(t, PIECE)[i * CNN..(i + 1) * CNN];
+            for (v, r) in row.iter_mut().zip(x) {
+                *v = v.max(0.0) + r;
+            }
+        }
+        h
+    }
+
     /// The dequantized embedding rows of `ids` (an id past the table reads `<unk>`'s).
     fn lookup(&self, ids: &[u32]) -> Vec<f32> {
         let mut emb = vec![0.0f32; ids.len() * DIM];
+        let mut quantized = [0u8; DIM];
+        let len = packed_row_len(DIM);
         for (row, &id) in emb.chunks_exact_mut(DIM).zip(ids) {
             let id = if (id as usize) < self.rows { id as usize } else { 0 };
             let (scale, lo) = (self.scale[id % CHUNKS], self.lo[id % CHUNKS]);
-            for (v, &q) in row.iter_mut().zip(&self.table[id * DIM..(id + 1) * DIM]) {
+            unpack_row(&self.table[id * len..(id + 1) * len], &mut quantized);
+            for (v, &q) in row.iter_mut().zip(&quantized) {
                 *v = f32::from(q) * scale + lo;
             }
         }

@@ -9,6 +9,7 @@ pub mod dictionary;
 mod encoder;
 pub mod evidence;
 mod gemm;
+mod pieces;
 mod shared;
 mod tokenizer;
 pub mod translated;
@@ -94,6 +95,18 @@ impl Model {
     /// The bytes of weights held in memory (the quantized table and the packed layers).
     pub fn weight_bytes(&self) -> usize {
         self.encoder.heap_bytes()
+    }
+
+    /// The bytes the per-piece cache holds now, and the most it can hold: the part of
+    /// the forward pass that depends on one piece alone is computed once per piece
+    /// (docs/meaning.md, "Speed and memory").
+    pub fn cache_bytes(&self) -> (usize, usize) {
+        self.encoder.cache_bytes()
+    }
+
+    /// Forgets the per-piece cache (its memory; the next texts compute their pieces again).
+    pub fn clear_cache(&self) {
+        self.encoder.clear_cache();
     }
 
     /// The ids the encoder reads for `text`: its pieces, cut to [`MAX_TOKENS`] with

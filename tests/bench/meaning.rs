@@ -1,6 +1,7 @@
 //! Sentence encoder benchmarks (criterion): Chinese and English sentences embedded by
 //! `meaning::Model::embed` on one thread, as characters (elements) and bytes a second, and
-//! the model's load. Figures and method in docs/meaning.md.
+//! the model's load. `_cold` forgets the per-piece cache before each run, so every piece is
+//! computed again. Figures and method in docs/meaning.md.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark that cannot set up stops with the message")]
 
@@ -45,6 +46,13 @@ fn embed(c: &mut Criterion) {
         let bytes: usize = texts.iter().map(String::len).sum();
         group.throughput(Throughput::Elements(chars as u64));
         group.bench_function(format!("embed_{name}_chars"), |b| b.iter(|| model.embed(&refs)));
+        // every piece computed again, as for the first text of a check
+        group.bench_function(format!("embed_{name}_chars_cold"), |b| {
+            b.iter(|| {
+                model.clear_cache();
+                model.embed(&refs)
+            })
+        });
         group.throughput(Throughput::Bytes(bytes as u64));
         group.bench_function(format!("embed_{name}_bytes"), |b| b.iter(|| model.embed(&refs)));
         group.throughput(Throughput::Elements(chars as u64));

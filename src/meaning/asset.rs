@@ -176,7 +176,7 @@ pub(crate) fn packed_row_len(dim: usize) -> usize {
 /// Reads the table (one value a byte in the file) and packs it as it comes, 64 rows at a
 /// time, so the unpacked table is never held.
 fn packed_table(r: &mut impl Read, rows: usize, dim: usize) -> io::Result<Vec<u8>> {
-    if dim % 4 != 0 {
+    if !dim.is_multiple_of(4) {
         return Err(bad(format!("table rows of {dim} values, not a multiple of 4")));
     }
     let mut table = Vec::with_capacity(rows * packed_row_len(dim));

@@ -20,6 +20,7 @@ mod lookup;
 mod old_grams;
 mod rows;
 mod schema;
+mod tables;
 
 use std::sync::{Mutex, MutexGuard};
 

@@ -9,10 +9,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use tokio_postgres::Statement;
 
 use super::super::rows::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
-use super::super::signals::STORED;
 use super::Schema;
 use super::db::{Sql, SqlError};
-use crate::index::{Posting, Signal};
+pub(super) use super::tables::Postings;
+use crate::index::Posting;
 use crate::matching::join_windows;
 
 /// A failure of a statement: the server's error, or an id past what postings can hold.
@@ -507,40 +507,6 @@ pub(super) fn group_members(db: &mut impl Sql, s: &Schema) -> Rows<Vec<(u32, u32
 }
 
 // ---- postings ----
-
-/// The tables of postings: one a stored signal ([`STORED`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) enum Postings {
-    Kgrams,
-    Sentences,
-    /// Character grams (format 10 on).
-    CharGrams,
-}
-
-impl Postings {
-    pub(super) fn table(self) -> &'static str {
-        match self {
-            Self::Kgrams => "kgrams",
-            Self::Sentences => "sentences",
-            Self::CharGrams => "chargrams",
-        }
-    }
-
-    /// The table of `signal`'s postings.
-    pub(super) fn of(signal: Signal) -> Self {
-        match signal {
-            Signal::Kgram => Self::Kgrams,
-            Signal::Sentence => Self::Sentences,
-            Signal::CharGram => Self::CharGrams,
-        }
-    }
-
-    /// The tables of postings an archive has: all of them, but for the character grams'
-    /// in an archive of a format before 10 (`char_grams` false).
-    pub(super) fn kept(char_grams: bool) -> Vec<Self> {
-        STORED.into_iter().filter(|&signal| char_grams || signal != Signal::CharGram).map(Self::of).collect()
-    }
-}
 
 /// The signature and header of PostgreSQL's binary COPY format (no flags, no extension).
 const COPY_HEADER: &[u8] = b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0";

@@ -9,7 +9,7 @@ use super::db::{Sql, SqlError};
 
 use super::super::error::ArchiveError;
 use super::super::signals::CHAR_GRAMS_FROM;
-use super::rows::Postings;
+use super::tables::Postings;
 
 /// Partitions of each postings table: ranges of the hash, told by its top bits, so that a
 /// lookup sends each partition only its own hashes (a lookup of all hashes in every

@@ -76,3 +76,18 @@ fn the_pair_view_names_the_orange_letters_when_its_texts_have_some() {
     harness.run();
     harness.get_by_label("可疑字符");
 }
+
+/// The pairs table names its columns in plain words: no bare "SimHash" jargon, and the
+/// near-duplicate column has a header of its own, in both languages.
+#[test]
+fn the_pairs_table_names_every_column_in_plain_words() {
+    let mut harness = showing(ready_report(Mode::SuspectsVsReferences));
+    harness.get_by_label("Wording distance");
+    harness.get_by_label("Whole text");
+    assert_eq!(harness.query_all_by_label("SimHash").count(), 0);
+
+    harness.state_mut().state.persisted.lang = Lang::Zh;
+    harness.run();
+    harness.get_by_label("用词差异");
+    harness.get_by_label("整体");
+}

@@ -93,7 +93,9 @@ pub fn table_ui(ui: &mut egui::Ui, state: &State, report: &Arc<Report>, actions:
                 header.col(|ui| {
                     ui.label(RichText::new(tr.col_review).strong());
                 });
-                header.col(|_| {});
+                header.col(|ui| {
+                    ui.label(RichText::new(tr.col_near_duplicate).strong()).on_hover_text(tr.tip_simhash);
+                });
             })
             .body(|body| {
                 body.rows(row_height, rows.len(), |mut row| {

@@ -317,3 +317,54 @@ fn a_shared_archive_opened_in_the_window_finds_the_copy_and_its_password_is_neve
     let everything: String = saved.0.values().cloned().collect();
     assert!(everything.contains("postgresql://") && !everything.contains(ADMIN_PASSWORD), "the password was saved");
 }
+
+/// The archive's buttons stay where they are through an add: its progress bar and the
+/// summary lines after it come below them, so a second click lands on the same button.
+#[test]
+fn the_archive_buttons_do_not_move_when_an_add_runs_and_ends() {
+    let (dir, _suspect, reference) = fixtures();
+    let archive = dir.path().join("arc");
+    let storage = MemoryStorage::default();
+    let mut harness = harness_on(&storage, &marks_dir());
+    harness.state_mut().apply(Action::UseArchive(archive));
+    wait_for_archive(&mut harness);
+    let close_button = |harness: &Harness<'_, TwinspotApp>| {
+        let buttons: Vec<_> = harness.query_all_by_label("Close").map(|n| n.rect().min).collect();
+        assert_eq!(buttons.len(), 1, "one Close button: the archive's");
+        buttons[0]
+    };
+    let before = close_button(&harness);
+
+    harness.state_mut().apply(Action::AddToArchive(vec![reference]));
+    assert!(harness.state().state.archive.is_adding());
+    harness.run();
+    assert_eq!(close_button(&harness), before, "the add's progress does not push the buttons down");
+    wait_for_archive(&mut harness);
+    harness.get_by_label_contains("1 added · 0 replaced · 0 unchanged");
+    assert_eq!(close_button(&harness), before, "the add's summary does not push the buttons down");
+}
+
+/// A file of an archive's near-duplicate group is a link once results are shown: a click
+/// shows the pairs it is in (the name filter set, the Pairs tab open).
+#[test]
+fn an_archive_group_member_is_a_link_to_its_pairs() {
+    let (dir, _suspect, reference) = fixtures();
+    let twin = dir.path().join("reference-again.txt");
+    let text = std::fs::read_to_string(&reference).unwrap();
+    std::fs::write(&twin, format!("{text}\nOne more closing line.\n")).unwrap();
+    let storage = MemoryStorage::default();
+    let mut harness = harness_on(&storage, &marks_dir());
+    harness.state_mut().apply(Action::UseArchive(dir.path().join("arc")));
+    wait_for_archive(&mut harness);
+    harness.state_mut().apply(Action::AddToArchive(vec![reference, twin]));
+    wait_for_archive(&mut harness);
+    harness.state_mut().show_report(std::sync::Arc::new(super::gui::ready_report(Mode::SuspectsVsReferences)));
+    harness.run();
+    harness.get_by_label("Archive near-duplicate groups (1)").click();
+    harness.run();
+    harness.get_by_label("reference-again.txt").click();
+    harness.run();
+    let state = &harness.state().state;
+    assert_eq!(state.table.name_filter, "reference-again.txt");
+    assert_eq!(state.tab, ResultsTab::Pairs);
+}

@@ -7,7 +7,7 @@ use egui::{RichText, Stroke};
 
 use super::action::Action;
 use super::archive_jobs::same_shape;
-use super::state::{ArchiveTask, CheckSource, State};
+use super::state::{ArchiveTask, CheckSource, ResultsTab, State};
 use crate::archive::server::is_server_url;
 
 /// The colour of an error line.
@@ -39,39 +39,7 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
         let checking = state.is_running();
         let busy = state.archive.is_busy();
         let shared = is_shared(state);
-        if state.persisted.archive.is_none() {
-            ui.label(RichText::new(words.none).weak().italics());
-        } else {
-            status_lines(ui, state, in_use);
-        }
-        if let ArchiveTask::Adding { started, progress, cancelling, .. } = &state.archive.task {
-            let (fraction, count) = match progress {
-                Some(p) if p.total > 0 => (p.done as f32 / p.total as f32, format!(" {} / {}", p.done, p.total)),
-                _ => (0.0, String::new()),
-            };
-            let text = if *cancelling {
-                words.stopping.to_owned()
-            } else {
-                format!("{}:{count} · {:.0} s", words.adding, started.elapsed().as_secs_f64())
-            };
-            // Not animated: frames come with progress and the clock's tick, not every frame.
-            ui.add(egui::ProgressBar::new(fraction).text(text));
-        }
-        if let ArchiveTask::Opening { .. } = state.archive.task {
-            ui.horizontal(|ui| {
-                ui.label(
-                    RichText::new(if shared { state.persisted.lang.shared_tr().connecting } else { words.opening })
-                        .weak(),
-                );
-                let tip = state.persisted.lang.shared_tr().tip_cancel_open;
-                if ui.small_button(tr.cancel).on_hover_text(tip).clicked() {
-                    actions.push(Action::CancelArchiveOpen);
-                }
-            });
-        }
-        if let Some(error) = &state.archive.error {
-            ui.label(RichText::new(error).color(ERROR_COLOUR));
-        }
+        // The buttons come first, so an add's progress and its summary never move them.
         ui.horizontal_wrapped(|ui| {
             let can_open = !checking && !busy;
             let open = ui.add_enabled(can_open, egui::Button::new(words.open).small()).on_hover_text(words.tip_open);
@@ -101,11 +69,6 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
                     actions.push(action);
                 }
             }
-            if let ArchiveTask::Adding { cancelling: false, .. } = state.archive.task
-                && ui.small_button(tr.cancel).on_hover_text(words.tip_cancel_add).clicked()
-            {
-                actions.push(Action::CancelArchiveAdd);
-            }
             if ui
                 .add_enabled(!checking, egui::Button::new(words.close).small())
                 .on_hover_text(words.tip_close)
@@ -114,6 +77,44 @@ pub fn archive_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
                 actions.push(Action::CloseArchive);
             }
         });
+        if state.persisted.archive.is_none() {
+            ui.label(RichText::new(words.none).weak().italics());
+        } else {
+            status_lines(ui, state, in_use, actions);
+        }
+        if let ArchiveTask::Adding { started, progress, cancelling, .. } = &state.archive.task {
+            let (fraction, count) = match progress {
+                Some(p) if p.total > 0 => (p.done as f32 / p.total as f32, format!(" {} / {}", p.done, p.total)),
+                _ => (0.0, String::new()),
+            };
+            let text = if *cancelling {
+                words.stopping.to_owned()
+            } else {
+                format!("{}:{count} · {:.0} s", words.adding, started.elapsed().as_secs_f64())
+            };
+            ui.horizontal(|ui| {
+                if !*cancelling && ui.small_button(tr.cancel).on_hover_text(words.tip_cancel_add).clicked() {
+                    actions.push(Action::CancelArchiveAdd);
+                }
+                // Not animated: frames come with progress and the clock's tick, not every frame.
+                ui.add(egui::ProgressBar::new(fraction).text(text));
+            });
+        }
+        if let ArchiveTask::Opening { .. } = state.archive.task {
+            ui.horizontal(|ui| {
+                ui.label(
+                    RichText::new(if shared { state.persisted.lang.shared_tr().connecting } else { words.opening })
+                        .weak(),
+                );
+                let tip = state.persisted.lang.shared_tr().tip_cancel_open;
+                if ui.small_button(tr.cancel).on_hover_text(tip).clicked() {
+                    actions.push(Action::CancelArchiveOpen);
+                }
+            });
+        }
+        if let Some(error) = &state.archive.error {
+            ui.label(RichText::new(error).color(ERROR_COLOUR));
+        }
     });
 }
 
@@ -181,7 +182,7 @@ pub fn shared_form_ui(ctx: &egui::Context, state: &State, actions: &mut Vec<Acti
 
 /// The open archive's sizes, the last add, whether the check uses it, and the notes that
 /// follow from that (other fingerprint settings, where the marks are kept).
-fn status_lines(ui: &mut egui::Ui, state: &State, in_use: bool) {
+fn status_lines(ui: &mut egui::Ui, state: &State, in_use: bool, actions: &mut Vec<Action>) {
     let words = state.persisted.lang.archive_tr();
     let Some(info) = &state.archive.info else {
         return;
@@ -235,12 +236,18 @@ fn status_lines(ui: &mut egui::Ui, state: &State, in_use: bool) {
     if !same_shape(&info.made_with, &state.persisted.settings) {
         ui.label(RichText::new(words.made_with(info.made_with.k, info.made_with.w)).weak().italics());
     }
-    own_groups_ui(ui, state, info);
+    own_groups_ui(ui, state, info, actions);
 }
 
 /// The archive's own near-duplicate groups, folded: each group's files, its
-/// representative first.
-fn own_groups_ui(ui: &mut egui::Ui, state: &State, info: &super::archive_jobs::ArchiveInfo) {
+/// representative first. Once a check's results are shown, a file's name is a link that
+/// shows the pairs it is in.
+fn own_groups_ui(
+    ui: &mut egui::Ui,
+    state: &State,
+    info: &super::archive_jobs::ArchiveInfo,
+    actions: &mut Vec<Action>,
+) {
     let class = state.persisted.lang.class_tr();
     let title = format!("{} ({})", class.archive_groups, info.groups.len());
     egui::CollapsingHeader::new(title).id_salt("archive-groups").show(ui, |ui| {
@@ -258,10 +265,26 @@ fn own_groups_ui(ui: &mut egui::Ui, state: &State, info: &super::archive_jobs::A
                     let name = std::path::Path::new(path)
                         .file_name()
                         .map_or_else(|| path.clone(), |n| n.to_string_lossy().into_owned());
-                    ui.label(format!("  {name}")).on_hover_text(path);
+                    member_ui(ui, state, &name, path, actions);
                 }
             }
         });
+    });
+}
+
+/// One file of an archive group: a link to its pairs in the results shown, else its name.
+fn member_ui(ui: &mut egui::Ui, state: &State, name: &str, path: &str, actions: &mut Vec<Action>) {
+    ui.horizontal(|ui| {
+        ui.add_space(8.0);
+        if state.report.is_none() {
+            ui.label(name).on_hover_text(path);
+            return;
+        }
+        let tip = format!("{path}\n{}", state.persisted.lang.class_tr().tip_archive_member);
+        if ui.link(name).on_hover_text(tip).clicked() {
+            actions.push(Action::SetNameFilter(name.to_owned()));
+            actions.push(Action::SetTab(ResultsTab::Pairs));
+        }
     });
 }
 

@@ -262,6 +262,20 @@ fn with_both_lists_filled_the_class_is_checked_against_classmates_and_references
     harness.key_press(Key::Enter);
     harness.run();
     harness.get_by_label_contains("Classmate: s2.txt");
+    harness.key_press(Key::Escape);
+    harness.run();
+
+    // The class's heat map: its students only, the sources left out.
+    harness.get_by_label("Heat map").click();
+    harness.run();
+    assert_eq!(harness.state().state.tab, ResultsTab::Heatmap);
+    assert_eq!(harness.query_all_by_label("Heat map").count(), 2, "the tab and the matrix");
+    let rows: Vec<String> = twinspot::gui::heatmap::cluster_order(&report).into_iter().map(&name).collect();
+    let mut first = rows[..2].to_vec();
+    first.sort();
+    assert_eq!(first, ["s1.txt".to_owned(), "s2.txt".to_owned()], "the copying pair first: {rows:?}");
+    assert!(rows.contains(&"s3.txt".to_owned()), "a student with no pair is a row too: {rows:?}");
+    assert!(!rows.contains(&"r1.txt".to_owned()), "no source is a row: {rows:?}");
 }
 
 #[test]

@@ -16,7 +16,7 @@ use super::archive_panel::shared_form_ui;
 use super::errors_panel::errors_ui;
 use super::export_job::{ExportJob, Printer, chromium};
 use super::fonts;
-use super::heatmap::{groups_ui, heatmap_ui};
+use super::heatmap::{groups_ui, has_heatmap, heatmap_ui};
 use super::overview::overview_ui;
 use super::pair_view::{PairLayout, pair_view_ui};
 use super::results_table::table_ui;
@@ -910,7 +910,7 @@ impl TwinspotApp {
             let mut tab = state.tab;
             ui.selectable_value(&mut tab, ResultsTab::Overview, tr.tab_overview).on_hover_text(tr.tip_overview);
             ui.selectable_value(&mut tab, ResultsTab::Pairs, tr.tab_pairs);
-            if report.mode == Mode::AllVsAll {
+            if has_heatmap(report.mode) {
                 ui.selectable_value(&mut tab, ResultsTab::Heatmap, tr.tab_heatmap);
             }
             if has_groups_tab(state, &report) {
@@ -922,7 +922,7 @@ impl TwinspotApp {
         });
         ui.separator();
         match (report.mode, state.tab) {
-            (Mode::AllVsAll, ResultsTab::Heatmap) => heatmap_ui(ui, state, &report, actions),
+            (mode, ResultsTab::Heatmap) if has_heatmap(mode) => heatmap_ui(ui, state, &report, actions),
             (_, ResultsTab::Groups) if has_groups_tab(state, &report) => groups_ui(ui, state, &report, actions),
             (_, ResultsTab::Overview) => {
                 filter_bar_ui(ui, state, &report, actions);

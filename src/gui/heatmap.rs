@@ -1,13 +1,15 @@
-//! All-against-all views: the heat map of the documents (cell = share of the row's
-//! document found in the column's), labelled, with a legend and in clustered order (strong
-//! pairs and near duplicates next to each other); and the near-duplicate groups, each
-//! with its pairs and their percentages, each pair opening on a click.
+//! All-against-all and classmates views: the heat map of the documents (all of them, or a
+//! class's students without its sources; cell = share of the row's document found in the
+//! column's), labelled, with a legend and in clustered order (strong pairs and near
+//! duplicates next to each other); and the near-duplicate groups, each with its pairs and
+//! their percentages, each pair opening on a click.
 
 use egui::{Color32, FontId, RichText, Sense, Vec2};
 
 use super::action::Action;
 use super::state::{ResultsTab, State};
-use crate::Report;
+use crate::model::Role;
+use crate::{Mode, Report};
 
 /// More documents than this are not drawn as a matrix (the table still has every pair).
 pub const MAX_MATRIX_DOCUMENTS: usize = 600;
@@ -27,14 +29,26 @@ fn heat(score: f64) -> Color32 {
     }
 }
 
-/// The documents in clustered order: starting from the strongest pair, each next document
-/// is the unplaced one most similar to the last placed; documents without pairs come last.
+/// Whether a mode's results have a heat map: all against all, and a class (its students).
+pub fn has_heatmap(mode: Mode) -> bool {
+    matches!(mode, Mode::AllVsAll | Mode::Classmates)
+}
+
+/// Whether document `d` is a row of the matrix: every document all against all, only the
+/// students (not the sources or the template) in a class.
+fn in_matrix(report: &Report, d: usize) -> bool {
+    report.mode != Mode::Classmates || report.documents.get(d).is_some_and(|doc| doc.role == Role::Suspect)
+}
+
+/// The matrix's documents in clustered order: starting from the strongest pair, each next
+/// document is the unplaced one most similar to the last placed; documents without pairs
+/// come last.
 pub fn cluster_order(report: &Report) -> Vec<usize> {
     let n = report.documents.len();
     let mut strength = vec![Vec::<(usize, f64)>::new(); n];
     for p in &report.pairs {
         let s = p.score.max(p.score_b) + if p.near_duplicate { 1.0 } else { 0.0 };
-        if p.a < n && p.b < n {
+        if p.a < n && p.b < n && in_matrix(report, p.a) && in_matrix(report, p.b) {
             strength[p.a].push((p.b, s));
             strength[p.b].push((p.a, s));
         }
@@ -43,7 +57,7 @@ pub fn cluster_order(report: &Report) -> Vec<usize> {
         list.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
     }
     let best = |d: usize| strength[d].first().map_or(0.0, |x| x.1);
-    let mut starts: Vec<usize> = (0..n).collect();
+    let mut starts: Vec<usize> = (0..n).filter(|&d| in_matrix(report, d)).collect();
     starts.sort_by(|&x, &y| best(y).total_cmp(&best(x)).then(x.cmp(&y)));
     let mut placed = vec![false; n];
     let mut order = Vec::with_capacity(n);
@@ -67,7 +81,8 @@ pub fn cluster_order(report: &Report) -> Vec<usize> {
 /// Draws the matrix with its labels and legend; clicking a cell opens the pair.
 pub fn heatmap_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &mut Vec<Action>) {
     let tr = state.persisted.lang.tr();
-    let n = report.documents.len();
+    let order = cluster_order(report);
+    let n = order.len();
     ui.label(RichText::new(tr.heatmap_hint).weak());
     ui.horizontal(|ui| {
         ui.label(tr.heat_legend);
@@ -85,17 +100,17 @@ pub fn heatmap_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &m
         too_large_ui(ui, state, n, actions);
         return;
     }
-    let order = cluster_order(report);
-    let mut position = vec![0usize; n];
+    // A document's place in the matrix; None for a class's sources.
+    let mut position = vec![None; report.documents.len()];
     for (i, &d) in order.iter().enumerate() {
-        position[d] = i;
+        position[d] = Some(i);
     }
     // cells: (row position, column position, score of row in column, pair index)
     let mut cells: Vec<(usize, usize, f64, usize)> = Vec::with_capacity(report.pairs.len() * 2);
     for (i, p) in report.pairs.iter().enumerate() {
-        if p.a < n && p.b < n {
-            cells.push((position[p.a], position[p.b], p.score, i));
-            cells.push((position[p.b], position[p.a], p.score_b, i));
+        if let (Some(&Some(a)), Some(&Some(b))) = (position.get(p.a), position.get(p.b)) {
+            cells.push((a, b, p.score, i));
+            cells.push((b, a, p.score_b, i));
         }
     }
     egui::ScrollArea::both().auto_shrink(false).show(ui, |ui| {

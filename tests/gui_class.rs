@@ -220,6 +220,12 @@ fn drop_on(harness: &mut Harness<'_, TwinspotApp>, kind: ListKind, dir: &Path) {
 #[test]
 fn with_both_lists_filled_the_class_is_checked_against_classmates_and_references() {
     let dir = class_folder();
+    let set_time = |name: &str, secs: u64| {
+        let file = std::fs::File::options().write(true).open(dir.path().join("class").join(name)).unwrap();
+        file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs)).unwrap();
+    };
+    set_time("s1.txt", 1_772_366_400); // 2026-03-01 12:00 UTC
+    set_time("s2.txt", 1_772_000_000); // 2026-02-25 06:13 UTC
     let mut harness = harness_with_marks(&marks_dir());
     harness.state_mut().state.persisted.mode_chosen = false;
     drop_on(&mut harness, ListKind::Suspect, &dir.path().join("class"));
@@ -262,6 +268,10 @@ fn with_both_lists_filled_the_class_is_checked_against_classmates_and_references
     harness.key_press(Key::Enter);
     harness.run();
     harness.get_by_label_contains("Classmate: s2.txt");
+    // Each side's file times, and which classmate's file was written first.
+    harness.get_by_label("modified 2026-02-25 06:13");
+    harness.get_by_label("modified 2026-03-01 12:00");
+    harness.get_by_label("s2.txt was written first");
     harness.key_press(Key::Escape);
     harness.run();
 

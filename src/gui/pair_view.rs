@@ -16,6 +16,7 @@ use super::i18n::Tr;
 use super::i18n_class::ClassTr;
 use super::i18n_review::ReviewTr;
 use super::state::{PairView, State};
+use crate::ingest::{FileDates, a_came_first};
 use crate::model::Flag;
 use crate::report::marks::Mark;
 use crate::report::palette::{KindStyle, kind_style, runs};
@@ -248,6 +249,9 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
     let has_spans = |d: &DocumentEntry| d.flags.iter().any(|f| f.spans.iter().any(|s| s[1] > s[0]));
     let flagged = (has_spans(a) || has_spans(b)).then(|| state.persisted.lang.review_tr());
     legend_ui(ui, words, flagged);
+    if view.dates_compared(report) {
+        came_first_ui(ui, class, view, [state.name(pair.a), state.name(pair.b)]);
+    }
     ui.separator();
     let height = ui.available_height();
     let total = ui.available_width();
@@ -273,12 +277,38 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
                     let name = state.names.get(doc.id).map_or(doc.path.as_str(), String::as_str);
                     ui.add(egui::Label::new(RichText::new(format!("{title}: {name}")).strong()).truncate())
                         .on_hover_text(doc.source.display().to_string());
+                    if let Some(line) = dates_line(class, &view.dates[usize::from(!first)]) {
+                        ui.add(egui::Label::new(RichText::new(line).weak().small()).truncate());
+                    }
                     let side = Side { column, doc, pair, first, dismissed: &dismissed };
                     side_ui(ui, &side, view, layout, actions);
                 }
             });
         });
     });
+}
+
+/// A file's times in one line ("modified … · created … · saved …"), or `None` when it
+/// has none.
+fn dates_line(class: &ClassTr, dates: &FileDates) -> Option<String> {
+    let parts: Vec<String> = [
+        (class.date_modified, &dates.modified),
+        (class.date_created, &dates.created),
+        (class.date_saved, &dates.saved),
+    ]
+    .into_iter()
+    .filter_map(|(word, time)| time.as_ref().map(|t| format!("{word} {t}")))
+    .collect();
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// Which of two classmates' files was written first, with the hint's limits on hover.
+fn came_first_ui(ui: &mut egui::Ui, class: &ClassTr, view: &PairView, names: [&str; 2]) {
+    let Some(a_first) = a_came_first(&view.dates[0], &view.dates[1]) else {
+        return;
+    };
+    let name = if a_first { names[0] } else { names[1] };
+    ui.label(RichText::new(class.came_first.replace("{name}", name)).strong()).on_hover_text(class.tip_came_first);
 }
 
 fn header_ui(

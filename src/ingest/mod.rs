@@ -6,6 +6,7 @@
 
 mod archive;
 mod contain;
+mod dates;
 mod docx;
 mod error;
 mod hidden;
@@ -25,6 +26,7 @@ mod xml;
 mod zip_members;
 
 pub use crate::model::{Format, IngestError};
+pub use dates::{FileDates, a_came_first, file_dates};
 pub use limits::{HELPER_ENV, IngestLimits, Isolation, is_link_loop, open_regular};
 pub use lms::{Handed, Lms};
 pub use zip_members::{ZipMember, list_zip};

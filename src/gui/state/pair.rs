@@ -3,6 +3,7 @@
 //! marks of its passages (read again whenever the view is).
 
 use crate::Report;
+use crate::ingest::{FileDates, file_dates};
 use crate::report::marks::{Mark, Marks};
 
 /// The open pair.
@@ -24,6 +25,15 @@ pub struct PairView {
     pub marks: Vec<Option<Mark>>,
     /// Find in the texts (Ctrl+F).
     pub find: Find,
+    /// When the pair's two files were written, as their files say (A, then B).
+    pub dates: [FileDates; 2],
+}
+
+/// The times of a pair's two files, read from their sources (nothing for a pair not in
+/// the report).
+fn dates_of(report: &Report, pair: Option<&crate::Pair>) -> [FileDates; 2] {
+    let of = |d: usize| report.documents.get(d).map(|d| file_dates(&d.source)).unwrap_or_default();
+    pair.map(|p| [of(p.a), of(p.b)]).unwrap_or_default()
 }
 
 /// Most matches found and drawn in one pair.
@@ -110,9 +120,16 @@ impl PairView {
             select_text: false,
             marks: Vec::new(),
             find: Find::default(),
+            dates: dates_of(report, p),
         };
         view.read_marks(report, marks);
         view
+    }
+
+    /// Whether the view says which side was written first: in a class, between two students.
+    pub fn dates_compared(&self, report: &Report) -> bool {
+        let student = |d: usize| report.documents.get(d).is_some_and(|d| d.role == crate::Role::Suspect);
+        report.mode == crate::Mode::Classmates && report.pairs.get(self.pair).is_some_and(|p| student(p.a) && student(p.b))
     }
 
     /// Reads the marks of the pair's passages again (after a mark or a new view).

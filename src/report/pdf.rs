@@ -73,6 +73,8 @@ pub enum PdfError {
     Io(#[from] std::io::Error),
     #[error("{browser} did not print the PDF: {detail}")]
     Failed { browser: String, detail: String },
+    #[error("printing was stopped")]
+    Stopped,
 }
 
 /// The browser to print with: `TWINSPOT_CHROMIUM` when set, else the first of
@@ -94,6 +96,17 @@ pub fn print_pdf(browser: &Path, html: &str, paper: Paper) -> Result<Vec<u8>, Pd
 
 /// `html` printed to PDF by `browser` as `options` say.
 pub fn print_pdf_with(browser: &Path, html: &str, options: PrintOptions) -> Result<Vec<u8>, PdfError> {
+    print_pdf_unless(browser, html, options, &|| false)
+}
+
+/// `html` printed to PDF by `browser` as `options` say, unless `stopped` turns true while
+/// the browser runs: it is then killed at once and [`PdfError::Stopped`] returned.
+pub fn print_pdf_unless(
+    browser: &Path,
+    html: &str,
+    options: PrintOptions,
+    stopped: &dyn Fn() -> bool,
+) -> Result<Vec<u8>, PdfError> {
     let dir = tempfile::tempdir()?;
     let page = dir.path().join("report.html");
     let pdf = dir.path().join("report.pdf");
@@ -123,9 +136,12 @@ pub fn print_pdf_with(browser: &Path, html: &str, options: PrintOptions) -> Resu
         if let Some(status) = child.try_wait()? {
             break status;
         }
+        if stopped() {
+            end(&mut child);
+            return Err(PdfError::Stopped);
+        }
         if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
+            end(&mut child);
             return Err(failed(format!("no PDF after {} seconds", TIMEOUT.as_secs())));
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -138,6 +154,13 @@ pub fn print_pdf_with(browser: &Path, html: &str, options: PrintOptions) -> Resu
         Ok(bytes) if bytes.starts_with(b"%PDF") => Ok(bytes),
         _ => Err(failed(format!("{status}; {}", last_line(&stderr)))),
     }
+}
+
+/// Kills the browser and waits for it, so no process is left behind. A browser that has
+/// just ended on its own cannot be killed: that error is of no use, and the wait reaps it.
+fn end(child: &mut std::process::Child) {
+    let _killed = child.kill();
+    let _reaped = child.wait();
 }
 
 fn last_line(text: &str) -> &str {
@@ -206,6 +229,23 @@ mod tests {
         assert!(all.contains(".optional{display:block!important}"));
         let zh = printable("<html><head></head><body>软件</body></html>", PrintOptions::default());
         assert!(zh.contains("@font-face{font-family:'Twinspot SC'") && zh.contains("size:A4"));
+    }
+
+    #[test]
+    fn a_stopped_print_kills_the_browser_at_once() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let browser = dir.path().join("slow-browser");
+        std::fs::write(&browser, format!("#!/bin/sh\necho $$ > '{}'\nexec sleep 60\n", pid_file.display())).unwrap();
+        std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let start = Instant::now();
+        let stopped = || pid_file.exists() && start.elapsed() > Duration::from_millis(200);
+        let result = print_pdf_unless(&browser, "<html></html>", PrintOptions::default(), &stopped);
+        assert!(matches!(result, Err(PdfError::Stopped)), "{result:?}");
+        assert!(start.elapsed() < Duration::from_secs(30), "the browser was waited for instead of killed");
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        assert!(!Path::new(&format!("/proc/{}", pid.trim())).exists(), "the browser is still running");
     }
 
     #[test]

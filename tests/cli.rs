@@ -195,3 +195,41 @@ fn timings_say_where_the_matching_spent_its_time_and_change_nothing_else() {
     assert!(line.contains(&format!(", {pairs} pairs kept")), "{line}");
     assert!(!String::from_utf8_lossy(&plain.stderr).contains("timings"), "only when asked for");
 }
+
+/// Each shared flag is bounded once, for every command that takes it: `-k 0`, `-w 0`, a
+/// `--min-chars` of 0 and a coverage above 1 are refused by `compare`, `fingerprint`,
+/// `archive check` and `align` alike, before any work; `align` also refuses a SimHash
+/// threshold its candidate pairs cannot find.
+#[test]
+fn shared_flags_are_bounded_alike_in_every_command() {
+    let dir = fixtures();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out").display().to_string();
+    let commands: [Vec<&str>; 4] = [
+        vec!["compare", "-r", "reference", "-s", "suspect", "-q"],
+        vec!["fingerprint", "--parquet", &out, "suspect", "-q"],
+        vec!["archive", "check", &out, "suspect", "-q"],
+        vec!["align", "--pairs", "p.parquet", "--common", "c.parquet", "--documents", &out, "-q"],
+    ];
+    for command in &commands {
+        let takes_passages = command[0] != "fingerprint";
+        let takes_shape = command[0] != "align";
+        let mut bad: Vec<[&str; 2]> = Vec::new();
+        if takes_shape {
+            bad.extend([["-k", "0"], ["-k", "65"], ["-w", "0"]]);
+        }
+        if takes_passages {
+            bad.extend([["--min-chars", "0"], ["--simhash-threshold", "33"], ["--near-duplicate-coverage", "1.5"]]);
+        }
+        for flag in bad {
+            let run = twinspot(&dir, &[&command[..], &flag[..]].concat());
+            assert_eq!(run.status.code(), Some(2), "{command:?} {flag:?} was taken");
+            let said = String::from_utf8_lossy(&run.stderr);
+            assert!(said.contains(flag[0]), "{command:?} {flag:?}: the message names the flag: {said}");
+        }
+    }
+    let wide = twinspot(&dir, &[&commands[3][..], &["--simhash-threshold", "4"]].concat());
+    assert_eq!(wide.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wide.stderr).contains("at most"), "{}", String::from_utf8_lossy(&wide.stderr));
+    assert!(!tmp.path().join("out").exists(), "nothing was written");
+}

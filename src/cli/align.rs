@@ -14,6 +14,9 @@ use super::grammar::distributed::AlignArgs;
 use super::output::{ReportOutputs, summary_line};
 use super::progress_bar::TerminalProgress;
 
+/// The widest SimHash distance sql/candidate_pairs.sql pairs documents by.
+const MAX_PAIRED_SIMHASH: u64 = 3;
+
 pub fn run(args: AlignArgs) -> anyhow::Result<ExitCode> {
     let outputs =
         ReportOutputs { json: args.json.clone(), csv: args.csv.clone(), html: args.html.clone(), ..Default::default() };
@@ -24,16 +27,18 @@ pub fn run(args: AlignArgs) -> anyhow::Result<ExitCode> {
         eprintln!("twinspot: {e}");
         return Ok(ExitCode::from(2));
     }
+    if args.passages.simhash_threshold > MAX_PAIRED_SIMHASH {
+        eprintln!(
+            "twinspot: align takes --simhash-threshold {MAX_PAIRED_SIMHASH} at most: sql/candidate_pairs.sql pairs \
+             near duplicates up to {MAX_PAIRED_SIMHASH} bits apart, so a wider threshold would miss some"
+        );
+        return Ok(ExitCode::from(2));
+    }
     let fingerprints = read_fingerprints(&args.documents).context("cannot use the fingerprint folder")?;
     let pairs = read_pairs(&args.pairs).context("cannot read the pairs")?;
     let spreads = read_spreads(&args.common).context("cannot read the hash spreads")?;
-    let mut settings = Settings {
-        min_chars: args.min_chars,
-        simhash_threshold: args.simhash_threshold,
-        near_duplicate_coverage: args.near_duplicate_coverage,
-        count_quoted: args.count_quoted,
-        ..Settings::default()
-    };
+    let mut settings = Settings { count_quoted: args.count_quoted, ..Settings::default() };
+    args.passages.apply(&mut settings);
     if let Some(path) = &args.stop_passages {
         settings.stop_passages = read_stop_passages(path)?;
     }

@@ -21,11 +21,12 @@ use super::progress_bar::TerminalProgress;
 /// the archive opens).
 fn settings_for(location: &Location, shape: &Shape) -> anyhow::Result<Settings> {
     let mut settings = location.stored_settings()?.unwrap_or_default();
+    // The parsers bound both values, so these conversions are exact.
     if let Some(k) = shape.k {
-        settings.k = k;
+        settings.k = k as usize;
     }
     if let Some(w) = shape.w {
-        settings.w = w;
+        settings.w = w as usize;
     }
     Ok(settings)
 }
@@ -288,8 +289,7 @@ fn gather(paths: &[PathBuf], role: Role) -> Option<(Vec<DocumentInput>, Vec<Skip
 
 fn check(location: &Location, args: CheckArgs) -> anyhow::Result<ExitCode> {
     let mut settings = settings_for(location, &args.shape)?;
-    settings.min_chars = args.min_chars as usize;
-    settings.simhash_threshold = args.simhash_threshold as u32;
+    args.passages.apply(&mut settings);
     settings.short_copies = !args.no_short_copies;
     settings.ingest.isolation = super::isolation();
     let Some((documents, skipped)) = gather(&args.suspects, Role::Suspect) else {

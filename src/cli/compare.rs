@@ -21,28 +21,14 @@ use super::progress_bar::TerminalProgress;
 
 impl CompareArgs {
     fn settings(&self) -> anyhow::Result<Settings> {
-        // The parsers bound every value, so these conversions are exact.
-        let mut s = Settings {
-            k: self.k as usize,
-            w: self.w as usize,
-            min_chars: self.min_chars as usize,
-            simhash_threshold: self.simhash_threshold as u32,
-            near_duplicate_coverage: self.near_duplicate_coverage,
-            ..Settings::default()
-        };
-        s.normalize.nfkc = !self.no_nfkc;
-        s.normalize.case_fold = !self.no_case_fold;
-        s.normalize.traditional_to_simplified = !self.no_t2s;
-        s.normalize.drop_punctuation = !self.keep_punctuation;
-        s.ingest.max_file_bytes = self.max_file_mb.saturating_mul(1024 * 1024);
-        s.ingest.timeout_secs = self.timeout;
+        let mut s = self.prints.settings();
+        self.passages.apply(&mut s);
         s.count_quoted = self.count_quoted;
         s.short_copies = !self.no_short_copies;
         s.meaning = self.meaning;
         if let Some(path) = &self.stop_passages {
             s.stop_passages = read_stop_passages(path)?;
         }
-        s.ingest.isolation = super::isolation();
         Ok(s)
     }
 }

@@ -7,25 +7,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::Context;
 use twinspot::distributed::fingerprint::{ShardRequest, fingerprint_shard};
 use twinspot::engine::collect_inputs;
-use twinspot::{CancelFlag, Progress, ProgressSink, Role, Settings, Stage};
+use twinspot::{CancelFlag, Progress, ProgressSink, Role, Stage};
 
-use super::grammar::distributed::{FingerprintArgs, PrintFlags};
+use super::grammar::distributed::FingerprintArgs;
 use super::progress_bar::TerminalProgress;
-
-impl PrintFlags {
-    fn settings(&self) -> Settings {
-        let mut s = Settings { k: self.k, w: self.w, ..Settings::default() };
-        s.normalize.nfkc = !self.no_nfkc;
-        s.normalize.case_fold = !self.no_case_fold;
-        s.normalize.traditional_to_simplified = !self.no_t2s;
-        s.normalize.drop_punctuation = !self.keep_punctuation;
-        s.ingest.max_file_bytes = self.max_file_mb.saturating_mul(1024 * 1024);
-        s.ingest.timeout_secs = self.timeout;
-        // Read as `compare` reads: extraction in helper processes where it runs there.
-        s.ingest.isolation = super::isolation();
-        s
-    }
-}
 
 pub fn run(args: FingerprintArgs) -> anyhow::Result<ExitCode> {
     let inputs = collect_inputs(&args.paths, Role::Suspect);

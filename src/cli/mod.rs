@@ -6,6 +6,7 @@ mod align;
 mod archive;
 mod compare;
 mod extract;
+mod flags;
 #[cfg(feature = "distributed")]
 mod fingerprint;
 mod grammar;

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::defaults;
-use super::values::{Lang, parse_date, whole_in};
+use super::shared::PassageFlags;
+use super::values::{K_RANGE, Lang, W_RANGE, parse_date, whole_in};
 
 /// `twinspot archive`: what to do, and the schema of a shared archive.
 #[derive(Debug, Args)]
@@ -95,11 +95,11 @@ pub enum ArchiveCommand {
 #[derive(Debug, Args)]
 pub struct Shape {
     /// Tokens per k-gram (default: the archive's, or the engine's for a new archive).
-    #[arg(short = 'k', long)]
-    pub k: Option<usize>,
+    #[arg(short = 'k', long, value_parser = whole_in(K_RANGE))]
+    pub k: Option<u64>,
     /// Winnowing window (default: the archive's, or the engine's for a new archive).
-    #[arg(short = 'w', long)]
-    pub w: Option<usize>,
+    #[arg(short = 'w', long, value_parser = whole_in(W_RANGE))]
+    pub w: Option<u64>,
 }
 
 /// Options of `twinspot archive check`.
@@ -121,12 +121,8 @@ pub struct CheckArgs {
     /// Language of the HTML report: en or zh.
     #[arg(long, value_name = "LANG", default_value = "en", ignore_case = true)]
     pub lang: Lang,
-    /// Drop passages shorter than this many characters (suspect side).
-    #[arg(long, default_value_t = defaults::MIN_CHARS as u64, value_parser = whole_in(1..=u64::MAX))]
-    pub min_chars: u64,
-    /// Near duplicates: SimHash values at most this many bits apart.
-    #[arg(long, default_value_t = u64::from(defaults::SIMHASH_THRESHOLD), value_parser = whole_in(0..=32))]
-    pub simhash_threshold: u64,
+    #[command(flatten)]
+    pub passages: PassageFlags,
     /// Do not look for short edited copies in the archived documents read for a suspect
     /// (an archive holds no character grams: a document that only a short edited copy
     /// ties to a suspect is not read, and not found).

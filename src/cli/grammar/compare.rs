@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::defaults;
-use super::values::{Lang, number_in, whole_in};
+use super::shared::{PassageFlags, PrintFlags};
+use super::values::Lang;
 
 /// Options of `twinspot compare`. Files and folders may be mixed; folders are read
 /// recursively (.txt .md .docx .pdf .html .htm .odt).
@@ -71,49 +71,10 @@ pub struct CompareArgs {
     /// Language of the HTML/PDF report: en or zh.
     #[arg(long, value_name = "LANG", default_value = "en", ignore_case = true)]
     pub lang: Lang,
-    /// Tokens per k-gram: nothing shorter than k tokens is ever reported.
-    #[arg(short = 'k', long, default_value_t = defaults::K as u64, value_parser = whole_in(1..=64))]
-    pub k: u64,
-    /// Winnowing window (in k-grams); every shared run of t = w + k − 1 tokens is found.
-    #[arg(short = 'w', long, default_value_t = defaults::W as u64, value_parser = whole_in(1..=256))]
-    pub w: u64,
-    /// Drop passages shorter than this many characters (suspect side).
-    #[arg(long, default_value_t = defaults::MIN_CHARS as u64, value_parser = whole_in(1..=1_000_000))]
-    pub min_chars: u64,
-    /// Near duplicates: SimHash values at most this many bits apart.
-    #[arg(long, default_value_t = u64::from(defaults::SIMHASH_THRESHOLD), value_parser = whole_in(0..=32))]
-    pub simhash_threshold: u64,
-    /// Near duplicates: shared passages cover at least this share of both documents.
-    #[arg(long, default_value_t = defaults::NEAR_DUPLICATE_COVERAGE, value_parser = number_in(0.01..=1.0))]
-    pub near_duplicate_coverage: f64,
-    /// Do not apply Unicode NFKC (full-width and half-width forms then differ).
-    #[arg(long)]
-    pub no_nfkc: bool,
-    /// Do not fold case.
-    #[arg(long)]
-    pub no_case_fold: bool,
-    /// Do not fold traditional Chinese to simplified.
-    #[arg(long)]
-    pub no_t2s: bool,
-    /// Keep punctuation as tokens instead of dropping it.
-    #[arg(long)]
-    pub keep_punctuation: bool,
-    /// Refuse files larger than this many megabytes.
-    #[arg(
-        long,
-        value_name = "MB",
-        default_value_t = defaults::MAX_FILE_MB,
-        value_parser = whole_in(1..=4096)
-    )]
-    pub max_file_mb: u64,
-    /// Abandon the extraction of one file after this many seconds.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        default_value_t = defaults::TIMEOUT_SECS,
-        value_parser = number_in(0.1..=86_400.0)
-    )]
-    pub timeout: f64,
+    #[command(flatten)]
+    pub prints: PrintFlags,
+    #[command(flatten)]
+    pub passages: PassageFlags,
     /// A text file of passages to ignore, one a line (a licence, a standard disclaimer,
     /// stock phrases): suspect text holding one is shown as common, never counted.
     #[arg(long, value_name = "FILE")]

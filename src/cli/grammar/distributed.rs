@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defaults;
+use super::shared::{PassageFlags, PrintFlags};
 use super::values::parse_slice;
 
 /// Options of `twinspot fingerprint`.
@@ -28,35 +29,6 @@ pub struct FingerprintArgs {
     /// No progress bar and no summary.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-}
-
-/// The settings that shape fingerprints, shared by every shard of a folder.
-#[derive(Debug, Args)]
-pub struct PrintFlags {
-    /// Tokens per k-gram.
-    #[arg(short = 'k', long, default_value_t = defaults::K)]
-    pub k: usize,
-    /// Winnowing window (in k-grams).
-    #[arg(short = 'w', long, default_value_t = defaults::W)]
-    pub w: usize,
-    /// Do not apply Unicode NFKC.
-    #[arg(long)]
-    pub no_nfkc: bool,
-    /// Do not fold case.
-    #[arg(long)]
-    pub no_case_fold: bool,
-    /// Do not fold traditional Chinese to simplified.
-    #[arg(long)]
-    pub no_t2s: bool,
-    /// Keep punctuation as tokens instead of dropping it.
-    #[arg(long)]
-    pub keep_punctuation: bool,
-    /// Refuse files larger than this many megabytes.
-    #[arg(long, value_name = "MB", default_value_t = defaults::MAX_FILE_MB)]
-    pub max_file_mb: u64,
-    /// Abandon the extraction of one file after this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = defaults::TIMEOUT_SECS)]
-    pub timeout: f64,
 }
 
 /// Options of `twinspot align`.
@@ -93,15 +65,10 @@ pub struct AlignArgs {
     /// Write a self-contained HTML report to OUT.
     #[arg(long, value_name = "OUT")]
     pub html: Option<PathBuf>,
-    /// Drop passages shorter than this many characters.
-    #[arg(long, default_value_t = defaults::MIN_CHARS)]
-    pub min_chars: usize,
-    /// Near duplicates: SimHash values at most this many bits apart (at most 3).
-    #[arg(long, default_value_t = defaults::SIMHASH_THRESHOLD)]
-    pub simhash_threshold: u32,
-    /// Near duplicates: shared passages cover at least this share of both documents.
-    #[arg(long, default_value_t = defaults::NEAR_DUPLICATE_COVERAGE)]
-    pub near_duplicate_coverage: f64,
+    /// The passages and near duplicates kept. `--simhash-threshold` is at most 3 here:
+    /// sql/candidate_pairs.sql pairs near duplicates up to 3 bits apart.
+    #[command(flatten)]
+    pub passages: PassageFlags,
     /// A text file of passages to ignore, one a line, as `compare --stop-passages`.
     #[arg(long, value_name = "FILE")]
     pub stop_passages: Option<PathBuf>,

@@ -8,6 +8,7 @@ pub mod compare;
 pub mod defaults;
 #[cfg(feature = "distributed")]
 pub mod distributed;
+pub mod shared;
 pub mod values;
 
 use std::path::PathBuf;

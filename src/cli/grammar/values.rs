@@ -20,6 +20,11 @@ pub enum Lang {
     Zh,
 }
 
+/// The k-gram lengths the engine accepts (`-k`).
+pub const K_RANGE: RangeInclusive<u64> = 1..=64;
+/// The winnowing windows the engine accepts (`-w`).
+pub const W_RANGE: RangeInclusive<u64> = 1..=256;
+
 /// A whole number within `range`.
 pub fn whole_in(range: RangeInclusive<u64>) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
     move |s: &str| {

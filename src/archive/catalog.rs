@@ -313,110 +313,120 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
     // Read inside the transaction: another writer may have upgraded it meanwhile.
     let format = setting(&tx, dir, "format")?;
-    if format.as_deref() == Some("1") {
-        tx.execute_batch(
-            "CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
-             INSERT INTO texts(id, text) SELECT id, text FROM documents;
-             ALTER TABLE documents DROP COLUMN text;
-             DROP INDEX documents_b0; DROP INDEX documents_b1; DROP INDEX documents_b2;
-             DROP INDEX documents_b3; DROP INDEX documents_nshash;
-             CREATE INDEX documents_b0 ON documents(b0, simhash, group_id, nshash);
-             CREATE INDEX documents_b1 ON documents(b1, simhash, group_id, nshash);
-             CREATE INDEX documents_b2 ON documents(b2, simhash, group_id, nshash);
-             CREATE INDEX documents_b3 ON documents(b3, simhash, group_id, nshash);
-             CREATE INDEX documents_nshash ON documents(nshash, simhash, group_id);
-             UPDATE settings SET value = '2' WHERE key = 'format';",
-        )
-        .map_err(sql)?;
-    }
-    if matches!(format.as_deref(), Some("1" | "2")) {
-        tx.execute_batch(
-            "CREATE TABLE token_keys(id INTEGER PRIMARY KEY, keys BLOB NOT NULL);
-             UPDATE settings SET value = '3' WHERE key = 'format';",
-        )
-        .map_err(sql)?;
-    }
-    // Format 4 writes segments whose filter keeps a hash's probes in one block; the
-    // segments already there keep theirs and are read as they are.
-    if matches!(format.as_deref(), Some("1" | "2" | "3")) {
-        tx.execute_batch("UPDATE settings SET value = '4' WHERE key = 'format';").map_err(sql)?;
-    }
-    // Format 5 writes segments whose filter picks a hash's block by its top bits (a merge
-    // then fills the filter in order); the segments already there are read as they are.
-    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4")) {
-        tx.execute_batch("UPDATE settings SET value = '5' WHERE key = 'format';").map_err(sql)?;
-    }
-    // Format 6 writes segments whose entries are packed (`TWSEG04`, 10 bytes an entry
-    // instead of 16 at 100,000 documents) and token keys of one byte; the segments and
-    // keys already there are read as they are (the keys' width is kept with them), the
-    // segments packed when they are next merged.
-    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5")) {
-        let has_width: bool = tx
-            .query_row("SELECT count(*) FROM pragma_table_info('token_keys') WHERE name = 'width'", [], |r| {
-                r.get::<_, i64>(0)
-            })
-            .map(|n| n > 0)
-            .map_err(sql)?;
-        if !has_width {
-            tx.execute_batch("ALTER TABLE token_keys ADD COLUMN width INTEGER NOT NULL DEFAULT 2;").map_err(sql)?;
+    // Format N is brought to N + 1 by the step after it, then on to the newest.
+    if let Some(from) = UPGRADES.iter().position(|(format_from, _)| Some(*format_from) == format.as_deref()) {
+        for (format_from, step) in &UPGRADES[from..] {
+            step(&tx).map_err(sql)?;
+            let next = format_from.parse::<u32>().map_or(0, |n| n + 1);
+            tx.execute("UPDATE settings SET value = ?1 WHERE key = 'format'", params![next.to_string()]).map_err(sql)?;
         }
-        tx.execute_batch("UPDATE settings SET value = '6' WHERE key = 'format';").map_err(sql)?;
-    }
-    // Format 7 writes segments that keep the top 48 bits of a hash (`TWSEG05`, 8 bytes an
-    // entry at 100,000 documents); the segments already there are read as they are and
-    // cut when they are next merged. Nothing in the catalog changes: the number keeps
-    // builds that cannot read the new segments from taking them for damaged ones.
-    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6")) {
-        tx.execute_batch("UPDATE settings SET value = '7' WHERE key = 'format';").map_err(sql)?;
-    }
-    // Format 8 finds near SimHashes by their two 32-bit halves, probed within one bit
-    // (`codec::half_probes`), instead of by four 16-bit bands: a band was shared by
-    // thousands of documents on one topic. The halves are the SimHash's own bits, so they
-    // are taken from the stored SimHash here.
-    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6" | "7")) {
-        if has_column(&tx, "b0").map_err(sql)? {
-            tx.execute_batch(
-                "DROP INDEX IF EXISTS documents_b0; DROP INDEX IF EXISTS documents_b1;
-                 DROP INDEX IF EXISTS documents_b2; DROP INDEX IF EXISTS documents_b3;
-                 ALTER TABLE documents DROP COLUMN b0; ALTER TABLE documents DROP COLUMN b1;
-                 ALTER TABLE documents DROP COLUMN b2; ALTER TABLE documents DROP COLUMN b3;",
-            )
-            .map_err(sql)?;
-        }
-        if !has_column(&tx, "h0").map_err(sql)? {
-            tx.execute_batch(
-                "ALTER TABLE documents ADD COLUMN h0 INTEGER; ALTER TABLE documents ADD COLUMN h1 INTEGER;
-                 UPDATE documents SET h0 = (simhash >> 32) & 4294967295, h1 = simhash & 4294967295
-                     WHERE simhash IS NOT NULL;
-                 CREATE INDEX documents_h0 ON documents(h0, simhash, group_id, nshash);
-                 CREATE INDEX documents_h1 ON documents(h1, simhash, group_id, nshash);",
-            )
-            .map_err(sql)?;
-        }
-        tx.execute_batch("UPDATE settings SET value = '8' WHERE key = 'format';").map_err(sql)?;
-    }
-    // Format 9 writes large segments with a finer sparse index (up to 20 bits instead of
-    // 16: buckets of about 512 entries); the segments already there are read as they are
-    // and get one when they are next merged. Nothing in the catalog changes: the number
-    // keeps builds that cannot read the new segments from taking them for damaged ones.
-    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8")) {
-        tx.execute_batch("UPDATE settings SET value = '9' WHERE key = 'format';").map_err(sql)?;
-    }
-    // Format 10 keeps the character grams of every document added from now on, in
-    // segments of their own; the documents archived before have none (until `compact`
-    // takes theirs from the stored texts), which the setting tells a check. The number
-    // keeps builds that cannot read the new segments from taking them for damaged ones.
-    if matches!(format.as_deref(), Some("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9")) {
-        // A catalog that already says which documents have their grams keeps its word.
-        let next = super::rows::last_id(&tx).map_err(sql)?.saturating_add(1);
-        tx.execute(
-            "INSERT OR IGNORE INTO settings(key, value) VALUES (?1, ?2)",
-            params![CHAR_GRAMS_FROM, next.to_string()],
-        )
-        .map_err(sql)?;
-        tx.execute_batch("UPDATE settings SET value = '10' WHERE key = 'format';").map_err(sql)?;
     }
     tx.commit().map_err(sql)
+}
+
+/// One step of [`upgrade`]: what a catalog of one format needs to be of the next.
+type Upgrade = fn(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>;
+
+/// Each format an archive may be of, with the step that brings it to the next.
+const UPGRADES: [(&str, Upgrade); 9] = [
+    ("1", texts_apart),
+    ("2", token_keys_table),
+    // Format 4 writes segments whose filter keeps a hash's probes in one block; the
+    // segments already there keep theirs and are read as they are.
+    ("3", nothing_changes),
+    // Format 5 writes segments whose filter picks a hash's block by its top bits (a merge
+    // then fills the filter in order); the segments already there are read as they are.
+    ("4", nothing_changes),
+    ("5", token_key_widths),
+    // Format 7 writes segments that keep the top 48 bits of a hash (`TWSEG05`, 8 bytes an
+    // entry at 100,000 documents); the segments already there are read as they are and
+    // cut when they are next merged.
+    ("6", nothing_changes),
+    ("7", simhash_halves),
+    // Format 9 writes large segments with a finer sparse index (up to 20 bits instead of
+    // 16: buckets of about 512 entries); the segments already there are read as they are
+    // and get one when they are next merged.
+    ("8", nothing_changes),
+    ("9", char_grams_from_now),
+];
+
+/// A step where nothing in the catalog changes: the number keeps builds that cannot read
+/// the new segments from taking them for damaged ones.
+fn nothing_changes(_: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    Ok(())
+}
+
+/// Format 2 keeps the texts in a table of their own, and indexes the SimHash bands with
+/// what a near-duplicate lookup reads.
+fn texts_apart(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "CREATE TABLE texts(id INTEGER PRIMARY KEY, text BLOB NOT NULL);
+         INSERT INTO texts(id, text) SELECT id, text FROM documents;
+         ALTER TABLE documents DROP COLUMN text;
+         DROP INDEX documents_b0; DROP INDEX documents_b1; DROP INDEX documents_b2;
+         DROP INDEX documents_b3; DROP INDEX documents_nshash;
+         CREATE INDEX documents_b0 ON documents(b0, simhash, group_id, nshash);
+         CREATE INDEX documents_b1 ON documents(b1, simhash, group_id, nshash);
+         CREATE INDEX documents_b2 ON documents(b2, simhash, group_id, nshash);
+         CREATE INDEX documents_b3 ON documents(b3, simhash, group_id, nshash);
+         CREATE INDEX documents_nshash ON documents(nshash, simhash, group_id);",
+    )
+}
+
+/// Format 3 keeps each document's token keys.
+fn token_keys_table(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch("CREATE TABLE token_keys(id INTEGER PRIMARY KEY, keys BLOB NOT NULL);")
+}
+
+/// Format 6 writes segments whose entries are packed (`TWSEG04`, 10 bytes an entry
+/// instead of 16 at 100,000 documents) and token keys of one byte; the segments and keys
+/// already there are read as they are (the keys' width is kept with them), the segments
+/// packed when they are next merged.
+fn token_key_widths(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let has_width: bool = tx
+        .query_row("SELECT count(*) FROM pragma_table_info('token_keys') WHERE name = 'width'", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map(|n| n > 0)?;
+    if !has_width {
+        tx.execute_batch("ALTER TABLE token_keys ADD COLUMN width INTEGER NOT NULL DEFAULT 2;")?;
+    }
+    Ok(())
+}
+
+/// Format 8 finds near SimHashes by their two 32-bit halves, probed within one bit
+/// (`codec::half_probes`), instead of by four 16-bit bands: a band was shared by thousands
+/// of documents on one topic. The halves are the SimHash's own bits, so they are taken
+/// from the stored SimHash here.
+fn simhash_halves(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    if has_column(tx, "b0")? {
+        tx.execute_batch(
+            "DROP INDEX IF EXISTS documents_b0; DROP INDEX IF EXISTS documents_b1;
+             DROP INDEX IF EXISTS documents_b2; DROP INDEX IF EXISTS documents_b3;
+             ALTER TABLE documents DROP COLUMN b0; ALTER TABLE documents DROP COLUMN b1;
+             ALTER TABLE documents DROP COLUMN b2; ALTER TABLE documents DROP COLUMN b3;",
+        )?;
+    }
+    if !has_column(tx, "h0")? {
+        tx.execute_batch(
+            "ALTER TABLE documents ADD COLUMN h0 INTEGER; ALTER TABLE documents ADD COLUMN h1 INTEGER;
+             UPDATE documents SET h0 = (simhash >> 32) & 4294967295, h1 = simhash & 4294967295
+                 WHERE simhash IS NOT NULL;
+             CREATE INDEX documents_h0 ON documents(h0, simhash, group_id, nshash);
+             CREATE INDEX documents_h1 ON documents(h1, simhash, group_id, nshash);",
+        )?;
+    }
+    Ok(())
+}
+
+/// Format 10 keeps the character grams of every document added from now on, in segments
+/// of their own; the documents archived before have none (until `compact` takes theirs
+/// from the stored texts), which the setting tells a check. A catalog that already says
+/// which documents have their grams keeps its word.
+fn char_grams_from_now(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let next = super::rows::last_id(tx)?.saturating_add(1);
+    tx.execute("INSERT OR IGNORE INTO settings(key, value) VALUES (?1, ?2)", params![CHAR_GRAMS_FROM, next.to_string()])?;
+    Ok(())
 }
 
 /// The first document archived with its character grams ([`CHAR_GRAMS_FROM`]; `None` in

@@ -134,7 +134,8 @@ fn position_of(position: i32) -> Rows<u32> {
 /// A folded row's count of documents (`integer`, never negative): a negative one is
 /// damage, said as such, never read as a hash in no document.
 fn documents_of(documents: i32) -> Rows<usize> {
-    usize::try_from(documents).map_err(|_| RowError::Damaged(format!("a folded posting row counts {documents} documents")))
+    usize::try_from(documents)
+        .map_err(|_| RowError::Damaged(format!("a folded posting row counts {documents} documents")))
 }
 
 /// A hash's first live postings among its folded ones.

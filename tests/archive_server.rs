@@ -543,3 +543,22 @@ fn verify_and_a_check_find_damage_on_the_server_as_in_a_folder() {
     assert!(checked.contains("damaged") && checked.contains("position -1"), "{checked}");
     assert!(!checked.contains(crate::pg::ADMIN_PASSWORD), "{checked}");
 }
+
+/// A folded row's count of documents is a stored value too: a negative one is damage a
+/// check says, never read as a hash in no document (it once was, `unwrap_or(0)`).
+#[test]
+fn a_damaged_document_count_of_folded_postings_is_said_by_a_check() {
+    let server = PgServer::start();
+    let url = server.url();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_docs(dir, 6);
+    success(&twinspot(dir, &["archive", "add", &url, "docs", "-q"]));
+    success(&twinspot(dir, &["archive", "compact", &url]));
+    assert!(exact_count(&server, "SELECT count(*) FROM twinspot.kgrams_packed") > 0, "compact folds the postings");
+    success(&twinspot(dir, &["archive", "check", &url, "docs/00002.txt", "--json", "-"]));
+
+    server.sql("UPDATE twinspot.kgrams_packed SET documents = -1");
+    let checked = failure(dir, &["archive", "check", &url, "docs/00002.txt", "--json", "-"]);
+    assert!(checked.contains("damaged") && checked.contains("-1 documents"), "{checked}");
+}

@@ -110,14 +110,24 @@ pub(super) fn near_by_simhash(
 }
 
 /// Joins `groups` into the earliest of them; returns it, or `None` when there are none
-/// (nothing to join: a document removed meanwhile has no group), as the shared archive's
-/// `join_all` does.
-pub(super) fn join_all(conn: &Connection, mut groups: Vec<u32>) -> Result<Option<u32>, rusqlite::Error> {
+/// (nothing to join: a document removed meanwhile has no group), by the rule both
+/// archives follow ([`join_into_earliest`]).
+pub(super) fn join_all(conn: &Connection, groups: Vec<u32>) -> Result<Option<u32>, rusqlite::Error> {
+    join_into_earliest(groups, |target, other| rows::join_groups(conn, target, other))
+}
+
+/// The one rule of joining groups, for a folder archive and a shared one alike:
+/// `join(earliest, other)` for every other distinct group; the earliest, or `None` when
+/// there are none (nothing to join, which is no error).
+pub(super) fn join_into_earliest<E>(
+    mut groups: Vec<u32>,
+    mut join: impl FnMut(u32, u32) -> Result<(), E>,
+) -> Result<Option<u32>, E> {
     groups.sort_unstable();
     groups.dedup();
     let Some(&target) = groups.first() else { return Ok(None) };
     for &other in &groups[1..] {
-        rows::join_groups(conn, target, other)?;
+        join(target, other)?;
     }
     Ok(Some(target))
 }
@@ -177,5 +187,18 @@ mod tests {
     fn joining_no_groups_joins_nothing_and_is_no_error() {
         let conn = Connection::open_in_memory().unwrap();
         assert_eq!(join_all(&conn, Vec::new()).unwrap(), None);
+    }
+
+    #[test]
+    fn groups_are_joined_into_the_earliest_and_none_is_nothing_to_join() {
+        let mut joined = Vec::new();
+        let mut join = |into, from| {
+            joined.push((into, from));
+            Ok::<_, ()>(())
+        };
+        assert_eq!(join_into_earliest(Vec::new(), &mut join), Ok(None));
+        let earliest = join_into_earliest(vec![9, 3, 9, 5], &mut join);
+        assert_eq!(earliest, Ok(Some(3)));
+        assert_eq!(joined, [(3, 5), (3, 9)]);
     }
 }

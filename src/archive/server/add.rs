@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::super::add::{AddOptions, AddSummary};
 use super::super::codec::bands;
-use super::super::groups::{Fresh, near_by_simhash};
+use super::super::groups::{Fresh, join_into_earliest, near_by_simhash};
 use super::super::maintain::is_gone;
 use super::super::prepare::{Prepared, prepare, source_of};
 use super::super::signals::BySignal;
@@ -342,13 +342,7 @@ fn group_of_new(
 }
 
 /// Joins `groups` into the earliest of them; returns it, or `None` when there are none,
-/// as a folder archive's `join_all` does.
-fn join_all(tx: &mut Tx<'_>, s: &Schema, mut groups: Vec<u32>) -> Result<Option<u32>, RowError> {
-    groups.sort_unstable();
-    groups.dedup();
-    let Some(&target) = groups.first() else { return Ok(None) };
-    for &other in &groups[1..] {
-        rows::join_groups(tx, s, target, other)?;
-    }
-    Ok(Some(target))
+/// by the rule a folder archive's `join_all` follows too ([`join_into_earliest`]).
+fn join_all(tx: &mut Tx<'_>, s: &Schema, groups: Vec<u32>) -> Result<Option<u32>, RowError> {
+    join_into_earliest(groups, |target, other| rows::join_groups(tx, s, target, other))
 }

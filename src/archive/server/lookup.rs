@@ -131,6 +131,13 @@ fn position_of(position: i32) -> Rows<u32> {
     u32::try_from(position).map_err(|_| RowError::Damaged(format!("a stored posting has position {position}")))
 }
 
+/// A folded row's count of documents (`integer`, never negative): a negative one is
+/// damage, said as such, never read as a hash in no document.
+fn documents_of(documents: i32) -> Rows<usize> {
+    usize::try_from(documents)
+        .map_err(|_| RowError::Damaged(format!("a folded posting row counts {documents} documents")))
+}
+
 /// A hash's first live postings among its folded ones.
 struct FoldedFirst {
     /// At most [`CAP`], sorted by document then position.
@@ -171,7 +178,7 @@ fn folded_first(
             })
             .collect::<Rows<Vec<Posting>>>()?;
         let documents = match (gone.is_empty(), whole <= slice) {
-            (true, _) => Some(usize::try_from(documents).unwrap_or(0)),
+            (true, _) => Some(documents_of(documents)?),
             (false, true) => Some(distinct_documents(&list)),
             (false, false) => None,
         };

@@ -1,7 +1,8 @@
 //! Exports printed while the window keeps drawing (egui_kittest, with a fake printer in
 //! place of Chromium): the status line says the report is printing and offers Cancel; a
 //! cancel leaves no file, not even a temporary one; a finished print writes the PDF; a
-//! failed one is said once, in the problems panel.
+//! failed one is said once, in the problems panel; the export menu's appendix choice
+//! reaches the printer.
 
 use std::path::Path;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -33,7 +34,7 @@ fn slow_printer() -> (Printer, SlowPrinter) {
     let (done, returned) = channel::<()>();
     let wait = Mutex::new(wait);
     let done = Mutex::new(done);
-    let printer: Printer = Arc::new(move |html: &str| {
+    let printer: Printer = Arc::new(move |html: &str, _appendix: bool| {
         let succeed = wait.lock().unwrap().recv_timeout(Duration::from_secs(60)).unwrap_or(false);
         let _ = done.lock().unwrap().send(());
         if succeed {
@@ -144,4 +145,38 @@ fn a_failed_print_is_said_once_in_the_problems_panel_with_the_html_kept() {
     assert_eq!(state.status, None, "the error is not said in the status line as well");
     assert_eq!(harness.query_all_by_label_contains("it crashed").count(), 1);
     harness.get_by_label_contains("The report was not saved: fake-chromium did not print the PDF: it crashed.");
+}
+
+/// A printer that says whether it was asked for the appendix, and prints at once.
+fn recording_printer() -> (Printer, Receiver<bool>) {
+    let (tx, asked) = channel::<bool>();
+    let tx = Mutex::new(tx);
+    let printer: Printer = Arc::new(move |_html: &str, appendix: bool| {
+        let _ = tx.lock().unwrap().send(appendix);
+        Ok(b"%PDF-1.7 fake".to_vec())
+    });
+    (printer, asked)
+}
+
+/// Prints the whole check to a PDF and says whether the printer was asked for the appendix.
+fn printed_with_appendix(harness: &mut Harness<'_, TwinspotApp>, asked: &Receiver<bool>) -> bool {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("class.pdf");
+    harness.state_mut().start_export(ExportKind::Html, Scope::Run, pdf.clone(), false);
+    wait_for_export(harness);
+    assert!(pdf.is_file());
+    asked.recv_timeout(Duration::from_secs(30)).unwrap()
+}
+
+#[test]
+fn the_export_menus_appendix_choice_reaches_the_printer() {
+    let (printer, asked) = recording_printer();
+    let mut harness = harness(printer);
+    assert!(!printed_with_appendix(&mut harness, &asked), "off by default");
+    harness.get_by_label("Export").click();
+    harness.run();
+    harness.get_by_label("PDF with appendix").click();
+    harness.run();
+    assert!(harness.state().state.persisted.print_appendix, "the choice is remembered");
+    assert!(printed_with_appendix(&mut harness, &asked));
 }

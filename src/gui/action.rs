@@ -85,6 +85,8 @@ pub enum Action {
     SetMarkFilter(MarkFilter),
     /// Only the documents with signs that a copy was hidden (and their pairs), or all.
     SetFlaggedOnly(bool),
+    /// A PDF export prints the report's appendix too, or not.
+    SetPrintAppendix(bool),
     /// New filters of the view: recompute it.
     SetFilter(ViewFilter),
     /// Leaves document `doc` out of the view as a source.

@@ -8,7 +8,10 @@ use std::time::Instant;
 
 use egui::{Key, Modifiers, RichText};
 
+mod archive_actions;
 mod exporting;
+mod picking;
+mod results;
 
 use super::action::Action;
 use super::archive_jobs::ArchiveTarget;
@@ -21,10 +24,10 @@ use super::overview::overview_ui;
 use super::pair_view::{PairLayout, pair_view_ui};
 use super::results_table::table_ui;
 use super::review::filter_bar_ui;
-use super::session::{self, CHECK_EXTENSION, LastSession, SavedCheck};
+use super::session::{self, LastSession};
 use super::sidebar::sidebar_ui;
 use super::state::{
-    ArchiveTask, CheckSource, ListKind, OwnSession, PairView, Persisted, ResultsTab, RunState, SharedForm, State, Status,
+    ArchiveTask, CheckSource, ListKind, OwnSession, PairView, Persisted, ResultsTab, RunState, State, Status,
     default_marks_path, display_name,
 };
 use super::status_bar::status_ui;
@@ -138,37 +141,6 @@ impl TwinspotApp {
             had_results: self.state.report.is_some() || self.state.is_running(),
             check_name: self.state.check_name.clone(),
         }
-    }
-
-    /// Saves the lists, mode and settings as a named check where a dialog says.
-    fn save_check(&mut self) {
-        let state = &mut self.state;
-        let words = state.persisted.lang.class_tr();
-        let mut dialog = rfd::FileDialog::new()
-            .set_title(words.dialog_save_check)
-            .add_filter(words.saved_check, &[CHECK_EXTENSION])
-            .set_file_name(session::suggested_file_name(state.check_name.as_deref()));
-        if let Some(dir) = &state.persisted.last_dir {
-            dialog = dialog.set_directory(dir);
-        }
-        let Some(path) = dialog.save_file() else {
-            return;
-        };
-        let check = SavedCheck {
-            name: session::name_of(&path),
-            lists: state.inputs.lists.clone(),
-            mode: state.persisted.mode,
-            settings: state.persisted.settings.clone(),
-            archive: state.archive_in_use().map(PathBuf::from),
-        };
-        state.status = Some(match session::save(&check, &path) {
-            Ok(written) => {
-                state.check_name = Some(session::name_of(&written));
-                state.persisted.last_dir = written.parent().map(PathBuf::from);
-                Status::Saved(written)
-            }
-            Err(e) => Status::SaveFailed(e.to_string()),
-        });
     }
 
     /// Opens the named check saved at `path`: its lists, mode, settings and archive.
@@ -487,251 +459,46 @@ impl TwinspotApp {
     pub fn apply(&mut self, action: Action) {
         let state = &mut self.state;
         match action {
-            Action::AddFiles(kind) => {
-                let title = state.persisted.lang.class_tr().dialog_add_files.replace("{list}", list_name(state, kind));
-                let mut dialog = rfd::FileDialog::new().set_title(title);
-                if let Some(dir) = &state.persisted.last_dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(files) = dialog.pick_files() {
-                    state.persisted.last_dir = files.first().and_then(|f| f.parent()).map(PathBuf::from);
-                    state.inputs.add(kind, files);
-                    state.follow_lists();
-                }
-            }
-            Action::AddFolder(kind) => {
-                let title = state.persisted.lang.class_tr().dialog_add_folder.replace("{list}", list_name(state, kind));
-                let mut dialog = rfd::FileDialog::new().set_title(title);
-                if let Some(dir) = &state.persisted.last_dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(folders) = dialog.pick_folders() {
-                    state.persisted.last_dir = folders.first().cloned();
-                    state.inputs.add(kind, folders);
-                    state.follow_lists();
-                }
-            }
+            Action::AddFiles(kind) => self.add_files_with_dialog(kind),
+            Action::AddFolder(kind) => self.add_folder_with_dialog(kind),
             Action::Remove(kind, i) => state.inputs.remove(kind, i),
             Action::Clear(kind) => state.inputs.clear(kind),
-            Action::Dropped(target, paths) => {
-                let was_empty = state.inputs.is_empty() && state.report.is_none();
-                let two_files = paths.len() == 2 && paths.iter().all(|p| p.is_file());
-                if target.is_none() && was_empty && two_files && !state.is_running() {
-                    // Two files on an empty window: compare them at once and open the pair.
-                    let mut paths = paths.into_iter();
-                    state.inputs.add(ListKind::Suspect, paths.next());
-                    state.inputs.add(ListKind::Reference, paths.next());
-                    state.persisted.mode = Mode::SuspectsVsReferences;
-                    // The two files with each other, not with an archive.
-                    state.persisted.use_archive = false;
-                    state.open_first_pair = true;
-                    self.start_check();
-                } else {
-                    state.inputs.add(target.unwrap_or(ListKind::Suspect), paths);
-                    state.follow_lists();
-                }
-            }
+            Action::Dropped(target, paths) => self.dropped(target, paths),
             Action::Check => self.start_check(),
             Action::Cancel => self.cancel_check(),
-            Action::OpenPair(i) => {
-                if let (Some(report), Some(view)) = (&state.report, &state.view)
-                    && let Some(&raw) = view.origin.get(i)
-                {
-                    state.table.selected = Some(i);
-                    state.pair = Some(PairView::new(raw, report, &state.marks));
-                }
-            }
-            Action::FocusPassage(i) => {
-                if let Some(view) = &mut state.pair {
-                    view.focus(i);
-                }
-            }
-            Action::SwapSides => {
-                if let Some(view) = &mut state.pair {
-                    view.swap();
-                }
-            }
-            Action::MarkPair(i, mark) => {
-                if let Some(report) = state.report.clone()
-                    && let Some(pair) = report.pairs.get(i)
-                {
-                    state.marks.set_pair(&report, pair, mark);
-                    state.save_marks();
-                    state.refresh_view();
-                }
-            }
-            Action::MarkPassage(i, p, mark) => {
-                if let Some(report) = state.report.clone()
-                    && let Some(pair) = report.pairs.get(i)
-                    && let Some(passage) = pair.passages.get(p)
-                {
-                    state.marks.set_passage(&report, pair, passage, mark);
-                    state.save_marks();
-                    state.refresh_view();
-                }
-            }
-            Action::SetNote(i, note) => {
-                if let Some(report) = state.report.clone()
-                    && let Some(pair) = report.pairs.get(i)
-                    && state.marks.pair(&report, pair).map_or("", |m| m.note.as_str()) != note
-                {
-                    state.marks.set_note(&report, pair, &note);
-                    state.save_marks();
-                }
-            }
+            Action::OpenPair(i) => self.open_pair(i),
+            Action::FocusPassage(i) => self.on_pair(|view| view.focus(i)),
+            Action::SwapSides => self.on_pair(PairView::swap),
+            Action::MarkPair(i, mark) => self.mark_pair(i, mark),
+            Action::MarkPassage(i, p, mark) => self.mark_passage(i, p, mark),
+            Action::SetNote(i, note) => self.set_note(i, &note),
             Action::FilterChanged => state.refresh_view(),
-            Action::ClosePair => {
-                state.pair = None;
-                state.lists_over_pair = false;
-                state.table.scroll_to_selected = true;
-            }
-            Action::StepPassage(delta) => {
-                // Passages are listed from the full report, dismissed ones included.
-                if let (Some(view), Some(report)) = (&mut state.pair, &state.report) {
-                    view.step(report, delta);
-                }
-            }
+            Action::ClosePair => self.close_pair(),
+            Action::StepPassage(delta) => self.step_passage(delta),
             Action::MoveSelection(delta) => state.table.move_selection(delta),
-            Action::MoveDocument(delta) => {
-                // The overview's rows as drawn: by overall similarity, filtered by name and flags.
-                if let Some(view) = &state.view {
-                    let filter = state.table.name_filter.trim().to_lowercase();
-                    let rows: Vec<usize> = crate::report::view::overview(&view.report)
-                        .into_iter()
-                        .map(|r| r.doc)
-                        .filter(|&d| filter.is_empty() || state.name(d).to_lowercase().contains(&filter))
-                        .filter(|&d| !state.table.flagged_only || super::state::is_flagged(&view.report, d))
-                        .collect();
-                    let at = state.table.selected_doc.and_then(|d| rows.iter().position(|&r| r == d));
-                    let next = match at {
-                        None => 0,
-                        Some(i) => i.saturating_add_signed(delta).min(rows.len().saturating_sub(1)),
-                    };
-                    if let Some(&doc) = rows.get(next) {
-                        state.table.selected_doc = Some(doc);
-                        state.table.selected = None;
-                    }
-                }
-            }
-            Action::OpenArchive => {
-                let mut dialog = rfd::FileDialog::new().set_title(state.persisted.lang.class_tr().dialog_open_archive);
-                if let Some(dir) =
-                    state.persisted.archive.as_deref().and_then(|d| d.parent()).or(state.persisted.last_dir.as_deref())
-                {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(dir) = dialog.pick_folder() {
-                    self.apply(Action::UseArchive(dir));
-                }
-            }
-            Action::UseArchive(dir) => {
-                if !state.is_running() {
-                    // A chosen archive is what the suspects are checked against next.
-                    state.persisted.mode = Mode::SuspectsVsReferences;
-                    state.persisted.use_archive = true;
-                    self.open_archive(dir, true);
-                }
-            }
-            Action::OpenSharedForm => {
-                let shared = state.persisted.archive.as_deref().map(|n| n.to_string_lossy().into_owned());
-                let form = match shared.filter(|name| is_server_url(name)) {
-                    Some(name) => SharedForm::of(&name, state.persisted.archive_schema.as_deref()),
-                    None => SharedForm::default(),
-                };
-                state.archive.shared_form = Some(form);
-            }
+            Action::MoveDocument(delta) => self.move_document(delta),
+            Action::OpenArchive => self.open_archive_with_dialog(),
+            Action::UseArchive(dir) => self.use_archive(dir),
+            Action::OpenSharedForm => self.open_shared_form(),
             Action::EditSharedForm(form) => state.archive.shared_form = Some(form),
             Action::CloseSharedForm => state.archive.shared_form = None,
             Action::ConnectShared => self.connect_shared(),
-            Action::CancelArchiveOpen => {
-                if matches!(state.archive.task, ArchiveTask::Opening { .. }) {
-                    // The job's late answer is dropped as stale.
-                    state.archive.task = ArchiveTask::Idle;
-                    state.archive.error = None;
-                    state.persisted.archive = None;
-                    state.persisted.use_archive = false;
-                }
-            }
-            Action::CloseArchive => {
-                if !state.is_running() {
-                    self.cancel_archive_add();
-                    self.archive_cancel = None;
-                    let state = &mut self.state;
-                    state.archive.reset();
-                    state.archive.password = None;
-                    state.persisted.archive = None;
-                    state.persisted.use_archive = false;
-                }
-            }
-            Action::AddFilesToArchive | Action::AddFolderToArchive => {
-                let title = state.persisted.lang.class_tr().dialog_add_to_archive;
-                let mut dialog = rfd::FileDialog::new().set_title(title);
-                if let Some(dir) = &state.persisted.last_dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                let picked =
-                    if action == Action::AddFilesToArchive { dialog.pick_files() } else { dialog.pick_folders() };
-                if let Some(paths) = picked {
-                    state.persisted.last_dir = paths
-                        .first()
-                        .and_then(|p| if p.is_dir() { Some(p.as_path()) } else { p.parent() })
-                        .map(PathBuf::from);
-                    self.add_to_archive(paths);
-                }
-            }
+            Action::CancelArchiveOpen => self.cancel_archive_open(),
+            Action::CloseArchive => self.close_archive(),
+            Action::AddFilesToArchive => self.add_to_archive_with_dialog(false),
+            Action::AddFolderToArchive => self.add_to_archive_with_dialog(true),
             Action::AddToArchive(paths) => self.add_to_archive(paths),
             Action::CancelArchiveAdd => self.cancel_archive_add(),
-            Action::SetSource(source) => {
-                // A mode picked by hand no longer follows the lists.
-                state.persisted.mode_chosen = true;
-                let (mode, use_archive) = match source {
-                    CheckSource::References => (Mode::SuspectsVsReferences, false),
-                    CheckSource::Archive => (Mode::SuspectsVsReferences, state.persisted.archive.is_some()),
-                    CheckSource::AllVsAll => (Mode::AllVsAll, false),
-                    CheckSource::Classmates => (Mode::Classmates, false),
-                };
-                state.persisted.mode = mode;
-                state.persisted.use_archive = use_archive;
-            }
+            Action::SetSource(source) => self.set_source(source),
             Action::ToggleSidebar => state.toggle_lists(),
             Action::ToggleShortcuts => state.show_shortcuts = !state.show_shortcuts,
             Action::SaveCheck => self.save_check(),
-            Action::OpenCheck => {
-                let words = state.persisted.lang.class_tr();
-                let mut dialog = rfd::FileDialog::new()
-                    .set_title(words.dialog_open_check)
-                    .add_filter(words.saved_check, &[CHECK_EXTENSION]);
-                if let Some(dir) = &state.persisted.last_dir {
-                    dialog = dialog.set_directory(dir);
-                }
-                if let Some(path) = dialog.pick_file() {
-                    self.load_check(&path);
-                }
-            }
+            Action::OpenCheck => self.open_check_with_dialog(),
             Action::LoadCheck(path) => self.load_check(&path),
-            Action::Find(query) => {
-                if let (Some(view), Some(report)) = (&mut state.pair, &state.report)
-                    && let Some(pair) = report.pairs.get(view.pair)
-                {
-                    let text = |id: usize| report.documents.get(id).map_or("", |d| &*d.text);
-                    view.find.search(query, text(pair.a), text(pair.b));
-                }
-            }
-            Action::FindStep(delta) => {
-                if let Some(view) = &mut state.pair {
-                    view.find.step(delta);
-                }
-            }
-            Action::FocusFind(on) => {
-                if let Some(view) = &mut state.pair {
-                    view.find.focus = on;
-                }
-            }
-            Action::FindScrolled => {
-                if let Some(view) = &mut state.pair {
-                    view.find.pending_scroll = false;
-                }
-            }
+            Action::Find(query) => self.find(query),
+            Action::FindStep(delta) => self.on_pair(|view| view.find.step(delta)),
+            Action::FocusFind(on) => self.on_pair(|view| view.find.focus = on),
+            Action::FindScrolled => self.on_pair(|view| view.find.pending_scroll = false),
             Action::SelectInput(kind, row) => {
                 if let Some(selected) = state.inputs.selected.get_mut(kind.index()) {
                     *selected = row;
@@ -743,6 +510,7 @@ impl TwinspotApp {
             Action::SetNameFilter(name) => state.table.name_filter = name,
             Action::SetMarkFilter(filter) => state.table.mark_filter = filter,
             Action::SetFlaggedOnly(on) => state.table.flagged_only = on,
+            Action::SetPrintAppendix(on) => state.persisted.print_appendix = on,
             Action::SetFilter(filter) => {
                 state.filter = filter;
                 state.refresh_view();
@@ -769,28 +537,10 @@ impl TwinspotApp {
                 }
             }
             Action::SetTab(tab) => state.tab = tab,
-            Action::PassageClicked { side, passage } => {
-                if let Some(view) = &mut state.pair {
-                    view.clicked(side, passage);
-                }
-            }
-            Action::ScrolledSide { side, passage } => {
-                if let Some(pending) = state.pair.as_mut().and_then(|v| v.pending_scroll.get_mut(side))
-                    && *pending == Some(passage)
-                {
-                    *pending = None;
-                }
-            }
-            Action::SelectText(on) => {
-                if let Some(view) = &mut state.pair {
-                    view.select_text = on;
-                }
-            }
-            Action::EditNote(note) => {
-                if let Some(view) = &mut state.pair {
-                    view.note = note;
-                }
-            }
+            Action::PassageClicked { side, passage } => self.on_pair(|view| view.clicked(side, passage)),
+            Action::ScrolledSide { side, passage } => self.scrolled_side(side, passage),
+            Action::SelectText(on) => self.on_pair(|view| view.select_text = on),
+            Action::EditNote(note) => self.on_pair(|view| view.note = note),
             Action::Export(kind, scope) => self.export_with_dialog(kind, scope),
             Action::CancelExport => self.cancel_export(),
         }

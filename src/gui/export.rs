@@ -2,14 +2,15 @@
 //! pairs, or the self-contained HTML report (whole check, one document or one pair, in the
 //! window's language) — as a PDF when the name chosen ends in `.pdf`, and anonymised for a
 //! hand-out when the reviewer says so. A closed dialog (or no dialog backend at all,
-//! which rfd reports the same way) is not an error. The window writes on a thread of its
+//! which the dialogs report the same way) is not an error. The window writes on a thread of its
 //! own (the export job); this module asks where and writes.
 
 use std::path::{Path, PathBuf};
 
+use super::dialogs::{self, Dialog, Filter};
 use crate::Report;
 use crate::report::html::{HtmlOptions, Scope, render};
-use crate::report::pdf::{Paper, PdfError, find_browser, print_pdf};
+use crate::report::pdf::{Paper, PdfError, PrintOptions, find_browser, print_pdf_with};
 use crate::report::words::ReportLang;
 use crate::report::write::write_atomic;
 use crate::report::{csv::to_csv, json::to_json};
@@ -76,18 +77,19 @@ pub fn ask_where(
     report: &Report,
     scope: Scope,
     lang: ReportLang,
+    title: &str,
     last_dir: Option<&Path>,
 ) -> Option<(PathBuf, bool)> {
     let ext = kind.extension();
-    let mut dialog =
-        rfd::FileDialog::new().set_file_name(kind.file_name(report, scope)).add_filter(ext.to_uppercase(), &[ext]);
+    let upper = ext.to_uppercase();
+    let exts = [ext];
+    let mut filters = vec![Filter { name: &upper, extensions: &exts }];
     if kind == ExportKind::Html {
-        dialog = dialog.add_filter("PDF", &["pdf"]);
+        filters.push(Filter { name: "PDF", extensions: &["pdf"] });
     }
-    if let Some(dir) = last_dir {
-        dialog = dialog.set_directory(dir);
-    }
-    let path = dialog.save_file()?;
+    let name = kind.file_name(report, scope);
+    let dialog = Dialog { title, start: last_dir, file_name: Some(&name), filters: &filters };
+    let path = dialogs::save_file(&dialog)?;
     let anonymize = if kind == ExportKind::Html { ask_anonymize(lang)? } else { false };
     Some((path, anonymize))
 }
@@ -130,16 +132,16 @@ pub fn is_pdf(path: &Path) -> bool {
 }
 
 /// `html` printed to PDF by the Chromium or Chrome found (`TWINSPOT_CHROMIUM`, the `PATH`),
-/// on the locale's paper.
-pub fn print_with_chromium(html: &str) -> Result<Vec<u8>, PdfError> {
+/// on the locale's paper, with the report's appendix when `appendix` says so.
+pub fn print_with_chromium(html: &str, appendix: bool) -> Result<Vec<u8>, PdfError> {
     let browser = find_browser().ok_or(PdfError::NoBrowser)?;
-    print_pdf(&browser, html, Paper::from_locale())
+    print_pdf_with(&browser, html, PrintOptions { paper: Paper::from_locale(), appendix })
 }
 
 /// Writes the report in `kind` to `path` (see [`write_with`]), printing a PDF with
 /// Chromium.
 pub fn write(kind: ExportKind, report: &Report, options: &HtmlOptions<'_>, path: &Path) -> Result<(), String> {
-    write_with(kind, report, options, path, &print_with_chromium, &|| true).map(|_| ())
+    write_with(kind, report, options, path, &|html| print_with_chromium(html, false), &|| true).map(|_| ())
 }
 
 /// Writes the report in `kind` to `path`, atomically (a crash leaves the previous file or

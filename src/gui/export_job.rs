@@ -17,8 +17,9 @@ use crate::report::marks::Marks;
 use crate::report::pdf::PdfError;
 use crate::report::words::ReportLang;
 
-/// Turns a report's HTML into a PDF's bytes.
-pub type Printer = Arc<dyn Fn(&str) -> Result<Vec<u8>, PdfError> + Send + Sync>;
+/// Turns a report's HTML into a PDF's bytes, with the report's appendix when the second
+/// argument says so.
+pub type Printer = Arc<dyn Fn(&str, bool) -> Result<Vec<u8>, PdfError> + Send + Sync>;
 
 /// The printer of the window: Chromium or Chrome, headless.
 pub fn chromium() -> Printer {
@@ -40,6 +41,8 @@ pub struct ExportRequest {
     /// The check the view was made from, and each view pair's pair in it.
     pub original: Option<(Arc<Report>, Vec<usize>)>,
     pub anonymize: bool,
+    /// A PDF also prints the report's appendix.
+    pub appendix: bool,
 }
 
 impl ExportRequest {
@@ -53,7 +56,8 @@ impl ExportRequest {
             original: self.original.as_ref().map(|(report, origin)| Original { report, origin }),
             anonymize: self.anonymize,
         };
-        write_with(self.kind, &self.report, &options, &self.path, print.as_ref(), go_on)
+        let print_one = |html: &str| print(html, self.appendix);
+        write_with(self.kind, &self.report, &options, &self.path, &print_one, go_on)
     }
 }
 

@@ -7,6 +7,7 @@ pub mod action;
 pub mod app;
 pub mod archive_jobs;
 pub mod archive_panel;
+pub mod dialogs;
 pub mod errors_panel;
 pub mod export;
 pub mod export_job;

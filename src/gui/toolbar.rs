@@ -104,6 +104,10 @@ pub fn toolbar_ui(ui: &mut egui::Ui, state: &State, actions: &mut Vec<Action>) {
                     {
                         actions.push(Action::Export(ExportKind::Html, Scope::Pair(p)));
                     }
+                    let mut appendix = state.persisted.print_appendix;
+                    if ui.checkbox(&mut appendix, tr.print_appendix).on_hover_text(tr.tip_print_appendix).changed() {
+                        actions.push(Action::SetPrintAppendix(appendix));
+                    }
                     ui.separator();
                     for (label, kind) in [(tr.export_json, ExportKind::Json), (tr.export_csv, ExportKind::Csv)] {
                         if ui.button(label).clicked() {

@@ -24,8 +24,9 @@ impl TwinspotApp {
             return;
         };
         let lang = state.persisted.lang.report_lang();
+        let title = state.persisted.lang.tr().export_dialog;
         let last_dir = state.persisted.last_dir.clone();
-        if let Some((path, anonymize)) = ask_where(kind, &view.report, scope, lang, last_dir.as_deref()) {
+        if let Some((path, anonymize)) = ask_where(kind, &view.report, scope, lang, title, last_dir.as_deref()) {
             self.start_export(kind, scope, path, anonymize);
         }
     }
@@ -51,6 +52,7 @@ impl TwinspotApp {
             // The check the view was made from: dismissed passages are listed.
             original: state.report.clone().map(|report| (report, view.origin.clone())),
             anonymize,
+            appendix: state.persisted.print_appendix,
         };
         match ExportJob::start(request, self.printer.clone(), self.waker.clone()) {
             Ok(job) => {

@@ -33,6 +33,8 @@ pub struct Persisted {
     pub mode_chosen: bool,
     /// The sidebar is folded away, giving its room to the results.
     pub sidebar_hidden: bool,
+    /// A PDF export also prints the report's appendix (full texts, inputs' SHA-256).
+    pub print_appendix: bool,
     /// What the last session left open: reopened on restart.
     pub session: LastSession,
 }
@@ -50,6 +52,7 @@ impl Default for Persisted {
             use_archive: false,
             mode_chosen: false,
             sidebar_hidden: false,
+            print_appendix: false,
             session: LastSession::default(),
         }
     }
@@ -76,6 +79,7 @@ impl Persisted {
             lang: current.lang,
             last_dir: current.last_dir.clone(),
             sidebar_hidden: current.sidebar_hidden,
+            print_appendix: current.print_appendix,
             ..self
         }
     }

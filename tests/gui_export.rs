@@ -13,6 +13,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use twinspot::Mode;
 use twinspot::gui::export::ExportKind;
+use twinspot::gui::export::PrintAsk;
 use twinspot::gui::export_job::Printer;
 use twinspot::gui::i18n::Lang;
 use twinspot::gui::state::Status;
@@ -34,7 +35,7 @@ fn slow_printer() -> (Printer, SlowPrinter) {
     let (done, returned) = channel::<()>();
     let wait = Mutex::new(wait);
     let done = Mutex::new(done);
-    let printer: Printer = Arc::new(move |html: &str, _appendix: bool| {
+    let printer: Printer = Arc::new(move |html: &str, _ask: &PrintAsk<'_>| {
         let succeed = wait.lock().unwrap().recv_timeout(Duration::from_secs(60)).unwrap_or(false);
         let _ = done.lock().unwrap().send(());
         if succeed {
@@ -129,6 +130,32 @@ fn a_cancelled_print_writes_no_file() {
     assert_eq!(harness.state().state.status, Some(Status::ExportCancelled));
 }
 
+/// A cancel reaches the printer while it prints, so it stops (the browser is killed)
+/// instead of finishing a PDF nobody saves.
+#[test]
+fn a_cancelled_print_stops_the_printer_at_once() {
+    let (stopped, said) = channel::<()>();
+    let stopped = Mutex::new(stopped);
+    let printer: Printer = Arc::new(move |_html: &str, ask: &PrintAsk<'_>| {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(60) {
+            if (ask.cancelled)() {
+                let _ = stopped.lock().unwrap().send(());
+                return Err(PdfError::Stopped);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Ok(b"%PDF-1.7 too late".to_vec())
+    });
+    let mut harness = harness(printer);
+    let dir = tempfile::tempdir().unwrap();
+    printing(&mut harness, &dir.path().join("class.pdf"));
+    harness.get_by_label("Cancel").click();
+    harness.run();
+    said.recv_timeout(Duration::from_secs(30)).expect("the printer was told of the cancel");
+    assert!(files_in(dir.path()).is_empty());
+}
+
 #[test]
 fn a_failed_print_is_said_once_in_the_problems_panel_with_the_html_kept() {
     let (printer, control) = slow_printer();
@@ -151,8 +178,8 @@ fn a_failed_print_is_said_once_in_the_problems_panel_with_the_html_kept() {
 fn recording_printer() -> (Printer, Receiver<bool>) {
     let (tx, asked) = channel::<bool>();
     let tx = Mutex::new(tx);
-    let printer: Printer = Arc::new(move |_html: &str, appendix: bool| {
-        let _ = tx.lock().unwrap().send(appendix);
+    let printer: Printer = Arc::new(move |_html: &str, ask: &PrintAsk<'_>| {
+        let _ = tx.lock().unwrap().send(ask.appendix);
         Ok(b"%PDF-1.7 fake".to_vec())
     });
     (printer, asked)

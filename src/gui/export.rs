@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::dialogs::{self, Dialog, Filter};
 use crate::Report;
 use crate::report::html::{HtmlOptions, Scope, render};
-use crate::report::pdf::{Paper, PdfError, PrintOptions, find_browser, print_pdf_with};
+use crate::report::pdf::{Paper, PdfError, PrintOptions, find_browser, print_pdf_unless};
 use crate::report::words::ReportLang;
 use crate::report::write::write_atomic;
 use crate::report::{csv::to_csv, json::to_json};
@@ -131,17 +131,27 @@ pub fn is_pdf(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
 }
 
+/// What a printer is asked besides the HTML.
+pub struct PrintAsk<'a> {
+    /// Print the report's appendix too.
+    pub appendix: bool,
+    /// True once the export is cancelled: a printer stops then (the browser is killed)
+    /// instead of finishing a PDF nobody will save.
+    pub cancelled: &'a dyn Fn() -> bool,
+}
+
 /// `html` printed to PDF by the Chromium or Chrome found (`TWINSPOT_CHROMIUM`, the `PATH`),
-/// on the locale's paper, with the report's appendix when `appendix` says so.
-pub fn print_with_chromium(html: &str, appendix: bool) -> Result<Vec<u8>, PdfError> {
+/// on the locale's paper, with the report's appendix when asked; the browser is killed as
+/// soon as the export is cancelled.
+pub fn print_with_chromium(html: &str, ask: &PrintAsk<'_>) -> Result<Vec<u8>, PdfError> {
     let browser = find_browser().ok_or(PdfError::NoBrowser)?;
-    print_pdf_with(&browser, html, PrintOptions { paper: Paper::from_locale(), appendix })
+    print_pdf_unless(&browser, html, PrintOptions { paper: Paper::from_locale(), appendix: ask.appendix }, ask.cancelled)
 }
 
 /// Writes the report in `kind` to `path` (see [`write_with`]), printing a PDF with
 /// Chromium.
 pub fn write(kind: ExportKind, report: &Report, options: &HtmlOptions<'_>, path: &Path) -> Result<(), String> {
-    write_with(kind, report, options, path, &|html| print_with_chromium(html, false), &|| true).map(|_| ())
+    write_with(kind, report, options, path, &|html| print_with_chromium(html, &PrintAsk { appendix: false, cancelled: &|| false }), &|| true).map(|_| ())
 }
 
 /// Writes the report in `kind` to `path`, atomically (a crash leaves the previous file or

@@ -9,7 +9,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::export::{ExportKind, print_with_chromium, write_with};
+use super::export::{ExportKind, PrintAsk, print_with_chromium, write_with};
 use super::worker::Waker;
 use crate::Report;
 use crate::report::html::{HtmlOptions, Original, Scope};
@@ -17,9 +17,8 @@ use crate::report::marks::Marks;
 use crate::report::pdf::PdfError;
 use crate::report::words::ReportLang;
 
-/// Turns a report's HTML into a PDF's bytes, with the report's appendix when the second
-/// argument says so.
-pub type Printer = Arc<dyn Fn(&str, bool) -> Result<Vec<u8>, PdfError> + Send + Sync>;
+/// Turns a report's HTML into a PDF's bytes, as [`PrintAsk`] says.
+pub type Printer = Arc<dyn Fn(&str, &PrintAsk<'_>) -> Result<Vec<u8>, PdfError> + Send + Sync>;
 
 /// The printer of the window: Chromium or Chrome, headless.
 pub fn chromium() -> Printer {
@@ -46,8 +45,9 @@ pub struct ExportRequest {
 }
 
 impl ExportRequest {
-    /// Renders, prints and writes; `go_on` is asked just before the file is written.
-    fn run(&self, print: &Printer, go_on: &dyn Fn() -> bool) -> Result<bool, String> {
+    /// Renders, prints and writes; `go_on` is asked just before the file is written,
+    /// `cancelled` by the printer while it prints.
+    fn run(&self, print: &Printer, go_on: &dyn Fn() -> bool, cancelled: &dyn Fn() -> bool) -> Result<bool, String> {
         let options = HtmlOptions {
             scope: self.scope,
             lang: self.lang,
@@ -56,7 +56,7 @@ impl ExportRequest {
             original: self.original.as_ref().map(|(report, origin)| Original { report, origin }),
             anonymize: self.anonymize,
         };
-        let print_one = |html: &str| print(html, self.appendix);
+        let print_one = |html: &str| print(html, &PrintAsk { appendix: self.appendix, cancelled });
         write_with(self.kind, &self.report, &options, &self.path, &print_one, go_on)
     }
 }
@@ -86,7 +86,8 @@ impl ExportJob {
         let job_phase = phase.clone();
         std::thread::Builder::new().name("twinspot-export".into()).spawn(move || {
             let go_on = || job_phase.compare_exchange(WORKING, WRITING, Ordering::SeqCst, Ordering::SeqCst).is_ok();
-            let result = request.run(&printer, &go_on);
+            let cancelled = || job_phase.load(Ordering::SeqCst) == CANCELLED;
+            let result = request.run(&printer, &go_on, &cancelled);
             // After a cancel nobody listens any more: the result is dropped, as asked.
             if tx.send(result).is_ok() {
                 waker();

@@ -703,4 +703,38 @@ mod tests {
         assert_eq!(underlined[0].format.color, FLAG_COLOUR);
         assert_eq!(&job.text[underlined[0].byte_range.start.0..underlined[0].byte_range.end.0], "о");
     }
+
+    #[test]
+    fn word_pairs_of_a_translated_passage_are_underlined_in_both_texts() {
+        use crate::model::{Span, Translation};
+        let mut a = DocumentEntry::unread(0, "a.txt".into(), "a.txt".into(), crate::model::Role::Suspect);
+        a.text = std::sync::Arc::from("软件工程是一门学科。");
+        let mut b = DocumentEntry::unread(1, "b.txt".into(), "b.txt".into(), crate::model::Role::Reference);
+        b.text = std::sync::Arc::from("Software engineering is a discipline.");
+        let mut passage = Passage::copied((0, 10), (0, 37));
+        let word = Span { a_start: 0, a_end: 2, b_start: 0, b_end: 8 };
+        passage.translated =
+            Some(Box::new(Translation { from: "en".into(), units: 1, aligned: vec![], words: vec![word] }));
+        let pair = Pair {
+            a: 0,
+            b: 1,
+            score: 1.0,
+            score_b: 1.0,
+            simhash_distance: None,
+            passages: vec![passage],
+            longest: 10,
+            shared_sentences: 0,
+            near_duplicate: false,
+        };
+        for (doc, first, word) in [(&a, true, "软件"), (&b, false, "Software")] {
+            let job = layout_job(doc, &pair, first, &[false], 400.0, Color32::WHITE);
+            let lit: Vec<&str> = job
+                .sections
+                .iter()
+                .filter(|s| s.format.underline.color == rgb(WORD_COLOUR))
+                .map(|s| &job.text[s.byte_range.start.0..s.byte_range.end.0])
+                .collect();
+            assert_eq!(lit, [word], "{:?}", job.sections);
+        }
+    }
 }

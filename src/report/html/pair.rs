@@ -10,7 +10,7 @@ use maud::{Escaper, Markup, PreEscaped, html};
 use super::review::{ShownPair, ShownPassage, Status};
 use super::{Ctx, percent};
 use crate::report::marks::Mark;
-use crate::report::palette::{WORD_COLOUR, kind_css, runs, word_ranges};
+use crate::report::palette::{WORD_COLOUR, kind_css, runs};
 use crate::report::{DocumentEntry, byte_range};
 
 /// Excerpts of pairs beyond the limits are cut to this many characters per side.
@@ -148,7 +148,7 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
     let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     starts.push(text.len());
     let chars = (starts.len() - 1) as u32;
-    let word_tag = word_tag();
+    let words = word_tags(ctx, shown, first, chars);
     let mut flagged: Vec<(u32, u32, &str)> = doc
         .flags
         .iter()
@@ -156,8 +156,7 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
         .filter(|s| s[0] < s[1] && s[1] <= chars)
         .map(|s| (s[0], s[1], FLAG_TAG))
         .collect();
-    let words = word_ranges(shown.passages.iter().map(|p| p.passage), first);
-    flagged.extend(words.iter().filter(|w| w.2 <= chars).map(|&(_, s, e)| (s, e, word_tag.as_str())));
+    flagged.extend(words.iter().map(|(s, e, tag)| (*s, *e, tag.as_str())));
     flagged.sort_unstable();
     let mut out = String::with_capacity(text.len() + 64 * ranges.len());
     let mut marked = vec![false; ranges.len()];
@@ -210,6 +209,31 @@ const FLAG_TAG: &str = "<u class=flag>";
 fn word_tag() -> String {
     let [r, g, b] = WORD_COLOUR;
     format!("<u class=tw style=\"text-decoration:underline 2px #{r:02x}{g:02x}{b:02x};color:#{r:02x}{g:02x}{b:02x}\">")
+}
+
+/// The dictionary word pairs of the pair's translated passages on one side (`first`:
+/// the suspect's, `chars` long), each with its opening tag: the partner word of the other
+/// text shown on hover.
+fn word_tags(ctx: &Ctx<'_>, shown: &ShownPair<'_>, first: bool, chars: u32) -> Vec<(u32, u32, String)> {
+    let twin = if first { shown.pair.b } else { shown.pair.a };
+    let twin_text = ctx.base.documents.get(twin).map_or("", |d| &*d.text);
+    let tag = word_tag();
+    let spans = shown.passages.iter().filter_map(|p| p.passage.translated.as_ref()).flat_map(|t| &t.words);
+    spans
+        .map(|w| {
+            if first {
+                ((w.a_start, w.a_end), (w.b_start, w.b_end))
+            } else {
+                ((w.b_start, w.b_end), (w.a_start, w.a_end))
+            }
+        })
+        .filter(|&((s, e), _)| s < e && e <= chars)
+        .map(|((s, e), (ts, te))| {
+            let mut title = String::new();
+            escape_into(&mut title, &twin_text[byte_range(twin_text, ts, te)]);
+            (s, e, tag.replacen("<u class=tw", &format!("<u class=tw title=\"{title}\""), 1))
+        })
+        .collect()
 }
 
 /// Characters `[range.0, range.1)` of `text` (`starts`: each character's byte offset and

@@ -231,7 +231,8 @@ fn a_translated_passage_says_so_with_its_aligned_sentences_and_underlines_its_wo
     assert!(html.contains("Translated from Chinese: 1 of 2 sentences align"));
     assert!(html.contains("Underlined: word pairs the dictionary matched"));
     assert!(html.contains("\">end</u>") && html.contains("\">结局</u>"), "both sides lit");
-    assert!(html.contains("<u class=tw"));
+    assert!(html.contains("<u class=tw title=\"结局\""), "hovering a word shows its partner");
+    assert!(html.contains("<u class=tw title=\"end\""));
     let zh = render(&report, &options(Scope::Pair(index), ReportLang::Zh));
     assert!(zh.contains("<td>翻译</td>"));
     assert!(zh.contains("译自中文：2 句中有 1 句对齐"));

@@ -32,6 +32,8 @@ mod gui_archive;
 #[cfg(feature = "gui")]
 mod gui_class;
 #[cfg(feature = "gui")]
+mod gui_evidence;
+#[cfg(feature = "gui")]
 mod gui_export;
 #[cfg(feature = "gui")]
 mod gui_flags;

@@ -33,6 +33,9 @@ pub struct ReviewTr {
     pub tip_legend_flagged: &'static str,
     pub flagged_only: &'static str,
     pub tip_flagged_only: &'static str,
+    /// The pair view's legend of a translated passage's underlined words.
+    pub legend_word_pairs: &'static str,
+    pub tip_legend_word_pairs: &'static str,
 }
 
 impl ReviewTr {
@@ -65,6 +68,9 @@ pub static REVIEW_EN: ReviewTr = ReviewTr {
     flagged_only: "Flagged only",
     tip_flagged_only: "Only documents with signs that a copy was hidden (look-alike letters, invisible characters, odd \
                        spaces, hidden text, text as pictures): those with the orange badge.",
+    legend_word_pairs: "Dictionary word pairs",
+    tip_legend_word_pairs: "In a passage translated from another language: the words the dictionary matched with \
+                            words of the other text. Written in blue and underlined in both texts.",
 };
 
 pub static REVIEW_ZH: ReviewTr = ReviewTr {
@@ -82,6 +88,8 @@ pub static REVIEW_ZH: ReviewTr = ReviewTr {
     tip_legend_flagged: "形似的其他文字字母、不可见字符和异常空格：用来躲避查重的手段。以橙色下划线标出；Twinspot 已识破并照常比对。",
     flagged_only: "仅看可疑文档",
     tip_flagged_only: "只显示有规避查重迹象的文档（形似字母、不可见字符、异常空格、隐藏文字、以图片代替文字），即带橙色标记的文档。",
+    legend_word_pairs: "词典词对",
+    tip_legend_word_pairs: "在译自另一种语言的片段中，词典与另一篇文本的词匹配上的词。在两篇文本中以蓝色下划线标出。",
 };
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use super::state::{PairView, State};
 use crate::ingest::{FileDates, a_came_first};
 use crate::model::Flag;
 use crate::report::marks::Mark;
-use crate::report::palette::{KindStyle, kind_style, runs};
+use crate::report::palette::{KindStyle, WORD_COLOUR, kind_style, runs, word_ranges};
 use crate::report::words::{KINDS, Words};
 use crate::{DocumentEntry, Pair};
 
@@ -123,7 +123,7 @@ fn layout_job(
         .collect();
     LayoutJob {
         text: text.to_owned(),
-        sections: underline_flags(sections, &starts, &doc.flags),
+        sections: underline_flags(underline_words(sections, &starts, pair, first), &starts, &doc.flags),
         wrap: TextWrapping::wrap_at_width(width),
         break_on_newline: true,
         ..Default::default()
@@ -134,8 +134,35 @@ fn layout_job(
 /// cut out as sections of their own, written and underlined in the flag colour.
 fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag]) -> Vec<LayoutSection> {
     let byte = |c: u32| starts.get(c as usize).copied().unwrap_or_else(|| starts.last().copied().unwrap_or(0));
-    let mut spans: Vec<(usize, usize)> =
+    let spans: Vec<(usize, usize)> =
         flags.iter().flat_map(|f| &f.spans).filter(|s| s[1] > s[0]).map(|s| (byte(s[0]), byte(s[1]))).collect();
+    // Coloured as well as underlined: inside a lit passage, the background of the next
+    // line covers an underline.
+    restyle(sections, spans, |format| {
+        format.underline = Stroke::new(2.0, FLAG_COLOUR);
+        format.color = FLAG_COLOUR;
+    })
+}
+
+/// `sections` with the dictionary word pairs of the pair's translated passages on this
+/// side (`first`: the suspect's) written and underlined in [`WORD_COLOUR`].
+fn underline_words(sections: Vec<LayoutSection>, starts: &[usize], pair: &Pair, first: bool) -> Vec<LayoutSection> {
+    let byte = |c: u32| starts.get(c as usize).copied().unwrap_or_else(|| starts.last().copied().unwrap_or(0));
+    let spans: Vec<(usize, usize)> =
+        word_ranges(&pair.passages, first).into_iter().map(|(_, s, e)| (byte(s), byte(e))).collect();
+    restyle(sections, spans, |format| {
+        format.underline = Stroke::new(2.0, rgb(WORD_COLOUR));
+        format.color = rgb(WORD_COLOUR);
+    })
+}
+
+/// `sections` with the byte `spans` cut out as sections of their own, their format
+/// changed by `style`.
+fn restyle(
+    sections: Vec<LayoutSection>,
+    mut spans: Vec<(usize, usize)>,
+    style: impl Fn(&mut TextFormat),
+) -> Vec<LayoutSection> {
     if spans.is_empty() {
         return sections;
     }
@@ -147,10 +174,7 @@ fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag
         let piece = |from: usize, to: usize, flagged: bool| {
             let mut format = section.format.clone();
             if flagged {
-                // Coloured as well as underlined: inside a lit passage, the background of
-                // the next line covers an underline.
-                format.underline = Stroke::new(2.0, FLAG_COLOUR);
-                format.color = FLAG_COLOUR;
+                style(&mut format);
             }
             LayoutSection {
                 leading_space: 0.0,
@@ -196,6 +220,28 @@ pub fn legend_ui(ui: &mut egui::Ui, words: &Words, flagged: Option<&ReviewTr>) {
         if let Some(review) = flagged {
             let text = RichText::new(review.legend_flagged).color(FLAG_COLOUR).underline();
             ui.label(text).on_hover_text(review.tip_legend_flagged);
+        }
+    });
+}
+
+/// For each translated passage of the pair, "3: Translated from English: 7 of 9
+/// sentences align", and the legend of the underlined word pairs; nothing when it has none.
+fn translations_ui(ui: &mut egui::Ui, words: &Words, review: &ReviewTr, pair: &Pair) {
+    let lines: Vec<String> = pair
+        .passages
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.translated.as_ref().map(|t| format!("{}: {}", i + 1, words.translated_line(t))))
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        let legend = RichText::new(review.legend_word_pairs).color(rgb(WORD_COLOUR)).underline();
+        ui.label(legend).on_hover_text(review.tip_legend_word_pairs);
+        for line in lines {
+            ui.separator();
+            ui.label(line);
         }
     });
 }
@@ -249,6 +295,7 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
     let has_spans = |d: &DocumentEntry| d.flags.iter().any(|f| f.spans.iter().any(|s| s[1] > s[0]));
     let flagged = (has_spans(a) || has_spans(b)).then(|| state.persisted.lang.review_tr());
     legend_ui(ui, words, flagged);
+    translations_ui(ui, words, state.persisted.lang.review_tr(), pair);
     if view.dates_compared(report) {
         came_first_ui(ui, class, view, [state.name(pair.a), state.name(pair.b)]);
     }
@@ -439,7 +486,7 @@ fn passage_list_ui(
                     let at = if a_chars == 0 { 0.0 } else { f64::from(p.a_start) * 100.0 / a_chars as f64 };
                     let at = class.at_percent.replace("{p}", &format!("{at:.0}"));
                     let text =
-                        format!("{} · {} / {} {} · {at}", words.kind(p.kind).0, p.a_len(), p.b_len(), tr.chars_word);
+                        format!("{} · {} / {} {} · {at}", words.passage_kind(p), p.a_len(), p.b_len(), tr.chars_word);
                     let row = ui.selectable_label(selected, number);
                     let label =
                         ui.add(egui::Button::selectable(selected, text).truncate()).on_hover_text(tr.tip_passage_row);
@@ -655,5 +702,39 @@ mod tests {
         assert_eq!(underlined.len(), 1, "{:?}", job.sections);
         assert_eq!(underlined[0].format.color, FLAG_COLOUR);
         assert_eq!(&job.text[underlined[0].byte_range.start.0..underlined[0].byte_range.end.0], "о");
+    }
+
+    #[test]
+    fn word_pairs_of_a_translated_passage_are_underlined_in_both_texts() {
+        use crate::model::{Span, Translation};
+        let mut a = DocumentEntry::unread(0, "a.txt".into(), "a.txt".into(), crate::model::Role::Suspect);
+        a.text = std::sync::Arc::from("软件工程是一门学科。");
+        let mut b = DocumentEntry::unread(1, "b.txt".into(), "b.txt".into(), crate::model::Role::Reference);
+        b.text = std::sync::Arc::from("Software engineering is a discipline.");
+        let mut passage = Passage::copied((0, 10), (0, 37));
+        let word = Span { a_start: 0, a_end: 2, b_start: 0, b_end: 8 };
+        passage.translated =
+            Some(Box::new(Translation { from: "en".into(), units: 1, aligned: vec![], words: vec![word] }));
+        let pair = Pair {
+            a: 0,
+            b: 1,
+            score: 1.0,
+            score_b: 1.0,
+            simhash_distance: None,
+            passages: vec![passage],
+            longest: 10,
+            shared_sentences: 0,
+            near_duplicate: false,
+        };
+        for (doc, first, word) in [(&a, true, "软件"), (&b, false, "Software")] {
+            let job = layout_job(doc, &pair, first, &[false], 400.0, Color32::WHITE);
+            let lit: Vec<&str> = job
+                .sections
+                .iter()
+                .filter(|s| s.format.underline.color == rgb(WORD_COLOUR))
+                .map(|s| &job.text[s.byte_range.start.0..s.byte_range.end.0])
+                .collect();
+            assert_eq!(lit, [word], "{:?}", job.sections);
+        }
     }
 }

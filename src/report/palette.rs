@@ -2,6 +2,7 @@
 //! runs, each lit by the passage that covers it — so both show a pair the same way.
 
 use super::PassageKind;
+use crate::model::Passage;
 
 /// Light background colours for passages (black text stays readable on each), in order:
 /// passage `i` of a pair gets `PASSAGE_COLOURS[i % len]` on both sides.
@@ -19,6 +20,26 @@ pub const PASSAGE_COLOURS: [[u8; 3]; 12] = [
     [0xdc, 0xf0, 0xb0],
     [0xe0, 0xc8, 0xe8],
 ];
+
+/// The colour of a translated passage's dictionary word pairs: a dark blue underline and
+/// text, readable on every passage colour.
+pub const WORD_COLOUR: [u8; 3] = [0x1a, 0x3f, 0xa8];
+
+/// The dictionary word pairs of translated passages on one side (`first`: the suspect's),
+/// as `(passage, start, end)` in code points, sorted.
+pub fn word_ranges<'p>(passages: impl IntoIterator<Item = &'p Passage>, first: bool) -> Vec<(usize, u32, u32)> {
+    let mut out: Vec<(usize, u32, u32)> = passages
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.translated.as_ref().map(|t| (i, t)))
+        .flat_map(|(i, t)| {
+            t.words.iter().map(move |w| if first { (i, w.a_start, w.a_end) } else { (i, w.b_start, w.b_end) })
+        })
+        .filter(|&(_, s, e)| s < e)
+        .collect();
+    out.sort_unstable_by_key(|&(i, s, e)| (s, e, i));
+    out
+}
 
 /// The colour of passage `index`, as RGB.
 pub fn passage_colour(index: usize) -> [u8; 3] {

@@ -3,6 +3,7 @@
 
 use super::PassageKind;
 use super::marks::Mark;
+use crate::model::{Passage, Translation};
 
 /// A language of a report.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -145,12 +146,35 @@ pub struct Words {
     pub full_texts_help: &'static str,
     pub print_appendix: &'static str,
     pub hidden_text: &'static str,
+    // A passage whose two sides are in different languages, and its evidence.
+    /// The kind of a copied passage that was translated.
+    pub translated: &'static str,
+    /// "{a}" stands for the aligned units, "{n}" for the suspect's units.
+    pub translated_en: &'static str,
+    pub translated_zh: &'static str,
+    /// What the underlined words of a translated passage are.
+    pub word_pairs: &'static str,
 }
 
 impl Words {
     /// Name and explanation of a passage kind.
     pub fn kind(&self, kind: PassageKind) -> (&'static str, &'static str) {
         self.kinds[kind_index(kind)]
+    }
+
+    /// The name of a passage's kind as lists show it: "translated" for copied text whose
+    /// two sides are in different languages.
+    pub fn passage_kind(&self, passage: &Passage) -> &'static str {
+        match (&passage.translated, passage.kind) {
+            (Some(_), PassageKind::Copied) => self.translated,
+            _ => self.kind(passage.kind).0,
+        }
+    }
+
+    /// "Translated from English: 7 of 9 sentences align".
+    pub fn translated_line(&self, translation: &Translation) -> String {
+        let text = if translation.from == "zh" { self.translated_zh } else { self.translated_en };
+        text.replace("{a}", &translation.aligned.len().to_string()).replace("{n}", &translation.units.to_string())
     }
 
     /// "n passages dismissed by the reviewer: not counted" (`None` for none).
@@ -308,6 +332,10 @@ pub static EN: Words = Words {
     full_texts_help: "Both texts of each pair, the passages lit. Printed only when asked for.",
     print_appendix: "Print the appendix too (the full texts and every document's SHA-256)",
     hidden_text: "A hand-out shows of a classmate's text only the passages shared with this student.",
+    translated: "translated",
+    translated_en: "Translated from English: {a} of {n} sentences align",
+    translated_zh: "Translated from Chinese: {a} of {n} sentences align",
+    word_pairs: "Underlined: word pairs the dictionary matched in both texts.",
 };
 
 pub static ZH: Words = Words {
@@ -424,4 +452,8 @@ pub static ZH: Words = Words {
     full_texts_help: "每个文档对的两份全文，片段已标出。仅在需要时打印。",
     print_appendix: "打印时包含附录（全文及每个文档的 SHA-256）",
     hidden_text: "发给学生的报告只显示同学文本中与本学生共同的片段。",
+    translated: "翻译",
+    translated_en: "译自英文：{n} 句中有 {a} 句对齐",
+    translated_zh: "译自中文：{n} 句中有 {a} 句对齐",
+    word_pairs: "下划线：词典在两篇文本中匹配的词对。",
 };

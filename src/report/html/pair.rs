@@ -10,7 +10,7 @@ use maud::{Escaper, Markup, PreEscaped, html};
 use super::review::{ShownPair, ShownPassage, Status};
 use super::{Ctx, percent};
 use crate::report::marks::Mark;
-use crate::report::palette::{kind_css, runs};
+use crate::report::palette::{WORD_COLOUR, kind_css, runs};
 use crate::report::{DocumentEntry, byte_range};
 
 /// Excerpts of pairs beyond the limits are cut to this many characters per side.
@@ -98,7 +98,7 @@ fn passage_table(ctx: &Ctx<'_>, shown: &ShownPair<'_>, mine_a: bool) -> Markup {
                     @let (mine, theirs) = if mine_a { ((q.a_start, q.a_end), (q.b_start, q.b_end)) } else { ((q.b_start, q.b_end), (q.a_start, q.a_end)) };
                     tr.dis[p.status == Status::Dismissed] {
                         td.n { mark style=(kind_css(q.kind, i)) { (i + 1) } }
-                        td { (w.kind(q.kind).0) }
+                        td { (w.passage_kind(q)) }
                         td { (status_words(ctx, p)) }
                         td.n { (mine.0) "–" (mine.1) }
                         td.n { (theirs.0) "–" (theirs.1) }
@@ -108,6 +108,29 @@ fn passage_table(ctx: &Ctx<'_>, shown: &ShownPair<'_>, mine_a: bool) -> Markup {
             }
         }
         p.muted { (w.positions_help) }
+        (translations(ctx, shown))
+    }
+}
+
+/// For each translated passage, "3: Translated from English: 7 of 9 sentences align",
+/// and what the underlined words are; nothing when the pair has none.
+fn translations(ctx: &Ctx<'_>, shown: &ShownPair<'_>) -> Markup {
+    let lines: Vec<(usize, String)> = shown
+        .passages
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.passage.translated.as_ref().map(|t| (i, ctx.w.translated_line(t))))
+        .collect();
+    if lines.is_empty() {
+        return html! {};
+    }
+    html! {
+        ul.translated {
+            @for (i, line) in &lines {
+                li { mark style=(kind_css(shown.passages[*i].passage.kind, *i)) { (i + 1) } " " (line) }
+            }
+        }
+        p.muted { (PreEscaped(word_tag())) (ctx.w.word_pairs) (PreEscaped("</u>")) }
     }
 }
 
@@ -125,13 +148,15 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
     let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     starts.push(text.len());
     let chars = (starts.len() - 1) as u32;
-    let mut flagged: Vec<(u32, u32)> = doc
+    let words = word_tags(ctx, shown, first, chars);
+    let mut flagged: Vec<(u32, u32, &str)> = doc
         .flags
         .iter()
         .flat_map(|f| &f.spans)
         .filter(|s| s[0] < s[1] && s[1] <= chars)
-        .map(|s| (s[0], s[1]))
+        .map(|s| (s[0], s[1], FLAG_TAG))
         .collect();
+    flagged.extend(words.iter().map(|(s, e, tag)| (*s, *e, tag.as_str())));
     flagged.sort_unstable();
     let mut out = String::with_capacity(text.len() + 64 * ranges.len());
     let mut marked = vec![false; ranges.len()];
@@ -176,19 +201,55 @@ pub(super) fn escape_into(out: &mut String, s: &str) {
     let _ = Escaper::new(out).write_str(s);
 }
 
+/// The opening tag of a flagged span.
+const FLAG_TAG: &str = "<u class=flag>";
+
+/// The opening tag of a dictionary word pair: underlined and written in
+/// [`WORD_COLOUR`] (inline, so the style sheet of every report stays as it was).
+fn word_tag() -> String {
+    let [r, g, b] = WORD_COLOUR;
+    format!("<u class=tw style=\"text-decoration:underline 2px #{r:02x}{g:02x}{b:02x};color:#{r:02x}{g:02x}{b:02x}\">")
+}
+
+/// The dictionary word pairs of the pair's translated passages on one side (`first`:
+/// the suspect's, `chars` long), each with its opening tag: the partner word of the other
+/// text shown on hover.
+fn word_tags(ctx: &Ctx<'_>, shown: &ShownPair<'_>, first: bool, chars: u32) -> Vec<(u32, u32, String)> {
+    let twin = if first { shown.pair.b } else { shown.pair.a };
+    let twin_text = ctx.base.documents.get(twin).map_or("", |d| &*d.text);
+    let tag = word_tag();
+    let spans = shown.passages.iter().filter_map(|p| p.passage.translated.as_ref()).flat_map(|t| &t.words);
+    spans
+        .map(|w| {
+            if first {
+                ((w.a_start, w.a_end), (w.b_start, w.b_end))
+            } else {
+                ((w.b_start, w.b_end), (w.a_start, w.a_end))
+            }
+        })
+        .filter(|&((s, e), _)| s < e && e <= chars)
+        .map(|((s, e), (ts, te))| {
+            let mut title = String::new();
+            escape_into(&mut title, &twin_text[byte_range(twin_text, ts, te)]);
+            (s, e, tag.replacen("<u class=tw", &format!("<u class=tw title=\"{title}\""), 1))
+        })
+        .collect()
+}
+
 /// Characters `[range.0, range.1)` of `text` (`starts`: each character's byte offset and
-/// the end), escaped, with the `flagged` spans (sorted) underlined.
-fn escape_flagged(out: &mut String, text: &str, starts: &[usize], range: (u32, u32), flagged: &[(u32, u32)]) {
+/// the end), escaped, with the `flagged` spans (sorted; each with its opening `<u>` tag)
+/// underlined.
+fn escape_flagged(out: &mut String, text: &str, starts: &[usize], range: (u32, u32), flagged: &[(u32, u32, &str)]) {
     let slice = |from: u32, to: u32| &text[starts[from as usize]..starts[to as usize]];
     let (from, to) = range;
     let mut at = from;
-    for &(s, e) in flagged.iter().filter(|&&(s, e)| s < to && e > from) {
+    for &(s, e, tag) in flagged.iter().filter(|&&(s, e, _)| s < to && e > from) {
         let (s, e) = (s.max(at), e.min(to));
         if s > at {
             escape_into(out, slice(at, s));
         }
         if e > s {
-            out.push_str("<u class=flag>");
+            out.push_str(tag);
             escape_into(out, slice(s, e));
             out.push_str("</u>");
         }

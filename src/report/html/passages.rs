@@ -113,9 +113,10 @@ fn source_line(ctx: &Ctx<'_>, text: &str, hit: &Hit<'_, '_>, n: usize) -> Markup
         li.dis[p.status == Status::Dismissed] {
             mark style=(kind_css(kind, n)) { (n + 1) } " "
             b.tok { (ctx.name(hit.twin)) } " (" (ctx.role_of(hit.twin)) ")"
-            " · " (w.kind(kind).0) " · " (super::pair::status_words(ctx, p))
+            " · " (w.passage_kind(p.passage)) " · " (super::pair::status_words(ctx, p))
             " · " span.pos { (hit.mine.0) "–" (hit.mine.1) " ⇔ " (hit.theirs.0) "–" (hit.theirs.1) }
             @if !also.is_empty() { " · " (w.also_in) " " (also.join(", ")) }
+            @if let Some(t) = &p.passage.translated { " · " (w.translated_line(t)) }
             @if !same_words(mine, theirs) {
                 br; span.twin { (cut(theirs)) }
             }

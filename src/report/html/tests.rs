@@ -197,3 +197,49 @@ fn each_passage_is_listed_once_with_its_sources_and_the_full_texts_are_optional(
     assert!(body.contains("<b class=\"tok\">r.txt</b>") && body.contains("<b class=\"tok\">q.txt</b>"));
     assert!(html.contains("body:not(.print-all) .optional{display:none}"), "left out of print unless asked for");
 }
+
+/// The sample with q.txt in Chinese and its passage taken for a translation of it: two
+/// sentences of the suspect, one aligned, and the dictionary's pair "end" ⇔ "结局".
+fn translated_sample() -> (Report, usize) {
+    use crate::model::{Span, Translation};
+    let mut report = sample();
+    let q = "这就是一切的结局。";
+    report.documents[2].text = std::sync::Arc::from(q);
+    report.documents[2].chars = q.chars().count();
+    report.documents[2].countable_chars = q.chars().count();
+    let index = report.pairs.iter().position(|p| p.b == 2).unwrap();
+    let a = report.documents[0].text.clone();
+    let at = |text: &str, part: &str| text[..text.find(part).unwrap()].chars().count() as u32;
+    let (end, ending) = (at(&a, "end of it"), at(q, "结局"));
+    let passage = &mut report.pairs[index].passages[0];
+    passage.b_start = 0;
+    passage.b_end = 9;
+    passage.translated = Some(Box::new(Translation {
+        from: "zh".into(),
+        units: 2,
+        aligned: vec![Span { a_start: passage.a_start, a_end: passage.a_end, b_start: 0, b_end: 9 }],
+        words: vec![Span { a_start: end, a_end: end + 3, b_start: ending, b_end: ending + 2 }],
+    }));
+    (report, index)
+}
+
+#[test]
+fn a_translated_passage_says_so_with_its_aligned_sentences_and_underlines_its_word_pairs() {
+    let (report, index) = translated_sample();
+    let html = render(&report, &options(Scope::Pair(index), ReportLang::En));
+    assert!(html.contains("<td>translated</td>"), "the table names the kind");
+    assert!(html.contains("Translated from Chinese: 1 of 2 sentences align"));
+    assert!(html.contains("Underlined: word pairs the dictionary matched"));
+    assert!(html.contains("\">end</u>") && html.contains("\">结局</u>"), "both sides lit");
+    assert!(html.contains("<u class=tw title=\"结局\""), "hovering a word shows its partner");
+    assert!(html.contains("<u class=tw title=\"end\""));
+    let zh = render(&report, &options(Scope::Pair(index), ReportLang::Zh));
+    assert!(zh.contains("<td>翻译</td>"));
+    assert!(zh.contains("译自中文：2 句中有 1 句对齐"));
+    let student = render(&report, &options(Scope::Suspect(0), ReportLang::En));
+    assert!(student.contains(" · translated · "), "the student's passage list names the kind");
+    assert!(student.contains("Translated from Chinese: 1 of 2 sentences align"));
+    // Text that shares its words shows nothing of the kind.
+    let plain = render(&sample(), &options(Scope::Run, ReportLang::En));
+    assert!(!plain.contains("class=tw") && !plain.contains("Translated from") && !plain.contains("translated"));
+}

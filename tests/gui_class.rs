@@ -394,3 +394,56 @@ fn a_heat_map_too_large_to_draw_says_so_and_offers_the_groups() {
     harness.run();
     assert_eq!(harness.state().state.tab, ResultsTab::Groups);
 }
+
+/// A long pair whose one passage is near the end of both texts (the same lines on both
+/// sides, so a line's place is the same share of each text's height).
+fn long_pair_report() -> (twinspot::Report, f32) {
+    let mut report = ready_report(Mode::SuspectsVsReferences);
+    let lines = 400;
+    let at = 360;
+    let line = |i: usize| format!("Line {i:03} of an essay on the rivers, hills and old mills of the valley.\n");
+    let text = |end: &str| (0..lines).map(line).collect::<String>() + end;
+    let start: u32 = (0..at).map(|i| line(i).chars().count() as u32).sum();
+    let end = start + line(at).chars().count() as u32 * 3;
+    for (id, marker) in [(0, "SUSPECT-END"), (1, "REFERENCE-END")] {
+        let doc = &mut report.documents[id];
+        doc.text = Arc::from(text(marker));
+        doc.chars = doc.text.chars().count();
+        doc.countable_chars = doc.chars;
+    }
+    report.pairs[0].passages = vec![twinspot::Passage::copied((start, end), (start, end))];
+    report.pairs[0].longest = end - start;
+    (report, at as f32 / lines as f32)
+}
+
+/// Where the passage's first line is drawn on each side (its share of the text's height
+/// below the text's top), in window points.
+fn passage_rows(harness: &Harness<'_, TwinspotApp>, share: f32) -> [f32; 2] {
+    ["SUSPECT-END", "REFERENCE-END"].map(|marker| {
+        let text = harness.get_by_label_contains(marker).rect();
+        text.top() + share * text.height()
+    })
+}
+
+#[test]
+fn after_ctrl_b_both_panes_still_show_the_passage_in_focus() {
+    let (report, share) = long_pair_report();
+    let mut harness = harness_at([1024.0, 700.0]);
+    harness.state_mut().show_report(Arc::new(report));
+    harness.state_mut().apply(Action::OpenPair(0));
+    harness.run();
+    let in_view = |rows: [f32; 2]| rows.iter().all(|&y| (0.0..700.0).contains(&y));
+    let folded = passage_rows(&harness, share);
+    assert!(in_view(folded), "the passage in focus is shown when the pair opens: {folded:?}");
+
+    // The lists shown over the pair: each text is narrower, wrapped anew and taller.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::B);
+    harness.run();
+    harness.get_by_label("Suspects");
+    let shown = passage_rows(&harness, share);
+    assert!(in_view(shown), "both panes scroll the passage back into view after Ctrl+B: {shown:?}");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::B);
+    harness.run();
+    let again = passage_rows(&harness, share);
+    assert!(in_view(again), "and again when the lists fold: {again:?}");
+}

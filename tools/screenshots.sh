@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Takes the README's window screenshots under Xvfb: the class overview (classmates and
 # references, English, 1920×1080), the same in Chinese at 1024×700 with the lists folded
-# away and in English with them shown, a pair side by side at 1024×700 (lists folded
-# and shown) and in Chinese at 1920×1080, and the suspects against an archive. The window is started with a remembered last
+# away and in English with them shown, a pair side by side at 1024×700 (the lists folded
+# by themselves), at 1280×800 with the lists shown, and in Chinese at 1920×1080, and the suspects against an archive. The window is started with a remembered last
 # session (lists, mode, language, window size), which it checks again on start, so no
 # clicks are needed.
 #
@@ -68,8 +68,9 @@ shoot overview-zh-1024 1024 700 Zh true
 shoot overview-en-1024 1024 700 En false
 # Two files given: compared at once, the pair opened (one with three passages).
 shoot pair-en-1024 1024 700 En true "$DEVSET/suspect/s012.txt" "$DEVSET/reference/r009.txt"
-# The same with the lists shown: both texts must end inside the window.
-shoot pair-en-1024-lists 1024 700 En false "$DEVSET/suspect/s012.txt" "$DEVSET/reference/r009.txt"
+# With the lists shown: both texts must end inside the window. Below 1200 px a pair folds
+# the lists by itself (Ctrl+B shows them), so this one is taken at 1280 px.
+shoot pair-en-1280-lists 1280 800 En false "$DEVSET/suspect/s012.txt" "$DEVSET/reference/r009.txt"
 shoot pair-zh-1920 1920 1080 Zh false "$DEVSET/suspect/s012.txt" "$DEVSET/reference/r009.txt"
 # The suspects against an archive of the references, made first with the command line.
 "$BIN" archive add "$WORK/archive" "$DEVSET/reference" -q > /dev/null

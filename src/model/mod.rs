@@ -17,6 +17,7 @@ mod passage;
 mod position;
 mod role;
 mod skipped;
+mod utc;
 
 pub use date::is_calendar_date;
 pub use document::DocumentEntry;
@@ -30,6 +31,7 @@ pub use passage::{Alternative, Passage, PassageKind, Span, Translation, union_le
 pub use position::{StreamAt, TokenAt};
 pub use role::{Mode, Role};
 pub use skipped::{SkipReason, Skipped};
+pub use utc::utc_minute;
 
 /// The name and version of the tool that wrote a report, for the report to state.
 pub const TOOL: &str = concat!("twinspot ", env!("CARGO_PKG_VERSION"));

@@ -133,12 +133,10 @@ fn layout_job(
 /// `sections` with the flagged spans of the document (look-alike letters, odd spaces, …)
 /// cut out as sections of their own, written and underlined in the flag colour.
 fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag]) -> Vec<LayoutSection> {
-    let byte = |c: u32| starts.get(c as usize).copied().unwrap_or_else(|| starts.last().copied().unwrap_or(0));
-    let spans: Vec<(usize, usize)> =
-        flags.iter().flat_map(|f| &f.spans).filter(|s| s[1] > s[0]).map(|s| (byte(s[0]), byte(s[1]))).collect();
+    let spans = flags.iter().flat_map(|f| &f.spans).filter(|s| s[1] > s[0]).map(|s| (s[0], s[1]));
     // Coloured as well as underlined: inside a lit passage, the background of the next
     // line covers an underline.
-    restyle(sections, spans, |format| {
+    restyle(sections, starts, spans, |format| {
         format.underline = Stroke::new(2.0, FLAG_COLOUR);
         format.color = FLAG_COLOUR;
     })
@@ -147,22 +145,23 @@ fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag
 /// `sections` with the dictionary word pairs of the pair's translated passages on this
 /// side (`first`: the suspect's) written and underlined in [`WORD_COLOUR`].
 fn underline_words(sections: Vec<LayoutSection>, starts: &[usize], pair: &Pair, first: bool) -> Vec<LayoutSection> {
-    let byte = |c: u32| starts.get(c as usize).copied().unwrap_or_else(|| starts.last().copied().unwrap_or(0));
-    let spans: Vec<(usize, usize)> =
-        word_ranges(&pair.passages, first).into_iter().map(|(_, s, e)| (byte(s), byte(e))).collect();
-    restyle(sections, spans, |format| {
+    let spans = word_ranges(&pair.passages, first).into_iter().map(|(_, s, e)| (s, e));
+    restyle(sections, starts, spans, |format| {
         format.underline = Stroke::new(2.0, rgb(WORD_COLOUR));
         format.color = rgb(WORD_COLOUR);
     })
 }
 
-/// `sections` with the byte `spans` cut out as sections of their own, their format
-/// changed by `style`.
+/// `sections` with the character `spans` (`starts`: each character's byte offset, then the
+/// text's length) cut out as sections of their own, their format changed by `style`.
 fn restyle(
     sections: Vec<LayoutSection>,
-    mut spans: Vec<(usize, usize)>,
+    starts: &[usize],
+    spans: impl Iterator<Item = (u32, u32)>,
     style: impl Fn(&mut TextFormat),
 ) -> Vec<LayoutSection> {
+    let byte = |c: u32| starts.get(c as usize).copied().unwrap_or_else(|| starts.last().copied().unwrap_or(0));
+    let mut spans: Vec<(usize, usize)> = spans.map(|(s, e)| (byte(s), byte(e))).collect();
     if spans.is_empty() {
         return sections;
     }
@@ -679,6 +678,21 @@ mod tests {
     use super::*;
     use crate::model::{FlagKind, LookAlikeScript, Passage};
 
+    /// Document 0 against document 1, with `passages`, the longest `longest` characters.
+    fn pair_of(passages: Vec<Passage>, longest: u32) -> Pair {
+        Pair {
+            a: 0,
+            b: 1,
+            score: 1.0,
+            score_b: 1.0,
+            simhash_distance: None,
+            passages,
+            longest,
+            shared_sentences: 0,
+            near_duplicate: false,
+        }
+    }
+
     #[test]
     fn flagged_spans_are_written_and_underlined_in_the_flag_colour() {
         let mut doc = DocumentEntry::unread(0, "s.txt".into(), "s.txt".into(), crate::model::Role::Suspect);
@@ -686,17 +700,7 @@ mod tests {
         let mut flag = Flag::new(FlagKind::LookAlikeLetters, Some(LookAlikeScript::Cyrillic));
         flag.add(12, 13, 1);
         doc.flags = vec![flag];
-        let pair = Pair {
-            a: 0,
-            b: 1,
-            score: 1.0,
-            score_b: 1.0,
-            simhash_distance: None,
-            passages: vec![Passage::copied((7, 47), (0, 40))],
-            longest: 40,
-            shared_sentences: 0,
-            near_duplicate: false,
-        };
+        let pair = pair_of(vec![Passage::copied((7, 47), (0, 40))], 40);
         let job = layout_job(&doc, &pair, true, &[false], 400.0, Color32::WHITE);
         let underlined: Vec<_> = job.sections.iter().filter(|s| s.format.underline.color == FLAG_COLOUR).collect();
         assert_eq!(underlined.len(), 1, "{:?}", job.sections);
@@ -715,17 +719,7 @@ mod tests {
         let word = Span { a_start: 0, a_end: 2, b_start: 0, b_end: 8 };
         passage.translated =
             Some(Box::new(Translation { from: "en".into(), units: 1, aligned: vec![], words: vec![word] }));
-        let pair = Pair {
-            a: 0,
-            b: 1,
-            score: 1.0,
-            score_b: 1.0,
-            simhash_distance: None,
-            passages: vec![passage],
-            longest: 10,
-            shared_sentences: 0,
-            near_duplicate: false,
-        };
+        let pair = pair_of(vec![passage], 10);
         for (doc, first, word) in [(&a, true, "软件"), (&b, false, "Software")] {
             let job = layout_job(doc, &pair, first, &[false], 400.0, Color32::WHITE);
             let lit: Vec<&str> = job

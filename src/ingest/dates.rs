@@ -6,7 +6,7 @@
 //! zip's are the zip's local time, as it records them.
 
 use std::io::{Cursor, Read, Seek};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::IngestLimits;
@@ -64,8 +64,8 @@ fn is_docx(path: &Path) -> bool {
 /// gives the member's time and, for a .docx, its bytes.
 fn zip_member_dates(source: &Path) -> Option<FileDates> {
     let zip = source.ancestors().skip(1).find(|p| p.is_file())?;
-    let name: PathBuf = source.strip_prefix(zip).ok()?.to_path_buf();
-    let name = name.to_string_lossy().replace('\\', "/");
+    // The inverse of `ZipMember::path_in`: the member's name as stored.
+    let name = source.strip_prefix(zip).ok()?.to_string_lossy().into_owned();
     let limits = IngestLimits::default();
     let member = list_zip(zip, &limits).ok()?.into_iter().find(|m| m.name == name)?;
     let inner = if is_docx(source) {

@@ -4,10 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::folder::Archive;
 use super::server::{Access, Schema, ServerArchive, ServerLocation, is_server_url};
-use super::{
-    AddOptions, AddSummary, Archive, ArchiveError, DocumentInfo, Group, RemoveSummary, Stats, VerifyReport, WhenBusy,
-};
+use super::{AddOptions, AddSummary, ArchiveError, DocumentInfo, Group, RemoveSummary, Stats, VerifyReport, WhenBusy};
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, ProgressSink, Report};
 use crate::settings::Settings;
 
@@ -58,7 +57,7 @@ impl Location {
     /// Whether an archive exists here (a folder with a catalog; a server is asked when
     /// the archive is opened).
     fn folder_holds_archive(dir: &Path) -> bool {
-        dir.join(super::catalog::CATALOG).exists()
+        dir.join(super::folder::catalog::CATALOG).exists()
     }
 
     /// The fingerprint settings the archive stores, or `None` when there is no archive

@@ -160,7 +160,7 @@ impl ArchiveError {
                     return Self::ReadOnly(dir.to_path_buf());
                 }
                 ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt => {
-                    return Self::Corrupt(format!("{}: {error}", dir.join(super::names::CATALOG).display()));
+                    return Self::Corrupt(format!("{}: {error}", dir.join(super::folder::names::CATALOG).display()));
                 }
                 _ => {}
             }
@@ -174,7 +174,7 @@ const SQLITE_PATH_MAX: usize = 512;
 
 /// The longest path of an archive folder whose catalog files SQLite opens: its longest
 /// file is the journal of a catalog being made, `catalog.sqlite.new-journal`.
-const ARCHIVE_PATH_MAX: usize = SQLITE_PATH_MAX - 1 - super::names::CATALOG_NEW.len() - "-journal".len();
+const ARCHIVE_PATH_MAX: usize = SQLITE_PATH_MAX - 1 - super::folder::names::CATALOG_NEW.len() - "-journal".len();
 
 /// The length of the path of the archive at `dir` (made absolute, as SQLite makes it)
 /// when its catalog's files would lie at a path too long for SQLite to open.

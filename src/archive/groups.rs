@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use rusqlite::Connection;
 use rustc_hash::FxHashMap;
 
-use super::near::{NearFinder, near_by_simhash_alone};
-use super::rows::{self, NearRow};
+use super::folder::near::{NearFinder, near_by_simhash_alone};
+use super::folder::rows::{self, NearRow};
 use crate::engine::MAX_POSTINGS;
 use crate::fingerprint::simhash::hamming;
 use crate::index::Posting;

@@ -5,16 +5,16 @@
 use std::path::Path;
 
 use super::codec::{bands, compress};
+use super::folder::now;
+use super::folder::rows::NewDocument;
+use super::folder::unchanged::FileStamp;
 use super::groups::{Fresh, sketch};
-use super::now;
-use super::rows::NewDocument;
 use super::signals::BySignal;
-use super::unchanged::FileStamp;
 use crate::engine::{DocumentInput, fingerprint_document};
+use crate::fingerprint::char_grams::grams_of_text;
 use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::Dictionary;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
-use crate::fingerprint::char_grams::grams_of_text;
 use crate::index::{Posting, Signal};
 use crate::ingest;
 use crate::settings::Settings;

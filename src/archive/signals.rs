@@ -85,7 +85,10 @@ mod tests {
             *value = slot(signal) + 10;
         }
         by[Signal::CharGram] += 7;
-        assert_eq!(by.into_iter().collect::<Vec<_>>(), [(Signal::Kgram, 10), (Signal::Sentence, 11), (Signal::CharGram, 19)]);
+        assert_eq!(
+            by.into_iter().collect::<Vec<_>>(),
+            [(Signal::Kgram, 10), (Signal::Sentence, 11), (Signal::CharGram, 19)]
+        );
     }
 
     #[test]

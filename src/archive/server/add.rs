@@ -6,19 +6,19 @@
 
 use rayon::prelude::*;
 
-use super::super::add::{AddOptions, AddSummary};
 use super::super::codec::bands;
 use super::super::groups::{Fresh, join_into_earliest, near_by_simhash};
-use super::super::maintain::is_gone;
 use super::super::prepare::{Prepared, prepare, source_of};
 use super::super::signals::BySignal;
-use super::super::regroup::{CHECKED_AT_ONCE, check_of, near_duplicates_in, sharing_sketches};
-use super::super::unchanged::file_digest;
 use super::copiers::Copiers;
 use super::db::{Sql, Tx};
 use super::index::{ServerIndex, check_against};
 use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, Schema, ServerArchive};
+use crate::archive::folder::add::{AddOptions, AddSummary};
+use crate::archive::folder::maintain::is_gone;
+use crate::archive::folder::regroup::{CHECKED_AT_ONCE, check_of, near_duplicates_in, sharing_sketches};
+use crate::archive::folder::unchanged::file_digest;
 use crate::engine::{CancelFlag, DocumentInput, NoProgress, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::{Posting, Signal};

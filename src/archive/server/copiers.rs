@@ -11,12 +11,12 @@
 //! as it deletes any removed document's (under the writers' lock, so never those of a
 //! batch still being written).
 
-use super::super::rows::stored_hash;
 use super::super::signals::BySignal;
 use super::db::Db;
 use super::rows::{self, Postings, RowError};
 use super::schema::by_partition;
 use super::{ArchiveError, Schema, ServerLocation};
+use crate::archive::folder::rows::stored_hash;
 use crate::index::{Posting, keep_first_positions};
 
 /// Connections copying postings at once.

@@ -8,20 +8,17 @@ use std::borrow::Cow;
 use rustc_hash::FxHashSet;
 
 use super::super::codec::bands;
-use super::super::cut::CutSpreads;
 use super::super::signals::{count_up_to, holds_char_grams};
-use super::super::reader::{BAND_DISTANCE, nearest};
-use super::super::stored::{entry_of, reference_of};
 use super::db::{Db, Sql};
 use super::lookup::{self, Found};
-use super::schema;
 use super::rows::{self, Postings, RowError};
-use super::{ArchiveError, ServerArchive};
+use super::{ArchiveError, ServerArchive, schema};
+use crate::archive::cut_spreads::CutSpreads;
+use crate::archive::folder::index::{BAND_DISTANCE, nearest};
+use crate::archive::read_back::{entry_of, reference_of};
 use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_against};
 use crate::fingerprint::{FingerprintedDoc, GlancedKeys, TokenKeys};
-use crate::index::{
-    Glance, Postings as SignalPostings, ReferenceIndex, Signal, Spread, StoreError, StoredReferences,
-};
+use crate::index::{Glance, Postings as SignalPostings, ReferenceIndex, Signal, Spread, StoreError, StoredReferences};
 use crate::model::DocumentEntry;
 
 /// References glanced at per query.

@@ -17,12 +17,12 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::super::lookup::CAP;
-use super::super::rows::stored_hash;
 use super::Schema;
 use super::db::Sql;
 use super::rows::{Postings, RowError, hash_of, id_of};
 use super::schema::by_partition;
+use crate::archive::folder::rows::stored_hash;
+use crate::archive::folder::segments::lookup::CAP;
 use crate::engine::MAX_POSTINGS;
 use crate::index::{Posting, Spread, distinct_documents};
 
@@ -173,9 +173,7 @@ fn folded_first(
             .into_iter()
             .zip(positions)
             .filter(|(doc, _)| !gone.contains(doc))
-            .map(|(doc, position)| {
-                Ok(Posting { doc: id_of(i64::from(doc))?, position: position_of(position)? })
-            })
+            .map(|(doc, position)| Ok(Posting { doc: id_of(i64::from(doc))?, position: position_of(position)? }))
             .collect::<Rows<Vec<Posting>>>()?;
         let documents = match (gone.is_empty(), whole <= slice) {
             (true, _) => Some(documents_of(documents)?),
@@ -239,9 +237,7 @@ fn first_postings(
         let mut list = docs
             .into_iter()
             .zip(positions)
-            .map(|(doc, position)| {
-                Ok(Posting { doc: id_of(i64::from(doc))?, position: position_of(position)? })
-            })
+            .map(|(doc, position)| Ok(Posting { doc: id_of(i64::from(doc))?, position: position_of(position)? }))
             .collect::<Rows<Vec<Posting>>>()?;
         // The rows came in index order; the aggregate keeps the two arrays in step but
         // need not keep that order.

@@ -33,11 +33,11 @@ pub use schema::Schema;
 
 use super::error::ArchiveError;
 use super::groups::Group;
-use super::maintain::{RemoveKey, RemoveSummary, VerifyReport, named_documents};
-use super::rows::{DocumentInfo, Stats};
 use super::signals::CHAR_GRAMS_FROM;
 use super::verify_text::{StoredText, text_problem};
-use super::{refuse_other_settings, settings_from, shaping_settings};
+use crate::archive::folder::maintain::{RemoveKey, RemoveSummary, VerifyReport, named_documents};
+use crate::archive::folder::rows::{DocumentInfo, Stats};
+use crate::archive::stored_settings::{refuse_other_settings, settings_from, shaping_settings};
 use crate::settings::Settings;
 use rows::{Postings, RowError};
 
@@ -128,7 +128,8 @@ impl ServerArchive {
                     let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
                     lock_writers(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
                     // Read again under the lock: another owner may have upgraded it meanwhile.
-                    let found = schema::setting(&mut tx, &self.schema, "format").map_err(|e| self.sql(RowError::Sql(e)))?;
+                    let found =
+                        schema::setting(&mut tx, &self.schema, "format").map_err(|e| self.sql(RowError::Sql(e)))?;
                     let found = found.and_then(|v| v.parse::<u32>().ok()).unwrap_or(schema::FORMAT);
                     if found < schema::FORMAT {
                         schema::upgrade(&mut tx, &self.schema, found).map_err(|e| self.sql(RowError::Sql(e)))?;
@@ -248,15 +249,7 @@ impl ServerArchive {
         let tables = Postings::kept(self.char_grams);
         let [documents, chars, groups, postings, bytes] =
             rows::counts(&mut *self.client(), &self.schema, (self.folded, &tables)).map_err(|e| self.sql(e))?;
-        Ok(Stats {
-            documents,
-            chars,
-            groups,
-            kgram_segments: 0,
-            sentence_segments: 0,
-            postings,
-            bytes,
-        })
+        Ok(Stats { documents, chars, groups, kgram_segments: 0, sentence_segments: 0, postings, bytes })
     }
 
     /// Near-duplicate groups of more than one document.

@@ -5,12 +5,11 @@
 use rayon::prelude::*;
 
 use super::super::signals::{CHAR_GRAMS_FROM, holds_char_grams};
-use super::super::stored::char_gram_postings;
-use super::Schema;
 use super::copiers::sorted_by_partition;
 use super::db::Sql;
 use super::rows::{self, Postings, RowError, id_of};
-use super::schema;
+use super::{Schema, schema};
+use crate::archive::read_back::char_gram_postings;
 use crate::index::Posting;
 use crate::settings::Settings;
 

@@ -8,10 +8,10 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use tokio_postgres::Statement;
 
-use super::super::rows::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
 use super::Schema;
 use super::db::{Sql, SqlError};
 pub(super) use super::tables::Postings;
+use crate::archive::folder::rows::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
 use crate::index::Posting;
 use crate::matching::join_windows;
 

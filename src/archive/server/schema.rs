@@ -293,7 +293,9 @@ pub(super) fn char_gram_bounds(db: &mut impl Sql, s: &Schema) -> Result<(Option<
     let from = setting(db, s, CHAR_GRAMS_FROM)?.and_then(|v| v.parse().ok());
     let oldest: Option<i64> = db
         .query_one(
-            &format!("SELECT min(id) FROM {s}.documents d WHERE NOT EXISTS (SELECT 1 FROM {s}.removed r WHERE r.id = d.id)"),
+            &format!(
+                "SELECT min(id) FROM {s}.documents d WHERE NOT EXISTS (SELECT 1 FROM {s}.removed r WHERE r.id = d.id)"
+            ),
             &[],
         )?
         .get(0);

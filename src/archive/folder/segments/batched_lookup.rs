@@ -19,11 +19,11 @@ const MOST_SPAN: usize = 64 * WINDOW;
 
 /// What a segment holds of one hash: its first postings kept and how many entries it
 /// holds ([`SegmentLookup::first_postings_at`]).
-pub(super) type Found = io::Result<(Vec<Posting>, Held)>;
+pub(in crate::archive) type Found = io::Result<(Vec<Posting>, Held)>;
 
 /// [`SegmentLookup::first_postings_at`] of each of `hashes` (ascending) in `segment`, in
 /// their order, each looked for at its own place: the same answers, from fewer reads.
-pub(super) fn first_postings_sorted(
+pub(in crate::archive) fn first_postings_sorted(
     segment: &SegmentLookup,
     hashes: &[u64],
     cap: usize,
@@ -112,7 +112,7 @@ fn span_postings(
 #[allow(clippy::unwrap_used, reason = "tests")]
 mod tests {
     use super::*;
-    use crate::archive::segment::{Kind, write};
+    use crate::archive::folder::segments::segment::{Kind, write};
 
     fn posting(doc: u32, position: u32) -> Posting {
         Posting { doc, position }

@@ -4,13 +4,12 @@
 
 use rayon::prelude::*;
 
-use super::catalog;
 use super::files::{segment_name, sync_dir};
-use super::rows;
-use super::segment::{self, Kind};
-use super::signals::holds_char_grams;
-use super::stored::char_gram_postings;
-use super::{Archive, ArchiveError};
+use super::segments::segment::{self, Kind};
+use super::{Archive, catalog, rows};
+use crate::archive::ArchiveError;
+use crate::archive::read_back::char_gram_postings;
+use crate::archive::signals::holds_char_grams;
 use crate::index::Posting;
 
 /// Documents whose grams go into one segment: a batch of an add.
@@ -21,7 +20,7 @@ impl Archive {
     /// [`BATCH`] documents, and lists those segments together with the record that every
     /// document has its grams, in one transaction: a compaction stopped midway leaves
     /// unlisted files, which the next writer removes. How many documents got their grams.
-    pub(super) fn keep_old_char_grams(&self) -> Result<usize, ArchiveError> {
+    pub(in crate::archive) fn keep_old_char_grams(&self) -> Result<usize, ArchiveError> {
         self.require_writable()?;
         let mut conn = self.lock();
         let sql = |e| ArchiveError::sql(&self.dir, e);

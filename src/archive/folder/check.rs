@@ -2,8 +2,9 @@
 //! archive against itself. The report has the same schema as a check's: the suspects
 //! first, then every archived document that shares something with one of them.
 
-use super::reader::ArchiveIndex;
-use super::{Archive, ArchiveError};
+use super::Archive;
+use super::index::ArchiveIndex;
+use crate::archive::ArchiveError;
 use crate::engine::Report;
 use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, run_against};
 

@@ -17,13 +17,14 @@ use std::time::SystemTime;
 
 use rusqlite::Connection;
 
-pub(super) use super::rows::FileStamp;
-use super::{ArchiveError, catalog, rows};
+pub(in crate::archive) use super::rows::FileStamp;
+use super::{catalog, rows};
+use crate::archive::ArchiveError;
 use crate::cache::{SETTLED, nanos_since_epoch, status_changed_ns};
 use crate::ingest::{self, IngestError};
 
 /// The stamp of the file at `path`, if it can be had and the file has settled.
-pub(super) fn stamp_of(path: &Path) -> Option<FileStamp> {
+pub(in crate::archive) fn stamp_of(path: &Path) -> Option<FileStamp> {
     let meta = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
     let modified = meta.modified().ok()?;
     let settled = SystemTime::now().duration_since(modified).is_ok_and(|age| age >= SETTLED);
@@ -50,7 +51,7 @@ const ROWS_PER_LOOKUP: usize = 20;
 
 /// Whether an add of `files` files into an archive of `documents` asks for its files'
 /// versions ([`Known::of_files`]) rather than reading every one ([`Known::read`]).
-pub(super) fn asks_file_by_file(files: usize, documents: usize) -> bool {
+pub(in crate::archive) fn asks_file_by_file(files: usize, documents: usize) -> bool {
     files.saturating_mul(ROWS_PER_LOOKUP) < documents
 }
 
@@ -68,7 +69,7 @@ enum Digests<'r> {
 /// before resolved paths were recorded, and whether bytes are archived at all. Either
 /// every version, read once at the start of the add ([`Known::read`]), or those of one
 /// batch's files ([`Known::of_files`]).
-pub(super) struct Known<'r> {
+pub(in crate::archive) struct Known<'r> {
     by_source: HashMap<String, Vec<Version>>,
     by_path: HashMap<String, Vec<Version>>,
     digests: Digests<'r>,
@@ -76,7 +77,7 @@ pub(super) struct Known<'r> {
 
 /// What the snapshot says of a file once its bytes are hashed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Verdict {
+pub(in crate::archive) enum Verdict {
     /// Its bytes are those of these archived versions of it (their stamps are to be
     /// recorded), or of another archived file (a copy: no ids).
     SameBytes(Vec<u32>),
@@ -182,7 +183,7 @@ impl<'r> Known<'r> {
 /// What an add knows of archived versions, batch by batch: every version, read once at
 /// its start, or each batch's own, asked of a connection of the add's own (see
 /// [`asks_file_by_file`]).
-pub(super) enum Snapshot {
+pub(in crate::archive) enum Snapshot {
     Whole(Known<'static>),
     FileByFile(Mutex<Connection>),
 }
@@ -209,7 +210,7 @@ impl Snapshot {
 }
 
 /// A batch's view of a [`Snapshot`].
-pub(super) enum Batch<'a> {
+pub(in crate::archive) enum Batch<'a> {
     Whole(&'a Known<'static>),
     Own(Known<'a>),
 }
@@ -227,7 +228,7 @@ impl<'a> std::ops::Deref for Batch<'a> {
 
 /// SHA-256 of the file at `path`, read in pieces; a path that is not a regular file (a
 /// named pipe, a device) is refused unopened ([`ingest::open_regular`]).
-pub(super) fn file_digest(path: &Path) -> Result<[u8; 32], IngestError> {
+pub(in crate::archive) fn file_digest(path: &Path) -> Result<[u8; 32], IngestError> {
     use sha2::Digest;
     let (mut file, _) = ingest::open_regular(path)?;
     let mut hasher = sha2::Sha256::new();

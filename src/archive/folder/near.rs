@@ -27,8 +27,8 @@ use rusqlite::Connection;
 use rustc_hash::FxHashMap;
 
 use super::catalog;
-use super::codec::{half_probes, halves};
 use super::rows::{self, NearRow};
+use crate::archive::codec::{half_probes, halves};
 use crate::fingerprint::simhash::hamming;
 use crate::score::{PairScores, near_duplicate_rule};
 
@@ -42,7 +42,7 @@ const END: u32 = u32::MAX;
 const DOCUMENTS_A_FILE: usize = 1_000;
 
 /// How an add finds its documents' neighbours.
-pub(super) enum NearFinder {
+pub(in crate::archive) enum NearFinder {
     /// Index seeks for each document (an add of few files into a large archive).
     Seeks,
     /// Held in memory, once loaded: by the preload when it was started, else when the
@@ -125,7 +125,7 @@ impl NearFinder {
 }
 
 /// The pass over the catalog for [`Held`], on a thread of its own, started once.
-pub(super) struct Preload {
+pub(in crate::archive) struct Preload {
     dir: PathBuf,
     started: AtomicBool,
     running: Mutex<Option<JoinHandle<Option<Held>>>>,
@@ -180,7 +180,7 @@ impl Drop for Preload {
 /// Whether documents with SimHashes `a` and `b` are near duplicates by SimHash alone, as
 /// the check's rule says before anything is aligned. A SimHash of 0 means the text had no
 /// weighted words: it says nothing.
-pub(super) fn near_by_simhash_alone(a: u64, b: u64, threshold: u32) -> bool {
+pub(in crate::archive) fn near_by_simhash_alone(a: u64, b: u64, threshold: u32) -> bool {
     if a == 0 || b == 0 {
         return false;
     }
@@ -222,7 +222,7 @@ impl Keys {
 /// add inserts after, chains. Sorted lists are built by one sort rather than a million
 /// insertions into maps (a third of the pass's time went to those), and take about half
 /// their memory.
-pub(super) struct Held {
+pub(in crate::archive) struct Held {
     docs: Vec<Keys>,
     /// The highest id held.
     newest: Option<u32>,
@@ -392,7 +392,8 @@ fn chain(last: Option<u32>, before: &[u32], read: u32, found: &mut Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::{catalog, rows::stored_hash};
+    use crate::archive::folder::catalog;
+    use crate::archive::folder::rows::stored_hash;
 
     /// Inserts a document row with these keys (in its own group); its id.
     fn insert(conn: &Connection, n: u32, simhash: Option<u64>, nshash: Option<u64>) -> u32 {

@@ -13,10 +13,9 @@
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 
-use super::catalog;
-use super::lookup::SegmentLookup;
-use super::rows;
-use super::segment::Kind;
+use super::segments::lookup::SegmentLookup;
+use super::segments::segment::Kind;
+use super::{catalog, rows};
 
 /// The share of a batch's sketch hashes the span read ahead holds: the rest (the sketches
 /// of short documents reach further) are sparse enough to be read where they lie.
@@ -27,7 +26,7 @@ const SHARE_READ_AHEAD: f64 = 0.8;
 /// from the `sketches` of the files read of its first batch of `batch` files (nothing
 /// when it read none). The thread only gives the system hints: a failure leaves the pages
 /// to be read when they are needed.
-pub(super) fn start<'s>(
+pub(in crate::archive) fn start<'s>(
     dir: &Path,
     sketches: impl Iterator<Item = &'s [u64]>,
     (batch, files): (usize, usize),

@@ -12,14 +12,15 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
-use super::files::{segment_name, sync_dir};
+use super::older_entries::Recut;
 use super::packing::KEPT_HASH_BITS;
-use super::recut::Recut;
-use super::rows::{self, SegmentRow};
 use super::segment::{self, Contents, Kind};
-use super::signals::STORED;
 use super::sequential::{Entries, Segment};
-use super::{Archive, ArchiveError};
+use crate::archive::ArchiveError;
+use crate::archive::folder::Archive;
+use crate::archive::folder::files::{segment_name, sync_dir};
+use crate::archive::folder::rows::{self, SegmentRow};
+use crate::archive::signals::STORED;
 use crate::index::Posting;
 
 /// Segments of one tier merged together.
@@ -35,7 +36,7 @@ fn tier(postings: u64) -> u32 {
 impl Archive {
     /// Merges every full tier, repeatedly, for both kinds of segment, leaving damaged
     /// segments out; returns the damaged segments met (each is left as it is).
-    pub(super) fn merge_if_needed(&self) -> Result<Vec<String>, ArchiveError> {
+    pub(in crate::archive) fn merge_if_needed(&self) -> Result<Vec<String>, ArchiveError> {
         let mut damaged = Vec::new();
         loop {
             match self.merge_one_tier(false, &damaged) {
@@ -351,9 +352,9 @@ impl Iterator for MergeIter<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::segment::{FilterLayout, write_with_layout};
-    use super::super::{AddOptions, WhenBusy};
     use super::*;
+    use crate::archive::folder::segments::segment::{FilterLayout, write_with_layout};
+    use crate::archive::{AddOptions, WhenBusy};
     use crate::engine::{CancelFlag, DocumentInput, NoProgress};
     use crate::model::Role;
     use crate::settings::Settings;
@@ -475,8 +476,8 @@ mod tests {
 
     #[test]
     fn segments_of_earlier_formats_merge_with_those_written_now() {
-        use super::super::packing::kept_hash;
-        use super::super::segment::EntryLayout;
+        use crate::archive::folder::segments::packing::kept_hash;
+        use crate::archive::folder::segments::segment::EntryLayout;
         // Format 4: the filter's blocks picked by a mix of the hash, 16-byte entries, a
         // checksum over bytes; format 6: entries packed with the whole hash.
         for (format, layout) in [

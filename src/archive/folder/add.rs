@@ -5,18 +5,16 @@ use rayon::prelude::*;
 use rusqlite::Connection;
 
 use super::backfill::Backfill;
-use super::catalog;
-use super::early::{Before, every_hash};
+use super::beside_commit::{Before, every_hash};
 use super::files::{segment_name, sync_dir};
-use super::groups::{Fresh, assign_group};
 use super::near::{NearFinder, Preload};
-use super::prepare::{Prepared, prepare, source_of};
-use super::readahead;
-use super::rows;
-use super::segment::{self, Kind};
-use super::signals::BySignal;
+use super::segments::segment::{self, Kind};
 use super::unchanged::{FileStamp, Known, Snapshot, Verdict, file_digest, stamp_of};
-use super::{Archive, ArchiveError};
+use super::{Archive, catalog, readahead, rows};
+use crate::archive::ArchiveError;
+use crate::archive::groups::{Fresh, assign_group};
+use crate::archive::prepare::{Prepared, prepare, source_of};
+use crate::archive::signals::BySignal;
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::Posting;
@@ -177,7 +175,8 @@ impl Archive {
                     .collect();
                 let known = snapshot.of_batch(&files).map_err(|e| self.sql(e))?;
                 let progress = (sink, done, total);
-                let read = self.see_batch(batch, sources, (&extractor, &dictionary), (&known, preload.as_deref()), progress);
+                let read =
+                    self.see_batch(batch, sources, (&extractor, &dictionary), (&known, preload.as_deref()), progress);
                 Ok::<_, ArchiveError>((read, commit.map(|handle| handle.join())))
             })?;
             if let Some(committed) = committed {
@@ -316,7 +315,7 @@ impl Archive {
     ) -> Result<(Vec<DocumentInput>, AddSummary), ArchiveError> {
         self.require_writable()?;
         if let Some(date) = &options.published {
-            super::date::parse_date(date)?;
+            crate::archive::date::parse_date(date)?;
         }
         let (inputs, inside) = self.outside_the_archive(inputs);
         Ok((inputs, AddSummary { inside_archive: inside, ..AddSummary::default() }))

@@ -15,9 +15,9 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::error::ArchiveError;
 use super::packing::Packing;
 use super::segment::{BLOCK_WORDS, FilterLayout, HEADER, Header, top_bits, u64_at};
+use crate::archive::error::ArchiveError;
 use crate::engine::MAX_POSTINGS;
 use crate::index::Posting;
 
@@ -29,7 +29,7 @@ pub(crate) const CAP: usize = MAX_POSTINGS + 1;
 /// Entries read at most around the guessed place of a hash (4 KiB of whole entries,
 /// 2 KiB of entries packed in 8 bytes), and at once past a window a walk or a search
 /// leaves.
-pub(super) const WINDOW: usize = 256;
+pub(in crate::archive) const WINDOW: usize = 256;
 
 /// Entries read at least around the guessed place of a hash.
 const LEAST_WINDOW: usize = 32;
@@ -91,7 +91,7 @@ impl SegmentLookup {
     /// anyway: one read of a span from the disk costs less than the many scattered reads
     /// the lookups would wait on, but not when they would touch few of its pages. Whether
     /// it asked.
-    pub(super) fn read_ahead_below(&self, below: u64, lookups: usize) -> bool {
+    pub(in crate::archive) fn read_ahead_below(&self, below: u64, lookups: usize) -> bool {
         let below = self.header.packing.keep(below);
         let bucket = top_bits(below, self.header.bits) as usize;
         let Some(&end) = self.starts.get(bucket + 1) else { return false };
@@ -119,13 +119,13 @@ impl SegmentLookup {
     /// Looks hashes up without asking the Bloom filter first: the search itself, also on
     /// hashes the filter would stop.
     #[cfg(test)]
-    pub(super) fn unfiltered(mut self) -> Self {
+    pub(in crate::archive) fn unfiltered(mut self) -> Self {
         self.filtered = false;
         self
     }
 
     /// The file read.
-    pub(super) fn path(&self) -> &Path {
+    pub(in crate::archive) fn path(&self) -> &Path {
         &self.path
     }
 
@@ -158,7 +158,7 @@ impl SegmentLookup {
     /// holds for `hash` in all (kept or not): known when the entries read show where they
     /// end, else bounded, and found by [`Self::entries`] only when asked (most frequent
     /// hashes need no more than a bound); and where its entries start, when any were read.
-    pub(super) fn first_postings_at(
+    pub(in crate::archive) fn first_postings_at(
         &self,
         hash: u64,
         place: Option<Place>,
@@ -175,7 +175,7 @@ impl SegmentLookup {
     /// from `entries`, a span of its bucket read beforehand (for several hashes) rather
     /// than the window around its guessed place; the Bloom filter is not asked. With
     /// where its entries start.
-    pub(super) fn first_postings_from(
+    pub(in crate::archive) fn first_postings_from(
         &self,
         hash: u64,
         (place, entries): (&Place, &Window),
@@ -194,7 +194,7 @@ impl SegmentLookup {
     /// and that hash), over the part of it past that hash: a frequent hash's thousands of
     /// entries put the hashes after it far from where an even spread over the whole
     /// bucket would. `None` when the segment holds no entry of its bucket.
-    pub(super) fn place(&self, hash: u64, after: Option<(usize, u64)>) -> Option<Place> {
+    pub(in crate::archive) fn place(&self, hash: u64, after: Option<(usize, u64)>) -> Option<Place> {
         let hash = self.header.packing.keep(hash);
         if self.header.count == 0 {
             return None;
@@ -225,7 +225,7 @@ impl SegmentLookup {
     }
 
     /// Entries `from..to` of `bucket` (within it), read in one go and checked.
-    pub(super) fn read_entries(&self, bucket: u64, from: usize, to: usize) -> io::Result<Window> {
+    pub(in crate::archive) fn read_entries(&self, bucket: u64, from: usize, to: usize) -> io::Result<Window> {
         let window = Window::read(self, bucket, from, to)?;
         window.check_order(bucket, self.header.bits)?;
         Ok(window)
@@ -357,7 +357,7 @@ impl SegmentLookup {
 
     /// Whether the Bloom filter lets `hash` through: one read for a filter that keeps the
     /// probes of a hash in one block, one a probe for the older layout.
-    pub(super) fn may_hold(&self, hash: u64) -> io::Result<bool> {
+    pub(in crate::archive) fn may_hold(&self, hash: u64) -> io::Result<bool> {
         let hash = self.header.packing.keep(hash);
         let words = self.header.filter_words;
         let mut probes = self.header.layout.probes(hash, words);
@@ -445,7 +445,7 @@ impl Walked {
 /// `first..last` are the part of its bucket it lies in (the entries before `first` are
 /// below it), `from..to` the window around its guessed place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Place {
+pub(in crate::archive) struct Place {
     pub bucket: u64,
     pub first: usize,
     pub last: usize,
@@ -490,7 +490,7 @@ fn kept_up_to<'o>(
 
 /// Entries `from..to` of a segment, all of one bucket, read at once and decoded as they
 /// are asked for (a lookup uses a few of them).
-pub(super) struct Window {
+pub(in crate::archive) struct Window {
     from: usize,
     to: usize,
     bytes: Vec<u8>,

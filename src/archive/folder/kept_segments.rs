@@ -11,12 +11,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rustc_hash::FxHashMap;
 
-use super::error::ArchiveError;
-use super::lookup::SegmentLookup;
+use super::segments::lookup::SegmentLookup;
+use crate::archive::error::ArchiveError;
 
 /// Segments opened for lookups, by file name.
 #[derive(Default)]
-pub(super) struct OpenSegments {
+pub(in crate::archive) struct OpenSegments {
     open: Mutex<FxHashMap<String, Arc<SegmentLookup>>>,
 }
 
@@ -60,7 +60,7 @@ impl OpenSegments {
 #[allow(clippy::unwrap_used, reason = "tests")]
 mod tests {
     use super::*;
-    use crate::archive::segment::{Kind, write};
+    use crate::archive::folder::segments::segment::{Kind, write};
     use crate::index::Posting;
 
     #[test]

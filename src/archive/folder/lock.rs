@@ -8,7 +8,7 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::Path;
 
-use super::error::ArchiveError;
+use crate::archive::error::ArchiveError;
 
 /// File name of the lock inside the archive folder (empty; only its lock matters).
 pub const LOCK_FILE: &str = "twinspot.lock";

@@ -23,13 +23,13 @@ use std::path::Path;
 use rusqlite::Connection;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::ArchiveError;
-use super::groups::{Fresh, sharing};
-use super::lookup::{CAP, SegmentLookup};
-use super::reader::{found_in_every_segment, on_lookup_threads};
+use super::index::{found_in_every_segment, on_lookup_threads};
 use super::rows;
-use super::segment::Kind;
-use super::spans::Found;
+use super::segments::batched_lookup::Found;
+use super::segments::lookup::{CAP, SegmentLookup};
+use super::segments::segment::Kind;
+use crate::archive::ArchiveError;
+use crate::archive::groups::{Fresh, sharing};
 use crate::index::Posting;
 
 /// Sketch hashes looked up at once. They are ascending, so each share covers a span of
@@ -38,7 +38,7 @@ const HASHES_AT_ONCE: usize = 16_384;
 
 /// The archive's k-gram segments as they were listed before the add's last commit, and
 /// what they hold of the sketches looked up.
-pub(super) struct Before {
+pub(in crate::archive) struct Before {
     segments: Vec<SegmentLookup>,
     files: FxHashSet<String>,
     removed: FxHashSet<u32>,
@@ -159,7 +159,7 @@ impl Before {
 }
 
 /// Every hash of `sketches`, ascending and distinct.
-pub(super) fn every_hash<'s>(sketches: impl Iterator<Item = &'s [u64]>) -> Vec<u64> {
+pub(in crate::archive) fn every_hash<'s>(sketches: impl Iterator<Item = &'s [u64]>) -> Vec<u64> {
     let mut hashes: Vec<u64> = sketches.flatten().copied().collect();
     hashes.sort_unstable();
     hashes.dedup();
@@ -188,10 +188,11 @@ fn firsts(per_hash: Vec<Vec<Found>>) -> Option<Vec<Vec<u32>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::archive::folder::Archive;
+    use crate::archive::folder::index::ArchiveIndex;
+    use crate::archive::folder::regroup::sharing_sketches;
     use crate::archive::prepare::{prepare, source_of};
-    use crate::archive::reader::ArchiveIndex;
-    use crate::archive::regroup::sharing_sketches;
-    use crate::archive::{AddOptions, Archive, WhenBusy};
+    use crate::archive::{AddOptions, WhenBusy};
     use crate::engine::{CancelFlag, DocumentInput, NoProgress};
     use crate::fingerprint::simhash::Dictionary;
     use crate::ingest;

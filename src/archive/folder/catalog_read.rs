@@ -14,11 +14,11 @@ use std::sync::{Mutex, MutexGuard};
 use rusqlite::Connection;
 use rustc_hash::FxHashSet;
 
-use super::error::ArchiveError;
 use super::rows::{self, EntryRow, GlanceFn, SegmentRow, StoredRow};
+use crate::archive::error::ArchiveError;
 
 /// What a check reads of an archive's catalog.
-pub(super) trait CatalogRead: Send + Sync {
+pub(in crate::archive) trait CatalogRead: Send + Sync {
     /// Begins the snapshot every later read sees (until [`CatalogRead::end_snapshot`]).
     fn begin_snapshot(&self) -> Result<(), ArchiveError>;
     /// Ends the snapshot; nothing was written in it, so ending it cannot fail to matter.
@@ -51,18 +51,18 @@ pub(super) trait CatalogRead: Send + Sync {
 }
 
 /// The catalog of an archive folder: one SQLite connection, one user at a time.
-pub(super) struct SqliteCatalog {
+pub(in crate::archive) struct SqliteCatalog {
     dir: PathBuf,
     conn: Mutex<Connection>,
 }
 
 impl SqliteCatalog {
-    pub(super) fn new(dir: &Path, conn: Connection) -> Self {
+    pub(in crate::archive) fn new(dir: &Path, conn: Connection) -> Self {
         Self { dir: dir.to_path_buf(), conn: Mutex::new(conn) }
     }
 
     /// The connection, for the writers' transactions.
-    pub(super) fn lock(&self) -> MutexGuard<'_, Connection> {
+    pub(in crate::archive) fn lock(&self) -> MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 

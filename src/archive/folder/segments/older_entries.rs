@@ -8,8 +8,8 @@
 
 use std::collections::VecDeque;
 
-use super::error::ArchiveError;
 use super::packing::kept_hash;
+use crate::archive::error::ArchiveError;
 use crate::index::Posting;
 
 type Entry = (u64, Posting);

@@ -25,8 +25,8 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use super::checksum::Checksum;
-use super::error::ArchiveError;
 use super::packing::{Bounds, Packing, kept_hash};
+use crate::archive::error::ArchiveError;
 use crate::hash::fmix64;
 use crate::index::{Posting, Signal, keep_first_positions};
 
@@ -35,7 +35,7 @@ const MAGIC_WHOLE_HASHES: &[u8; 8] = b"TWSEG04\n";
 const MAGIC_WHOLE_ENTRIES: &[u8; 8] = b"TWSEG03\n";
 const MAGIC_MIXED_BLOCKS: &[u8; 8] = b"TWSEG02\n";
 const MAGIC_SPREAD_FILTER: &[u8; 8] = b"TWSEG01\n";
-pub(super) const HEADER: usize = 40;
+pub(in crate::archive) const HEADER: usize = 40;
 /// At most this many top bits pick a sparse-index slot (8 MiB of index at most). Segments
 /// of archive formats before 9 used at most 16.
 const MAX_BUCKET_BITS: u32 = 20;
@@ -51,11 +51,11 @@ const FILTER_PROBES: u64 = 3;
 /// Entries a writer packs before it writes them.
 const WRITE_BLOCK: usize = 4096;
 /// Words of one filter block: a cache line, so a lookup reads 64 bytes of the filter.
-pub(super) const BLOCK_WORDS: usize = 8;
+pub(in crate::archive) const BLOCK_WORDS: usize = 8;
 
 /// Where a filter puts the probes of a hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum FilterLayout {
+pub(in crate::archive) enum FilterLayout {
     /// All in one block of [`BLOCK_WORDS`] words, picked by the hash's top bits: blocks
     /// in hash order.
     Ordered,
@@ -68,7 +68,7 @@ pub(super) enum FilterLayout {
 
 /// How a segment's entries are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum EntryLayout {
+pub(in crate::archive) enum EntryLayout {
     /// Packed, the hash cut to its kept bits (`TWSEG05`, written now).
     Kept,
     /// Packed with the whole hash (`TWSEG04`, archive format 6).
@@ -91,13 +91,13 @@ impl FilterLayout {
     }
 
     /// The checksum of a segment of this layout: over words for those written now.
-    pub(super) fn checksum(self) -> Checksum {
+    pub(in crate::archive) fn checksum(self) -> Checksum {
         Checksum::new(self == FilterLayout::Ordered)
     }
 
     /// The filter bits of `hash` in a filter of `words` words: fingerprint hashes are
     /// well mixed, so probes are taken from mixes of the hash itself.
-    pub(super) fn probes(self, hash: u64, words: usize) -> impl Iterator<Item = usize> {
+    pub(in crate::archive) fn probes(self, hash: u64, words: usize) -> impl Iterator<Item = usize> {
         let mix = move |i: u64| {
             (hash ^ (hash >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15 ^ i.wrapping_mul(0xbf58_476d_1ce4_e5b9))
         };
@@ -117,7 +117,7 @@ impl FilterLayout {
     }
 }
 
-/// What a segment holds: the postings of one signal ([`super::signals::STORED`]).
+/// What a segment holds: the postings of one signal ([`crate::archive::signals::STORED`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     Kgrams = 0,
@@ -237,7 +237,7 @@ pub fn write_sorted(
 
 /// Writes a segment with the filter `layout`, its entries stored as the second (packed
 /// only with [`FilterLayout::Ordered`]), as this or an earlier format wrote them.
-pub(super) fn write_with_layout(
+pub(in crate::archive) fn write_with_layout(
     path: &Path,
     kind: Kind,
     contents: Contents,
@@ -346,7 +346,7 @@ fn write_file(
 
 /// What the 40-byte header of a segment says, checked against the file's size.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Header {
+pub(in crate::archive) struct Header {
     pub kind: Kind,
     /// Top bits of a hash that pick its sparse-index slot.
     pub bits: u32,
@@ -360,7 +360,7 @@ pub(super) struct Header {
 
 impl Header {
     /// Reads the header from the first bytes of the file at `path` (`file_len` long).
-    pub(super) fn parse(bytes: &[u8], file_len: u64, path: &Path) -> Result<Header, ArchiveError> {
+    pub(in crate::archive) fn parse(bytes: &[u8], file_len: u64, path: &Path) -> Result<Header, ArchiveError> {
         let bad = |what: &str| ArchiveError::Corrupt(format!("segment {}: {what}", path.display()));
         if bytes.len() < HEADER || file_len < (HEADER + 8) as u64 {
             return Err(bad("not a twinspot segment"));
@@ -400,22 +400,22 @@ impl Header {
     }
 
     /// Bytes of one entry.
-    pub(super) fn entry_bytes(&self) -> usize {
+    pub(in crate::archive) fn entry_bytes(&self) -> usize {
         self.packing.bytes()
     }
 
     /// Byte offset of entry `i`.
-    pub(super) fn entry_offset(&self, i: usize) -> u64 {
+    pub(in crate::archive) fn entry_offset(&self, i: usize) -> u64 {
         (HEADER + i * self.entry_bytes()) as u64
     }
 
     /// Byte offset of the sparse index (`2^bits + 1` u64).
-    pub(super) fn index_offset(&self) -> u64 {
+    pub(in crate::archive) fn index_offset(&self) -> u64 {
         self.entry_offset(self.count)
     }
 
     /// Byte offset of the Bloom filter.
-    pub(super) fn filter_offset(&self) -> u64 {
+    pub(in crate::archive) fn filter_offset(&self) -> u64 {
         self.index_offset() + (((1u64 << self.bits) + 1) * 8)
     }
 }
@@ -426,7 +426,7 @@ fn u32_at(map: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b)
 }
 
-pub(super) fn u64_at(map: &[u8], at: usize) -> u64 {
+pub(in crate::archive) fn u64_at(map: &[u8], at: usize) -> u64 {
     let mut b = [0u8; 8];
     b.copy_from_slice(&map[at..at + 8]);
     u64::from_le_bytes(b)
@@ -441,7 +441,7 @@ fn bucket_bits(count: u64) -> u32 {
     (log / 2 + 4).max(log.saturating_sub(LARGE_BUCKET.trailing_zeros())).min(MAX_BUCKET_BITS)
 }
 
-pub(super) fn top_bits(hash: u64, bits: u32) -> u64 {
+pub(in crate::archive) fn top_bits(hash: u64, bits: u32) -> u64 {
     if bits == 0 { 0 } else { hash >> (64 - bits) }
 }
 
@@ -473,9 +473,9 @@ impl<W: Write> Write for Checksummed<W> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lookup::{Held, SegmentLookup};
-    use super::super::sequential::Segment;
     use super::*;
+    use crate::archive::folder::segments::lookup::{Held, SegmentLookup};
+    use crate::archive::folder::segments::sequential::Segment;
 
     fn postings(lookup: &SegmentLookup, hash: u64) -> Vec<Posting> {
         let mut out = Vec::new();

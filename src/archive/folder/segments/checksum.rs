@@ -9,7 +9,7 @@ const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0100_0000_01b3;
 
 /// A checksum being taken.
-pub(super) struct Checksum {
+pub(in crate::archive) struct Checksum {
     state: u64,
     /// Over words (`TWSEG03`), not bytes.
     words: bool,
@@ -20,12 +20,12 @@ pub(super) struct Checksum {
 
 impl Checksum {
     /// A checksum over words (`words`, segments written now) or over bytes.
-    pub(super) fn new(words: bool) -> Self {
+    pub(in crate::archive) fn new(words: bool) -> Self {
         Self { state: OFFSET, words, pending: [0; 8], filled: 0 }
     }
 
     /// Takes the next `bytes`.
-    pub(super) fn update(&mut self, mut bytes: &[u8]) {
+    pub(in crate::archive) fn update(&mut self, mut bytes: &[u8]) {
         if !self.words {
             self.state = bytewise(self.state, bytes);
             return;
@@ -59,7 +59,7 @@ impl Checksum {
     }
 
     /// The checksum of everything taken (an incomplete last word by its bytes).
-    pub(super) fn finish(self) -> u64 {
+    pub(in crate::archive) fn finish(self) -> u64 {
         bytewise(self.state, &self.pending[..self.filled])
     }
 }

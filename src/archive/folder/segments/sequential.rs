@@ -8,9 +8,9 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use super::checksum::Checksum;
-use super::error::ArchiveError;
 use super::packing::Packing;
 use super::segment::{Contents, HEADER, Header, Kind, u64_at};
+use crate::archive::error::ArchiveError;
 use crate::index::Posting;
 
 /// Entries read at a time.
@@ -21,7 +21,7 @@ pub struct Segment {
     path: PathBuf,
     /// Its size in bytes.
     size: u64,
-    pub(super) header: Header,
+    pub(in crate::archive) header: Header,
 }
 
 impl Segment {
@@ -189,9 +189,9 @@ fn read_through(
 
 #[cfg(test)]
 mod tests {
-    use super::super::packing::kept_hash;
-    use super::super::segment::write;
     use super::*;
+    use crate::archive::folder::segments::packing::kept_hash;
+    use crate::archive::folder::segments::segment::write;
 
     #[test]
     fn a_read_through_counts_live_postings_and_finds_damage_anywhere() {

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use super::error::ArchiveError;
 use super::rows::has_column;
-use super::signals::CHAR_GRAMS_FROM;
+use crate::archive::error::ArchiveError;
+use crate::archive::signals::CHAR_GRAMS_FROM;
 
 pub use super::names::{CATALOG, CATALOG_NEW};
 
@@ -305,7 +305,7 @@ fn create(conn: &mut Connection, dir: &Path, settings: &[(&str, String)]) -> Res
 /// - Format 3 adds `token_keys` (see [`crate::fingerprint::TokenKeys`]). Documents
 ///   archived before have none and are read whole when they are candidates, as before.
 /// - Format 4 writes segments whose Bloom filter keeps the probes of a hash in one block
-///   (see [`super::segment`]); nothing in the catalog changes. Format 5 picks that block
+///   (see [`super::segments::segment`]); nothing in the catalog changes. Format 5 picks that block
 ///   by the hash's top bits. Format 6 packs the entries and keeps token keys of one byte:
 ///   `token_keys` gains the width of each document's keys.
 pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
@@ -318,7 +318,8 @@ pub fn upgrade(conn: &mut Connection, dir: &Path) -> Result<(), ArchiveError> {
         for (format_from, step) in &UPGRADES[from..] {
             step(&tx).map_err(sql)?;
             let next = format_from.parse::<u32>().map_or(0, |n| n + 1);
-            tx.execute("UPDATE settings SET value = ?1 WHERE key = 'format'", params![next.to_string()]).map_err(sql)?;
+            tx.execute("UPDATE settings SET value = ?1 WHERE key = 'format'", params![next.to_string()])
+                .map_err(sql)?;
         }
     }
     tx.commit().map_err(sql)
@@ -425,17 +426,19 @@ fn simhash_halves(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
 /// which documents have their grams keeps its word.
 fn char_grams_from_now(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
     let next = super::rows::last_id(tx)?.saturating_add(1);
-    tx.execute("INSERT OR IGNORE INTO settings(key, value) VALUES (?1, ?2)", params![CHAR_GRAMS_FROM, next.to_string()])?;
+    tx.execute(
+        "INSERT OR IGNORE INTO settings(key, value) VALUES (?1, ?2)",
+        params![CHAR_GRAMS_FROM, next.to_string()],
+    )?;
     Ok(())
 }
 
 /// The first document archived with its character grams ([`CHAR_GRAMS_FROM`]; `None` in
 /// an archive of a format before 10) and the oldest document held (`None` when none is):
-/// whether a check may look every document's grams up ([`super::signals::holds_char_grams`]).
+/// whether a check may look every document's grams up ([`crate::archive::signals::holds_char_grams`]).
 pub fn char_gram_bounds(conn: &Connection) -> Result<(Option<u32>, Option<u32>), rusqlite::Error> {
-    let from: Option<String> = conn
-        .query_row("SELECT value FROM settings WHERE key = ?1", [CHAR_GRAMS_FROM], |r| r.get(0))
-        .optional()?;
+    let from: Option<String> =
+        conn.query_row("SELECT value FROM settings WHERE key = ?1", [CHAR_GRAMS_FROM], |r| r.get(0)).optional()?;
     let oldest: Option<i64> = conn.query_row("SELECT min(id) FROM documents", [], |r| r.get(0))?;
     Ok((from.and_then(|v| v.parse().ok()), oldest.and_then(|id| u32::try_from(id).ok())))
 }
@@ -471,7 +474,8 @@ pub fn setting(conn: &Connection, dir: &Path, key: &str) -> Result<Option<String
 
 #[cfg(test)]
 mod tests {
-    use super::super::{AddOptions, Archive, WhenBusy};
+    use crate::archive::folder::Archive;
+    use crate::archive::{AddOptions, WhenBusy};
     use crate::engine::{CancelFlag, DocumentInput, NoProgress};
     use crate::model::Role;
     use crate::settings::Settings;

@@ -7,12 +7,12 @@
 
 use rayon::prelude::*;
 
+use super::beside_commit::Before;
 use super::check::check_against;
-use super::early::Before;
-use super::groups::{Fresh, join_all, sharing};
-use super::reader::ArchiveIndex;
-use super::rows;
-use super::{Archive, ArchiveError};
+use super::index::ArchiveIndex;
+use super::{Archive, rows};
+use crate::archive::ArchiveError;
+use crate::archive::groups::{Fresh, join_all, sharing};
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, NoProgress, Role};
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::{ReferenceIndex, Signal, StoreError};
@@ -24,7 +24,7 @@ impl Archive {
     /// sketches beside its last commit (`before`) spares the lookups of the segments
     /// listed before it; the checks segment Chinese text with the add's `dictionary`,
     /// built once for the add and its checks.
-    pub(super) fn regroup(
+    pub(in crate::archive) fn regroup(
         &self,
         fresh: &[Fresh],
         (cluster, dictionary): (bool, &Dictionary),
@@ -69,7 +69,7 @@ impl Archive {
         tx.commit().map_err(sql)
     }
 
-    /// The documents of `fresh` whose sketch shares [`super::groups::SKETCH_HITS`] hashes
+    /// The documents of `fresh` whose sketch shares [`crate::archive::groups::SKETCH_HITS`] hashes
     /// with another document not already in its group (hashes held by more than
     /// [`crate::engine::MAX_POSTINGS`] postings say nothing, as in a check), or that share
     /// an nshash key.
@@ -134,7 +134,7 @@ impl Archive {
 /// New documents checked for near duplicates in one check: enough to keep both cores
 /// busy and to open the archive once for many, few enough that the check's cap on the
 /// pairs it keeps ([`crate::engine`]'s 100,000) is never near.
-pub(super) const CHECKED_AT_ONCE: usize = 64;
+pub(in crate::archive) const CHECKED_AT_ONCE: usize = 64;
 
 /// Documents whose sketches are looked up together: one round trip to a server for them
 /// all rather than one each, and in a folder archive, sketches crowded enough that most
@@ -144,12 +144,15 @@ pub(super) const CHECKED_AT_ONCE: usize = 64;
 const SKETCHES_AT_ONCE: usize = 4096;
 
 /// For each of `docs`, what [`sharing`] says of it: the documents whose sketch it shares
-/// [`super::groups::SKETCH_HITS`] hashes with (hashes held by more than
+/// [`crate::archive::groups::SKETCH_HITS`] hashes with (hashes held by more than
 /// [`crate::engine::MAX_POSTINGS`] postings say nothing, as in a check), when there are
 /// any or it shares an nshash key: it is worth checking for near duplicates.
 /// The chunks are looked up on every core (an add of 30,000 documents spent 4.4 s here on
 /// one). Fails when the archive cannot be read.
-pub(super) fn sharing_sketches(index: &dyn ReferenceIndex, docs: &[Fresh]) -> Result<Vec<Option<Vec<u32>>>, ArchiveError> {
+pub(in crate::archive) fn sharing_sketches(
+    index: &dyn ReferenceIndex,
+    docs: &[Fresh],
+) -> Result<Vec<Option<Vec<u32>>>, ArchiveError> {
     let per_chunk: Vec<Vec<Option<Vec<u32>>>> = docs
         .par_chunks(SKETCHES_AT_ONCE)
         .map(|chunk| {
@@ -165,7 +168,11 @@ pub(super) fn sharing_sketches(index: &dyn ReferenceIndex, docs: &[Fresh]) -> Re
 /// The request that checks the files of `docs` against an archive with `settings`, as
 /// suspects 0, 1, … in that order, their Chinese text segmented with `dictionary` (the
 /// add's: built once for the add and its checks).
-pub(super) fn check_of(docs: &[&Fresh], settings: &crate::settings::Settings, dictionary: &Dictionary) -> CheckRequest {
+pub(in crate::archive) fn check_of(
+    docs: &[&Fresh],
+    settings: &crate::settings::Settings,
+    dictionary: &Dictionary,
+) -> CheckRequest {
     CheckRequest {
         documents: docs.iter().map(|doc| DocumentInput::new(doc.file.clone(), Role::Suspect)).collect(),
         settings: settings.clone(),
@@ -177,7 +184,7 @@ pub(super) fn check_of(docs: &[&Fresh], settings: &crate::settings::Settings, di
 
 /// (path, SHA-256) of each archived document the check of suspects calls a near
 /// duplicate of suspect `suspect`.
-pub(super) fn near_duplicates_in(report: &crate::engine::Report, suspect: usize) -> Vec<(&str, &str)> {
+pub(in crate::archive) fn near_duplicates_in(report: &crate::engine::Report, suspect: usize) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     for &[a, b] in &report.near_duplicates {
         let other = match (a == suspect, b == suspect) {

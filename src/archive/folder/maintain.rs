@@ -3,11 +3,12 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use super::groups::{self, Group};
+use super::Archive;
 use super::rows::{self, Stats};
-use super::sequential::Segment;
-use super::verify_text::{StoredText, text_problem};
-use super::{Archive, ArchiveError};
+use super::segments::sequential::Segment;
+use crate::archive::ArchiveError;
+use crate::archive::groups::{self, Group};
+use crate::archive::verify_text::{StoredText, text_problem};
 
 /// What `verify` found; empty `problems` means the archive is sound.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,16 +48,16 @@ pub struct ArchivedElsewhere {
 /// A key of a remove: an id (the first column of `list`), or a path as given and the
 /// file it resolves to from where the command runs (which alone names a document: two
 /// classes' `sub/e1.txt`, each added from its own folder, are two files).
-pub(super) enum RemoveKey<'a> {
+pub(in crate::archive) enum RemoveKey<'a> {
     Id(u32),
     Path { given: &'a str, real: &'a str },
 }
 
 /// Documents with the file each was archived from.
-pub(super) type Sources = Vec<(u32, String)>;
+pub(in crate::archive) type Sources = Vec<(u32, String)>;
 
 /// What the keys of a remove name, whichever store was asked.
-pub(super) struct Named {
+pub(in crate::archive) struct Named {
     /// The documents to remove.
     pub gone: BTreeSet<u32>,
     /// The summary of the remove, but for `removed`.
@@ -68,7 +69,7 @@ pub(super) struct Named {
 /// names, whichever store it asks, and `added_as` a path that named none with the
 /// documents archived under it as added (and the file each came from). An id and a path
 /// are never taken one for the other.
-pub(super) fn named_documents<E>(
+pub(in crate::archive) fn named_documents<E>(
     ids: &[u32],
     paths: &[PathBuf],
     find: &mut dyn FnMut(RemoveKey<'_>) -> Result<Vec<u32>, E>,
@@ -101,7 +102,7 @@ pub(super) fn named_documents<E>(
 
 /// The file `path` resolves to from where the command runs, as an add records it: its
 /// links resolved; for a file gone, its folder's links resolved and its name kept.
-pub(super) fn resolved(path: &std::path::Path) -> PathBuf {
+pub(in crate::archive) fn resolved(path: &std::path::Path) -> PathBuf {
     if let Ok(real) = std::fs::canonicalize(path) {
         return real;
     }
@@ -114,7 +115,7 @@ pub(super) fn resolved(path: &std::path::Path) -> PathBuf {
 
 /// Whether no file is left at `path`: nothing there, or a folder. A file that cannot be
 /// looked at (a folder above it not readable, a share gone away) is not gone.
-pub(super) fn is_gone(path: &std::path::Path) -> bool {
+pub(in crate::archive) fn is_gone(path: &std::path::Path) -> bool {
     match std::fs::symlink_metadata(path) {
         Ok(meta) => meta.is_dir(),
         Err(e) => e.kind() == std::io::ErrorKind::NotFound,
@@ -224,7 +225,7 @@ impl Archive {
     /// it has one, else the day it was added. Groups keep a representative.
     pub fn expire(&self, before: &str) -> Result<usize, ArchiveError> {
         self.require_writable()?;
-        super::date::parse_date(before)?;
+        crate::archive::date::parse_date(before)?;
         let mut conn = self.lock();
         let dir = self.dir.clone();
         let sql = |e| ArchiveError::sql(&dir, e);
@@ -277,7 +278,7 @@ impl Archive {
         let listed: std::collections::HashSet<&str> = segments.iter().map(|s| s.file.as_str()).collect();
         for entry in std::fs::read_dir(&self.dir).map_err(|e| ArchiveError::io(&self.dir, e))?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if super::segment::is_segment_file(&name) && !listed.contains(name.as_str()) {
+            if super::segments::segment::is_segment_file(&name) && !listed.contains(name.as_str()) {
                 report.leftovers.push(name);
             }
         }

@@ -8,27 +8,27 @@ use std::sync::{Arc, OnceLock};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
-use super::cut::CutSpreads;
-use super::lookup::{CAP, Held, SegmentLookup};
-use super::rows;
-use super::segment::Kind;
-use super::signals::{BySignal, count_up_to, holds_char_grams};
-use super::spans::{Found, first_postings_sorted};
-use super::stored::{entry_of, reference_of};
-use super::{Archive, ArchiveError};
+use super::segments::batched_lookup::{Found, first_postings_sorted};
+use super::segments::lookup::{CAP, Held, SegmentLookup};
+use super::segments::segment::Kind;
+use super::{Archive, rows};
+use crate::archive::ArchiveError;
+use crate::archive::cut_spreads::CutSpreads;
+use crate::archive::read_back::{entry_of, reference_of};
+use crate::archive::signals::{BySignal, count_up_to, holds_char_grams};
 use crate::fingerprint::FingerprintedDoc;
 use crate::fingerprint::simhash::hamming;
 use crate::fingerprint::{GlancedKeys, TokenKeys};
 use crate::index::{
-    Glance, MAX_POSITIONS_PER_DOCUMENT, Posting, Postings, ReferenceIndex, Signal, Spread, StoreError, StoredReferences,
-    distinct_documents,
+    Glance, MAX_POSITIONS_PER_DOCUMENT, Posting, Postings, ReferenceIndex, Signal, Spread, StoreError,
+    StoredReferences, distinct_documents,
 };
 use crate::model::DocumentEntry;
 
 /// Documents glanced at per query.
 const GLANCE_CHUNK: usize = 4096;
 /// The largest distance the band columns answer; above it every SimHash is scanned.
-pub(super) const BAND_DISTANCE: u32 = 3;
+pub(in crate::archive) const BAND_DISTANCE: u32 = 3;
 
 /// A hash's first postings, and how the archive holds it when they are not all.
 type Capped = (Vec<Posting>, Option<Spread>);
@@ -238,7 +238,6 @@ impl<'a> ArchiveIndex<'a> {
         }
         Ok(())
     }
-
 }
 
 /// Lookups a check keeps in flight at once. On a cold page cache each lookup waits on a
@@ -261,7 +260,7 @@ fn hashes_at_once(count: usize) -> usize {
 /// in each of `segments`, in their order. Each segment is gone through in ascending order
 /// (`spans.rs`), a share of the hashes at a time on each thread, so that one suspect's
 /// check waits on neither one core nor one read from disk at a time.
-pub(super) fn found_in_every_segment(
+pub(in crate::archive) fn found_in_every_segment(
     segments: &[impl Borrow<SegmentLookup> + Sync],
     distinct: &[u64],
     live: &(impl Fn(&Posting) -> bool + Sync),
@@ -279,7 +278,7 @@ pub(super) fn found_in_every_segment(
 
 /// Runs `lookups` on the threads segment lookups run on ([`lookup_pool`]), or on the
 /// common pool when there are none.
-pub(super) fn on_lookup_threads<T: Send>(lookups: impl FnOnce() -> T + Send) -> T {
+pub(in crate::archive) fn on_lookup_threads<T: Send>(lookups: impl FnOnce() -> T + Send) -> T {
     match lookup_pool() {
         Some(pool) => pool.install(lookups),
         None => lookups(),
@@ -319,7 +318,7 @@ impl Drop for ArchiveIndex<'_> {
 /// Of `rows` (id, SimHash), those within `threshold` of `simhash` and not removed, with
 /// their distance, sorted by id: only ids after `after` when given, and at most `limit`,
 /// the closest, when there are more.
-pub(super) fn nearest(
+pub(in crate::archive) fn nearest(
     rows: Vec<(u32, u64)>,
     simhash: u64,
     threshold: u32,

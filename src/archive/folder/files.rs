@@ -1,14 +1,14 @@
 //! The files of the archive folder beside the catalog: how segment files are named, made
-//! durable, and swept when a writer left them unlisted. A leaf beside [`super::segment`].
+//! durable, and swept when a writer left them unlisted. A leaf beside [`super::segments::segment`].
 
 use std::path::Path;
 
-use super::error::ArchiveError;
-use super::segment::{self, Kind};
+use super::segments::segment::{self, Kind};
+use crate::archive::error::ArchiveError;
 
 /// The name of a new segment file of `kind`: `k-`, `s-` or `c-`, then `tag` (the batch's first
 /// document, or `m` and the first merged segment), then a stamp no other file has.
-pub(super) fn segment_name(kind: Kind, tag: &str) -> String {
+pub(in crate::archive) fn segment_name(kind: Kind, tag: &str) -> String {
     let prefix = match kind {
         Kind::Kgrams => "k",
         Kind::Sentences => "s",
@@ -24,7 +24,7 @@ fn unique_stamp() -> String {
 }
 
 /// Makes renames inside `dir` durable (a no-op where folders cannot be synced).
-pub(super) fn sync_dir(dir: &Path) -> Result<(), ArchiveError> {
+pub(in crate::archive) fn sync_dir(dir: &Path) -> Result<(), ArchiveError> {
     #[cfg(unix)]
     {
         std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| ArchiveError::io(dir, e))?;
@@ -36,7 +36,7 @@ pub(super) fn sync_dir(dir: &Path) -> Result<(), ArchiveError> {
 
 /// Deletes the segment files (and temporary ones) of `dir` that are not `listed`: left
 /// by a writer that never finished. Called only holding the writer lock.
-pub(super) fn remove_unlisted_segments(
+pub(in crate::archive) fn remove_unlisted_segments(
     dir: &Path,
     listed: &std::collections::HashSet<String>,
 ) -> Result<(), ArchiveError> {

@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 use super::catalog;
 
 /// The thread moving the log, woken by each commit.
-pub(super) struct Backfill {
+pub(in crate::archive) struct Backfill {
     wake: Option<Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }

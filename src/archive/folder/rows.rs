@@ -6,18 +6,18 @@
 //! Document ids are SQLite row ids (`i64`); postings hold them as `u32`. Every id read
 //! here for postings goes through [`doc_id`], a checked conversion whose failure is a
 //! typed error ([`rusqlite::Error::IntegralValueOutOfRange`], told by
-//! [`super::ArchiveError::sql`]): an id beyond `u32` never lands on another document.
+//! [`crate::archive::ArchiveError::sql`]): an id beyond `u32` never lands on another document.
 
 use std::sync::LazyLock;
 
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 use rustc_hash::FxHashSet;
 
-use super::codec::{half_probes, halves};
+use crate::archive::codec::{half_probes, halves};
 use crate::fingerprint::TokenKeys;
 
 /// An archived document's id as postings hold it, or a typed error past `u32::MAX`.
-pub(super) fn doc_id(id: i64) -> Result<u32, rusqlite::Error> {
+pub(in crate::archive) fn doc_id(id: i64) -> Result<u32, rusqlite::Error> {
     u32::try_from(id).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, id))
 }
 
@@ -38,7 +38,7 @@ fn hash_at(row: &Row<'_>, column: usize) -> Result<Option<u64>, rusqlite::Error>
 }
 
 /// A 64-bit hash as stored.
-pub(super) fn stored_hash(h: u64) -> i64 {
+pub(in crate::archive) fn stored_hash(h: u64) -> i64 {
     i64::from_ne_bytes(h.to_ne_bytes())
 }
 
@@ -74,7 +74,7 @@ impl DocumentInfo {
 
 /// What is recorded of a file as seen before it was read (see `unchanged.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct FileStamp {
+pub(in crate::archive) struct FileStamp {
     pub size: i64,
     pub mtime_ns: i64,
     /// The status-change time (Unix), which no tool can set back: a file rewritten with
@@ -83,7 +83,7 @@ pub(super) struct FileStamp {
 }
 
 /// An archived version of a file, as an add's snapshot reads it.
-pub(super) struct VersionRow {
+pub(in crate::archive) struct VersionRow {
     pub id: u32,
     /// The path the file resolved to; `None` for documents archived before it was kept.
     pub source: Option<String>,
@@ -93,7 +93,7 @@ pub(super) struct VersionRow {
 }
 
 /// A document to insert (its group is set after, by [`set_group`]).
-pub(super) struct NewDocument<'a> {
+pub(in crate::archive) struct NewDocument<'a> {
     pub path: &'a str,
     pub source: &'a str,
     pub sha256: &'a str,
@@ -117,7 +117,7 @@ pub(super) struct NewDocument<'a> {
 
 /// A listed segment file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct SegmentRow {
+pub(in crate::archive) struct SegmentRow {
     pub id: i64,
     pub kind: i64,
     pub file: String,
@@ -125,7 +125,7 @@ pub(super) struct SegmentRow {
 }
 
 /// A document near a new one, as grouping reads it.
-pub(super) struct NearRow {
+pub(in crate::archive) struct NearRow {
     pub id: u32,
     pub simhash: Option<u64>,
     pub group: u32,
@@ -133,7 +133,7 @@ pub(super) struct NearRow {
 }
 
 /// What a check shows of an archived reference.
-pub(super) struct EntryRow {
+pub(in crate::archive) struct EntryRow {
     pub path: String,
     pub sha256: String,
     pub text: Vec<u8>,
@@ -142,7 +142,7 @@ pub(super) struct EntryRow {
 }
 
 /// A document's stored text and token keys, as `verify` reads them.
-pub(super) struct TextRow {
+pub(in crate::archive) struct TextRow {
     pub id: u32,
     /// The text as stored; `None` when its row is missing.
     pub text: Option<Vec<u8>>,
@@ -154,7 +154,7 @@ pub(super) struct TextRow {
 }
 
 /// What a check reads of an archived reference: its stored text, SimHash and keywords.
-pub(super) struct StoredRow {
+pub(in crate::archive) struct StoredRow {
     pub text: Vec<u8>,
     pub simhash: Option<u64>,
     pub keywords: Option<String>,
@@ -162,7 +162,7 @@ pub(super) struct StoredRow {
 
 /// Called with (id, token keys and their width in bytes, SimHash) of each document
 /// glanced at; false stops.
-pub(super) type GlanceFn<'a> = dyn FnMut(u32, (&[u8], i64), Option<u64>) -> bool + 'a;
+pub(in crate::archive) type GlanceFn<'a> = dyn FnMut(u32, (&[u8], i64), Option<u64>) -> bool + 'a;
 
 /// Sizes of an archive.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -180,7 +180,7 @@ pub struct Stats {
 // ---- documents ----
 
 /// Inserts `doc` (documents, texts, token keys) in group 0; returns its id.
-pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Result<u32, rusqlite::Error> {
+pub(in crate::archive) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Result<u32, rusqlite::Error> {
     let half = |i: usize| doc.simhash.map(|h| halves(h)[i]);
     // With a stamp, the size seen with it (the stamp is compared as a whole).
     let size = match doc.stamp {
@@ -224,7 +224,11 @@ pub(super) fn insert_document(conn: &Connection, doc: &NewDocument<'_>) -> Resul
 
 /// (id, SHA-256) of the archived versions of a file: by the path it resolves to, or for
 /// documents archived without one, by the path as added.
-pub(super) fn versions_of(conn: &Connection, source: &str, path: &str) -> Result<Vec<(u32, String)>, rusqlite::Error> {
+pub(in crate::archive) fn versions_of(
+    conn: &Connection,
+    source: &str,
+    path: &str,
+) -> Result<Vec<(u32, String)>, rusqlite::Error> {
     let mut stmt =
         conn.prepare_cached("SELECT id, sha256 FROM documents WHERE source = ?1 OR (source IS NULL AND path = ?2)")?;
     stmt.query_map([source, path], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
@@ -232,7 +236,7 @@ pub(super) fn versions_of(conn: &Connection, source: &str, path: &str) -> Result
 
 /// Records that the file resolving to `source` still holds document `id`'s bytes, as
 /// seen with `stamp` (none: it had not settled, and the next add hashes it again).
-pub(super) fn record_stamp(
+pub(in crate::archive) fn record_stamp(
     conn: &Connection,
     id: u32,
     source: &str,
@@ -246,7 +250,10 @@ pub(super) fn record_stamp(
 }
 
 /// Calls `each` with every archived version of a file.
-pub(super) fn for_each_version(conn: &Connection, each: &mut dyn FnMut(VersionRow)) -> Result<(), rusqlite::Error> {
+pub(in crate::archive) fn for_each_version(
+    conn: &Connection,
+    each: &mut dyn FnMut(VersionRow),
+) -> Result<(), rusqlite::Error> {
     let mut stmt = conn.prepare("SELECT id, source, path, sha256, size, mtime_ns, ctime_ns FROM documents")?;
     let mut rows = stmt.query([])?;
     while let Some(row) = rows.next()? {
@@ -257,7 +264,7 @@ pub(super) fn for_each_version(conn: &Connection, each: &mut dyn FnMut(VersionRo
 
 /// The archived versions of a file, with their stamps: by the path it resolves to, or
 /// for documents archived without one, by the path as added (as [`versions_of`]).
-pub(super) fn versions_with_stamps(
+pub(in crate::archive) fn versions_with_stamps(
     conn: &Connection,
     source: &str,
     path: &str,
@@ -279,47 +286,50 @@ fn version_row(row: &rusqlite::Row) -> Result<VersionRow, rusqlite::Error> {
 }
 
 /// (id, resolved path) of every document archived with one.
-pub(super) fn sources(conn: &Connection) -> Result<Vec<(u32, String)>, rusqlite::Error> {
+pub(in crate::archive) fn sources(conn: &Connection) -> Result<Vec<(u32, String)>, rusqlite::Error> {
     let mut stmt = conn.prepare("SELECT id, source FROM documents WHERE source IS NOT NULL ORDER BY id")?;
     stmt.query_map([], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
 }
 
 /// How many archived documents hold more than `max` characters.
-pub(super) fn longer_than(conn: &Connection, max: usize) -> Result<usize, rusqlite::Error> {
+pub(in crate::archive) fn longer_than(conn: &Connection, max: usize) -> Result<usize, rusqlite::Error> {
     let max = i64::try_from(max).unwrap_or(i64::MAX);
     let count: i64 = conn.query_row("SELECT count(*) FROM documents WHERE chars > ?1", [max], |r| r.get(0))?;
     usize::try_from(count).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, count))
 }
 
 /// The first archived document with these bytes (by SHA-256), if any.
-pub(super) fn first_with_sha256(conn: &Connection, sha256: &str) -> Result<Option<u32>, rusqlite::Error> {
+pub(in crate::archive) fn first_with_sha256(conn: &Connection, sha256: &str) -> Result<Option<u32>, rusqlite::Error> {
     conn.prepare_cached("SELECT id FROM documents WHERE sha256 = ?1 ORDER BY id LIMIT 1")?
         .query_row([sha256], |r| id_at(r, 0))
         .optional()
 }
 
 /// Whether document `id` is archived.
-pub(super) fn has_document(conn: &Connection, id: u32) -> Result<bool, rusqlite::Error> {
+pub(in crate::archive) fn has_document(conn: &Connection, id: u32) -> Result<bool, rusqlite::Error> {
     conn.query_row("SELECT count(*) FROM documents WHERE id = ?1", [id], |r| r.get::<_, i64>(0)).map(|n| n > 0)
 }
 
 /// The documents archived from the file `real`, and those archived under `given` (the
 /// path as added) before the file a path resolved to was recorded.
-pub(super) fn ids_by_path(conn: &Connection, given: &str, real: &str) -> Result<Vec<u32>, rusqlite::Error> {
+pub(in crate::archive) fn ids_by_path(conn: &Connection, given: &str, real: &str) -> Result<Vec<u32>, rusqlite::Error> {
     let mut stmt = conn.prepare("SELECT id FROM documents WHERE source = ?2 OR (source IS NULL AND path = ?1)")?;
     stmt.query_map([given, real], |r| id_at(r, 0))?.collect()
 }
 
 /// The documents archived under the path `given` as added from a file recorded (its
 /// resolved path), with that file.
-pub(super) fn sources_added_as(conn: &Connection, given: &str) -> Result<Vec<(u32, String)>, rusqlite::Error> {
+pub(in crate::archive) fn sources_added_as(
+    conn: &Connection,
+    given: &str,
+) -> Result<Vec<(u32, String)>, rusqlite::Error> {
     let mut stmt =
         conn.prepare("SELECT id, source FROM documents WHERE path = ?1 AND source IS NOT NULL ORDER BY id")?;
     stmt.query_map([given], |r| Ok((id_at(r, 0)?, r.get(1)?)))?.collect()
 }
 
 /// The documents dated before `day` (publication date, else the day added), by id.
-pub(super) fn ids_dated_before(conn: &Connection, day: &str) -> Result<Vec<u32>, rusqlite::Error> {
+pub(in crate::archive) fn ids_dated_before(conn: &Connection, day: &str) -> Result<Vec<u32>, rusqlite::Error> {
     let mut stmt = conn.prepare(
         "SELECT id FROM documents
          WHERE coalesce(published, date(added_at, 'unixepoch')) < ?1 ORDER BY id",
@@ -330,7 +340,7 @@ pub(super) fn ids_dated_before(conn: &Connection, day: &str) -> Result<Vec<u32>,
 /// Deletes document `id` inside a write transaction: its row goes, its postings stay in
 /// their segments until a merge, skipped by readers through the `removed` list; groups
 /// get a representative again.
-pub(super) fn remove_document(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
+pub(in crate::archive) fn remove_document(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
     delete_rows(conn, id)?;
     repair_group(conn, id)
 }
@@ -347,7 +357,7 @@ fn delete_rows(conn: &Connection, id: u32) -> Result<(), rusqlite::Error> {
 
 /// Every document, by id (a catalog no writer of this build has opened records no
 /// compared characters).
-pub(super) fn documents(conn: &Connection) -> Result<Vec<DocumentInfo>, rusqlite::Error> {
+pub(in crate::archive) fn documents(conn: &Connection) -> Result<Vec<DocumentInfo>, rusqlite::Error> {
     let compared = if has_column(conn, "compared")? { "compared" } else { "NULL" };
     let mut stmt = conn.prepare(&format!(
         "SELECT id, path, sha256, size, added_at, published, chars, simhash, nshash, group_id, source, {compared}
@@ -373,7 +383,7 @@ pub(super) fn documents(conn: &Connection) -> Result<Vec<DocumentInfo>, rusqlite
 }
 
 /// Whether the documents table has `column` (one a writer adds to an older catalog).
-pub(super) fn has_column(conn: &Connection, column: &str) -> Result<bool, rusqlite::Error> {
+pub(in crate::archive) fn has_column(conn: &Connection, column: &str) -> Result<bool, rusqlite::Error> {
     conn.query_row("SELECT count(*) FROM pragma_table_info('documents') WHERE name = ?1", [column], |r| {
         r.get::<_, i64>(0)
     })
@@ -381,7 +391,7 @@ pub(super) fn has_column(conn: &Connection, column: &str) -> Result<bool, rusqli
 }
 
 /// The catalog's counts for `stats`; the bytes on disk are the folder's to add.
-pub(super) fn counts(conn: &Connection) -> Result<Stats, rusqlite::Error> {
+pub(in crate::archive) fn counts(conn: &Connection) -> Result<Stats, rusqlite::Error> {
     let one = |q: &str| conn.query_row(q, [], |r| unsigned_at(r, 0));
     Ok(Stats {
         documents: u64::try_from(document_count(conn)?).unwrap_or(u64::MAX),
@@ -444,7 +454,9 @@ impl Kept {
 
 /// Each number the catalog keeps, with what it counts and what it should be: (noun, as
 /// kept, as counted from the rows). For `verify`.
-pub(super) fn kept_against_real(conn: &Connection) -> Result<Vec<(&'static str, u64, u64)>, rusqlite::Error> {
+pub(in crate::archive) fn kept_against_real(
+    conn: &Connection,
+) -> Result<Vec<(&'static str, u64, u64)>, rusqlite::Error> {
     let mut out = Vec::new();
     for kept in [DOCUMENTS, CHARACTERS] {
         if let Some(value) = kept.value(conn)? {
@@ -456,7 +468,7 @@ pub(super) fn kept_against_real(conn: &Connection) -> Result<Vec<(&'static str, 
 
 /// The number of archived documents: as the catalog keeps it, or counted in a catalog
 /// that keeps none yet (one no writer of this build has opened).
-pub(super) fn document_count(conn: &Connection) -> Result<usize, rusqlite::Error> {
+pub(in crate::archive) fn document_count(conn: &Connection) -> Result<usize, rusqlite::Error> {
     match DOCUMENTS.value(conn)? {
         Some(n) => usize::try_from(n).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(0, i64::MAX)),
         None => counted_documents(conn),
@@ -464,18 +476,18 @@ pub(super) fn document_count(conn: &Connection) -> Result<usize, rusqlite::Error
 }
 
 /// The number of archived documents, counted.
-pub(super) fn counted_documents(conn: &Connection) -> Result<usize, rusqlite::Error> {
+pub(in crate::archive) fn counted_documents(conn: &Connection) -> Result<usize, rusqlite::Error> {
     conn.query_row("SELECT count(*) FROM documents", [], |r| count_at(r, 0))
 }
 
 /// Whether the catalog keeps its number of documents.
-pub(super) fn keeps_document_count(conn: &Connection) -> Result<bool, rusqlite::Error> {
+pub(in crate::archive) fn keeps_document_count(conn: &Connection) -> Result<bool, rusqlite::Error> {
     DOCUMENTS.is_kept(conn)
 }
 
 /// The characters of all archived documents: as the catalog keeps them, or summed in a
 /// catalog that keeps none yet.
-pub(super) fn character_count(conn: &Connection) -> Result<u64, rusqlite::Error> {
+pub(in crate::archive) fn character_count(conn: &Connection) -> Result<u64, rusqlite::Error> {
     match CHARACTERS.value(conn)? {
         Some(n) => Ok(n),
         None => summed_characters(conn),
@@ -483,12 +495,12 @@ pub(super) fn character_count(conn: &Connection) -> Result<u64, rusqlite::Error>
 }
 
 /// The characters of all archived documents, summed over every row.
-pub(super) fn summed_characters(conn: &Connection) -> Result<u64, rusqlite::Error> {
+pub(in crate::archive) fn summed_characters(conn: &Connection) -> Result<u64, rusqlite::Error> {
     conn.query_row("SELECT coalesce(sum(chars), 0) FROM documents", [], |r| unsigned_at(r, 0))
 }
 
 /// Whether the catalog keeps the characters of its documents.
-pub(super) fn keeps_character_count(conn: &Connection) -> Result<bool, rusqlite::Error> {
+pub(in crate::archive) fn keeps_character_count(conn: &Connection) -> Result<bool, rusqlite::Error> {
     CHARACTERS.is_kept(conn)
 }
 
@@ -499,7 +511,7 @@ fn count_at(row: &Row<'_>, column: usize) -> Result<usize, rusqlite::Error> {
 }
 
 /// The largest id the catalog ever gave (removed documents included).
-pub(super) fn last_id(conn: &Connection) -> Result<u32, rusqlite::Error> {
+pub(in crate::archive) fn last_id(conn: &Connection) -> Result<u32, rusqlite::Error> {
     conn.query_row(
         "SELECT max(coalesce((SELECT max(seq) FROM sqlite_sequence WHERE name = 'documents'), 0),
                     coalesce((SELECT max(id) FROM documents), 0))",
@@ -509,7 +521,10 @@ pub(super) fn last_id(conn: &Connection) -> Result<u32, rusqlite::Error> {
 }
 
 /// Calls `each` with the stored text and token keys of every document, by id.
-pub(super) fn for_each_text(conn: &Connection, each: &mut dyn FnMut(TextRow)) -> Result<(), rusqlite::Error> {
+pub(in crate::archive) fn for_each_text(
+    conn: &Connection,
+    each: &mut dyn FnMut(TextRow),
+) -> Result<(), rusqlite::Error> {
     let mut stmt = conn.prepare(
         "SELECT d.id, t.text, d.chars, k.keys, k.width FROM documents d LEFT JOIN texts t ON t.id = d.id
          LEFT JOIN token_keys k ON k.id = d.id ORDER BY d.id",
@@ -523,21 +538,21 @@ pub(super) fn for_each_text(conn: &Connection, each: &mut dyn FnMut(TextRow)) ->
 }
 
 /// SQLite's integrity check of the catalog: "ok" when sound.
-pub(super) fn integrity(conn: &Connection) -> Result<String, rusqlite::Error> {
+pub(in crate::archive) fn integrity(conn: &Connection) -> Result<String, rusqlite::Error> {
     conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
 }
 
 // ---- what a check reads ----
 
 /// Begins the read transaction of a check (one snapshot for all its queries).
-pub(super) fn begin_read(conn: &Connection) -> Result<(), rusqlite::Error> {
+pub(in crate::archive) fn begin_read(conn: &Connection) -> Result<(), rusqlite::Error> {
     if conn.is_autocommit() { conn.execute_batch("BEGIN") } else { Ok(()) }
 }
 
 /// Ends the read transaction begun by [`begin_read`]: nothing was written in it, so
 /// ending it cannot lose anything; should `COMMIT` fail, `ROLLBACK` ends it, and failing
 /// that SQLite ends it when the connection closes.
-pub(super) fn end_read(conn: &Connection) {
+pub(in crate::archive) fn end_read(conn: &Connection) {
     if !conn.is_autocommit() && conn.execute_batch("COMMIT").is_err() {
         conn.execute_batch("ROLLBACK").ok();
     }
@@ -566,7 +581,10 @@ static NEAR_ROWS: LazyLock<String> = LazyLock::new(|| {
 
 /// (id, SimHash) of the documents that may lie within 3 bits of `near` (those sharing a
 /// probed half, [`half_probes`]), or with `None` of every document with a SimHash.
-pub(super) fn simhash_rows(conn: &Connection, near: Option<u64>) -> Result<Vec<(u32, u64)>, rusqlite::Error> {
+pub(in crate::archive) fn simhash_rows(
+    conn: &Connection,
+    near: Option<u64>,
+) -> Result<Vec<(u32, u64)>, rusqlite::Error> {
     let read = |r: &Row<'_>| Ok((id_at(r, 0)?, hash_at(r, 1)?.unwrap_or(0)));
     match near {
         Some(simhash) => conn
@@ -581,7 +599,7 @@ pub(super) fn simhash_rows(conn: &Connection, near: Option<u64>) -> Result<Vec<(
 }
 
 /// The stored text, SimHash and keywords of document `doc`.
-pub(super) fn stored(conn: &Connection, doc: u32) -> Result<Option<StoredRow>, rusqlite::Error> {
+pub(in crate::archive) fn stored(conn: &Connection, doc: u32) -> Result<Option<StoredRow>, rusqlite::Error> {
     conn.prepare_cached(
         "SELECT t.text, d.simhash, d.keywords FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
     )?
@@ -591,7 +609,11 @@ pub(super) fn stored(conn: &Connection, doc: u32) -> Result<Option<StoredRow>, r
 
 /// Calls `each` with (id, token keys, SimHash) of every document of `ids` (a JSON array)
 /// that has keys, until it returns false.
-pub(super) fn glances(conn: &Connection, ids: &str, each: &mut GlanceFn<'_>) -> Result<(), rusqlite::Error> {
+pub(in crate::archive) fn glances(
+    conn: &Connection,
+    ids: &str,
+    each: &mut GlanceFn<'_>,
+) -> Result<(), rusqlite::Error> {
     let mut stmt = conn.prepare_cached(
         "SELECT k.id, k.keys, k.width, d.simhash FROM json_each(?1) j
          JOIN token_keys k ON k.id = j.value JOIN documents d ON d.id = k.id",
@@ -607,7 +629,7 @@ pub(super) fn glances(conn: &Connection, ids: &str, each: &mut GlanceFn<'_>) -> 
 }
 
 /// What a report shows of document `doc`.
-pub(super) fn entry(conn: &Connection, doc: u32) -> Result<Option<EntryRow>, rusqlite::Error> {
+pub(in crate::archive) fn entry(conn: &Connection, doc: u32) -> Result<Option<EntryRow>, rusqlite::Error> {
     conn.query_row(
         "SELECT d.path, d.sha256, t.text, d.chars, d.simhash FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
         [doc],
@@ -621,7 +643,7 @@ pub(super) fn entry(conn: &Connection, doc: u32) -> Result<Option<EntryRow>, rus
 /// The documents other than `id` that may lie within 3 bits of `simhash` (sharing a probed
 /// half, [`half_probes`]) or that share the nshash key with it: index seeks on covering
 /// indexes, never the table rows.
-pub(super) fn near_rows(
+pub(in crate::archive) fn near_rows(
     conn: &Connection,
     id: u32,
     simhash: u64,
@@ -639,7 +661,7 @@ pub(super) fn near_rows(
 
 /// Gives `each` the id, SimHash and nshash key of every document: one pass over the
 /// smallest index that holds them, never the table rows.
-pub(super) fn for_each_near_key(
+pub(in crate::archive) fn for_each_near_key(
     conn: &Connection,
     mut each: impl FnMut(u32, Option<u64>, Option<u64>),
 ) -> Result<(), rusqlite::Error> {
@@ -652,7 +674,7 @@ pub(super) fn for_each_near_key(
 }
 
 /// The group of document `id`, if it is archived.
-pub(super) fn group_of(conn: &Connection, id: u32) -> Result<Option<u32>, rusqlite::Error> {
+pub(in crate::archive) fn group_of(conn: &Connection, id: u32) -> Result<Option<u32>, rusqlite::Error> {
     conn.prepare_cached("SELECT group_id FROM documents WHERE id = ?1")?.query_row([id], |r| id_at(r, 0)).optional()
 }
 
@@ -661,7 +683,7 @@ pub(super) fn group_of(conn: &Connection, id: u32) -> Result<Option<u32>, rusqli
 /// the group, not from the table. An add seeks and writes that index for every document
 /// it inserts, so its pages are read far more often than the table's: at 1.7 million
 /// documents, a row read at random from the table often waited on the disk.
-pub(super) fn group_by_keys(
+pub(in crate::archive) fn group_by_keys(
     conn: &Connection,
     id: u32,
     (simhash, nshash): (Option<u64>, Option<u64>),
@@ -686,19 +708,23 @@ pub(super) fn group_by_keys(
 }
 
 /// The documents archived as `path` (as added) with these bytes.
-pub(super) fn ids_by_path_and_sha256(conn: &Connection, path: &str, sha256: &str) -> Result<Vec<u32>, rusqlite::Error> {
+pub(in crate::archive) fn ids_by_path_and_sha256(
+    conn: &Connection,
+    path: &str,
+    sha256: &str,
+) -> Result<Vec<u32>, rusqlite::Error> {
     let mut stmt = conn.prepare_cached("SELECT id FROM documents WHERE path = ?1 AND sha256 = ?2")?;
     stmt.query_map([path, sha256], |r| id_at(r, 0))?.collect()
 }
 
 /// Moves every member of group `from` into group `into`.
-pub(super) fn join_groups(conn: &Connection, into: u32, from: u32) -> Result<(), rusqlite::Error> {
+pub(in crate::archive) fn join_groups(conn: &Connection, into: u32, from: u32) -> Result<(), rusqlite::Error> {
     conn.prepare_cached("UPDATE documents SET group_id = ?1 WHERE group_id = ?2")?.execute(params![into, from])?;
     Ok(())
 }
 
 /// Puts document `id` into group `group`.
-pub(super) fn set_group(conn: &Connection, id: u32, group: u32) -> Result<(), rusqlite::Error> {
+pub(in crate::archive) fn set_group(conn: &Connection, id: u32, group: u32) -> Result<(), rusqlite::Error> {
     conn.prepare_cached("UPDATE documents SET group_id = ?1 WHERE id = ?2")?.execute(params![group, id])?;
     Ok(())
 }
@@ -718,7 +744,7 @@ fn repair_group(conn: &Connection, removed: u32) -> Result<(), rusqlite::Error> 
 }
 
 /// (group, member) of every group of more than one document, by group then member.
-pub(super) fn group_members(conn: &Connection) -> Result<Vec<(u32, u32)>, rusqlite::Error> {
+pub(in crate::archive) fn group_members(conn: &Connection) -> Result<Vec<(u32, u32)>, rusqlite::Error> {
     let mut stmt = conn.prepare(
         "SELECT group_id, id FROM documents WHERE group_id IN
            (SELECT group_id FROM documents GROUP BY group_id HAVING count(*) > 1)
@@ -729,7 +755,7 @@ pub(super) fn group_members(conn: &Connection) -> Result<Vec<(u32, u32)>, rusqli
 
 /// The paths (as added) of those of `ids` that are archived, by id: one lookup by id
 /// each, in id order, rather than a read of every row.
-pub(super) fn paths_of(conn: &Connection, ids: &[u32]) -> Result<Vec<(u32, String)>, rusqlite::Error> {
+pub(in crate::archive) fn paths_of(conn: &Connection, ids: &[u32]) -> Result<Vec<(u32, String)>, rusqlite::Error> {
     let mut sorted = ids.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
@@ -746,27 +772,32 @@ pub(super) fn paths_of(conn: &Connection, ids: &[u32]) -> Result<Vec<(u32, Strin
 // ---- segments and removed ids ----
 
 /// Every listed segment, oldest first.
-pub(super) fn segments(conn: &Connection) -> Result<Vec<SegmentRow>, rusqlite::Error> {
+pub(in crate::archive) fn segments(conn: &Connection) -> Result<Vec<SegmentRow>, rusqlite::Error> {
     let mut stmt = conn.prepare("SELECT id, kind, file, postings FROM segments ORDER BY id")?;
     stmt.query_map([], |r| Ok(SegmentRow { id: r.get(0)?, kind: r.get(1)?, file: r.get(2)?, postings: r.get(3)? }))?
         .collect()
 }
 
 /// Lists a segment file of `kind` holding `postings`.
-pub(super) fn insert_segment(conn: &Connection, kind: i64, file: &str, postings: u64) -> Result<(), rusqlite::Error> {
+pub(in crate::archive) fn insert_segment(
+    conn: &Connection,
+    kind: i64,
+    file: &str,
+    postings: u64,
+) -> Result<(), rusqlite::Error> {
     let postings = i64::try_from(postings).map_err(|_| rusqlite::Error::IntegralValueOutOfRange(2, i64::MAX))?;
     conn.execute("INSERT INTO segments(kind, file, postings) VALUES (?1, ?2, ?3)", params![kind, file, postings])?;
     Ok(())
 }
 
 /// Unlists segment `id`.
-pub(super) fn delete_segment(conn: &Connection, id: i64) -> Result<(), rusqlite::Error> {
+pub(in crate::archive) fn delete_segment(conn: &Connection, id: i64) -> Result<(), rusqlite::Error> {
     conn.execute("DELETE FROM segments WHERE id = ?1", [id])?;
     Ok(())
 }
 
 /// The ids of removed documents (their postings are skipped, and dropped by merges).
-pub(super) fn removed_ids(conn: &Connection) -> Result<FxHashSet<u32>, rusqlite::Error> {
+pub(in crate::archive) fn removed_ids(conn: &Connection) -> Result<FxHashSet<u32>, rusqlite::Error> {
     let mut stmt = conn.prepare("SELECT id FROM removed")?;
     stmt.query_map([], |r| id_at(r, 0))?.collect()
 }

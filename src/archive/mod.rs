@@ -6,7 +6,8 @@
 //! schema of a PostgreSQL server shared by a department ([`server`]). Front ends open
 //! either as an [`AnyArchive`]. What both stores share lives here: how a file is read
 //! for adding ([`prepare`]), how a document is read back ([`read_back`]), the signals kept
-//! ([`signals`]), groups ([`groups`]), stored settings ([`stored_settings`]), errors.
+//! ([`signals`]), groups ([`groups`]), stored settings ([`stored_settings`]), errors; and
+//! the verbs written once for both ([`verbs`]) above the seam they implement ([`store`]).
 
 mod any;
 mod codec;
@@ -20,7 +21,9 @@ mod prepare;
 mod read_back;
 pub mod server;
 mod signals;
+mod store;
 mod stored_settings;
+mod verbs;
 mod verify_text;
 
 pub use any::{AnyArchive, Compacted, Location};
@@ -30,8 +33,9 @@ pub use folder::add::{AddOptions, AddSummary};
 pub use folder::check::check_against;
 pub use folder::index::ArchiveIndex;
 pub use folder::lock::{LOCK_FILE, WhenBusy};
-pub use folder::maintain::{ArchivedElsewhere, RemoveSummary, VerifyReport};
+pub use folder::maintain::VerifyReport;
 pub use folder::rows::{DocumentInfo, Stats};
 pub use folder::{Archive, FORMAT_VERSION};
 pub use groups::Group;
 pub use location::{redacted, refuse_unsupported};
+pub use verbs::remove::{ArchivedElsewhere, RemoveSummary};

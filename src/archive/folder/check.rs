@@ -3,10 +3,9 @@
 //! first, then every archived document that shares something with one of them.
 
 use super::Archive;
-use super::index::ArchiveIndex;
 use crate::archive::ArchiveError;
-use crate::engine::Report;
-use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, run_against};
+use crate::archive::verbs;
+use crate::engine::{CancelFlag, CheckRequest, ProgressSink, Report};
 
 /// Checks the documents of `request` — all suspects, whatever their role — against
 /// `archive`, with the archive's fingerprint settings and the request's others (minimum
@@ -20,13 +19,5 @@ pub fn check_against(
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<Report, ArchiveError> {
-    let shaped = archive.settings();
-    let mut request = request.clone();
-    request.mode = Mode::SuspectsVsReferences;
-    request.settings = request.settings.with_shape(shaped.shape());
-    let index = ArchiveIndex::open(archive)?;
-    run_against(&request, &index, sink, cancel).map_err(|error| match ArchiveError::from_check(error) {
-        ArchiveError::Corrupt(what) => ArchiveError::Corrupt(format!("{}: {what}", archive.dir().display())),
-        other => other,
-    })
+    verbs::check::check(archive, request, sink, cancel)
 }

@@ -1,7 +1,10 @@
-//! Looking after an archive: list, stats, remove, expire, groups and verify.
+//! Looking after a folder archive: list, stats, groups and verify; remove, expire and an
+//! add's sync are the verbs both stores share ([`crate::archive::verbs`]).
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
+
+use crate::archive::verbs;
+use crate::archive::verbs::remove::RemoveSummary;
 
 use super::Archive;
 use super::rows::{self, Stats};
@@ -19,107 +22,6 @@ pub struct VerifyReport {
     /// removes them). Not a problem.
     pub leftovers: Vec<String>,
     pub problems: Vec<String>,
-}
-
-/// What a remove did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RemoveSummary {
-    /// Documents removed.
-    pub removed: usize,
-    /// The keys that matched no document (`id N` for an id, else the path as given).
-    pub not_found: Vec<String>,
-    /// Of the paths that matched nothing, those under which documents of other files
-    /// are archived (the same relative path, added from another folder): kept.
-    pub elsewhere: Vec<ArchivedElsewhere>,
-}
-
-/// Documents archived under a path as given to a remove, from files other than the one
-/// that path resolves to here: not removed, named so that one can be removed by its id.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ArchivedElsewhere {
-    /// The path as given.
-    pub given: String,
-    /// The file it resolves to from where the command runs.
-    pub here: String,
-    /// The documents archived under that path, each with the file it was archived from.
-    pub documents: Vec<(u32, String)>,
-}
-
-/// A key of a remove: an id (the first column of `list`), or a path as given and the
-/// file it resolves to from where the command runs (which alone names a document: two
-/// classes' `sub/e1.txt`, each added from its own folder, are two files).
-pub(in crate::archive) enum RemoveKey<'a> {
-    Id(u32),
-    Path { given: &'a str, real: &'a str },
-}
-
-/// Documents with the file each was archived from.
-pub(in crate::archive) type Sources = Vec<(u32, String)>;
-
-/// What the keys of a remove name, whichever store was asked.
-pub(in crate::archive) struct Named {
-    /// The documents to remove.
-    pub gone: BTreeSet<u32>,
-    /// The summary of the remove, but for `removed`.
-    pub summary: RemoveSummary,
-}
-
-/// The documents the keys of a remove name, and the keys that named none (`id N` for an
-/// id, else the path as given): `find` answers each key with the archived documents it
-/// names, whichever store it asks, and `added_as` a path that named none with the
-/// documents archived under it as added (and the file each came from). An id and a path
-/// are never taken one for the other.
-pub(in crate::archive) fn named_documents<E>(
-    ids: &[u32],
-    paths: &[PathBuf],
-    find: &mut dyn FnMut(RemoveKey<'_>) -> Result<Vec<u32>, E>,
-    added_as: &mut dyn FnMut(&str) -> Result<Sources, E>,
-) -> Result<Named, E> {
-    let mut gone = BTreeSet::new();
-    let mut summary = RemoveSummary::default();
-    for &id in ids {
-        let found = find(RemoveKey::Id(id))?;
-        if found.is_empty() {
-            summary.not_found.push(format!("id {id}"));
-        }
-        gone.extend(found);
-    }
-    for path in paths {
-        let given = path.to_string_lossy().into_owned();
-        let here = resolved(path).to_string_lossy().into_owned();
-        let found = find(RemoveKey::Path { given: &given, real: &here })?;
-        if found.is_empty() {
-            let documents = added_as(&given)?;
-            if !documents.is_empty() {
-                summary.elsewhere.push(ArchivedElsewhere { given: given.clone(), here, documents });
-            }
-            summary.not_found.push(given);
-        }
-        gone.extend(found);
-    }
-    Ok(Named { gone, summary })
-}
-
-/// The file `path` resolves to from where the command runs, as an add records it: its
-/// links resolved; for a file gone, its folder's links resolved and its name kept.
-pub(in crate::archive) fn resolved(path: &std::path::Path) -> PathBuf {
-    if let Ok(real) = std::fs::canonicalize(path) {
-        return real;
-    }
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    match (absolute.parent().map(std::fs::canonicalize), absolute.file_name()) {
-        (Some(Ok(folder)), Some(name)) => folder.join(name),
-        _ => absolute,
-    }
-}
-
-/// Whether no file is left at `path`: nothing there, or a folder. A file that cannot be
-/// looked at (a folder above it not readable, a share gone away) is not gone.
-pub(in crate::archive) fn is_gone(path: &std::path::Path) -> bool {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) => meta.is_dir(),
-        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
-    }
 }
 
 /// The archived documents a damaged segment holds postings of (as far as its entries
@@ -166,76 +68,20 @@ impl Archive {
         groups::list(&self.lock()).map_err(|e| self.sql(e))
     }
 
-    /// Removes the documents with these `ids` and those archived from the files these
-    /// `paths` resolve to from here (a document archived before the resolved path was
-    /// recorded, by its path as added): an id and a path are never taken one for the
-    /// other. Says what went and which keys matched nothing.
+    /// Removes documents by id and by path ([`verbs::remove::remove`]).
     pub fn remove(&self, ids: &[u32], paths: &[PathBuf]) -> Result<RemoveSummary, ArchiveError> {
-        self.require_writable()?;
-        let mut conn = self.lock();
-        let dir = self.dir.clone();
-        let sql = |e| ArchiveError::sql(&dir, e);
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        let named = named_documents(
-            ids,
-            paths,
-            &mut |key| match key {
-                RemoveKey::Id(id) => Ok(if rows::has_document(&tx, id)? { vec![id] } else { Vec::new() }),
-                RemoveKey::Path { given, real } => rows::ids_by_path(&tx, given, real),
-            },
-            &mut |given| rows::sources_added_as(&tx, given),
-        )
-        .map_err(sql)?;
-        for &id in &named.gone {
-            rows::remove_document(&tx, id).map_err(sql)?;
-        }
-        tx.commit().map_err(sql)?;
-        Ok(RemoveSummary { removed: named.gone.len(), ..named.summary })
+        verbs::remove::remove(self, ids, paths)
     }
 
-    /// Removes the archived documents whose file lay under one of `folders` and is gone
-    /// (`add --sync`): the path it resolved to when it was archived no longer names a
-    /// file. Documents of files elsewhere, and of files still there but not added this
-    /// time (unreadable, passed over), are kept. How many went.
+    /// Removes the archived documents whose file is gone from one of `folders`
+    /// ([`verbs::sync::drop_gone`]).
     pub fn drop_gone(&self, folders: &[PathBuf]) -> Result<usize, ArchiveError> {
-        self.require_writable()?;
-        let roots: Vec<PathBuf> = folders.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
-        if roots.is_empty() {
-            return Ok(0);
-        }
-        let mut conn = self.lock();
-        let dir = self.dir.clone();
-        let sql = |e| ArchiveError::sql(&dir, e);
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        let mut gone = Vec::new();
-        for (id, source) in rows::sources(&tx).map_err(sql)? {
-            let file = std::path::Path::new(&source);
-            if roots.iter().any(|root| file.starts_with(root)) && is_gone(file) {
-                gone.push(id);
-            }
-        }
-        for &id in &gone {
-            rows::remove_document(&tx, id).map_err(sql)?;
-        }
-        tx.commit().map_err(sql)?;
-        Ok(gone.len())
+        verbs::sync::drop_gone(self, folders)
     }
 
-    /// Drops every document older than `before` (YYYY-MM-DD): its publication date when
-    /// it has one, else the day it was added. Groups keep a representative.
+    /// Drops every document older than `before` ([`verbs::expire::expire`]).
     pub fn expire(&self, before: &str) -> Result<usize, ArchiveError> {
-        self.require_writable()?;
-        crate::archive::date::parse_date(before)?;
-        let mut conn = self.lock();
-        let dir = self.dir.clone();
-        let sql = |e| ArchiveError::sql(&dir, e);
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql)?;
-        let ids = rows::ids_dated_before(&tx, before).map_err(sql)?;
-        for &id in &ids {
-            rows::remove_document(&tx, id).map_err(sql)?;
-        }
-        tx.commit().map_err(sql)?;
-        Ok(ids.len())
+        verbs::expire::expire(self, before)
     }
 
     /// Checks the catalog (SQLite's integrity check), every listed segment (present,

@@ -22,6 +22,7 @@ mod readahead;
 pub(in crate::archive) mod regroup;
 pub(super) mod rows;
 pub mod segments;
+mod store;
 pub(super) mod unchanged;
 
 use std::path::{Path, PathBuf};

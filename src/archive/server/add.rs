@@ -16,7 +16,6 @@ use super::index::{ServerIndex, check_against};
 use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, Schema, ServerArchive};
 use crate::archive::folder::add::{AddOptions, AddSummary};
-use crate::archive::folder::maintain::is_gone;
 use crate::archive::folder::regroup::{CHECKED_AT_ONCE, check_of, near_duplicates_in, sharing_sketches};
 use crate::archive::folder::unchanged::file_digest;
 use crate::engine::{CancelFlag, DocumentInput, NoProgress, Progress, ProgressSink, Stage};
@@ -181,26 +180,10 @@ impl ServerArchive {
         Ok(worth)
     }
 
-    /// Removes the archived documents whose file lay under one of `folders` and is gone
-    /// (`add --sync`). How many went.
+    /// Removes the archived documents whose file is gone from one of `folders`
+    /// ([`crate::archive::verbs::sync::drop_gone`]).
     pub fn drop_gone(&self, folders: &[std::path::PathBuf]) -> Result<usize, ArchiveError> {
-        let roots: Vec<std::path::PathBuf> = folders.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
-        if roots.is_empty() {
-            return Ok(0);
-        }
-        let documents = self.list()?;
-        self.write(|tx, s| {
-            let mut gone = 0;
-            for doc in &documents {
-                let Some(source) = rows::source_of(tx, s, doc.id)? else { continue };
-                let file = std::path::Path::new(&source);
-                if roots.iter().any(|root| file.starts_with(root)) && is_gone(file) {
-                    rows::remove_document(tx, s, doc.id)?;
-                    gone += 1;
-                }
-            }
-            Ok(gone)
-        })
+        crate::archive::verbs::sync::drop_gone(self, folders)
     }
 }
 

@@ -16,7 +16,7 @@ use super::{ArchiveError, ServerArchive, schema};
 use crate::archive::cut_spreads::CutSpreads;
 use crate::archive::folder::index::{BAND_DISTANCE, nearest};
 use crate::archive::read_back::{entry_of, reference_of};
-use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_against};
+use crate::engine::{CancelFlag, CheckRequest, ProgressSink, Report};
 use crate::fingerprint::{FingerprintedDoc, GlancedKeys, TokenKeys};
 use crate::index::{Glance, Postings as SignalPostings, ReferenceIndex, Signal, Spread, StoreError, StoredReferences};
 use crate::model::DocumentEntry;
@@ -199,16 +199,13 @@ fn glance_of(rows: &[rows::GlanceRow]) -> Option<Glance<'_>> {
 }
 
 /// Checks the documents of `request` — all suspects — against the shared `archive`, as
-/// [`crate::archive::check_against`] checks against a folder: the same report.
+/// [`crate::archive::check_against`] checks against a folder: the same verb
+/// ([`crate::archive::verbs::check::check`]), the same report.
 pub fn check_against(
     archive: &ServerArchive,
     request: &CheckRequest,
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<Report, ArchiveError> {
-    let mut request = request.clone();
-    request.mode = Mode::SuspectsVsReferences;
-    request.settings = request.settings.with_shape(archive.settings().shape());
-    let index = ServerIndex::open(archive)?;
-    run_against(&request, &index, sink, cancel).map_err(ArchiveError::from_check)
+    crate::archive::verbs::check::check(archive, request, sink, cancel)
 }

@@ -20,6 +20,7 @@ mod lookup;
 mod old_grams;
 mod rows;
 mod schema;
+mod store;
 mod tables;
 
 use std::sync::{Mutex, MutexGuard};
@@ -35,9 +36,11 @@ use super::error::ArchiveError;
 use super::groups::Group;
 use super::signals::CHAR_GRAMS_FROM;
 use super::verify_text::{StoredText, text_problem};
-use crate::archive::folder::maintain::{RemoveKey, RemoveSummary, VerifyReport, named_documents};
+use crate::archive::folder::maintain::VerifyReport;
 use crate::archive::folder::rows::{DocumentInfo, Stats};
 use crate::archive::stored_settings::{refuse_other_settings, settings_from, shaping_settings};
+use crate::archive::verbs;
+use crate::archive::verbs::remove::RemoveSummary;
 use crate::settings::Settings;
 use rows::{Postings, RowError};
 
@@ -258,42 +261,14 @@ impl ServerArchive {
         Ok(super::groups::from_members(members))
     }
 
-    /// Removes the documents with these `ids` and those archived from these `paths`, in
-    /// one transaction. Says what went and which keys matched nothing.
+    /// Removes documents by id and by path ([`verbs::remove::remove`]).
     pub fn remove(&self, ids: &[u32], paths: &[std::path::PathBuf]) -> Result<RemoveSummary, ArchiveError> {
-        self.write(|tx, s| {
-            // Both look-ups ask the one transaction, one after the other.
-            let shared = std::cell::RefCell::new(&mut *tx);
-            let named = named_documents(
-                ids,
-                paths,
-                &mut |key| {
-                    let mut tx = shared.borrow_mut();
-                    match key {
-                        RemoveKey::Id(id) => Ok(if rows::has_document(*tx, s, id)? { vec![id] } else { Vec::new() }),
-                        RemoveKey::Path { real, .. } => rows::ids_by_source(*tx, s, real),
-                    }
-                },
-                &mut |given| rows::sources_added_as(*shared.borrow_mut(), s, given),
-            )?;
-            for &id in &named.gone {
-                rows::remove_document(tx, s, id)?;
-            }
-            Ok(RemoveSummary { removed: named.gone.len(), ..named.summary })
-        })
+        verbs::remove::remove(self, ids, paths)
     }
 
-    /// Drops every document older than `before` (YYYY-MM-DD): its publication date when
-    /// it has one, else the day it was added.
+    /// Drops every document older than `before` ([`verbs::expire::expire`]).
     pub fn expire(&self, before: &str) -> Result<usize, ArchiveError> {
-        super::date::parse_date(before)?;
-        self.write(|tx, s| {
-            let ids = rows::ids_dated_before(tx, s, before)?;
-            for &id in &ids {
-                rows::remove_document(tx, s, id)?;
-            }
-            Ok(ids.len())
-        })
+        verbs::expire::expire(self, before)
     }
 
     /// Copies the character grams of documents archived before format 10

@@ -162,9 +162,12 @@ pub(super) fn held(db: &mut impl Sql, s: &Schema, sources: &[&str], sha256s: &[&
     Ok(held)
 }
 
-/// The path document `id`'s file resolved to when it was archived.
-pub(super) fn source_of(db: &mut impl Sql, s: &Schema, id: u32) -> Rows<Option<String>> {
-    Ok(db.query_opt(&format!("SELECT source FROM {s}.documents WHERE id = $1"), &[&i64::from(id)])?.map(|r| r.get(0)))
+/// Every document with the path its file resolved to when it was archived, by id.
+pub(super) fn sources(db: &mut impl Sql, s: &Schema) -> Rows<Vec<(u32, String)>> {
+    db.query(&format!("SELECT id, source FROM {s}.documents WHERE source IS NOT NULL ORDER BY id"), &[])?
+        .iter()
+        .map(|r| Ok((id_of(r.get(0))?, r.get(1))))
+        .collect()
 }
 
 /// The SHA-256 values of `digests` already archived.

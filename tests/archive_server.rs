@@ -562,3 +562,33 @@ fn a_damaged_document_count_of_folded_postings_is_said_by_a_check() {
     let checked = failure(dir, &["archive", "check", &url, "docs/00002.txt", "--json", "-"]);
     assert!(checked.contains("damaged") && checked.contains("-1 documents"), "{checked}");
 }
+
+/// An archive opened for checking refuses every change, on a server as in a folder, though
+/// the role it was opened with may write; nothing is changed.
+#[test]
+fn an_archive_opened_for_checking_refuses_every_change_on_a_server_as_in_a_folder() {
+    use twinspot::archive::{AddOptions, AnyArchive, ArchiveError, Location};
+    use twinspot::engine::{CancelFlag, DocumentInput, NoProgress, Role};
+    use twinspot::settings::Settings;
+    let server = PgServer::start();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_docs(dir, 3);
+    let folder = dir.join("archive").display().to_string();
+    for name in [server.url(), folder] {
+        success(&twinspot(dir, &["archive", "add", &name, "docs/00000.txt", "docs/00001.txt", "-q"]));
+        let location = Location::parse(Path::new(&name), None).unwrap();
+        let archive = AnyArchive::open(&location, &Settings::default()).unwrap();
+        let refused = |what: &str, result: Result<(), ArchiveError>| match result {
+            Err(ArchiveError::ReadOnly(_) | ArchiveError::OpenedToCheck { .. }) => {}
+            other => panic!("{what} of an archive opened for checking ({}): {other:?}", location.shown()),
+        };
+        let third = [DocumentInput::new(dir.join("docs/00002.txt"), Role::Reference)];
+        let added = archive.add(&third, &AddOptions::default(), &NoProgress, &CancelFlag::new());
+        refused("an add", added.map(|_| ()));
+        refused("a remove", archive.remove(&[1], &[]).map(|_| ()));
+        refused("an expire", archive.expire("2100-01-01").map(|_| ()));
+        refused("a compact", archive.compact().map(|_| ()));
+        assert_eq!(archive.list().unwrap().len(), 2, "{}", location.shown());
+    }
+}

@@ -17,6 +17,8 @@ mod archive_keys;
 #[cfg(unix)]
 mod archive_pressure;
 #[cfg(unix)]
+mod archive_same_answer;
+#[cfg(unix)]
 mod archive_server;
 #[cfg(unix)]
 mod archive_short_copies;

@@ -6,7 +6,13 @@ use std::path::{Path, PathBuf};
 
 use super::folder::Archive;
 use super::server::{Access, Schema, ServerArchive, ServerLocation, is_server_url};
-use super::{AddOptions, AddSummary, ArchiveError, DocumentInfo, Group, RemoveSummary, Stats, VerifyReport, WhenBusy};
+use super::error::ArchiveError;
+use super::verbs::add::{AddOptions, AddSummary};
+use super::folder::lock::WhenBusy;
+use super::verbs::verify::VerifyReport;
+use super::records::{DocumentInfo, Stats};
+use super::groups::Group;
+use super::verbs::remove::RemoveSummary;
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, ProgressSink, Report};
 use crate::settings::Settings;
 
@@ -141,7 +147,7 @@ impl AnyArchive {
         cancel: &CancelFlag,
     ) -> Result<Report, ArchiveError> {
         match self {
-            Self::Folder(a) => super::check_against(a, request, sink, cancel),
+            Self::Folder(a) => super::folder::check::check_against(a, request, sink, cancel),
             Self::Server(a) => super::server::check_against(a, request, sink, cancel),
         }
     }

@@ -1,5 +1,5 @@
 //! The spreads of the hashes whose postings a check's lookup cut to their first ones (see
-//! [`super::folder::segments::lookup::CAP`]), kept for the matcher, which asks for them after the postings
+//! [`super::lookups::CAP`]), kept for the matcher, which asks for them after the postings
 //! ([`crate::index::ReferenceIndex::spreads`]). Both archives keep them so, by signal:
 //! the same for every suspect of the check's snapshot.
 

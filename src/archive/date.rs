@@ -1,5 +1,6 @@
 //! Calendar dates as the archive stores them (`YYYY-MM-DD`, publication dates and the
-//! bound of `expire`): only days that exist are accepted.
+//! bound of `expire`): only days that exist are accepted; and the moment a document is
+//! added, in seconds.
 
 use super::error::ArchiveError;
 use crate::model::is_calendar_date;
@@ -8,6 +9,11 @@ use crate::model::is_calendar_date;
 /// counted), else [`ArchiveError::BadDate`].
 pub fn parse_date(text: &str) -> Result<String, ArchiveError> {
     if is_calendar_date(text) { Ok(text.to_string()) } else { Err(ArchiveError::BadDate(text.to_string())) }
+}
+
+/// Seconds since the Unix epoch, now.
+pub(super) fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
 #[cfg(test)]

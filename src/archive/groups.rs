@@ -8,19 +8,19 @@
 //! other two signals need the pair aligned, which the check does: a new document whose
 //! sketch (its smallest k-gram hashes) is held by another document, or whose nshash key
 //! another shares, is checked against the archive once its add is committed
-//! (`regroup.rs`), and joins the groups of the near duplicates that check reports.
+//! (`verbs/regroup.rs`), and joins the groups of the near duplicates that check reports. How a store keeps them is
+//! its own (`folder/grouping.rs`, `server/add.rs`).
 
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-use rusqlite::Connection;
 use rustc_hash::FxHashMap;
 
-use super::folder::near::{NearFinder, near_by_simhash_alone};
-use super::folder::rows::{self, NearRow};
+use super::records::NearRow;
 use crate::engine::MAX_POSTINGS;
 use crate::fingerprint::simhash::hamming;
 use crate::index::Posting;
+use crate::score::{PairScores, near_duplicate_rule};
 
 /// Hashes in a new document's sketch: its smallest distinct k-gram hashes.
 pub(super) const SKETCH: usize = 32;
@@ -60,29 +60,15 @@ pub struct Group {
     pub members: Vec<u32>,
 }
 
-/// Puts the freshly inserted document `id` into a group by SimHash: with `cluster`, the
-/// group of its nearest near duplicate (single-pass clustering); otherwise every group it
-/// is near is joined into the earliest one. A document near nothing starts its own group.
-/// True when another document shares its nshash key without being its near duplicate by
-/// SimHash: the check decides (see the module).
-pub(super) fn assign_group(
-    conn: &Connection,
-    finder: &mut NearFinder,
-    id: u32,
-    (simhash, nshash): (u64, Option<u64>),
-    (threshold, cluster): (u32, bool),
-) -> Result<bool, rusqlite::Error> {
-    let rows = finder.near_rows(conn, id, simhash, nshash, threshold)?;
-    let (near, nshash_neighbour) = near_by_simhash(rows, simhash, nshash, threshold);
-    let group = if near.is_empty() {
-        id
-    } else if cluster {
-        near[0].2
-    } else {
-        join_all(conn, near.iter().map(|n| n.2).collect())?.unwrap_or(id)
-    };
-    rows::set_group(conn, id, group)?;
-    Ok(nshash_neighbour)
+/// Whether documents with SimHashes `a` and `b` are near duplicates by SimHash alone, as
+/// the check's rule says before anything is aligned. A SimHash of 0 means the text had no
+/// weighted words: it says nothing.
+pub(super) fn near_by_simhash_alone(a: u64, b: u64, threshold: u32) -> bool {
+    if a == 0 || b == 0 {
+        return false;
+    }
+    let unaligned = PairScores { score: 0.0, score_b: 0.0, longest: 0 };
+    near_duplicate_rule(&unaligned, Some(hamming(a, b)), || 0.0, threshold, 1.0)
 }
 
 /// Of the documents near a new one (`rows`: sharing a SimHash band or its nshash key), its
@@ -109,13 +95,6 @@ pub(super) fn near_by_simhash(
     (near, nshash_neighbour)
 }
 
-/// Joins `groups` into the earliest of them; returns it, or `None` when there are none
-/// (nothing to join: a document removed meanwhile has no group), by the rule both
-/// archives follow ([`join_into_earliest`]).
-pub(super) fn join_all(conn: &Connection, groups: Vec<u32>) -> Result<Option<u32>, rusqlite::Error> {
-    join_into_earliest(groups, |target, other| rows::join_groups(conn, target, other))
-}
-
 /// The one rule of joining groups, for a folder archive and a shared one alike:
 /// `join(earliest, other)` for every other distinct group; the earliest, or `None` when
 /// there are none (nothing to join, which is no error).
@@ -132,11 +111,6 @@ pub(super) fn join_into_earliest<E>(
     Ok(Some(target))
 }
 
-/// Every group of more than one document, largest first, then by representative.
-pub(super) fn list(conn: &Connection) -> Result<Vec<Group>, rusqlite::Error> {
-    Ok(from_members(rows::group_members(conn)?))
-}
-
 /// The groups of (group, member) pairs sorted by group then member: largest first, then
 /// by representative.
 pub(super) fn from_members(members: Vec<(u32, u32)>) -> Vec<Group> {
@@ -151,7 +125,7 @@ pub(super) fn from_members(members: Vec<(u32, u32)>) -> Vec<Group> {
     groups
 }
 
-/// What the groups' rule (`regroup.rs`) says of one new document, from the postings of
+/// What the groups' rule (`verbs/regroup.rs`) says of one new document, from the postings of
 /// its sketch: the documents it shares [`SKETCH_HITS`] of them with, when there are any or
 /// it shares an nshash key.
 pub(super) fn sharing<'p>(doc: &Fresh, sketch_postings: impl Iterator<Item = Cow<'p, [Posting]>>) -> Option<Vec<u32>> {
@@ -181,12 +155,6 @@ mod tests {
         assert_eq!(kept, (0..SKETCH as u64).collect::<Vec<_>>());
         assert!(kept.capacity() < 2 * SKETCH, "room for {} hashes", kept.capacity());
         assert_eq!(sketch([7, 3, 7].into_iter()), vec![3, 7]);
-    }
-
-    #[test]
-    fn joining_no_groups_joins_nothing_and_is_no_error() {
-        let conn = Connection::open_in_memory().unwrap();
-        assert_eq!(join_all(&conn, Vec::new()).unwrap(), None);
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! One file read for adding, the same way whichever store it goes to: its text
 //! extracted and fingerprinted exactly as a check reads a reference, compressed as stored;
-//! and what either store makes of it (its row, its postings, its entry for regrouping).
+//! and what either store makes of it (its row, its postings, its entry for regrouping);
+//! and a file's SHA-256, by which a store knows bytes it holds before reading them.
 
+use std::io::Read;
 use std::path::Path;
 
 use super::codec::{bands, compress};
-use super::folder::now;
-use super::folder::rows::NewDocument;
-use super::folder::unchanged::FileStamp;
+use super::date::now;
+use super::records::{FileStamp, NewDocument};
 use super::groups::{Fresh, sketch};
 use super::signals::BySignal;
 use crate::engine::{DocumentInput, fingerprint_document};
@@ -16,7 +17,7 @@ use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::simhash::Dictionary;
 use crate::fingerprint::{DocumentFingerprints, TokenKeys};
 use crate::index::{Posting, Signal};
-use crate::ingest;
+use crate::ingest::{self, IngestError};
 use crate::settings::Settings;
 
 /// One file read for adding.
@@ -132,4 +133,21 @@ pub(super) fn source_of(path: &Path) -> String {
     let real =
         std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_path_buf());
     real.to_string_lossy().into_owned()
+}
+
+/// SHA-256 of the file at `path`, read in pieces; a path that is not a regular file (a
+/// named pipe, a device) is refused unopened ([`ingest::open_regular`]).
+pub(super) fn file_digest(path: &Path) -> Result<[u8; 32], IngestError> {
+    use sha2::Digest;
+    let (mut file, _) = ingest::open_regular(path)?;
+    let mut hasher = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let io = |source: std::io::Error| IngestError::Io { path: path.to_path_buf(), source: source.into() };
+    loop {
+        match file.read(&mut buf).map_err(io)? {
+            0 => break,
+            n => hasher.update(&buf[..n]),
+        }
+    }
+    Ok(hasher.finalize().into())
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::codec::decompress;
 use super::error::ArchiveError;
-use super::folder::rows::{EntryRow, StoredRow};
+use super::records::{EntryRow, StoredRow};
 use crate::engine::{Role, compared_part, compared_prefix};
 use crate::fingerprint::char_grams::grams_of_text;
 use crate::fingerprint::keywords::KeywordPrint;

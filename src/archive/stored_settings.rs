@@ -2,7 +2,7 @@
 //! that shape fingerprints (an archive is only used with the settings it was made with)
 //! and its format, written when it is made and read back when it is opened.
 
-use super::ArchiveError;
+use super::error::ArchiveError;
 use super::signals;
 use crate::normalize::NormalizeOptions;
 use crate::settings::Settings;

@@ -8,13 +8,18 @@ use super::backfill::Backfill;
 use super::beside_commit::{Before, every_hash};
 use super::files::{segment_name, sync_dir};
 use super::near::{NearFinder, Preload};
-use super::segments::segment::{self, Kind};
-use super::unchanged::{FileStamp, Known, Snapshot, Verdict, file_digest, stamp_of};
+use super::segments::segment::Kind;
+use super::segments::writing;
+use super::unchanged::{FileStamp, Known, Snapshot, Verdict, stamp_of};
 use super::{Archive, catalog, readahead, rows};
-use crate::archive::ArchiveError;
-use crate::archive::groups::{Fresh, assign_group};
-use crate::archive::prepare::{Prepared, prepare, source_of};
+use crate::archive::error::ArchiveError;
+use super::grouping::assign_group;
+use crate::archive::groups::Fresh;
+use crate::archive::prepare::{Prepared, file_digest, prepare, source_of};
 use crate::archive::signals::BySignal;
+use crate::archive::verbs;
+use crate::archive::verbs::add::{AddOptions, AddSummary, Stored};
+use crate::archive::verbs::regroup::Sharing;
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::Posting;
@@ -23,77 +28,24 @@ use crate::ingest;
 /// Documents per batch: one transaction and one pair of segments each.
 const BATCH: usize = 1000;
 
-/// How documents are added.
-#[derive(Clone, Debug, Default)]
-pub struct AddOptions {
-    /// Publication date (YYYY-MM-DD) recorded for every document of this add.
-    pub published: Option<String>,
-    /// Single-pass clustering: each new document joins the group of its nearest archived
-    /// near duplicate only, instead of joining every group it is near.
-    pub cluster: bool,
-    /// Folders kept in step with the archive: once everything is added, archived documents
-    /// whose file lay under one of them and is gone are removed (`add --sync`).
-    pub sync: Vec<std::path::PathBuf>,
-}
-
-/// What an add did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AddSummary {
-    pub added: usize,
-    pub replaced: usize,
-    pub unchanged: usize,
-    /// Of the unchanged files, those whose bytes were read to be sure (their size or
-    /// times differed from those recorded, or none were): every other unchanged file was
-    /// known by its size and times alone, and not read.
-    pub hashed: usize,
-    /// Archived documents removed because their file is gone from a folder kept in step
-    /// (`AddOptions::sync`).
-    pub dropped: usize,
-    /// (path, error) of each file that could not be read.
-    pub failed: Vec<(String, String)>,
-    /// (path, note) of each file archived with a warning, as a check gives it (a text
-    /// compared only up to the character limit, a page without text, …).
-    pub warnings: Vec<(String, String)>,
-    /// Files given that lie inside the archive folder itself (the window's review marks
-    /// and stop passages kept there, a copy of a catalog): never archived as documents.
-    pub inside_archive: Vec<String>,
-    /// Damaged segments a merge found and left as they were (see `archive verify`).
-    pub damaged_segments: Vec<String>,
-    /// New documents checked against the archive for near duplicates other than by
-    /// SimHash (their groups follow the check's rule).
-    pub checked_for_groups: usize,
-}
-
-impl AddSummary {
-    /// The files of a batch that were read (or seen unchanged), the others' failures noted.
-    fn keep_read(&mut self, read: Vec<Result<Seen, (String, String)>>) -> Vec<Seen> {
-        let mut ok = Vec::with_capacity(read.len());
-        for r in read {
-            match r {
-                Ok(p) => ok.push(p),
-                Err(failure) => self.failed.push(failure),
-            }
-        }
-        ok
-    }
-
-    /// Adds the counts of `other` (a batch's) to these.
-    fn absorb(&mut self, other: AddSummary) {
-        self.added += other.added;
-        self.replaced += other.replaced;
-        self.unchanged += other.unchanged;
-        self.hashed += other.hashed;
-        self.dropped += other.dropped;
-        self.checked_for_groups += other.checked_for_groups;
-        self.failed.extend(other.failed);
-        self.warnings.extend(other.warnings);
-        self.inside_archive.extend(other.inside_archive);
-        for file in other.damaged_segments {
-            if !self.damaged_segments.contains(&file) {
-                self.damaged_segments.push(file);
-            }
+/// The files of a batch that were read (or seen unchanged), the others' failures noted in
+/// `summary`.
+fn keep_read(summary: &mut AddSummary, read: Vec<Result<Seen, (String, String)>>) -> Vec<Seen> {
+    let mut ok = Vec::with_capacity(read.len());
+    for r in read {
+        match r {
+            Ok(p) => ok.push(p),
+            Err(failure) => summary.failed.push(failure),
         }
     }
+    ok
+}
+
+/// What a folder's add keeps running until it ends: the read-ahead of what the groups'
+/// rule will look up, and the backfill that moves each commit's pages into the catalog.
+pub(in crate::archive) struct Running {
+    read_ahead: Option<std::thread::JoinHandle<()>>,
+    backfill: Option<Backfill>,
 }
 
 /// What became of one file of an add before the catalog is written.
@@ -118,11 +70,7 @@ impl Seen {
 }
 
 impl Archive {
-    /// Adds `inputs`: a file whose SHA-256 is already archived is skipped, a file whose
-    /// path is archived with other content replaces it. Batches commit one by one, in
-    /// order; each batch is committed (and segments merged) while the next one is read, so
-    /// that the reading cores are not idle while the catalog is written. A cancel stops
-    /// after the running batch's reading, keeping the committed ones.
+    /// Adds `inputs` ([`verbs::add::add`]).
     pub fn add(
         &self,
         inputs: &[DocumentInput],
@@ -130,15 +78,28 @@ impl Archive {
         sink: &dyn ProgressSink,
         cancel: &CancelFlag,
     ) -> Result<AddSummary, ArchiveError> {
-        let (inputs, mut summary) = self.admitted(inputs, options)?;
+        verbs::add::add(self, inputs, options, sink, cancel)
+    }
+
+    /// The folder's part of an add: a file whose SHA-256 is already archived is skipped, a
+    /// file whose path is archived with other content replaces it, a file inside the
+    /// archive folder is never archived. Batches commit one by one, in order; each batch is
+    /// committed (and segments merged) while the next one is read, so that the reading
+    /// cores are not idle while the catalog is written. A cancel stops after the running
+    /// batch's reading, keeping the committed ones.
+    pub(super) fn store_files(
+        &self,
+        inputs: &[DocumentInput],
+        options: &AddOptions,
+        (extractor, dictionary): (&ingest::Extractor, &Dictionary),
+        (sink, cancel): (&dyn ProgressSink, &CancelFlag),
+    ) -> Result<Stored<Running>, ArchiveError> {
+        let (inputs, inside) = self.outside_the_archive(inputs);
+        let mut summary = AddSummary { inside_archive: inside, ..AddSummary::default() };
         let inputs = &inputs[..];
         let total = inputs.len();
         let mut done = 0;
         sink.progress(Progress { stage: Stage::Reading, done, total });
-        // Its helper processes (if any) read every file of this add and end with it.
-        let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
-        // Built on the first Chinese document, let go with the add.
-        let dictionary = Dictionary::new();
         let snapshot = Snapshot::take(&self.lock(), &self.dir, inputs.len())?;
         let documents = rows::document_count(&self.lock()).map_err(|e| self.sql(e))?;
         // Read from the first file with new bytes on (`preload`): an add of unchanged
@@ -176,7 +137,7 @@ impl Archive {
                 let known = snapshot.of_batch(&files).map_err(|e| self.sql(e))?;
                 let progress = (sink, done, total);
                 let read =
-                    self.see_batch(batch, sources, (&extractor, &dictionary), (&known, preload.as_deref()), progress);
+                    self.see_batch(batch, sources, (extractor, dictionary), (&known, preload.as_deref()), progress);
                 Ok::<_, ArchiveError>((read, commit.map(|handle| handle.join())))
             })?;
             if let Some(committed) = committed {
@@ -188,7 +149,7 @@ impl Archive {
             if cancel.is_cancelled() {
                 break;
             }
-            let ok = summary.keep_read(read);
+            let ok = keep_read(&mut summary, read);
             if read_ahead.is_none() {
                 read_ahead = readahead::start(&self.dir, ok.iter().filter_map(Seen::sketch), (batch.len(), total));
             }
@@ -203,23 +164,19 @@ impl Archive {
             }
             None => None,
         };
-        // Every document is committed by now: a check that fails here (a damaged segment,
-        // said above) leaves groups by SimHash alone, and says so.
-        let looked = before.as_ref().map(|(before, _)| before);
-        match self.regroup(&fresh, (options.cluster, &dictionary), looked, cancel) {
-            Ok(checked) => summary.checked_for_groups = checked,
-            Err(e) => summary.warnings.push((self.dir.display().to_string(), format!("groups by SimHash alone ({e})"))),
-        }
+        // Every document is committed by now: a check that fails in the groups' rule (a
+        // damaged segment, said above) leaves groups by SimHash alone, and says so.
+        let sharing = self.known_sharing(&fresh, before.as_ref().map(|(before, _)| before));
+        Ok(Stored { summary, fresh, sharing, running: Running { read_ahead, backfill } })
+    }
+
+    /// Ends what an add left running: its read-ahead (hints only: a panic there is a bug,
+    /// raised here), and the backfill of its log ([`Self::leave_log`]).
+    pub(super) fn finish_add(&self, Running { read_ahead, backfill }: Running) {
         if let Some(handle) = read_ahead {
-            // It only gives hints; a panic there is a bug, raised here.
             handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         }
-        if !options.sync.is_empty() && !cancel.is_cancelled() {
-            summary.dropped = self.drop_gone(&options.sync)?;
-        }
         self.leave_log(backfill);
-        sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
-        Ok(summary)
     }
 
     /// Ends `backfill` (its last pass done, the rest of the log is moved here) and moves
@@ -306,19 +263,14 @@ impl Archive {
         Some((Before::open(&self.dir, &self.lock()).ok()?, hashes))
     }
 
-    /// What an add of `inputs` may begin with: the archive writable here, the options
-    /// sound, and the inputs outside the archive folder (the summary names the others).
-    fn admitted(
-        &self,
-        inputs: &[DocumentInput],
-        options: &AddOptions,
-    ) -> Result<(Vec<DocumentInput>, AddSummary), ArchiveError> {
-        self.require_writable()?;
-        if let Some(date) = &options.published {
-            crate::archive::date::parse_date(date)?;
+    /// What the groups' rule's sharing says of the new documents `fresh`, from what was
+    /// found of their sketches `before` the last commit and the segments it wrote, when
+    /// that is the whole answer; else `None`, and the rule looks them up in every segment.
+    fn known_sharing(&self, fresh: &[Fresh], before: Option<&Before>) -> Result<Option<Sharing>, ArchiveError> {
+        match before {
+            Some(before) if !fresh.is_empty() => before.sharing((&self.dir, &self.lock()), fresh),
+            _ => Ok(None),
         }
-        let (inputs, inside) = self.outside_the_archive(inputs);
-        Ok((inputs, AddSummary { inside_archive: inside, ..AddSummary::default() }))
     }
 
     /// The inputs that are not files of the archive folder itself, and the names of those
@@ -416,7 +368,7 @@ impl Archive {
             for (signal, entries) in postings.into_iter() {
                 let kind = Kind::of(signal);
                 let file = segment_name(kind, &first.to_string());
-                let count = segment::write(&self.dir.join(&file), kind, entries)?;
+                let count = writing::write(&self.dir.join(&file), kind, entries)?;
                 rows::insert_segment(&tx, kind.code(), &file, count).map_err(sql)?;
             }
             sync_dir(&self.dir)?;

@@ -26,9 +26,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::index::{found_in_every_segment, on_lookup_threads};
 use super::rows;
 use super::segments::batched_lookup::Found;
-use super::segments::lookup::{CAP, SegmentLookup};
+use super::segments::lookup::SegmentLookup;
+use crate::archive::lookups::CAP;
 use super::segments::segment::Kind;
-use crate::archive::ArchiveError;
+use crate::archive::error::ArchiveError;
 use crate::archive::groups::{Fresh, sharing};
 use crate::index::Posting;
 
@@ -190,7 +191,7 @@ mod tests {
     use super::*;
     use crate::archive::folder::Archive;
     use crate::archive::folder::index::ArchiveIndex;
-    use crate::archive::folder::regroup::sharing_sketches;
+    use crate::archive::verbs::regroup::sharing_sketches;
     use crate::archive::prepare::{prepare, source_of};
     use crate::archive::{AddOptions, WhenBusy};
     use crate::engine::{CancelFlag, DocumentInput, NoProgress};

@@ -14,7 +14,8 @@ use std::sync::{Mutex, MutexGuard};
 use rusqlite::Connection;
 use rustc_hash::FxHashSet;
 
-use super::rows::{self, EntryRow, GlanceFn, SegmentRow, StoredRow};
+use super::rows::{self, GlanceFn, SegmentRow};
+use crate::archive::records::{EntryRow, StoredRow};
 use crate::archive::error::ArchiveError;
 
 /// What a check reads of an archive's catalog.

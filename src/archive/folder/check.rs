@@ -3,7 +3,7 @@
 //! first, then every archived document that shares something with one of them.
 
 use super::Archive;
-use crate::archive::ArchiveError;
+use crate::archive::error::ArchiveError;
 use crate::archive::verbs;
 use crate::engine::{CancelFlag, CheckRequest, ProgressSink, Report};
 

@@ -9,15 +9,15 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use super::segments::batched_lookup::{Found, first_postings_sorted};
-use super::segments::lookup::{CAP, Held, SegmentLookup};
+use super::segments::lookup::{Held, SegmentLookup};
 use super::segments::segment::Kind;
 use super::{Archive, rows};
-use crate::archive::ArchiveError;
+use crate::archive::error::ArchiveError;
+use crate::archive::lookups::{BAND_DISTANCE, CAP, nearest};
 use crate::archive::cut_spreads::CutSpreads;
 use crate::archive::read_back::{entry_of, reference_of};
 use crate::archive::signals::{BySignal, count_up_to, holds_char_grams};
 use crate::fingerprint::FingerprintedDoc;
-use crate::fingerprint::simhash::hamming;
 use crate::fingerprint::{GlancedKeys, TokenKeys};
 use crate::index::{
     Glance, MAX_POSITIONS_PER_DOCUMENT, Posting, Postings, ReferenceIndex, Signal, Spread, StoreError,
@@ -27,8 +27,6 @@ use crate::model::DocumentEntry;
 
 /// Documents glanced at per query.
 const GLANCE_CHUNK: usize = 4096;
-/// The largest distance the band columns answer; above it every SimHash is scanned.
-pub(in crate::archive) const BAND_DISTANCE: u32 = 3;
 
 /// A hash's first postings, and how the archive holds it when they are not all.
 type Capped = (Vec<Posting>, Option<Spread>);
@@ -313,33 +311,6 @@ impl Drop for ArchiveIndex<'_> {
     fn drop(&mut self) {
         self.archive.catalog().end_snapshot();
     }
-}
-
-/// Of `rows` (id, SimHash), those within `threshold` of `simhash` and not removed, with
-/// their distance, sorted by id: only ids after `after` when given, and at most `limit`,
-/// the closest, when there are more.
-pub(in crate::archive) fn nearest(
-    rows: Vec<(u32, u64)>,
-    simhash: u64,
-    threshold: u32,
-    after: Option<u32>,
-    limit: usize,
-    removed: &FxHashSet<u32>,
-) -> Vec<(u32, u32)> {
-    let mut docs: Vec<(u32, u32)> = rows
-        .into_iter()
-        .map(|(id, h)| (id, hamming(simhash, h)))
-        .filter(|&(id, distance)| distance <= threshold && after.is_none_or(|a| id > a) && !removed.contains(&id))
-        .collect();
-    docs.sort_unstable();
-    docs.dedup();
-    // The closest first when there are more than asked for.
-    if docs.len() > limit {
-        docs.sort_unstable_by_key(|&(id, distance)| (distance, id));
-        docs.truncate(limit);
-        docs.sort_unstable();
-    }
-    docs
 }
 
 /// What a check says of a segment it could not read soundly.

@@ -60,7 +60,8 @@ impl OpenSegments {
 #[allow(clippy::unwrap_used, reason = "tests")]
 mod tests {
     use super::*;
-    use crate::archive::folder::segments::segment::{Kind, write};
+    use crate::archive::folder::segments::segment::Kind;
+    use crate::archive::folder::segments::writing::write;
     use crate::index::Posting;
 
     #[test]

@@ -1,5 +1,6 @@
-//! Looking after a folder archive: list, stats, groups and verify; remove, expire and an
-//! add's sync are the verbs both stores share ([`crate::archive::verbs`]).
+//! Looking after a folder archive: list, stats, groups, and what verify checks of the
+//! folder's own keeping; remove, expire, verify and an add's sync are the verbs both
+//! stores share ([`crate::archive::verbs`]).
 
 use std::path::PathBuf;
 
@@ -7,28 +8,20 @@ use crate::archive::verbs;
 use crate::archive::verbs::remove::RemoveSummary;
 
 use super::Archive;
-use super::rows::{self, Stats};
+use super::rows;
+use crate::archive::records::{DocumentInfo, Stats};
 use super::segments::sequential::Segment;
-use crate::archive::ArchiveError;
-use crate::archive::groups::{self, Group};
-use crate::archive::verify_text::{StoredText, text_problem};
-
-/// What `verify` found; empty `problems` means the archive is sound.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct VerifyReport {
-    pub documents: u64,
-    pub segments: u64,
-    /// Segment files no batch committed (left by an interrupted add; the next add
-    /// removes them). Not a problem.
-    pub leftovers: Vec<String>,
-    pub problems: Vec<String>,
-}
+use crate::archive::error::ArchiveError;
+use super::grouping;
+use crate::archive::groups::Group;
+use crate::archive::verbs::verify::{EachText, VerifyReport};
+use crate::archive::verify_text::StoredText;
 
 /// The archived documents a damaged segment holds postings of (as far as its entries
 /// can still be read), said after its problem: their matches may be missed. A damaged
 /// entry may name another document of the segment's range (entries are packed in as few
 /// bits as that range needs), never one beyond it.
-fn concerned_documents(segment: &Segment, archived: &[rows::DocumentInfo]) -> String {
+fn concerned_documents(segment: &Segment, archived: &[DocumentInfo]) -> String {
     const SHOWN: usize = 10;
     // As far as they can be read: a read error ends them.
     let held: std::collections::BTreeSet<u32> =
@@ -44,7 +37,7 @@ fn concerned_documents(segment: &Segment, archived: &[rows::DocumentInfo]) -> St
 
 impl Archive {
     /// Every document, by id.
-    pub fn list(&self) -> Result<Vec<rows::DocumentInfo>, ArchiveError> {
+    pub fn list(&self) -> Result<Vec<DocumentInfo>, ArchiveError> {
         rows::documents(&self.lock()).map_err(|e| self.sql(e))
     }
 
@@ -65,7 +58,7 @@ impl Archive {
 
     /// Near-duplicate groups of more than one document.
     pub fn groups(&self) -> Result<Vec<Group>, ArchiveError> {
-        groups::list(&self.lock()).map_err(|e| self.sql(e))
+        grouping::list(&self.lock()).map_err(|e| self.sql(e))
     }
 
     /// Removes documents by id and by path ([`verbs::remove::remove`]).
@@ -86,9 +79,14 @@ impl Archive {
 
     /// Checks the catalog (SQLite's integrity check), every listed segment (present,
     /// well formed, checksum) and every stored text (decompresses to its character count,
-    /// and to the token keys stored beside it).
+    /// and to the token keys stored beside it) and group ([`verbs::verify::verify`]).
     pub fn verify(&self) -> Result<VerifyReport, ArchiveError> {
-        let mut report = VerifyReport::default();
+        verbs::verify::verify(self)
+    }
+
+    /// What `verify` checks of the folder's own keeping: the catalog's integrity and the
+    /// numbers it keeps, every listed segment, and segment files no batch committed.
+    pub(super) fn check_keeping(&self, report: &mut VerifyReport) -> Result<(), ArchiveError> {
         let conn = self.lock();
         let sql = |e| ArchiveError::sql(&self.dir, e);
         let integrity = rows::integrity(&conn).map_err(sql)?;
@@ -129,18 +127,18 @@ impl Archive {
             }
         }
         report.leftovers.sort();
+        Ok(())
+    }
+
+    /// Calls `each` with every document's stored text, by id.
+    pub(super) fn each_stored_text(&self, each: &mut EachText<'_>) -> Result<(), ArchiveError> {
+        let conn = self.lock();
         rows::for_each_text(&conn, &mut |rows::TextRow { id, text, chars, keys, key_width }| {
-            report.documents += 1;
-            let Some(text) = text else {
-                report.problems.push(format!("document {id}: its text is missing"));
-                return;
-            };
             let width = key_width.and_then(|w| usize::try_from(w).ok()).unwrap_or(2);
             let chars = u64::try_from(chars).unwrap_or(u64::MAX);
-            let stored = StoredText { id, text: &text, chars, keys: keys.as_deref().map(|keys| (keys, width)) };
-            report.problems.extend(text_problem(&stored, &self.settings));
+            let stored = text.as_deref().map(|text| StoredText { id, text, chars, keys: keys.as_deref().map(|keys| (keys, width)) });
+            each(id, stored);
         })
-        .map_err(sql)?;
-        Ok(report)
+        .map_err(|e| self.sql(e))
     }
 }

@@ -11,15 +11,16 @@ pub mod catalog;
 mod catalog_read;
 pub(super) mod check;
 mod files;
+mod grouping;
 pub(super) mod index;
 mod kept_segments;
 pub(super) mod lock;
 pub(super) mod maintain;
+mod merge;
 pub(in crate::archive) mod names;
 pub(in crate::archive) mod near;
 mod old_grams;
 mod readahead;
-pub(in crate::archive) mod regroup;
 pub(super) mod rows;
 pub mod segments;
 mod store;
@@ -33,7 +34,7 @@ use catalog_read::{CatalogRead, SqliteCatalog};
 use kept_segments::OpenSegments;
 use lock::{LOCK_FILE, WhenBusy, WriterLock};
 
-use super::ArchiveError;
+use super::error::ArchiveError;
 use super::location;
 use super::stored_settings::{refuse_other_settings, settings_from, settings_of_new};
 use crate::settings::Settings;
@@ -267,9 +268,4 @@ fn holds_only_our_files(dir: &Path) -> Result<bool, ArchiveError> {
         }
     }
     Ok(true)
-}
-
-/// Seconds since the Unix epoch, now.
-pub(super) fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }

@@ -27,10 +27,10 @@ use rusqlite::Connection;
 use rustc_hash::FxHashMap;
 
 use super::catalog;
-use super::rows::{self, NearRow};
+use super::rows;
+use crate::archive::records::NearRow;
 use crate::archive::codec::{half_probes, halves};
-use crate::fingerprint::simhash::hamming;
-use crate::score::{PairScores, near_duplicate_rule};
+use crate::archive::groups::near_by_simhash_alone;
 
 /// A document's place in [`Held::docs`]; the end of a chain.
 const END: u32 = u32::MAX;
@@ -175,17 +175,6 @@ impl Drop for Preload {
             drop(handle.join());
         }
     }
-}
-
-/// Whether documents with SimHashes `a` and `b` are near duplicates by SimHash alone, as
-/// the check's rule says before anything is aligned. A SimHash of 0 means the text had no
-/// weighted words: it says nothing.
-pub(in crate::archive) fn near_by_simhash_alone(a: u64, b: u64, threshold: u32) -> bool {
-    if a == 0 || b == 0 {
-        return false;
-    }
-    let unaligned = PairScores { score: 0.0, score_b: 0.0, longest: 0 };
-    near_duplicate_rule(&unaligned, Some(hamming(a, b)), || 0.0, threshold, 1.0)
 }
 
 /// One document's keys.
@@ -393,7 +382,7 @@ fn chain(last: Option<u32>, before: &[u32], read: u32, found: &mut Vec<u32>) {
 mod tests {
     use super::*;
     use crate::archive::folder::catalog;
-    use crate::archive::folder::rows::stored_hash;
+    use crate::archive::records::stored_hash;
 
     /// Inserts a document row with these keys (in its own group); its id.
     fn insert(conn: &Connection, n: u32, simhash: Option<u64>, nshash: Option<u64>) -> u32 {

@@ -5,9 +5,10 @@
 use rayon::prelude::*;
 
 use super::files::{segment_name, sync_dir};
-use super::segments::segment::{self, Kind};
+use super::segments::segment::Kind;
+use super::segments::writing;
 use super::{Archive, catalog, rows};
-use crate::archive::ArchiveError;
+use crate::archive::error::ArchiveError;
 use crate::archive::read_back::char_gram_postings;
 use crate::archive::signals::holds_char_grams;
 use crate::index::Posting;
@@ -42,7 +43,7 @@ impl Archive {
                 .map(|(id, text)| char_gram_postings(*id, text, &self.settings))
                 .collect::<Result<_, _>>()?;
             let file = segment_name(Kind::CharGrams, &format!("g{}", chunk[0]));
-            let count = segment::write(&self.dir.join(&file), Kind::CharGrams, grams.concat())?;
+            let count = writing::write(&self.dir.join(&file), Kind::CharGrams, grams.concat())?;
             written.push((file, count));
             Ok(())
         });

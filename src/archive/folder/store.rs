@@ -3,17 +3,29 @@
 
 use rusqlite::Transaction;
 
+use super::add::Running;
 use super::index::ArchiveIndex;
 use super::{Archive, rows};
-use crate::archive::ArchiveError;
+use crate::archive::error::ArchiveError;
+use crate::archive::records::DocumentInfo;
 use crate::archive::store::{ArchiveStore, Rows, Sources};
+use crate::archive::verbs::add::{AddOptions, Stored};
+use crate::archive::verbs::verify::{EachText, VerifyReport};
+use crate::engine::{CancelFlag, DocumentInput, ProgressSink};
+use crate::fingerprint::simhash::Dictionary;
+use crate::ingest::Extractor;
 use crate::settings::Settings;
 
 impl ArchiveStore for Archive {
     type Snapshot<'a> = ArchiveIndex<'a>;
+    type Running = Running;
 
     fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    fn shown(&self) -> String {
+        self.dir.display().to_string()
     }
 
     fn require_write(&self, _action: &'static str) -> Result<(), ArchiveError> {
@@ -32,10 +44,45 @@ impl ArchiveStore for Archive {
         }
     }
 
+    fn store_files(
+        &self,
+        inputs: &[DocumentInput],
+        options: &AddOptions,
+        readers: (&Extractor, &Dictionary),
+        progress: (&dyn ProgressSink, &CancelFlag),
+    ) -> Result<Stored<Running>, ArchiveError> {
+        Archive::store_files(self, inputs, options, readers, progress)
+    }
+
+    fn finish_add(&self, running: Running) {
+        Archive::finish_add(self, running);
+    }
+
+    fn list(&self) -> Result<Vec<DocumentInfo>, ArchiveError> {
+        Archive::list(self)
+    }
+
+    fn for_each_text(&self, each: &mut EachText<'_>) -> Result<(), ArchiveError> {
+        self.each_stored_text(each)
+    }
+
+    fn verify_own(&self, report: &mut VerifyReport) -> Result<(), ArchiveError> {
+        self.check_keeping(report)
+    }
+
     fn write<T>(&self, change: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>) -> Result<T, ArchiveError> {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(|e| self.sql(e))?;
         let out = change(&mut CatalogRows { tx: &tx, archive: self })?;
+        tx.commit().map_err(|e| self.sql(e))?;
+        Ok(out)
+    }
+
+    /// A deferred transaction: it reads one snapshot of the catalog and waits for nothing.
+    fn read<T>(&self, look: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>) -> Result<T, ArchiveError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Deferred).map_err(|e| self.sql(e))?;
+        let out = look(&mut CatalogRows { tx: &tx, archive: self })?;
         tx.commit().map_err(|e| self.sql(e))?;
         Ok(out)
     }
@@ -77,5 +124,30 @@ impl Rows for CatalogRows<'_> {
 
     fn remove_document(&mut self, id: u32) -> Result<(), ArchiveError> {
         self.run(|tx| rows::remove_document(tx, id))
+    }
+
+    fn group_of(&mut self, id: u32) -> Result<Option<u32>, ArchiveError> {
+        self.run(|tx| rows::group_of(tx, id))
+    }
+
+    /// One lookup a document: an index seek each.
+    fn any_outside_group_of(&mut self, id: u32, others: &[u32]) -> Result<bool, ArchiveError> {
+        self.run(|tx| {
+            let own = rows::group_of(tx, id)?;
+            for &other in others {
+                if rows::group_of(tx, other)?.is_some_and(|group| Some(group) != own) {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        })
+    }
+
+    fn ids_by_path_and_sha256(&mut self, path: &str, sha256: &str) -> Result<Vec<u32>, ArchiveError> {
+        self.run(|tx| rows::ids_by_path_and_sha256(tx, path, sha256))
+    }
+
+    fn join_groups(&mut self, into: u32, from: u32) -> Result<(), ArchiveError> {
+        self.run(|tx| rows::join_groups(tx, into, from))
     }
 }

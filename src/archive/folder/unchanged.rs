@@ -10,18 +10,16 @@
 //! within the same clock tick would keep its size and times.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
 use rusqlite::Connection;
 
-pub(in crate::archive) use super::rows::FileStamp;
+pub(in crate::archive) use crate::archive::records::FileStamp;
 use super::{catalog, rows};
-use crate::archive::ArchiveError;
+use crate::archive::error::ArchiveError;
 use crate::cache::{SETTLED, nanos_since_epoch, status_changed_ns};
-use crate::ingest::{self, IngestError};
 
 /// The stamp of the file at `path`, if it can be had and the file has settled.
 pub(in crate::archive) fn stamp_of(path: &Path) -> Option<FileStamp> {
@@ -226,23 +224,6 @@ impl<'a> std::ops::Deref for Batch<'a> {
     }
 }
 
-/// SHA-256 of the file at `path`, read in pieces; a path that is not a regular file (a
-/// named pipe, a device) is refused unopened ([`ingest::open_regular`]).
-pub(in crate::archive) fn file_digest(path: &Path) -> Result<[u8; 32], IngestError> {
-    use sha2::Digest;
-    let (mut file, _) = ingest::open_regular(path)?;
-    let mut hasher = sha2::Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    let io = |source: std::io::Error| IngestError::Io { path: path.to_path_buf(), source: source.into() };
-    loop {
-        match file.read(&mut buf).map_err(io)? {
-            0 => break,
-            n => hasher.update(&buf[..n]),
-        }
-    }
-    Ok(hasher.finalize().into())
-}
-
 /// The 32 bytes of a lowercase (or uppercase) hex SHA-256; `None` if it is not one.
 fn digest_of_hex(hex: &str) -> Option<[u8; 32]> {
     let bytes = hex.as_bytes();
@@ -280,7 +261,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("f.txt");
         std::fs::write(&file, b"twinspot").unwrap();
-        assert_eq!(file_digest(&file).unwrap(), digest);
+        assert_eq!(crate::archive::prepare::file_digest(&file).unwrap(), digest);
     }
 
     #[test]

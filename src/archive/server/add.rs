@@ -8,17 +8,16 @@ use rayon::prelude::*;
 
 use super::super::codec::bands;
 use super::super::groups::{Fresh, join_into_earliest, near_by_simhash};
-use super::super::prepare::{Prepared, prepare, source_of};
+use super::super::prepare::{Prepared, file_digest, prepare, source_of};
 use super::super::signals::BySignal;
 use super::copiers::Copiers;
 use super::db::{Sql, Tx};
-use super::index::{ServerIndex, check_against};
 use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, Schema, ServerArchive};
-use crate::archive::folder::add::{AddOptions, AddSummary};
-use crate::archive::folder::regroup::{CHECKED_AT_ONCE, check_of, near_duplicates_in, sharing_sketches};
-use crate::archive::folder::unchanged::file_digest;
-use crate::engine::{CancelFlag, DocumentInput, NoProgress, Progress, ProgressSink, Stage};
+use crate::archive::verbs::add::{AddOptions, AddSummary};
+use crate::archive::verbs;
+use crate::archive::verbs::add::Stored;
+use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::{Posting, Signal};
 use crate::ingest;
@@ -32,9 +31,7 @@ const BATCH: usize = 1000;
 const ANALYZE_AFTER: usize = 1000;
 
 impl ServerArchive {
-    /// Adds `inputs`: a file whose bytes are archived is skipped unread but for its hash, a
-    /// file whose path is archived with other content replaces it. Batches commit one by
-    /// one; a cancel keeps the committed ones.
+    /// Adds `inputs` ([`verbs::add::add`]).
     pub fn add(
         &self,
         inputs: &[DocumentInput],
@@ -42,15 +39,22 @@ impl ServerArchive {
         sink: &dyn ProgressSink,
         cancel: &CancelFlag,
     ) -> Result<AddSummary, ArchiveError> {
-        self.require_write("add to")?;
-        if let Some(date) = &options.published {
-            super::super::date::parse_date(date)?;
-        }
+        verbs::add::add(self, inputs, options, sink, cancel)
+    }
+
+    /// The server's part of an add: a file whose bytes are archived is skipped unread but
+    /// for its hash, a file whose path is archived with other content replaces it. Batches
+    /// commit one by one; a cancel keeps the committed ones.
+    pub(super) fn store_files(
+        &self,
+        inputs: &[DocumentInput],
+        options: &AddOptions,
+        (extractor, dictionary): (&ingest::Extractor, &Dictionary),
+        (sink, cancel): (&dyn ProgressSink, &CancelFlag),
+    ) -> Result<Stored<()>, ArchiveError> {
         let mut summary = AddSummary::default();
         let total = inputs.len();
         sink.progress(Progress { stage: Stage::Reading, done: 0, total });
-        let extractor = ingest::Extractor::new(self.settings.ingest.isolation.as_ref());
-        let dictionary = Dictionary::new();
         let mut fresh = Vec::new();
         let mut copiers: Option<Copiers> = None;
         let ticks = std::sync::atomic::AtomicUsize::new(0);
@@ -74,7 +78,7 @@ impl ServerArchive {
                         _ => Some(prepare(
                             &self.settings,
                             input,
-                            (&extractor, &dictionary),
+                            (extractor, dictionary),
                             source_of(&input.path),
                             None,
                         )),
@@ -120,64 +124,7 @@ impl ServerArchive {
             let analyzed = self.client().patiently(|db| db.batch_execute(&analyze));
             analyzed.map_err(|e| self.sql(RowError::Sql(e)))?;
         }
-        match self.regroup(&fresh, (options.cluster, &dictionary), cancel) {
-            Ok(checked) => summary.checked_for_groups = checked,
-            Err(e) => summary.warnings.push((self.shown(), format!("groups by SimHash alone ({e})"))),
-        }
-        if !options.sync.is_empty() && !cancel.is_cancelled() {
-            summary.dropped = self.drop_gone(&options.sync)?;
-        }
-        sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
-        Ok(summary)
-    }
-
-    /// Checks the new documents that may have near duplicates the SimHash did not show
-    /// (as a folder archive does: `regroup.rs`), a chunk at a time in one check each, and
-    /// joins their groups in the documents' order. How many were checked.
-    fn regroup(
-        &self,
-        fresh: &[Fresh],
-        (cluster, dictionary): (bool, &Dictionary),
-        cancel: &CancelFlag,
-    ) -> Result<usize, ArchiveError> {
-        if fresh.is_empty() {
-            return Ok(0);
-        }
-        let worth = self.worth_checking(fresh)?;
-        for chunk in worth.chunks(CHECKED_AT_ONCE) {
-            if cancel.is_cancelled() {
-                break;
-            }
-            let report =
-                check_against(self, &check_of(chunk, &self.settings, dictionary), &NoProgress, &CancelFlag::new())?;
-            for (i, doc) in chunk.iter().enumerate() {
-                let near: Vec<(&str, &str)> = near_duplicates_in(&report, i);
-                if !near.is_empty() {
-                    self.write(|tx, s| join_near(tx, s, doc.id, &near, cluster))?;
-                }
-            }
-        }
-        Ok(worth.len())
-    }
-
-    /// The documents of `fresh` whose sketch shares enough hashes with a document outside
-    /// its group, or that share an nshash key: those a check may join to another group.
-    fn worth_checking<'f>(&self, fresh: &'f [Fresh]) -> Result<Vec<&'f Fresh>, ArchiveError> {
-        let sharing: Vec<(&Fresh, Vec<u32>)> = {
-            let index = ServerIndex::open(self)?;
-            let sharing = sharing_sketches(&index, fresh)?;
-            fresh.iter().zip(sharing).filter_map(|(doc, others)| Some((doc, others?))).collect()
-        };
-        let mut client = self.client();
-        let mut worth = Vec::new();
-        for (doc, others) in sharing {
-            let apart = doc.nshash_neighbour
-                || rows::any_outside_group_of(&mut *client, &self.schema, doc.id, &others).map_err(|e| self.sql(e))?;
-            if apart {
-                worth.push(doc);
-            }
-        }
-        Ok(worth)
+        Ok(Stored { summary, fresh, sharing: Ok(None), running: () })
     }
 
     /// Removes the archived documents whose file is gone from one of `folders`
@@ -283,24 +230,6 @@ fn insert_documents(
         if old.is_empty() { batch.added += 1 } else { batch.replaced += 1 }
     }
     Ok(fresh)
-}
-
-/// Joins the groups of document `id` and of the archived documents named by (path,
-/// SHA-256) in `near` (with `cluster`, a document already in a group of more than
-/// itself keeps it).
-fn join_near(tx: &mut Tx<'_>, s: &Schema, id: u32, near: &[(&str, &str)], cluster: bool) -> Result<(), RowError> {
-    let mut groups = Vec::new();
-    for (path, sha256) in near {
-        for other in rows::ids_by_path_and_sha256(tx, s, path, sha256)? {
-            groups.extend(rows::group_of(tx, s, other)?);
-        }
-    }
-    let own = rows::group_of(tx, s, id)?;
-    groups.extend(own);
-    if !(cluster && own.is_some_and(|g| g != id)) {
-        join_all(tx, s, groups)?;
-    }
-    Ok(())
 }
 
 /// The group by SimHash of new document `id` (SimHash, nshash), as a folder archive

@@ -16,7 +16,7 @@ use super::db::Db;
 use super::rows::{self, Postings, RowError};
 use super::schema::by_partition;
 use super::{ArchiveError, Schema, ServerLocation};
-use crate::archive::folder::rows::stored_hash;
+use crate::archive::records::stored_hash;
 use crate::index::{Posting, keep_first_positions};
 
 /// Connections copying postings at once.

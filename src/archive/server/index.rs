@@ -14,7 +14,7 @@ use super::lookup::{self, Found};
 use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, ServerArchive, schema};
 use crate::archive::cut_spreads::CutSpreads;
-use crate::archive::folder::index::{BAND_DISTANCE, nearest};
+use crate::archive::lookups::{BAND_DISTANCE, nearest};
 use crate::archive::read_back::{entry_of, reference_of};
 use crate::engine::{CancelFlag, CheckRequest, ProgressSink, Report};
 use crate::fingerprint::{FingerprintedDoc, GlancedKeys, TokenKeys};

@@ -35,9 +35,8 @@ pub use schema::Schema;
 use super::error::ArchiveError;
 use super::groups::Group;
 use super::signals::CHAR_GRAMS_FROM;
-use super::verify_text::{StoredText, text_problem};
-use crate::archive::folder::maintain::VerifyReport;
-use crate::archive::folder::rows::{DocumentInfo, Stats};
+use crate::archive::verbs::verify::VerifyReport;
+use crate::archive::records::{DocumentInfo, Stats};
 use crate::archive::stored_settings::{refuse_other_settings, settings_from, shaping_settings};
 use crate::archive::verbs;
 use crate::archive::verbs::remove::RemoveSummary;
@@ -67,6 +66,9 @@ pub struct ServerArchive {
     folded: bool,
     /// Whether it has a table of character grams (format 10 on, the same way).
     char_grams: bool,
+    /// Whether it was opened for changes: one opened for checking refuses them, whatever
+    /// its role may do, as a folder opened for checking does.
+    writable: bool,
 }
 
 impl std::fmt::Debug for ServerArchive {
@@ -87,6 +89,7 @@ impl ServerArchive {
             settings: settings.clone().sanitized(),
             folded: false,
             char_grams: false,
+            writable: false,
         };
         let format = archive.check_settings()?;
         Ok(Self { folded: format >= schema::FOLDED, char_grams: format >= schema::CHAR_GRAMS, ..archive })
@@ -105,7 +108,7 @@ impl ServerArchive {
         if create {
             Self::create_if_missing(location, schema, settings)?;
         }
-        let mut archive = Self::open(location, schema, settings)?;
+        let mut archive = Self { writable: true, ..Self::open(location, schema, settings)? };
         archive.require_write(action)?;
         archive.upgrade_if_owner()?;
         Ok(archive)
@@ -191,8 +194,12 @@ impl ServerArchive {
         refuse_other_settings(&get, &self.settings, (self.location.shown(), schema::FORMAT))
     }
 
-    /// Refuses a role without the write permission.
+    /// Refuses a change to an archive opened for checking, or by a role without the
+    /// write permission.
     fn require_write(&self, action: &'static str) -> Result<(), ArchiveError> {
+        if !self.writable {
+            return Err(ArchiveError::OpenedToCheck { action, shown: self.shown() });
+        }
         let documents = format!("{}.documents", self.schema);
         let row = self
             .client()
@@ -276,6 +283,7 @@ impl ServerArchive {
     /// into one row a hash ([`fold`]; an archive of an older format only deletes), then
     /// has the server reclaim the space and refresh its statistics. How many postings went.
     pub fn compact(&self) -> Result<u64, ArchiveError> {
+        self.require_write("compact")?;
         if self.char_grams {
             let settings = &self.settings;
             self.write(|tx, s| old_grams::keep_old_char_grams(tx, s, settings))?;
@@ -301,22 +309,9 @@ impl ServerArchive {
 
     /// Reads every stored text back (it decompresses, to its character count and to its
     /// token keys, as a folder archive's `verify` does) and every group (its
-    /// representative is a member).
+    /// representative is a member): [`verbs::verify::verify`].
     pub fn verify(&self) -> Result<VerifyReport, ArchiveError> {
-        let mut report = VerifyReport::default();
-        let documents = self.list()?;
-        report.documents = documents.len() as u64;
-        let ids: std::collections::HashSet<u32> = documents.iter().map(|d| d.id).collect();
-        for doc in &documents {
-            if !ids.contains(&doc.group) {
-                report.problems.push(format!("document {}: its group {} has no such document", doc.id, doc.group));
-            }
-            let row = rows::text_and_keys(&mut *self.client(), &self.schema, doc.id).map_err(|e| self.sql(e))?;
-            let Some((text, keys)) = row else { continue };
-            let stored = StoredText { id: doc.id, text: &text, chars: doc.chars, keys: Some((&keys, 2)) };
-            report.problems.extend(text_problem(&stored, &self.settings));
-        }
-        Ok(report)
+        verbs::verify::verify(self)
     }
 
     /// Gives `role` the `access` to this archive (replacing what it had): read lets it

@@ -11,7 +11,7 @@ use tokio_postgres::Statement;
 use super::Schema;
 use super::db::{Sql, SqlError};
 pub(super) use super::tables::Postings;
-use crate::archive::folder::rows::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
+use crate::archive::records::{DocumentInfo, EntryRow, NearRow, NewDocument, StoredRow, stored_hash};
 use crate::index::Posting;
 use crate::matching::join_windows;
 
@@ -376,11 +376,20 @@ pub(super) fn stored(db: &mut impl Sql, s: &Schema, doc: u32) -> Rows<Option<Sto
     Ok(row.map(|r| StoredRow { text: r.get(0), simhash: hash_of(r.get(1)), keywords: r.get(2) }))
 }
 
-/// The stored text and token keys of `doc`, as `verify` reads them.
-pub(super) fn text_and_keys(db: &mut impl Sql, s: &Schema, doc: u32) -> Rows<Option<(Vec<u8>, Vec<u8>)>> {
-    let row = db.query_opt(&format!("SELECT text, keys FROM {s}.documents WHERE id = $1"), &[&i64::from(doc)])?;
-    Ok(row.map(|r| (r.get(0), r.get(1))))
+/// A page of stored texts for `verify`: (id, text, characters, token keys) of up to
+/// `limit` documents after id `after`, by id.
+pub(super) fn texts_after(db: &mut impl Sql, s: &Schema, after: u32, limit: i64) -> Rows<Vec<TextPage>> {
+    db.query(
+        &format!("SELECT id, text, chars, keys FROM {s}.documents WHERE id > $1 ORDER BY id LIMIT $2"),
+        &[&i64::from(after), &limit],
+    )?
+    .iter()
+    .map(|r| Ok((id_of(r.get(0))?, r.get(1), r.get(2), r.get(3))))
+    .collect()
 }
+
+/// A document's id, stored text, characters and token keys, as `verify` reads them.
+pub(super) type TextPage = (u32, Vec<u8>, i64, Vec<u8>);
 
 /// One window of a document glanced at: its id, the window's first token and keys, the
 /// number of bytes of all its keys, and its SimHash.

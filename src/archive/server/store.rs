@@ -6,16 +6,44 @@ use super::db::Tx;
 use super::index::ServerIndex;
 use super::rows::{self, RowError};
 use super::{Schema, ServerArchive, lock_writers};
-use crate::archive::ArchiveError;
+use crate::archive::error::ArchiveError;
+use crate::archive::records::DocumentInfo;
 use crate::archive::store::{ArchiveStore, Rows, Sources};
+use crate::archive::verbs::add::{AddOptions, Stored};
+use crate::archive::verbs::verify::{EachText, VerifyReport};
+use crate::engine::{CancelFlag, DocumentInput, ProgressSink};
+use crate::fingerprint::simhash::Dictionary;
+use crate::ingest::Extractor;
+use crate::archive::verify_text::StoredText;
 use crate::settings::Settings;
+
+/// Stored texts `verify` reads in one query.
+const TEXTS_AT_ONCE: i64 = 500;
 
 impl ArchiveStore for ServerArchive {
     type Snapshot<'a> = ServerIndex<'a>;
+    type Running = ();
 
     fn settings(&self) -> &Settings {
         &self.settings
     }
+
+    fn shown(&self) -> String {
+        ServerArchive::shown(self)
+    }
+
+    fn store_files(
+        &self,
+        inputs: &[DocumentInput],
+        options: &AddOptions,
+        readers: (&Extractor, &Dictionary),
+        progress: (&dyn ProgressSink, &CancelFlag),
+    ) -> Result<Stored<()>, ArchiveError> {
+        ServerArchive::store_files(self, inputs, options, readers, progress)
+    }
+
+    /// A server's add leaves nothing running.
+    fn finish_add(&self, (): ()) {}
 
     fn require_write(&self, action: &'static str) -> Result<(), ArchiveError> {
         ServerArchive::require_write(self, action)
@@ -29,11 +57,44 @@ impl ArchiveStore for ServerArchive {
         error
     }
 
+    fn list(&self) -> Result<Vec<DocumentInfo>, ArchiveError> {
+        ServerArchive::list(self)
+    }
+
+    /// A page of texts at a time, so that an archive of millions is never held whole.
+    fn for_each_text(&self, each: &mut EachText<'_>) -> Result<(), ArchiveError> {
+        let mut after = 0;
+        loop {
+            let page = rows::texts_after(&mut *self.client(), &self.schema, after, TEXTS_AT_ONCE);
+            let page = page.map_err(|e| self.sql(e))?;
+            let Some(&(last, ..)) = page.last() else { return Ok(()) };
+            for (id, text, chars, keys) in &page {
+                let chars = u64::try_from(*chars).unwrap_or(u64::MAX);
+                each(*id, Some(StoredText { id: *id, text, chars, keys: Some((keys, 2)) }));
+            }
+            after = last;
+        }
+    }
+
+    /// A server keeps no files of its own: its pages are PostgreSQL's to check.
+    fn verify_own(&self, _report: &mut VerifyReport) -> Result<(), ArchiveError> {
+        Ok(())
+    }
+
     fn write<T>(&self, change: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>) -> Result<T, ArchiveError> {
         let mut client = self.client();
         let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
         lock_writers(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
         let out = change(&mut SchemaRows { tx: &mut tx, archive: self })?;
+        tx.commit().map_err(|e| self.sql(RowError::Sql(e)))?;
+        Ok(out)
+    }
+
+    /// A transaction without the writers' lock: it waits for no adder.
+    fn read<T>(&self, look: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>) -> Result<T, ArchiveError> {
+        let mut client = self.client();
+        let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
+        let out = look(&mut SchemaRows { tx: &mut tx, archive: self })?;
         tx.commit().map_err(|e| self.sql(RowError::Sql(e)))?;
         Ok(out)
     }
@@ -76,5 +137,22 @@ impl Rows for SchemaRows<'_, '_> {
 
     fn remove_document(&mut self, id: u32) -> Result<(), ArchiveError> {
         self.run(|tx, s| rows::remove_document(tx, s, id))
+    }
+
+    fn group_of(&mut self, id: u32) -> Result<Option<u32>, ArchiveError> {
+        self.run(|tx, s| rows::group_of(tx, s, id))
+    }
+
+    /// One query for them all.
+    fn any_outside_group_of(&mut self, id: u32, others: &[u32]) -> Result<bool, ArchiveError> {
+        self.run(|tx, s| rows::any_outside_group_of(tx, s, id, others))
+    }
+
+    fn ids_by_path_and_sha256(&mut self, path: &str, sha256: &str) -> Result<Vec<u32>, ArchiveError> {
+        self.run(|tx, s| rows::ids_by_path_and_sha256(tx, s, path, sha256))
+    }
+
+    fn join_groups(&mut self, into: u32, from: u32) -> Result<(), ArchiveError> {
+        self.run(|tx, s| rows::join_groups(tx, s, into, from))
     }
 }

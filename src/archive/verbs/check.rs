@@ -2,7 +2,7 @@
 //! archive against itself. The report has the same schema as a check's: the suspects
 //! first, then every archived document that shares something with one of them.
 
-use super::super::ArchiveError;
+use crate::archive::error::ArchiveError;
 use super::super::store::ArchiveStore;
 use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_against};
 

@@ -1,6 +1,6 @@
 //! Expiring: every document older than a day goes.
 
-use super::super::ArchiveError;
+use crate::archive::error::ArchiveError;
 use super::super::date::parse_date;
 use super::super::store::ArchiveStore;
 

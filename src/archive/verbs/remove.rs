@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::super::ArchiveError;
+use crate::archive::error::ArchiveError;
 use super::super::store::{ArchiveStore, Rows, Sources};
 
 /// What a remove did.

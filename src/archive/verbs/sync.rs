@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::super::ArchiveError;
+use crate::archive::error::ArchiveError;
 use super::super::store::ArchiveStore;
 
 /// Removes the archived documents whose file lay under one of `folders` and is gone: the

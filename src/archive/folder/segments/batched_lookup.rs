@@ -112,7 +112,8 @@ fn span_postings(
 #[allow(clippy::unwrap_used, reason = "tests")]
 mod tests {
     use super::*;
-    use crate::archive::folder::segments::segment::{Kind, write};
+    use crate::archive::folder::segments::segment::Kind;
+    use crate::archive::folder::segments::writing::write;
 
     fn posting(doc: u32, position: u32) -> Posting {
         Posting { doc, position }

@@ -191,7 +191,7 @@ fn read_through(
 mod tests {
     use super::*;
     use crate::archive::folder::segments::packing::kept_hash;
-    use crate::archive::folder::segments::segment::write;
+    use crate::archive::folder::segments::writing::write;
 
     #[test]
     fn a_read_through_counts_live_postings_and_finds_damage_anywhere() {

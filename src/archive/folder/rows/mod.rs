@@ -8,13 +8,19 @@
 //! typed error ([`rusqlite::Error::IntegralValueOutOfRange`], told by
 //! [`crate::archive::ArchiveError::sql`]): an id beyond `u32` never lands on another document.
 
-use std::sync::LazyLock;
 
-use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 use rustc_hash::FxHashSet;
 
-use crate::archive::codec::{half_probes, halves};
-use crate::fingerprint::TokenKeys;
+use crate::archive::codec::halves;
+use crate::archive::records::{DocumentInfo, FileStamp, NewDocument, Stats, stored_hash};
+
+mod check_reads;
+mod groups;
+
+pub(in crate::archive) use check_reads::{begin_read, end_read, entry, glances, simhash_rows, stored};
+pub(in crate::archive) use groups::{for_each_near_key, group_by_keys, group_members, group_of, ids_by_path_and_sha256, join_groups, near_rows, paths_of, set_group};
+use groups::repair_group;
 
 /// An archived document's id as postings hold it, or a typed error past `u32::MAX`.
 pub(in crate::archive) fn doc_id(id: i64) -> Result<u32, rusqlite::Error> {
@@ -37,51 +43,6 @@ fn hash_at(row: &Row<'_>, column: usize) -> Result<Option<u64>, rusqlite::Error>
     Ok(row.get::<_, Option<i64>>(column)?.map(|h| u64::from_ne_bytes(h.to_ne_bytes())))
 }
 
-/// A 64-bit hash as stored.
-pub(in crate::archive) fn stored_hash(h: u64) -> i64 {
-    i64::from_ne_bytes(h.to_ne_bytes())
-}
-
-/// One archived document, as `archive list` shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DocumentInfo {
-    pub id: u32,
-    pub path: String,
-    /// The file it was archived from (the path as added resolved where the add ran):
-    /// what tells two documents added under one relative path apart. `None` for a
-    /// document archived before it was recorded.
-    pub source: Option<String>,
-    pub sha256: String,
-    pub size: u64,
-    pub added_at: i64,
-    pub published: Option<String>,
-    pub chars: u64,
-    /// Of its characters, those a check compares, as recorded when it was added: fewer
-    /// than `chars` for a document cut ([`Self::cut`]). `None` for a document archived
-    /// before it was recorded.
-    pub compared: Option<u64>,
-    pub simhash: Option<u64>,
-    pub nshash: Option<u64>,
-    pub group: u32,
-}
-
-impl DocumentInfo {
-    /// The characters compared of a document a check compares by its first part only.
-    pub fn cut(&self) -> Option<u64> {
-        self.compared.filter(|&compared| compared < self.chars)
-    }
-}
-
-/// What is recorded of a file as seen before it was read (see `unchanged.rs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::archive) struct FileStamp {
-    pub size: i64,
-    pub mtime_ns: i64,
-    /// The status-change time (Unix), which no tool can set back: a file rewritten with
-    /// its old size and modification time restored still differs here. 0 elsewhere.
-    pub ctime_ns: i64,
-}
-
 /// An archived version of a file, as an add's snapshot reads it.
 pub(in crate::archive) struct VersionRow {
     pub id: u32,
@@ -92,29 +53,6 @@ pub(in crate::archive) struct VersionRow {
     pub stamp: Option<FileStamp>,
 }
 
-/// A document to insert (its group is set after, by [`set_group`]).
-pub(in crate::archive) struct NewDocument<'a> {
-    pub path: &'a str,
-    pub source: &'a str,
-    pub sha256: &'a str,
-    pub size: u64,
-    pub added_at: i64,
-    pub published: Option<&'a str>,
-    pub chars: usize,
-    /// Of them, those a check compares (all but for a document it cuts).
-    pub compared: usize,
-    pub simhash: Option<u64>,
-    pub bands: Option<[i64; 4]>,
-    pub nshash: Option<u64>,
-    pub keywords: Option<String>,
-    /// The text, compressed as stored.
-    pub text: &'a [u8],
-    /// Its token keys, two bytes each: a store keeps them in its own width.
-    pub keys: &'a TokenKeys<'static>,
-    /// The file's stamp as seen before it was read, when it had settled.
-    pub stamp: Option<FileStamp>,
-}
-
 /// A listed segment file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(in crate::archive) struct SegmentRow {
@@ -122,23 +60,6 @@ pub(in crate::archive) struct SegmentRow {
     pub kind: i64,
     pub file: String,
     pub postings: i64,
-}
-
-/// A document near a new one, as grouping reads it.
-pub(in crate::archive) struct NearRow {
-    pub id: u32,
-    pub simhash: Option<u64>,
-    pub group: u32,
-    pub nshash: Option<u64>,
-}
-
-/// What a check shows of an archived reference.
-pub(in crate::archive) struct EntryRow {
-    pub path: String,
-    pub sha256: String,
-    pub text: Vec<u8>,
-    pub chars: i64,
-    pub simhash: Option<u64>,
 }
 
 /// A document's stored text and token keys, as `verify` reads them.
@@ -153,29 +74,9 @@ pub(in crate::archive) struct TextRow {
     pub key_width: Option<i64>,
 }
 
-/// What a check reads of an archived reference: its stored text, SimHash and keywords.
-pub(in crate::archive) struct StoredRow {
-    pub text: Vec<u8>,
-    pub simhash: Option<u64>,
-    pub keywords: Option<String>,
-}
-
 /// Called with (id, token keys and their width in bytes, SimHash) of each document
 /// glanced at; false stops.
 pub(in crate::archive) type GlanceFn<'a> = dyn FnMut(u32, (&[u8], i64), Option<u64>) -> bool + 'a;
-
-/// Sizes of an archive.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    pub documents: u64,
-    pub chars: u64,
-    pub groups: u64,
-    pub kgram_segments: u64,
-    pub sentence_segments: u64,
-    pub postings: u64,
-    /// Bytes on disk: catalog (with its WAL) and segments.
-    pub bytes: u64,
-}
 
 // ---- documents ----
 
@@ -542,233 +443,6 @@ pub(in crate::archive) fn integrity(conn: &Connection) -> Result<String, rusqlit
     conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
 }
 
-// ---- what a check reads ----
-
-/// Begins the read transaction of a check (one snapshot for all its queries).
-pub(in crate::archive) fn begin_read(conn: &Connection) -> Result<(), rusqlite::Error> {
-    if conn.is_autocommit() { conn.execute_batch("BEGIN") } else { Ok(()) }
-}
-
-/// Ends the read transaction begun by [`begin_read`]: nothing was written in it, so
-/// ending it cannot lose anything; should `COMMIT` fail, `ROLLBACK` ends it, and failing
-/// that SQLite ends it when the connection closes.
-pub(in crate::archive) fn end_read(conn: &Connection) {
-    if !conn.is_autocommit() && conn.execute_batch("COMMIT").is_err() {
-        conn.execute_batch("ROLLBACK").ok();
-    }
-}
-
-/// `WHERE` for the documents with a SimHash half among the probes of a SimHash (params
-/// `?1`–`?66`, [`half_probes`]): an index seek a probe, on `documents_h0` / `documents_h1`.
-fn probed_halves() -> String {
-    let list = |from: usize| (from..from + 33).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
-    format!("h0 IN ({}) OR h1 IN ({})", list(1), list(34))
-}
-
-/// [`simhash_rows`]'s statement, written once.
-static SIMHASH_ROWS: LazyLock<String> =
-    LazyLock::new(|| format!("SELECT id, simhash FROM documents WHERE {}", probed_halves()));
-
-/// [`near_rows`]'s statement, written once (params: the probes, then the document's id
-/// `?67` and nshash key `?68`).
-static NEAR_ROWS: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "SELECT id, simhash, group_id, nshash FROM documents WHERE ({}) AND id != ?67
-         UNION SELECT id, simhash, group_id, nshash FROM documents WHERE ?68 IS NOT NULL AND nshash = ?68 AND id != ?67",
-        probed_halves()
-    )
-});
-
-/// (id, SimHash) of the documents that may lie within 3 bits of `near` (those sharing a
-/// probed half, [`half_probes`]), or with `None` of every document with a SimHash.
-pub(in crate::archive) fn simhash_rows(
-    conn: &Connection,
-    near: Option<u64>,
-) -> Result<Vec<(u32, u64)>, rusqlite::Error> {
-    let read = |r: &Row<'_>| Ok((id_at(r, 0)?, hash_at(r, 1)?.unwrap_or(0)));
-    match near {
-        Some(simhash) => conn
-            .prepare_cached(&SIMHASH_ROWS)?
-            .query_map(params_from_iter(half_probes(simhash).as_flattened()), read)?
-            .collect(),
-        None => conn
-            .prepare_cached("SELECT id, simhash FROM documents WHERE simhash IS NOT NULL")?
-            .query_map([], read)?
-            .collect(),
-    }
-}
-
-/// The stored text, SimHash and keywords of document `doc`.
-pub(in crate::archive) fn stored(conn: &Connection, doc: u32) -> Result<Option<StoredRow>, rusqlite::Error> {
-    conn.prepare_cached(
-        "SELECT t.text, d.simhash, d.keywords FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
-    )?
-    .query_row([doc], |r| Ok(StoredRow { text: r.get(0)?, simhash: hash_at(r, 1)?, keywords: r.get(2)? }))
-    .optional()
-}
-
-/// Calls `each` with (id, token keys, SimHash) of every document of `ids` (a JSON array)
-/// that has keys, until it returns false.
-pub(in crate::archive) fn glances(
-    conn: &Connection,
-    ids: &str,
-    each: &mut GlanceFn<'_>,
-) -> Result<(), rusqlite::Error> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT k.id, k.keys, k.width, d.simhash FROM json_each(?1) j
-         JOIN token_keys k ON k.id = j.value JOIN documents d ON d.id = k.id",
-    )?;
-    let mut rows = stmt.query([ids])?;
-    while let Some(row) = rows.next()? {
-        let keys = row.get_ref(1)?.as_blob()?;
-        if !each(id_at(row, 0)?, (keys, row.get(2)?), hash_at(row, 3)?) {
-            break;
-        }
-    }
-    Ok(())
-}
-
-/// What a report shows of document `doc`.
-pub(in crate::archive) fn entry(conn: &Connection, doc: u32) -> Result<Option<EntryRow>, rusqlite::Error> {
-    conn.query_row(
-        "SELECT d.path, d.sha256, t.text, d.chars, d.simhash FROM documents d JOIN texts t ON t.id = d.id WHERE d.id = ?1",
-        [doc],
-        |r| Ok(EntryRow { path: r.get(0)?, sha256: r.get(1)?, text: r.get(2)?, chars: r.get(3)?, simhash: hash_at(r, 4)? }),
-    )
-    .optional()
-}
-
-// ---- groups ----
-
-/// The documents other than `id` that may lie within 3 bits of `simhash` (sharing a probed
-/// half, [`half_probes`]) or that share the nshash key with it: index seeks on covering
-/// indexes, never the table rows.
-pub(in crate::archive) fn near_rows(
-    conn: &Connection,
-    id: u32,
-    simhash: u64,
-    nshash: Option<u64>,
-) -> Result<Vec<NearRow>, rusqlite::Error> {
-    let mut stmt = conn.prepare_cached(&NEAR_ROWS)?;
-    let probes = half_probes(simhash);
-    let keys = probes.as_flattened().iter().map(|&k| rusqlite::types::Value::Integer(k));
-    let rest = [rusqlite::types::Value::Integer(i64::from(id)), nshash.map(stored_hash).into()];
-    stmt.query_map(params_from_iter(keys.chain(rest)), |r| {
-        Ok(NearRow { id: id_at(r, 0)?, simhash: hash_at(r, 1)?, group: id_at(r, 2)?, nshash: hash_at(r, 3)? })
-    })?
-    .collect()
-}
-
-/// Gives `each` the id, SimHash and nshash key of every document: one pass over the
-/// smallest index that holds them, never the table rows.
-pub(in crate::archive) fn for_each_near_key(
-    conn: &Connection,
-    mut each: impl FnMut(u32, Option<u64>, Option<u64>),
-) -> Result<(), rusqlite::Error> {
-    let mut stmt = conn.prepare("SELECT id, simhash, nshash FROM documents")?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
-        each(id_at(r, 0)?, hash_at(r, 1)?, hash_at(r, 2)?);
-    }
-    Ok(())
-}
-
-/// The group of document `id`, if it is archived.
-pub(in crate::archive) fn group_of(conn: &Connection, id: u32) -> Result<Option<u32>, rusqlite::Error> {
-    conn.prepare_cached("SELECT group_id FROM documents WHERE id = ?1")?.query_row([id], |r| id_at(r, 0)).optional()
-}
-
-/// The group of document `id`, if it is archived, whose keys are `simhash` and `nshash`:
-/// read through the index of its SimHash's first half (or of its nshash key), which holds
-/// the group, not from the table. An add seeks and writes that index for every document
-/// it inserts, so its pages are read far more often than the table's: at 1.7 million
-/// documents, a row read at random from the table often waited on the disk.
-pub(in crate::archive) fn group_by_keys(
-    conn: &Connection,
-    id: u32,
-    (simhash, nshash): (Option<u64>, Option<u64>),
-) -> Result<Option<u32>, rusqlite::Error> {
-    let read = |r: &Row<'_>| id_at(r, 0);
-    match (simhash, nshash) {
-        (Some(h), _) => conn
-            .prepare_cached(
-                "SELECT group_id FROM documents INDEXED BY documents_h0 WHERE h0 = ?1 AND simhash = ?2 AND id = ?3",
-            )?
-            .query_row(params![halves(h)[0], stored_hash(h), id], read)
-            .optional(),
-        (None, Some(key)) => conn
-            .prepare_cached(
-                "SELECT group_id FROM documents INDEXED BY documents_nshash
-                 WHERE nshash = ?1 AND simhash IS NULL AND id = ?2",
-            )?
-            .query_row(params![stored_hash(key), id], read)
-            .optional(),
-        (None, None) => group_of(conn, id),
-    }
-}
-
-/// The documents archived as `path` (as added) with these bytes.
-pub(in crate::archive) fn ids_by_path_and_sha256(
-    conn: &Connection,
-    path: &str,
-    sha256: &str,
-) -> Result<Vec<u32>, rusqlite::Error> {
-    let mut stmt = conn.prepare_cached("SELECT id FROM documents WHERE path = ?1 AND sha256 = ?2")?;
-    stmt.query_map([path, sha256], |r| id_at(r, 0))?.collect()
-}
-
-/// Moves every member of group `from` into group `into`.
-pub(in crate::archive) fn join_groups(conn: &Connection, into: u32, from: u32) -> Result<(), rusqlite::Error> {
-    conn.prepare_cached("UPDATE documents SET group_id = ?1 WHERE group_id = ?2")?.execute(params![into, from])?;
-    Ok(())
-}
-
-/// Puts document `id` into group `group`.
-pub(in crate::archive) fn set_group(conn: &Connection, id: u32, group: u32) -> Result<(), rusqlite::Error> {
-    conn.prepare_cached("UPDATE documents SET group_id = ?1 WHERE id = ?2")?.execute(params![group, id])?;
-    Ok(())
-}
-
-/// After document `removed` was deleted: the group it represented (if any) gets its
-/// earliest remaining member as representative. Through the index on `group_id`, so a
-/// daily add that replaces a thousand documents does not scan the catalog a thousand
-/// times (it once did: 27 s for 1,000 changed files of 100,000, most of it reading the
-/// catalog's pages again).
-fn repair_group(conn: &Connection, removed: u32) -> Result<(), rusqlite::Error> {
-    conn.prepare_cached(
-        "UPDATE documents SET group_id = (SELECT min(d.id) FROM documents d WHERE d.group_id = ?1)
-         WHERE group_id = ?1",
-    )?
-    .execute([removed])?;
-    Ok(())
-}
-
-/// (group, member) of every group of more than one document, by group then member.
-pub(in crate::archive) fn group_members(conn: &Connection) -> Result<Vec<(u32, u32)>, rusqlite::Error> {
-    let mut stmt = conn.prepare(
-        "SELECT group_id, id FROM documents WHERE group_id IN
-           (SELECT group_id FROM documents GROUP BY group_id HAVING count(*) > 1)
-         ORDER BY group_id, id",
-    )?;
-    stmt.query_map([], |r| Ok((id_at(r, 0)?, id_at(r, 1)?)))?.collect()
-}
-
-/// The paths (as added) of those of `ids` that are archived, by id: one lookup by id
-/// each, in id order, rather than a read of every row.
-pub(in crate::archive) fn paths_of(conn: &Connection, ids: &[u32]) -> Result<Vec<(u32, String)>, rusqlite::Error> {
-    let mut sorted = ids.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let mut stmt = conn.prepare_cached("SELECT path FROM documents WHERE id = ?1")?;
-    let mut out = Vec::with_capacity(sorted.len());
-    for id in sorted {
-        if let Some(path) = stmt.query_row([id], |r| r.get::<_, String>(0)).optional()? {
-            out.push((id, path));
-        }
-    }
-    Ok(out)
-}
-
 // ---- segments and removed ids ----
 
 /// Every listed segment, oldest first.
@@ -805,7 +479,7 @@ pub(in crate::archive) fn removed_ids(conn: &Connection) -> Result<FxHashSet<u32
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::ArchiveError;
+    use crate::archive::error::ArchiveError;
 
     #[test]
     fn ids_beyond_u32_are_a_typed_error_never_another_document() {

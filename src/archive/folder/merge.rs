@@ -12,14 +12,15 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
-use super::older_entries::Recut;
-use super::packing::KEPT_HASH_BITS;
-use super::segment::{self, Contents, Kind};
-use super::sequential::{Entries, Segment};
-use crate::archive::ArchiveError;
-use crate::archive::folder::Archive;
-use crate::archive::folder::files::{segment_name, sync_dir};
-use crate::archive::folder::rows::{self, SegmentRow};
+use super::segments::older_entries::Recut;
+use super::segments::packing::KEPT_HASH_BITS;
+use super::segments::segment::{Contents, Kind};
+use super::segments::writing;
+use super::segments::sequential::{Entries, Segment};
+use crate::archive::error::ArchiveError;
+use super::Archive;
+use super::files::{segment_name, sync_dir};
+use super::rows::{self, SegmentRow};
 use crate::archive::signals::STORED;
 use crate::index::Posting;
 
@@ -147,7 +148,7 @@ impl Archive {
     ) -> Result<u64, ArchiveError> {
         let (inputs, live) = self.open_sound(chosen, (kind, removed))?;
         let mut merged = MergeIter::new(&inputs, removed)?;
-        let written = segment::write_sorted(&self.dir.join(file), kind, live, &mut merged);
+        let written = writing::write_sorted(&self.dir.join(file), kind, live, &mut merged);
         // A read error ends the merged entries early, and the short segment is not kept
         // (its temporary is removed): the error, not the short count, is the cause.
         match merged.error.take() {
@@ -353,7 +354,8 @@ impl Iterator for MergeIter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::folder::segments::segment::{FilterLayout, write_with_layout};
+    use crate::archive::folder::segments::segment::FilterLayout;
+    use crate::archive::folder::segments::writing::write_with_layout;
     use crate::archive::{AddOptions, WhenBusy};
     use crate::engine::{CancelFlag, DocumentInput, NoProgress};
     use crate::model::Role;
@@ -461,7 +463,7 @@ mod tests {
                 .chain(std::iter::once((5 << 16, p(1, 1))).filter(|_| input > 0))
                 .collect();
             let path = tmp.path().join(format!("{input}.seg"));
-            segment::write(&path, Kind::Kgrams, entries.clone()).unwrap();
+            crate::archive::folder::segments::writing::write(&path, Kind::Kgrams, entries.clone()).unwrap();
             segments.push(Segment::open(&path).unwrap());
             all.extend(entries);
         }

@@ -4,15 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
-use super::folder::Archive;
-use super::server::{Access, Schema, ServerArchive, ServerLocation, is_server_url};
 use super::error::ArchiveError;
-use super::verbs::add::{AddOptions, AddSummary};
+use super::folder::Archive;
 use super::folder::lock::WhenBusy;
-use super::verbs::verify::VerifyReport;
-use super::records::{DocumentInfo, Stats};
 use super::groups::Group;
+use super::records::{DocumentInfo, Stats};
+use super::server::{Access, Schema, ServerArchive, ServerLocation, is_server_url};
+use super::verbs::add::{AddOptions, AddSummary};
 use super::verbs::remove::RemoveSummary;
+use super::verbs::verify::VerifyReport;
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, ProgressSink, Report};
 use crate::settings::Settings;
 

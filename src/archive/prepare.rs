@@ -8,8 +8,8 @@ use std::path::Path;
 
 use super::codec::{bands, compress};
 use super::date::now;
-use super::records::{FileStamp, NewDocument};
 use super::groups::{Fresh, sketch};
+use super::records::{FileStamp, NewDocument};
 use super::signals::BySignal;
 use crate::engine::{DocumentInput, fingerprint_document};
 use crate::fingerprint::char_grams::grams_of_text;

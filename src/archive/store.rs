@@ -13,8 +13,8 @@ use super::verbs::add::{AddOptions, Stored};
 use super::verbs::verify::{EachText, VerifyReport};
 use crate::engine::{CancelFlag, DocumentInput, ProgressSink};
 use crate::fingerprint::simhash::Dictionary;
-use crate::ingest::Extractor;
 use crate::index::StoredReferences;
+use crate::ingest::Extractor;
 use crate::settings::Settings;
 
 /// Documents with the file each was archived from.

@@ -27,10 +27,10 @@ use super::index::{found_in_every_segment, on_lookup_threads};
 use super::rows;
 use super::segments::batched_lookup::Found;
 use super::segments::lookup::SegmentLookup;
-use crate::archive::lookups::CAP;
 use super::segments::segment::Kind;
 use crate::archive::error::ArchiveError;
 use crate::archive::groups::{Fresh, sharing};
+use crate::archive::lookups::CAP;
 use crate::index::Posting;
 
 /// Sketch hashes looked up at once. They are ascending, so each share covers a span of
@@ -191,8 +191,8 @@ mod tests {
     use super::*;
     use crate::archive::folder::Archive;
     use crate::archive::folder::index::ArchiveIndex;
-    use crate::archive::verbs::regroup::sharing_sketches;
     use crate::archive::prepare::{prepare, source_of};
+    use crate::archive::verbs::regroup::sharing_sketches;
     use crate::archive::{AddOptions, WhenBusy};
     use crate::engine::{CancelFlag, DocumentInput, NoProgress};
     use crate::fingerprint::simhash::Dictionary;

@@ -15,8 +15,8 @@ use rusqlite::Connection;
 use rustc_hash::FxHashSet;
 
 use super::rows::{self, GlanceFn, SegmentRow};
-use crate::archive::records::{EntryRow, StoredRow};
 use crate::archive::error::ArchiveError;
+use crate::archive::records::{EntryRow, StoredRow};
 
 /// What a check reads of an archive's catalog.
 pub(in crate::archive) trait CatalogRead: Send + Sync {

@@ -8,12 +8,12 @@ use crate::archive::verbs;
 use crate::archive::verbs::remove::RemoveSummary;
 
 use super::Archive;
+use super::grouping;
 use super::rows;
-use crate::archive::records::{DocumentInfo, Stats};
 use super::segments::sequential::Segment;
 use crate::archive::error::ArchiveError;
-use super::grouping;
 use crate::archive::groups::Group;
+use crate::archive::records::{DocumentInfo, Stats};
 use crate::archive::verbs::verify::{EachText, VerifyReport};
 use crate::archive::verify_text::StoredText;
 
@@ -136,7 +136,12 @@ impl Archive {
         rows::for_each_text(&conn, &mut |rows::TextRow { id, text, chars, keys, key_width }| {
             let width = key_width.and_then(|w| usize::try_from(w).ok()).unwrap_or(2);
             let chars = u64::try_from(chars).unwrap_or(u64::MAX);
-            let stored = text.as_deref().map(|text| StoredText { id, text, chars, keys: keys.as_deref().map(|keys| (keys, width)) });
+            let stored = text.as_deref().map(|text| StoredText {
+                id,
+                text,
+                chars,
+                keys: keys.as_deref().map(|keys| (keys, width)),
+            });
             each(id, stored);
         })
         .map_err(|e| self.sql(e))

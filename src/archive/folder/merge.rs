@@ -12,15 +12,15 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
-use super::segments::older_entries::Recut;
-use super::segments::packing::KEPT_HASH_BITS;
-use super::segments::segment::{Contents, Kind};
-use super::segments::writing;
-use super::segments::sequential::{Entries, Segment};
-use crate::archive::error::ArchiveError;
 use super::Archive;
 use super::files::{segment_name, sync_dir};
 use super::rows::{self, SegmentRow};
+use super::segments::older_entries::Recut;
+use super::segments::packing::KEPT_HASH_BITS;
+use super::segments::segment::{Contents, Kind};
+use super::segments::sequential::{Entries, Segment};
+use super::segments::writing;
+use crate::archive::error::ArchiveError;
 use crate::archive::signals::STORED;
 use crate::index::Posting;
 

@@ -28,9 +28,9 @@ use rustc_hash::FxHashMap;
 
 use super::catalog;
 use super::rows;
-use crate::archive::records::NearRow;
 use crate::archive::codec::{half_probes, halves};
 use crate::archive::groups::near_by_simhash_alone;
+use crate::archive::records::NearRow;
 
 /// A document's place in [`Held::docs`]; the end of a chain.
 const END: u32 = u32::MAX;

@@ -16,9 +16,9 @@ use std::time::SystemTime;
 
 use rusqlite::Connection;
 
-pub(in crate::archive) use crate::archive::records::FileStamp;
 use super::{catalog, rows};
 use crate::archive::error::ArchiveError;
+pub(in crate::archive) use crate::archive::records::FileStamp;
 use crate::cache::{SETTLED, nanos_since_epoch, status_changed_ns};
 
 /// The stamp of the file at `path`, if it can be had and the file has settled.

@@ -14,9 +14,9 @@ use super::copiers::Copiers;
 use super::db::{Sql, Tx};
 use super::rows::{self, Postings, RowError};
 use super::{ArchiveError, Schema, ServerArchive};
-use crate::archive::verbs::add::{AddOptions, AddSummary};
 use crate::archive::verbs;
 use crate::archive::verbs::add::Stored;
+use crate::archive::verbs::add::{AddOptions, AddSummary};
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::{Posting, Signal};
@@ -75,13 +75,9 @@ impl ServerArchive {
                 .map(|(input, digest)| {
                     let seen = match digest {
                         Some(d) if archived.contains(d) => None,
-                        _ => Some(prepare(
-                            &self.settings,
-                            input,
-                            (extractor, dictionary),
-                            source_of(&input.path),
-                            None,
-                        )),
+                        _ => {
+                            Some(prepare(&self.settings, input, (extractor, dictionary), source_of(&input.path), None))
+                        }
                     };
                     let n = ticks.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     sink.progress(Progress { stage: Stage::Reading, done: n, total });

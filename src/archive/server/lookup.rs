@@ -21,8 +21,8 @@ use super::Schema;
 use super::db::Sql;
 use super::rows::{Postings, RowError, hash_of, id_of};
 use super::schema::by_partition;
-use crate::archive::records::stored_hash;
 use crate::archive::lookups::CAP;
+use crate::archive::records::stored_hash;
 use crate::engine::MAX_POSTINGS;
 use crate::index::{Posting, Spread, distinct_documents};
 

@@ -11,10 +11,10 @@ use crate::archive::records::DocumentInfo;
 use crate::archive::store::{ArchiveStore, Rows, Sources};
 use crate::archive::verbs::add::{AddOptions, Stored};
 use crate::archive::verbs::verify::{EachText, VerifyReport};
+use crate::archive::verify_text::StoredText;
 use crate::engine::{CancelFlag, DocumentInput, ProgressSink};
 use crate::fingerprint::simhash::Dictionary;
 use crate::ingest::Extractor;
-use crate::archive::verify_text::StoredText;
 use crate::settings::Settings;
 
 /// Stored texts `verify` reads in one query.

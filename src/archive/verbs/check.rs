@@ -2,8 +2,8 @@
 //! archive against itself. The report has the same schema as a check's: the suspects
 //! first, then every archived document that shares something with one of them.
 
-use crate::archive::error::ArchiveError;
 use super::super::store::ArchiveStore;
+use crate::archive::error::ArchiveError;
 use crate::engine::{CancelFlag, CheckRequest, Mode, ProgressSink, Report, run_against};
 
 /// Checks the documents of `request` — all suspects, whatever their role — against

@@ -1,8 +1,8 @@
 //! Expiring: every document older than a day goes.
 
-use crate::archive::error::ArchiveError;
 use super::super::date::parse_date;
 use super::super::store::ArchiveStore;
+use crate::archive::error::ArchiveError;
 
 /// Drops every document older than `before` (YYYY-MM-DD): its publication date when it
 /// has one, else the day it was added, in one transaction. Groups keep a representative.

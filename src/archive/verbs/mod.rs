@@ -5,7 +5,7 @@
 pub(super) mod add;
 pub(super) mod check;
 pub(super) mod expire;
+pub(super) mod regroup;
 pub(super) mod remove;
 pub(super) mod sync;
 pub(super) mod verify;
-pub(super) mod regroup;

@@ -116,7 +116,10 @@ fn join_near(rows: &mut dyn Rows, id: u32, near: &[(&str, &str)], cluster: bool)
 /// any or it shares an nshash key: it is worth checking for near duplicates.
 /// The chunks are looked up on every core (an add of 30,000 documents spent 4.4 s here on
 /// one). Fails when the archive cannot be read.
-pub(in crate::archive) fn sharing_sketches(index: &dyn ReferenceIndex, docs: &[Fresh]) -> Result<Sharing, ArchiveError> {
+pub(in crate::archive) fn sharing_sketches(
+    index: &dyn ReferenceIndex,
+    docs: &[Fresh],
+) -> Result<Sharing, ArchiveError> {
     let per_chunk: Vec<Sharing> = docs
         .par_chunks(SKETCHES_AT_ONCE)
         .map(|chunk| {

@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::archive::error::ArchiveError;
 use super::super::store::{ArchiveStore, Rows, Sources};
+use crate::archive::error::ArchiveError;
 
 /// What a remove did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::archive::error::ArchiveError;
 use super::super::store::ArchiveStore;
+use crate::archive::error::ArchiveError;
 
 /// Removes the archived documents whose file lay under one of `folders` and is gone: the
 /// path it resolved to when it was archived no longer names a file. Documents of files

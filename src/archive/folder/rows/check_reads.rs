@@ -5,10 +5,10 @@ use std::sync::LazyLock;
 
 use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
 
+use super::GlanceFn;
 use super::{hash_at, id_at};
 use crate::archive::codec::half_probes;
 use crate::archive::records::{EntryRow, StoredRow};
-use super::GlanceFn;
 
 /// Begins the read transaction of a check (one snapshot for all its queries).
 pub(in crate::archive) fn begin_read(conn: &Connection) -> Result<(), rusqlite::Error> {
@@ -93,4 +93,3 @@ pub(in crate::archive) fn entry(conn: &Connection, doc: u32) -> Result<Option<En
     )
     .optional()
 }
-

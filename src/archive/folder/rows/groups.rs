@@ -5,11 +5,11 @@ use std::sync::LazyLock;
 
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
 
-use super::{hash_at, id_at};
-use crate::archive::records::stored_hash;
 use super::check_reads::probed_halves;
+use super::{hash_at, id_at};
 use crate::archive::codec::{half_probes, halves};
 use crate::archive::records::NearRow;
+use crate::archive::records::stored_hash;
 
 /// [`near_rows`]'s statement, written once (params: the probes, then the document's id
 /// `?67` and nshash key `?68`).
@@ -149,4 +149,3 @@ pub(in crate::archive) fn paths_of(conn: &Connection, ids: &[u32]) -> Result<Vec
     }
     Ok(out)
 }
-

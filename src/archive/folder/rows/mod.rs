@@ -8,7 +8,6 @@
 //! typed error ([`rusqlite::Error::IntegralValueOutOfRange`], told by
 //! [`crate::archive::ArchiveError::sql`]): an id beyond `u32` never lands on another document.
 
-
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use rustc_hash::FxHashSet;
 
@@ -19,8 +18,11 @@ mod check_reads;
 mod groups;
 
 pub(in crate::archive) use check_reads::{begin_read, end_read, entry, glances, simhash_rows, stored};
-pub(in crate::archive) use groups::{for_each_near_key, group_by_keys, group_members, group_of, ids_by_path_and_sha256, join_groups, near_rows, paths_of, set_group};
 use groups::repair_group;
+pub(in crate::archive) use groups::{
+    for_each_near_key, group_by_keys, group_members, group_of, ids_by_path_and_sha256, join_groups, near_rows,
+    paths_of, set_group,
+};
 
 /// An archived document's id as postings hold it, or a typed error past `u32::MAX`.
 pub(in crate::archive) fn doc_id(id: i64) -> Result<u32, rusqlite::Error> {

@@ -21,7 +21,6 @@ use super::segment::{BLOCK_WORDS, FilterLayout, HEADER, Header, top_bits, u64_at
 use crate::archive::error::ArchiveError;
 use crate::index::Posting;
 
-
 /// Entries read at most around the guessed place of a hash (4 KiB of whole entries,
 /// 2 KiB of entries packed in 8 bytes), and at once past a window a walk or a search
 /// leaves.

@@ -319,10 +319,10 @@ pub(super) fn filter_words(keys: u64, layout: FilterLayout) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::folder::segments::packing::kept_hash;
-    use crate::archive::folder::segments::writing::{write, write_with_layout};
     use crate::archive::folder::segments::lookup::{Held, SegmentLookup};
+    use crate::archive::folder::segments::packing::kept_hash;
     use crate::archive::folder::segments::sequential::Segment;
+    use crate::archive::folder::segments::writing::{write, write_with_layout};
 
     fn postings(lookup: &SegmentLookup, hash: u64) -> Vec<Posting> {
         let mut out = Vec::new();

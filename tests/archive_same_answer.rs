@@ -71,8 +71,11 @@ fn counted(summary: &AddSummary) -> (usize, usize, usize, usize, usize, usize) {
     )
 }
 
+/// Each pair of a report: its two paths and scores.
+type PairsSaid = Vec<(String, String, String)>;
+
 /// What a report says: each pair's two paths and scores, and the near duplicates.
-fn said(report: &Report) -> (Vec<(String, String, String)>, Vec<(String, String)>) {
+fn said(report: &Report) -> (PairsSaid, Vec<(String, String)>) {
     let path = |i: usize| report.documents[i].path.clone();
     let mut pairs: Vec<_> =
         report.pairs.iter().map(|p| (path(p.a), path(p.b), format!("{:.4} {:.4}", p.score, p.score_b))).collect();

@@ -258,8 +258,8 @@ fn an_add_killed_midway_leaves_an_archive_that_verifies_and_a_second_add_complet
         std::thread::sleep(std::time::Duration::from_millis(5));
         seen = committed();
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    child.kill().ok();
+    child.wait().ok();
     if tmp.path().join("arc/catalog.sqlite").exists() {
         let verify = success(&twinspot(tmp.path(), &["archive", "verify", "arc"]));
         assert!(verify.contains(" 0 problems"), "{verify}");

@@ -60,7 +60,7 @@ impl Drop for Proxy {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         for socket in self.sockets.lock().unwrap().iter() {
-            let _ = socket.shutdown(Shutdown::Both);
+            socket.shutdown(Shutdown::Both).ok();
         }
     }
 }

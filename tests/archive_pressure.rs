@@ -229,7 +229,7 @@ fn an_add_waits_with_a_message_while_another_writer_holds_the_archive() {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for line in stderr.lines().map_while(Result::ok) {
-            let _ = tx.send(line);
+            tx.send(line).ok();
         }
     });
     // The add says it waits, and does, as long as the lock is held.

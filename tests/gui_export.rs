@@ -37,7 +37,7 @@ fn slow_printer() -> (Printer, SlowPrinter) {
     let done = Mutex::new(done);
     let printer: Printer = Arc::new(move |html: &str, _ask: &PrintAsk<'_>| {
         let succeed = wait.lock().unwrap().recv_timeout(Duration::from_secs(60)).unwrap_or(false);
-        let _ = done.lock().unwrap().send(());
+        done.lock().unwrap().send(()).ok();
         if succeed {
             Ok(format!("%PDF-1.7 fake print of {} bytes of HTML", html.len()).into_bytes())
         } else {
@@ -140,7 +140,7 @@ fn a_cancelled_print_stops_the_printer_at_once() {
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(60) {
             if (ask.cancelled)() {
-                let _ = stopped.lock().unwrap().send(());
+                stopped.lock().unwrap().send(()).ok();
                 return Err(PdfError::Stopped);
             }
             std::thread::sleep(Duration::from_millis(10));
@@ -179,7 +179,7 @@ fn recording_printer() -> (Printer, Receiver<bool>) {
     let (tx, asked) = channel::<bool>();
     let tx = Mutex::new(tx);
     let printer: Printer = Arc::new(move |_html: &str, ask: &PrintAsk<'_>| {
-        let _ = tx.lock().unwrap().send(ask.appendix);
+        tx.lock().unwrap().send(ask.appendix).ok();
         Ok(b"%PDF-1.7 fake".to_vec())
     });
     (printer, asked)

@@ -151,8 +151,8 @@ fn a_killed_run_leaves_the_previous_report_or_a_whole_one() {
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
-        let _ = child.kill();
-        let _ = child.wait();
+        child.kill().ok();
+        child.wait().ok();
         let text = std::fs::read_to_string(&target).unwrap();
         assert!(
             text == "previous" || serde_json::from_str::<Value>(&text).is_ok(),

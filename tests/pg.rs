@@ -163,11 +163,11 @@ impl Drop for PgServer {
         let program = self.bin.join("pg_ctl");
         let data = self.data();
         let args = ["-D", path_str(&data), "-m", "immediate", "-w", "stop"];
-        let _ = if is_root() {
+        if is_root() {
             Command::new("runuser").args(["-u", "postgres", "--"]).arg(&program).args(args).output()
         } else {
             Command::new(&program).args(args).output()
-        };
+        }.ok();
     }
 }
 

@@ -203,7 +203,7 @@ fn a_cache_that_cannot_be_used_or_is_damaged_changes_nothing_but_a_note() {
     case.compare(&[]);
     let file = cache_files(&case.cache()).remove(0);
     for suffix in ["-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+        std::fs::remove_file(format!("{}{suffix}", file.display())).ok();
     }
     std::fs::write(&file, "this is not a database, not even the start of one, ".repeat(100)).unwrap();
     let (json, stderr) = case.compare(&[]);
@@ -214,7 +214,7 @@ fn a_cache_that_cannot_be_used_or_is_damaged_changes_nothing_but_a_note() {
 
     // The cache file cannot be opened (a folder in its place).
     for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+        std::fs::remove_file(format!("{}{suffix}", file.display())).ok();
     }
     std::fs::create_dir(&file).unwrap();
     let (json, stderr) = case.compare(&[]);

@@ -79,7 +79,7 @@ pub fn output_within(mut command: Command, limit: std::time::Duration) -> Output
             std::thread::spawn(move || {
                 let mut bytes = Vec::new();
                 if let Some(mut pipe) = pipe {
-                    let _ = pipe.read_to_end(&mut bytes);
+                    pipe.read_to_end(&mut bytes).ok();
                 }
                 bytes
             })
@@ -204,11 +204,11 @@ pub fn run_limited(mut command: Command) -> Limited {
     let mut stderr_pipe = child.stderr.take().unwrap();
     let err_reader = std::thread::spawn(move || {
         let mut buf = Vec::new();
-        let _ = stderr_pipe.read_to_end(&mut buf);
+        stderr_pipe.read_to_end(&mut buf).ok();
         buf
     });
     let mut stdout = Vec::new();
-    let _ = stdout_pipe.read_to_end(&mut stdout);
+    stdout_pipe.read_to_end(&mut stdout).ok();
     let stderr = err_reader.join().unwrap();
     let mut status = 0;
     // SAFETY: rusage is plain old data, valid when zeroed.

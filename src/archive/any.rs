@@ -9,7 +9,10 @@ use super::folder::Archive;
 use super::folder::lock::WhenBusy;
 use super::groups::Group;
 use super::records::{DocumentInfo, Stats};
-use super::server::{Access, Schema, ServerArchive, ServerLocation, is_server_url};
+use super::access::Access;
+use super::location::is_server_url;
+#[cfg(feature = "server")]
+use super::server::{Schema, ServerArchive, ServerLocation};
 use super::verbs::add::{AddOptions, AddSummary};
 use super::verbs::remove::RemoveSummary;
 use super::verbs::verify::VerifyReport;
@@ -22,6 +25,7 @@ pub enum Location {
     /// A folder on this machine.
     Folder(PathBuf),
     /// A schema of a PostgreSQL server.
+    #[cfg(feature = "server")]
     Server(Box<ServerLocation>, Schema),
 }
 
@@ -32,30 +36,51 @@ impl Location {
     pub fn parse(name: &Path, schema: Option<&str>) -> Result<Self, ArchiveError> {
         let text = name.to_string_lossy();
         if is_server_url(&text) {
-            let schema = Schema::new(schema.unwrap_or(super::server::DEFAULT_SCHEMA))?;
-            return Ok(Self::Server(Box::new(ServerLocation::parse(&text)?), schema));
+            return Self::server(&text, schema);
         }
         super::location::refuse_unsupported(name)?;
         Ok(Self::Folder(name.to_path_buf()))
     }
 
+    /// The schema `schema` (default [`super::server::DEFAULT_SCHEMA`]) of the server `url`.
+    #[cfg(feature = "server")]
+    fn server(url: &str, schema: Option<&str>) -> Result<Self, ArchiveError> {
+        let schema = Schema::new(schema.unwrap_or(super::server::DEFAULT_SCHEMA))?;
+        Ok(Self::Server(Box::new(ServerLocation::parse(url)?), schema))
+    }
+
+    /// A build without the shared archive refuses a server's URL, its password hidden.
+    #[cfg(not(feature = "server"))]
+    fn server(url: &str, _schema: Option<&str>) -> Result<Self, ArchiveError> {
+        Err(ArchiveError::NoServerInThisBuild { shown: super::location::redacted(url) })
+    }
+
     /// With `password` for a server's login (a folder has none).
+    #[cfg_attr(not(feature = "server"), allow(unused_mut))]
     pub fn with_password(mut self, password: Option<&str>) -> Self {
+        #[cfg(feature = "server")]
         if let (Self::Server(location, _), Some(password)) = (&mut self, password) {
             location.set_password(password);
         }
+        #[cfg(not(feature = "server"))]
+        let _ = password;
         self
     }
 
     /// Whether this is an archive on a server.
     pub fn is_server(&self) -> bool {
-        matches!(self, Self::Server(..))
+        match self {
+            Self::Folder(_) => false,
+            #[cfg(feature = "server")]
+            Self::Server(..) => true,
+        }
     }
 
     /// The location as it may be shown (no password).
     pub fn shown(&self) -> String {
         match self {
             Self::Folder(dir) => dir.display().to_string(),
+            #[cfg(feature = "server")]
             Self::Server(location, schema) => format!("{} (schema {})", location.shown(), schema.name()),
         }
     }
@@ -72,6 +97,7 @@ impl Location {
         match self {
             Self::Folder(dir) if !Self::folder_holds_archive(dir) => Ok(None),
             Self::Folder(dir) => Archive::stored_settings(dir).map(Some),
+            #[cfg(feature = "server")]
             Self::Server(location, schema) => match ServerArchive::stored_settings(location, schema) {
                 Ok(settings) => Ok(Some(settings)),
                 Err(ArchiveError::NoSuchSchema { .. }) => Ok(None),
@@ -94,6 +120,7 @@ pub enum Compacted {
 #[derive(Debug)]
 pub enum AnyArchive {
     Folder(Box<Archive>),
+    #[cfg(feature = "server")]
     Server(Box<ServerArchive>),
 }
 
@@ -102,6 +129,7 @@ impl AnyArchive {
     pub fn open(location: &Location, settings: &Settings) -> Result<Self, ArchiveError> {
         Ok(match location {
             Location::Folder(dir) => Self::Folder(Box::new(Archive::open(dir, settings)?)),
+            #[cfg(feature = "server")]
             Location::Server(server, schema) => Self::Server(Box::new(ServerArchive::open(server, schema, settings)?)),
         })
     }
@@ -116,8 +144,11 @@ impl AnyArchive {
         busy: WhenBusy<'_>,
         action: &'static str,
     ) -> Result<Self, ArchiveError> {
+        #[cfg(not(feature = "server"))]
+        let _ = action;
         Ok(match location {
             Location::Folder(dir) => Self::Folder(Box::new(Archive::open_for_changes(dir, settings, create, busy)?)),
+            #[cfg(feature = "server")]
             Location::Server(server, schema) => {
                 Self::Server(Box::new(ServerArchive::open_for_changes(server, schema, settings, create, action)?))
             }
@@ -134,6 +165,7 @@ impl AnyArchive {
     ) -> Result<AddSummary, ArchiveError> {
         match self {
             Self::Folder(a) => a.add(inputs, options, sink, cancel),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.add(inputs, options, sink, cancel),
         }
     }
@@ -148,6 +180,7 @@ impl AnyArchive {
     ) -> Result<Report, ArchiveError> {
         match self {
             Self::Folder(a) => super::folder::check::check_against(a, request, sink, cancel),
+            #[cfg(feature = "server")]
             Self::Server(a) => super::server::check_against(a, request, sink, cancel),
         }
     }
@@ -156,6 +189,7 @@ impl AnyArchive {
     pub fn list(&self) -> Result<Vec<DocumentInfo>, ArchiveError> {
         match self {
             Self::Folder(a) => a.list(),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.list(),
         }
     }
@@ -171,6 +205,7 @@ impl AnyArchive {
         }
         match self {
             Self::Folder(a) => Ok(a.paths_of(&ids)?.into_iter().collect()),
+            #[cfg(feature = "server")]
             Self::Server(a) => {
                 let wanted: std::collections::HashSet<u32> = ids.into_iter().collect();
                 Ok(a.list()?.into_iter().filter(|d| wanted.contains(&d.id)).map(|d| (d.id, d.path)).collect())
@@ -182,6 +217,7 @@ impl AnyArchive {
     pub fn stats(&self) -> Result<Stats, ArchiveError> {
         match self {
             Self::Folder(a) => a.stats(),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.stats(),
         }
     }
@@ -190,6 +226,7 @@ impl AnyArchive {
     pub fn groups(&self) -> Result<Vec<Group>, ArchiveError> {
         match self {
             Self::Folder(a) => a.groups(),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.groups(),
         }
     }
@@ -198,6 +235,7 @@ impl AnyArchive {
     pub fn remove(&self, ids: &[u32], paths: &[PathBuf]) -> Result<RemoveSummary, ArchiveError> {
         match self {
             Self::Folder(a) => a.remove(ids, paths),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.remove(ids, paths),
         }
     }
@@ -206,6 +244,7 @@ impl AnyArchive {
     pub fn expire(&self, before: &str) -> Result<usize, ArchiveError> {
         match self {
             Self::Folder(a) => a.expire(before),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.expire(before),
         }
     }
@@ -214,6 +253,7 @@ impl AnyArchive {
     pub fn verify(&self) -> Result<VerifyReport, ArchiveError> {
         match self {
             Self::Folder(a) => a.verify(),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.verify(),
         }
     }
@@ -231,6 +271,7 @@ impl AnyArchive {
                     sentence_segments: stats.sentence_segments,
                 })
             }
+            #[cfg(feature = "server")]
             Self::Server(a) => Ok(Compacted::Server { purged: a.compact()? }),
         }
     }
@@ -238,17 +279,32 @@ impl AnyArchive {
     /// Gives `role` access to a shared archive; a folder has no roles (its files'
     /// permissions decide who may read or change it).
     pub fn grant(&self, role: &str, access: Access) -> Result<(), ArchiveError> {
+        #[cfg(not(feature = "server"))]
+        let _ = (role, access);
         match self {
             Self::Folder(a) => Err(ArchiveError::NoRoles(a.dir().to_path_buf())),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.grant(role, access),
         }
     }
 
     /// Takes every permission on a shared archive from `role`.
     pub fn revoke(&self, role: &str) -> Result<(), ArchiveError> {
+        #[cfg(not(feature = "server"))]
+        let _ = role;
         match self {
             Self::Folder(a) => Err(ArchiveError::NoRoles(a.dir().to_path_buf())),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.revoke(role),
+        }
+    }
+
+    /// Whether this is an archive on a server.
+    pub fn is_server(&self) -> bool {
+        match self {
+            Self::Folder(_) => false,
+            #[cfg(feature = "server")]
+            Self::Server(_) => true,
         }
     }
 
@@ -256,6 +312,7 @@ impl AnyArchive {
     pub fn settings(&self) -> &Settings {
         match self {
             Self::Folder(a) => a.settings(),
+            #[cfg(feature = "server")]
             Self::Server(a) => a.settings(),
         }
     }

@@ -84,6 +84,8 @@ pub enum ArchiveError {
         "{role} may not {action} the archive {shown}: that needs the {needed} permission (`twinspot archive grant ARCHIVE {role} --{needed}`, run by the archive's owner)"
     )]
     NoPermission { role: String, action: &'static str, needed: &'static str, shown: String },
+    #[error("{shown} names a shared archive, and this build of twinspot has none (it was built without the `server` feature): use an archive folder")]
+    NoServerInThisBuild { shown: String },
     #[error("the archive {shown} was opened for checking, so twinspot will not {action} it: open it for changes")]
     OpenedToCheck { action: &'static str, shown: String },
     #[error("{shown} holds no twinspot archive in schema {schema} (archive add creates one)")]

@@ -95,9 +95,24 @@ pub fn refuse_dangling_link(dir: &Path) -> Result<(), ArchiveError> {
     Ok(())
 }
 
+/// True when `name` names a PostgreSQL server (`postgresql://` or `postgres://`).
+pub fn is_server_url(name: &str) -> bool {
+    let lower = name.get(..13).unwrap_or(name).to_ascii_lowercase();
+    lower.starts_with("postgresql://") || lower.starts_with("postgres://")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn server_urls_are_told_from_folders() {
+        assert!(is_server_url("postgresql://u@h/db"));
+        assert!(is_server_url("POSTGRES://h/db"));
+        assert!(!is_server_url("postgresql:/folder"));
+        assert!(!is_server_url("archive"));
+        assert!(!is_server_url("s3://bucket"));
+    }
 
     #[test]
     fn urls_are_refused_without_their_password_and_folders_pass() {

@@ -9,6 +9,7 @@
 //! ([`signals`]), groups ([`groups`]), stored settings ([`stored_settings`]), errors; and
 //! the verbs written once for both ([`verbs`]) above the seam they implement ([`store`]).
 
+mod access;
 mod any;
 mod codec;
 mod cut_spreads;
@@ -21,6 +22,7 @@ mod lookups;
 mod prepare;
 mod read_back;
 mod records;
+#[cfg(feature = "server")]
 pub mod server;
 mod signals;
 mod store;
@@ -28,6 +30,7 @@ mod stored_settings;
 mod verbs;
 mod verify_text;
 
+pub use access::Access;
 pub use any::{AnyArchive, Compacted, Location};
 pub use date::parse_date;
 pub use error::ArchiveError;
@@ -36,7 +39,7 @@ pub use folder::index::ArchiveIndex;
 pub use folder::lock::{LOCK_FILE, WhenBusy};
 pub use folder::{Archive, FORMAT_VERSION};
 pub use groups::Group;
-pub use location::{redacted, refuse_unsupported};
+pub use location::{is_server_url, redacted, refuse_unsupported};
 pub use records::{DocumentInfo, Stats};
 pub use verbs::add::{AddOptions, AddSummary};
 pub use verbs::remove::{ArchivedElsewhere, RemoveSummary};

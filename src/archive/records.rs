@@ -63,6 +63,7 @@ pub(in crate::archive) struct NewDocument<'a> {
     /// Of them, those a check compares (all but for a document it cuts).
     pub compared: usize,
     pub simhash: Option<u64>,
+    #[cfg_attr(not(feature = "server"), expect(dead_code, reason = "the server's band columns"))]
     pub bands: Option<[i64; 4]>,
     pub nshash: Option<u64>,
     pub keywords: Option<String>,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use twinspot::archive::server::Access;
+use twinspot::archive::Access;
 use twinspot::archive::{AddOptions, AnyArchive, Compacted, Location, WhenBusy};
 use twinspot::engine::{CheckRequest, InputSet, Skipped, display_path};
 use twinspot::{CancelFlag, DocumentInput, Role, Settings};
@@ -149,7 +149,7 @@ fn stats(store: &AnyArchive) -> anyhow::Result<()> {
     println!("documents        {}", s.documents);
     println!("characters       {}", s.chars);
     println!("groups           {}", s.groups);
-    if let AnyArchive::Folder(_) = store {
+    if !store.is_server() {
         println!("segments         {} k-gram, {} sentence", s.kgram_segments, s.sentence_segments);
     }
     println!("postings         {}", s.postings);

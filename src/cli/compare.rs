@@ -280,10 +280,9 @@ pub(super) fn summary(report: &Report) -> String {
     if report.pairs.is_empty() {
         return out;
     }
-    let _ =
-        writeln!(out, "{:>7} {:>7} {:>4} {:>8}  {:<}", "copied", "of ref", "sim", "passages", "suspect ⇐ reference");
+    writeln!(out, "{:>7} {:>7} {:>4} {:>8}  {:<}", "copied", "of ref", "sim", "passages", "suspect ⇐ reference").ok();
     for p in report.pairs.iter().take(50) {
-        let _ = writeln!(
+        writeln!(
             out,
             "{:>6.1}% {:>6.1}% {:>4} {:>8}  {} ⇐ {}{}",
             p.score * 100.0,
@@ -293,10 +292,11 @@ pub(super) fn summary(report: &Report) -> String {
             name(p.a),
             name(p.b),
             if p.near_duplicate { "  [near duplicate]" } else { "" }
-        );
+        )
+        .ok();
     }
     if report.pairs.len() > 50 {
-        let _ = writeln!(out, "… {} more pairs (use --json or --csv for all)", report.pairs.len() - 50);
+        writeln!(out, "… {} more pairs (use --json or --csv for all)", report.pairs.len() - 50).ok();
     }
     out
 }

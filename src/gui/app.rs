@@ -33,7 +33,7 @@ use super::state::{
 use super::status_bar::status_ui;
 use super::toolbar::{progress_ui, toolbar_ui};
 use super::worker::{CheckPlan, Command, Event, JobId, Waker, Worker};
-use crate::archive::server::is_server_url;
+use crate::archive::is_server_url;
 use crate::ingest::Isolation;
 use crate::{CancelFlag, Mode, Report};
 

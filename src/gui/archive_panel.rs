@@ -8,7 +8,7 @@ use egui::{RichText, Stroke};
 use super::action::Action;
 use super::archive_jobs::same_shape;
 use super::state::{ArchiveTask, CheckSource, ResultsTab, State};
-use crate::archive::server::is_server_url;
+use crate::archive::is_server_url;
 
 /// The colour of an error line.
 pub const ERROR_COLOUR: egui::Color32 = egui::Color32::from_rgb(0xd0, 0x40, 0x40);

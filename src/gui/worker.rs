@@ -207,7 +207,7 @@ fn run_one(
     if cancel.is_cancelled() {
         return Event::Cancelled { job };
     }
-    let _ = events.send(Event::Listed { job, documents: documents.len() });
+    events.send(Event::Listed { job, documents: documents.len() }).ok();
     waker();
     let request = CheckRequest {
         documents,
@@ -230,7 +230,7 @@ fn run_one(
     match archive_jobs::check(kept, archive, &request, &sink, cancel) {
         Ok((report, info)) => {
             // The sizes may have changed since the archive was opened (another add).
-            let _ = events.send(Event::ArchiveReady { job, info });
+            events.send(Event::ArchiveReady { job, info }).ok();
             finished(report)
         }
         Err(_) if cancel.is_cancelled() => Event::Cancelled { job },

@@ -73,7 +73,7 @@ where
         std::thread::Builder::new().name(format!("{THREAD_PREFIX}-{label}")).stack_size(STACK_BYTES).spawn(move || {
             let result = panic::catch_unwind(AssertUnwindSafe(|| job(&thread_budget)));
             // The receiver is gone after a timeout: nothing left to tell.
-            let _ = tx.send(result.map_err(|payload| panic_message(payload.as_ref())));
+            tx.send(result.map_err(|payload| panic_message(payload.as_ref()))).ok();
         });
     if spawned.is_err() {
         return Err(Escape::Panicked("could not start an extraction thread".to_string()));

@@ -62,7 +62,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub fn lowercase_hex(digest: &[u8]) -> String {
     use std::fmt::Write;
     digest.iter().fold(String::with_capacity(2 * digest.len()), |mut hex, byte| {
-        let _ = write!(hex, "{byte:02x}");
+        write!(hex, "{byte:02x}").ok();
         hex
     })
 }

@@ -36,7 +36,7 @@ pub fn to_csv(report: &Report) -> String {
     );
     for p in &report.pairs {
         let name = |id: usize| report.documents.get(id).map(|d| field(&d.path)).unwrap_or_default();
-        let _ = writeln!(
+        writeln!(
             out,
             "{},{},{:.1},{:.1},{},{},{},{},{},{},{}",
             name(p.a),
@@ -50,7 +50,8 @@ pub fn to_csv(report: &Report) -> String {
             p.near_duplicate,
             report.documents.get(p.a).map(|d| field(&flags_cell(&d.flags))).unwrap_or_default(),
             super::TOOL
-        );
+        )
+        .ok();
     }
     // Documents with a row of their own above: a pair's first, and its second when checked too.
     let mut has_row = vec![false; report.documents.len()];
@@ -64,7 +65,7 @@ pub fn to_csv(report: &Report) -> String {
     }
     let without = |id: usize| report.is_checked(id) && !has_row.get(id).copied().unwrap_or(true);
     for d in report.documents.iter().filter(|d| without(d.id)) {
-        let _ = writeln!(out, "{},,0.0,,,0,0,0,false,{},{}", field(&d.path), field(&flags_cell(&d.flags)), super::TOOL);
+        writeln!(out, "{},,0.0,,,0,0,0,false,{},{}", field(&d.path), field(&flags_cell(&d.flags)), super::TOOL).ok();
     }
     out
 }

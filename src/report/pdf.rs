@@ -148,7 +148,7 @@ pub fn print_pdf_unless(
     };
     let mut stderr = String::new();
     if let Some(mut err) = child.stderr.take() {
-        let _ = err.read_to_string(&mut stderr);
+        err.read_to_string(&mut stderr).ok();
     }
     match std::fs::read(&pdf) {
         Ok(bytes) if bytes.starts_with(b"%PDF") => Ok(bytes),

@@ -291,7 +291,7 @@ fn replace_file(format: &'static str, path: &Path, content: &[u8]) -> Result<(),
     // The rename itself is durable once the folder is synced; a folder that cannot be
     // opened for that (some file systems) still got the whole file.
     if let Ok(dir) = File::open(&folder) {
-        let _ = dir.sync_all();
+        dir.sync_all().ok();
     }
     Ok(())
 }
@@ -311,7 +311,7 @@ fn keep_permissions_of(path: &Path, temp: &File) {
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(path).map(|meta| meta.permissions().mode() & 0o7777).unwrap_or(0o644);
-        let _ = temp.set_permissions(std::fs::Permissions::from_mode(mode));
+        temp.set_permissions(std::fs::Permissions::from_mode(mode)).ok();
     }
     #[cfg(not(unix))]
     {

@@ -51,8 +51,8 @@ fn docx(paras: &[String]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default();
     for (name, data) in parts {
-        let _ = w.start_file(name, options);
-        let _ = w.write_all(data.as_bytes());
+        w.start_file(name, options).ok();
+        w.write_all(data.as_bytes()).ok();
     }
     w.finish().map(|c| c.into_inner()).unwrap_or_default()
 }
@@ -64,7 +64,7 @@ fn html(paras: &[String]) -> Vec<u8> {
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let path = dir.join(name);
-    let _ = std::fs::write(&path, bytes);
+    std::fs::write(&path, bytes).ok();
     path
 }
 

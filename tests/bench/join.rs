@@ -131,7 +131,7 @@ fn main() {
     let docs = work.join(format!("docs-{count}"));
     let (prints, sql, report) = (work.join("prints"), work.join("sql"), work.join("report.json"));
     for stale in [&prints, &sql] {
-        let _ = std::fs::remove_dir_all(stale);
+        std::fs::remove_dir_all(stale).ok();
     }
 
     let textgen = TextGen::new(&mut Rng::new(0x5eed_0011));

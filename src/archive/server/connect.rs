@@ -58,12 +58,6 @@ impl std::fmt::Debug for ServerLocation {
     }
 }
 
-/// True when `name` names a PostgreSQL server (`postgresql://` or `postgres://`).
-pub fn is_server_url(name: &str) -> bool {
-    let lower = name.get(..13).unwrap_or(name).to_ascii_lowercase();
-    lower.starts_with("postgresql://") || lower.starts_with("postgres://")
-}
-
 impl ServerLocation {
     /// Reads `url`; a malformed one is refused with its password hidden.
     pub fn parse(url: &str) -> Result<Self, ArchiveError> {
@@ -374,15 +368,6 @@ fn split_escaped(line: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn server_urls_are_told_from_folders() {
-        assert!(is_server_url("postgresql://u@h/db"));
-        assert!(is_server_url("POSTGRES://h/db"));
-        assert!(!is_server_url("postgresql:/folder"));
-        assert!(!is_server_url("archive"));
-        assert!(!is_server_url("s3://bucket"));
-    }
 
     #[test]
     fn a_url_is_read_with_its_tls_and_shown_without_its_password() {

@@ -25,13 +25,14 @@ mod tables;
 
 use std::sync::{Mutex, MutexGuard};
 
-pub use connect::{ServerLocation, Tls, is_server_url};
+pub use connect::{ServerLocation, Tls};
 pub use db::{
     Db, Deadlines, MAINTENANCE_DEADLINE, MAINTENANCE_SETTING, STATEMENT_DEADLINE, STATEMENT_SETTING, Sql, SqlError, Tx,
 };
 pub use index::{ServerIndex, check_against};
 pub use schema::Schema;
 
+use super::access::Access;
 use super::error::ArchiveError;
 use super::groups::Group;
 use super::signals::CHAR_GRAMS_FROM;
@@ -45,15 +46,6 @@ use rows::{Postings, RowError};
 
 /// The schema an archive lives in unless told otherwise.
 pub const DEFAULT_SCHEMA: &str = "twinspot";
-
-/// The permission a role is granted on an archive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// Check, list, stats, groups, verify.
-    Read,
-    /// Also add, remove, expire, compact.
-    Write,
-}
 
 /// An open shared archive: one connection, used by one thread at a time.
 pub struct ServerArchive {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::TwinspotApp;
 use crate::Mode;
-use crate::archive::server::is_server_url;
+use crate::archive::is_server_url;
 use crate::gui::state::{ArchiveTask, CheckSource, SharedForm};
 
 impl TwinspotApp {

@@ -53,7 +53,7 @@ impl SharedForm {
     /// the URL is not a PostgreSQL one.
     pub fn target(&self) -> Option<(String, Option<String>)> {
         let url = self.url.trim();
-        if !crate::archive::server::is_server_url(url) {
+        if !crate::archive::is_server_url(url) {
             return None;
         }
         let (scheme, rest) = url.split_once("://")?;

@@ -347,7 +347,7 @@ impl State {
     /// (also while a shared archive, on a server, is used).
     pub fn wanted_marks_path(&self) -> Option<PathBuf> {
         match self.archive_in_use() {
-            Some(dir) if !crate::archive::server::is_server_url(&dir.to_string_lossy()) => Some(dir.join(MARKS_FILE)),
+            Some(dir) if !crate::archive::is_server_url(&dir.to_string_lossy()) => Some(dir.join(MARKS_FILE)),
             _ => self.marks_home.clone(),
         }
     }

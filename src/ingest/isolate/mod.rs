@@ -113,8 +113,8 @@ impl Helper {
         let (Some(stdin), Some(mut stdout), Some(mut stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
-            let _ = child.kill();
-            let _ = child.wait();
+            child.kill().ok();
+            child.wait().ok();
             return Err(io::Error::other("no pipes to the helper"));
         };
         let max_reply = Arc::new(AtomicU64::new(0));
@@ -150,8 +150,8 @@ impl Helper {
             head
         });
         let (Ok(_), Ok(stderr)) = (reader, said) else {
-            let _ = child.kill();
-            let _ = child.wait();
+            child.kill().ok();
+            child.wait().ok();
             return Err(io::Error::other("the threads that read the helper could not start"));
         };
         Ok(Self {
@@ -186,12 +186,12 @@ impl Helper {
             Ok(Ok((Reply::Failed(failure), _))) => Ok(Err(failure)),
             Ok(Ok((Reply::Panicked(message), _))) => Err(Answer::Panicked(message)),
             Ok(Err(e)) if e.kind() == io::ErrorKind::InvalidData => {
-                let _ = self.child.kill();
+                self.child.kill().ok();
                 Err(Answer::Died(Death::Crashed(format!("the helper's answer was refused: {e}"))))
             }
             Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(Answer::Died(self.death(None))),
             Err(RecvTimeoutError::Timeout) => {
-                let _ = self.child.kill();
+                self.child.kill().ok();
                 Err(Answer::Died(self.death(Some(Death::TimedOut))))
             }
         }
@@ -228,8 +228,8 @@ impl Drop for Helper {
     fn drop(&mut self) {
         // A helper ends by itself when its input closes; one that is busy is stopped.
         self.stdin = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.child.kill().ok();
+        self.child.wait().ok();
     }
 }
 

@@ -57,9 +57,9 @@ fn flag_excerpt(text: &str, start: u32, end: u32) -> Markup {
     }
     for c in inside.chars() {
         if c.is_alphanumeric() {
-            let _ = Escaper::new(&mut marked).write_char(c);
+            Escaper::new(&mut marked).write_char(c).ok();
         } else {
-            let _ = write!(marked, "⟨U+{:04X}⟩", c as u32);
+            write!(marked, "⟨U+{:04X}⟩", c as u32).ok();
         }
     }
     html! {

@@ -171,19 +171,15 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
         let p = shown.passages[i];
         out.push_str("<mark");
         if first_run {
-            let _ = write!(out, " id=\"p{index}{me}{i}\"");
+            write!(out, " id=\"p{index}{me}{i}\"").ok();
         }
         if p.status == Status::Dismissed {
             out.push_str(" class=dis");
         }
-        let _ = write!(
-            out,
-            " data-twin=\"p{index}{twin}{i}\" style=\"{}\" title=\"{}\">",
-            kind_css(p.passage.kind, i),
-            i + 1
-        );
+        write!(out, " data-twin=\"p{index}{twin}{i}\" style=\"{}\" title=\"{}\">", kind_css(p.passage.kind, i), i + 1)
+            .ok();
         if first_run {
-            let _ = write!(out, "<sup class=lbl>{}</sup>", i + 1);
+            write!(out, "<sup class=lbl>{}</sup>", i + 1).ok();
         }
         escape_flagged(&mut out, text, &starts, (run.start, run.end), &flagged);
         out.push_str("</mark>");
@@ -198,7 +194,7 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
 
 /// Escapes `s` onto `out` (maud's escaping).
 pub(super) fn escape_into(out: &mut String, s: &str) {
-    let _ = Escaper::new(out).write_str(s);
+    Escaper::new(out).write_str(s).ok();
 }
 
 /// The opening tag of a flagged span.

@@ -17,7 +17,7 @@ use super::i18n_class::ClassTr;
 use super::i18n_review::ReviewTr;
 use super::state::{PairView, State};
 use crate::ingest::{FileDates, a_came_first};
-use crate::model::Flag;
+use crate::model::{CharAt, CharIndex, Flag};
 use crate::report::marks::Mark;
 use crate::report::palette::{KindStyle, WORD_COLOUR, kind_style, runs, word_ranges};
 use crate::report::words::{KINDS, Words};
@@ -99,9 +99,8 @@ fn layout_job(
     text_color: Color32,
 ) -> LayoutJob {
     let text: &str = &doc.text;
-    let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
-    starts.push(text.len());
-    let chars = (starts.len() - 1) as u32;
+    let index = CharIndex::new(text);
+    let chars = index.chars();
     let font_id = FontId::proportional(TEXT_SIZE);
     let sections: Vec<LayoutSection> = runs(chars, &ranges(pair, first))
         .into_iter()
@@ -115,15 +114,15 @@ fn layout_job(
             };
             LayoutSection {
                 leading_space: 0.0,
-                byte_range: egui::text::ByteIndex(starts[run.start as usize])
-                    ..egui::text::ByteIndex(starts[run.end as usize]),
+                byte_range: egui::text::ByteIndex(index.byte(CharAt(run.start)))
+                    ..egui::text::ByteIndex(index.byte(CharAt(run.end))),
                 format,
             }
         })
         .collect();
     LayoutJob {
         text: text.to_owned(),
-        sections: underline_flags(underline_words(sections, &starts, pair, first), &starts, &doc.flags),
+        sections: underline_flags(underline_words(sections, &index, pair, first), &index, &doc.flags),
         wrap: TextWrapping::wrap_at_width(width),
         break_on_newline: true,
         ..Default::default()
@@ -132,11 +131,11 @@ fn layout_job(
 
 /// `sections` with the flagged spans of the document (look-alike letters, odd spaces, …)
 /// cut out as sections of their own, written and underlined in the flag colour.
-fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag]) -> Vec<LayoutSection> {
+fn underline_flags(sections: Vec<LayoutSection>, index: &CharIndex<'_>, flags: &[Flag]) -> Vec<LayoutSection> {
     let spans = flags.iter().flat_map(|f| &f.spans).filter(|s| s[1] > s[0]).map(|s| (s[0], s[1]));
     // Coloured as well as underlined: inside a lit passage, the background of the next
     // line covers an underline.
-    restyle(sections, starts, spans, |format| {
+    restyle(sections, index, spans, |format| {
         format.underline = Stroke::new(2.0, FLAG_COLOUR);
         format.color = FLAG_COLOUR;
     })
@@ -144,23 +143,28 @@ fn underline_flags(sections: Vec<LayoutSection>, starts: &[usize], flags: &[Flag
 
 /// `sections` with the dictionary word pairs of the pair's translated passages on this
 /// side (`first`: the suspect's) written and underlined in [`WORD_COLOUR`].
-fn underline_words(sections: Vec<LayoutSection>, starts: &[usize], pair: &Pair, first: bool) -> Vec<LayoutSection> {
+fn underline_words(
+    sections: Vec<LayoutSection>,
+    index: &CharIndex<'_>,
+    pair: &Pair,
+    first: bool,
+) -> Vec<LayoutSection> {
     let spans = word_ranges(&pair.passages, first).into_iter().map(|(_, s, e)| (s, e));
-    restyle(sections, starts, spans, |format| {
+    restyle(sections, index, spans, |format| {
         format.underline = Stroke::new(2.0, rgb(WORD_COLOUR));
         format.color = rgb(WORD_COLOUR);
     })
 }
 
-/// `sections` with the character `spans` (`starts`: each character's byte offset, then the
-/// text's length) cut out as sections of their own, their format changed by `style`.
+/// `sections` with the character `spans` of the text `index` indexes cut out as sections
+/// of their own, their format changed by `style`.
 fn restyle(
     sections: Vec<LayoutSection>,
-    starts: &[usize],
+    index: &CharIndex<'_>,
     spans: impl Iterator<Item = (u32, u32)>,
     style: impl Fn(&mut TextFormat),
 ) -> Vec<LayoutSection> {
-    let byte = |c: u32| starts.get(c as usize).copied().unwrap_or_else(|| starts.last().copied().unwrap_or(0));
+    let byte = |c: u32| index.byte(CharAt(c));
     let mut spans: Vec<(usize, usize)> = spans.map(|(s, e)| (byte(s), byte(e))).collect();
     if spans.is_empty() {
         return sections;

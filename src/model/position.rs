@@ -1,7 +1,8 @@
 //! Typed positions inside one document. Matching moves between three coordinates: the
 //! index of a token in the document's token list ([`TokenAt`]), the index of a character
 //! in its normalized character stream ([`StreamAt`]), and the character offset in its
-//! extracted text (a passage's ends, plain `u32` as reports state them). All three were
+//! extracted text ([`CharAt`]; a passage keeps its ends as plain `u32`, as reports state
+//! them). All three were
 //! once `u32`, and a seed could hold "a token or a stream index"; now a token index
 //! cannot be used where a stream index is meant, and each conversion is a named function
 //! of the stream or the token list that knows both coordinates.
@@ -59,6 +60,12 @@ position! {
     /// The index of a character in a document's normalized character stream (what a
     /// dense seed and a box of the matcher point at).
     StreamAt
+}
+
+position! {
+    /// The offset of a character in a document's extracted text: what a passage's ends, a
+    /// flag's span and a dictionary word count ([`super::CharIndex`] turns it into bytes).
+    CharAt
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Pair, Passage, Report, byte_range};
+use super::{Pair, Passage, Report};
 use crate::ingest::sha256_hex;
+use crate::model::{CharAt, CharIndex};
 
 /// A reviewer's verdict on a pair or a passage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -79,7 +80,10 @@ pub fn pair_key(report: &Report, pair: &Pair) -> String {
 
 /// The text of a passage on the suspect side.
 pub fn passage_text<'a>(report: &'a Report, pair: &Pair, passage: &Passage) -> &'a str {
-    report.documents.get(pair.a).map_or("", |d| &d.text[byte_range(&d.text, passage.a_start, passage.a_end)])
+    report
+        .documents
+        .get(pair.a)
+        .map_or("", |d| CharIndex::new(&d.text).slice(CharAt(passage.a_start), CharAt(passage.a_end)))
 }
 
 /// The key of a passage: the SHA-256 of its text on the suspect side.
@@ -180,14 +184,11 @@ impl Marks {
         let Some(doc) = report.documents.get(pair.a) else {
             return vec![None; pair.passages.len()];
         };
-        let text = &*doc.text;
-        let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
-        starts.push(text.len());
-        let at = |c: u32| starts.get(c as usize).copied().unwrap_or(text.len());
+        let index = CharIndex::new(&doc.text);
         pair.passages
             .iter()
             .map(|p| {
-                let key = sha256_hex(&text.as_bytes()[at(p.a_start)..at(p.a_end).max(at(p.a_start))]);
+                let key = sha256_hex(index.slice(CharAt(p.a_start), CharAt(p.a_end)).as_bytes());
                 if self.stop_passages.contains_key(&key) {
                     Some(Mark::DismissedEverywhere)
                 } else {

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use maud::{Escaper, Markup, PreEscaped, html};
 
 use super::Ctx;
-use crate::report::byte_range;
+use crate::model::{CharAt, CharIndex};
 use crate::report::words::ReportLang;
 
 /// Characters shown on each side of a flagged span in the flags box.
@@ -27,12 +27,13 @@ pub fn flags_box(ctx: &Ctx<'_>, docs: &[usize]) -> Markup {
             p.muted { (w.flags_help) }
             ul {
                 @for d in flagged {
+                    @let index = CharIndex::new(&d.text);
                     li { b { (ctx.name(d.id)) } ul {
                         @for flag in &d.flags {
                             li {
                                 (if ctx.lang == ReportLang::Zh { flag.zh() } else { flag.to_string() })
                                 @for span in &flag.spans {
-                                    br; span.excerpt { (flag_excerpt(&d.text, span[0], span[1])) }
+                                    br; span.excerpt { (flag_excerpt(&index, span[0], span[1])) }
                                 }
                             }
                         }
@@ -45,12 +46,13 @@ pub fn flags_box(ctx: &Ctx<'_>, docs: &[usize]) -> Markup {
 
 /// A short excerpt around `[start, end)` with the span marked (an empty span, where hidden
 /// text was taken out, as a ▮; invisible characters by their code points).
-fn flag_excerpt(text: &str, start: u32, end: u32) -> Markup {
+fn flag_excerpt(index: &CharIndex<'_>, start: u32, end: u32) -> Markup {
     let from = start.saturating_sub(FLAG_CONTEXT_CHARS);
     let to = end.saturating_add(FLAG_CONTEXT_CHARS);
     let visible =
         |s: &str| s.chars().map(|c| if c.is_whitespace() || c.is_control() { ' ' } else { c }).collect::<String>();
-    let inside = &text[byte_range(text, start, end)];
+    let slice = |s: u32, e: u32| index.slice(CharAt(s), CharAt(e));
+    let inside = slice(start, end);
     let mut marked = String::new();
     if inside.is_empty() {
         marked.push('▮');
@@ -63,9 +65,9 @@ fn flag_excerpt(text: &str, start: u32, end: u32) -> Markup {
         }
     }
     html! {
-        "…" (visible(&text[byte_range(text, from, start)]))
+        "…" (visible(slice(from, start)))
         mark.flag { (PreEscaped(marked)) }
-        (visible(&text[byte_range(text, end, to)])) "…"
+        (visible(slice(end, to))) "…"
     }
 }
 

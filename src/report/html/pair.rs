@@ -9,9 +9,10 @@ use maud::{Escaper, Markup, PreEscaped, html};
 
 use super::review::{ShownPair, ShownPassage, Status};
 use super::{Ctx, percent};
+use crate::model::{CharAt, CharIndex};
+use crate::report::DocumentEntry;
 use crate::report::marks::Mark;
 use crate::report::palette::{WORD_COLOUR, kind_css, runs};
-use crate::report::{DocumentEntry, byte_range};
 
 /// Excerpts of pairs beyond the limits are cut to this many characters per side.
 const EXCERPT_CHARS: usize = 400;
@@ -144,10 +145,8 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
         .iter()
         .map(|p| if first { (p.passage.a_start, p.passage.a_end) } else { (p.passage.b_start, p.passage.b_end) })
         .collect();
-    let text = &*doc.text;
-    let mut starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
-    starts.push(text.len());
-    let chars = (starts.len() - 1) as u32;
+    let text = CharIndex::new(&doc.text);
+    let chars = text.chars();
     let words = word_tags(ctx, shown, first, chars);
     let mut flagged: Vec<(u32, u32, &str)> = doc
         .flags
@@ -158,11 +157,11 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
         .collect();
     flagged.extend(words.iter().map(|(s, e, tag)| (*s, *e, tag.as_str())));
     flagged.sort_unstable();
-    let mut out = String::with_capacity(text.len() + 64 * ranges.len());
+    let mut out = String::with_capacity(doc.text.len() + 64 * ranges.len());
     let mut marked = vec![false; ranges.len()];
     for run in runs(chars, &ranges) {
         let Some(i) = run.passage else {
-            escape_flagged(&mut out, text, &starts, (run.start, run.end), &flagged);
+            escape_flagged(&mut out, &text, (run.start, run.end), &flagged);
             continue;
         };
         // The first run of a passage carries its id and number, so the twin can scroll
@@ -181,7 +180,7 @@ fn side(ctx: &Ctx<'_>, shown: &ShownPair<'_>, doc: &DocumentEntry, first: bool, 
         if first_run {
             write!(out, "<sup class=lbl>{}</sup>", i + 1).ok();
         }
-        escape_flagged(&mut out, text, &starts, (run.start, run.end), &flagged);
+        escape_flagged(&mut out, &text, (run.start, run.end), &flagged);
         out.push_str("</mark>");
     }
     html! {
@@ -213,6 +212,7 @@ fn word_tag() -> String {
 fn word_tags(ctx: &Ctx<'_>, shown: &ShownPair<'_>, first: bool, chars: u32) -> Vec<(u32, u32, String)> {
     let twin = if first { shown.pair.b } else { shown.pair.a };
     let twin_text = ctx.base.documents.get(twin).map_or("", |d| &*d.text);
+    let twin_text = CharIndex::new(twin_text);
     let tag = word_tag();
     let spans = shown.passages.iter().filter_map(|p| p.passage.translated.as_ref()).flat_map(|t| &t.words);
     spans
@@ -226,17 +226,16 @@ fn word_tags(ctx: &Ctx<'_>, shown: &ShownPair<'_>, first: bool, chars: u32) -> V
         .filter(|&((s, e), _)| s < e && e <= chars)
         .map(|((s, e), (ts, te))| {
             let mut title = String::new();
-            escape_into(&mut title, &twin_text[byte_range(twin_text, ts, te)]);
+            escape_into(&mut title, twin_text.slice(CharAt(ts), CharAt(te)));
             (s, e, tag.replacen("<u class=tw", &format!("<u class=tw title=\"{title}\""), 1))
         })
         .collect()
 }
 
-/// Characters `[range.0, range.1)` of `text` (`starts`: each character's byte offset and
-/// the end), escaped, with the `flagged` spans (sorted; each with its opening `<u>` tag)
-/// underlined.
-fn escape_flagged(out: &mut String, text: &str, starts: &[usize], range: (u32, u32), flagged: &[(u32, u32, &str)]) {
-    let slice = |from: u32, to: u32| &text[starts[from as usize]..starts[to as usize]];
+/// Characters `[range.0, range.1)` of `text`, escaped, with the `flagged` spans (sorted;
+/// each with its opening `<u>` tag) underlined.
+fn escape_flagged(out: &mut String, text: &CharIndex<'_>, range: (u32, u32), flagged: &[(u32, u32, &str)]) {
+    let slice = |from: u32, to: u32| text.slice(CharAt(from), CharAt(to));
     let (from, to) = range;
     let mut at = from;
     for &(s, e, tag) in flagged.iter().filter(|&&(s, e, _)| s < to && e > from) {
@@ -257,8 +256,10 @@ fn escape_flagged(out: &mut String, text: &str, starts: &[usize], range: (u32, u
 }
 
 fn excerpts(ctx: &Ctx<'_>, shown: &ShownPair<'_>, a: &DocumentEntry, b: &DocumentEntry, mine_a: bool) -> Markup {
+    let (index_a, index_b) = (CharIndex::new(&a.text), CharIndex::new(&b.text));
     let cut = |doc: &DocumentEntry, start: u32, end: u32| {
-        let text: String = doc.text[byte_range(&doc.text, start, end)].chars().take(EXCERPT_CHARS).collect();
+        let index = if doc.id == a.id { &index_a } else { &index_b };
+        let text: String = index.slice(CharAt(start), CharAt(end)).chars().take(EXCERPT_CHARS).collect();
         let more = (end - start) as usize > EXCERPT_CHARS;
         format!("{text}{}", if more { "…" } else { "" })
     };

@@ -10,7 +10,7 @@ use super::Ctx;
 use super::pair::escape_into;
 use super::regions::{Excerpt, Hit, excerpts};
 use super::review::{ShownPair, Status};
-use crate::report::byte_range;
+use crate::model::{CharAt, CharIndex};
 use crate::report::palette::{kind_css, runs};
 
 /// A source's side of a passage is cut to this many characters.
@@ -22,6 +22,7 @@ pub fn student_passages(ctx: &Ctx<'_>, doc: usize, pairs: &[&ShownPair<'_>]) -> 
         return html! {};
     };
     let found = excerpts(&entry.text, doc, pairs);
+    let index = CharIndex::new(&entry.text);
     if found.is_empty() {
         return html! {};
     }
@@ -37,14 +38,14 @@ pub fn student_passages(ctx: &Ctx<'_>, doc: usize, pairs: &[&ShownPair<'_>]) -> 
         h3.passages { (ctx.w.passages_once) }
         p.muted { (ctx.w.passages_once_help) " " (ctx.w.positions_help) }
         @for (excerpt, &first) in found.iter().zip(&firsts) {
-            (excerpt_block(ctx, doc, &entry.text, excerpt, first))
+            (excerpt_block(ctx, doc, &index, excerpt, first))
         }
     }
 }
 
 /// One excerpt: the student's words with the passages lit and numbered from `first + 1`,
 /// then its sources.
-fn excerpt_block(ctx: &Ctx<'_>, doc: usize, text: &str, excerpt: &Excerpt<'_, '_>, first: usize) -> Markup {
+fn excerpt_block(ctx: &Ctx<'_>, doc: usize, text: &CharIndex<'_>, excerpt: &Excerpt<'_, '_>, first: usize) -> Markup {
     html! {
         div.hit id=(format!("x{doc}-{}", first + 1)) {
             div.ctx { (PreEscaped(painted(text, excerpt, first))) }
@@ -59,9 +60,9 @@ fn excerpt_block(ctx: &Ctx<'_>, doc: usize, text: &str, excerpt: &Excerpt<'_, '_
 
 /// The excerpt's characters, escaped, passages as `<mark>`s (the first listed wins where
 /// they overlap), each passage's number where it starts.
-fn painted(text: &str, excerpt: &Excerpt<'_, '_>, first: usize) -> String {
+fn painted(text: &CharIndex<'_>, excerpt: &Excerpt<'_, '_>, first: usize) -> String {
     let (from, to) = excerpt.range;
-    let slice = |s: u32, e: u32| &text[byte_range(text, s, e)];
+    let slice = |s: u32, e: u32| text.slice(CharAt(s), CharAt(e));
     let ranges: Vec<(u32, u32)> = excerpt.hits.iter().map(|h| (h.mine.0 - from, h.mine.1.min(to) - from)).collect();
     let mut labels: Vec<(u32, usize)> = ranges.iter().enumerate().map(|(i, r)| (r.0, i)).collect();
     labels.sort_unstable();
@@ -86,7 +87,7 @@ fn painted(text: &str, excerpt: &Excerpt<'_, '_>, first: usize) -> String {
             out.push_str("</mark>");
         }
     }
-    if (to as usize) < text.chars().count() {
+    if to < text.chars() {
         out.push('…');
     }
     out
@@ -94,13 +95,13 @@ fn painted(text: &str, excerpt: &Excerpt<'_, '_>, first: usize) -> String {
 
 /// "3 · reference.txt (source) · copied · counts · 120–300 ⇔ 40–220", and the source's
 /// words when they differ from the student's.
-fn source_line(ctx: &Ctx<'_>, text: &str, hit: &Hit<'_, '_>, n: usize) -> Markup {
+fn source_line(ctx: &Ctx<'_>, text: &CharIndex<'_>, hit: &Hit<'_, '_>, n: usize) -> Markup {
     let w = ctx.w;
     let p = hit.passage();
     let kind = p.passage.kind;
     let twin_text = ctx.base.documents.get(hit.twin).map_or("", |d| &*d.text);
-    let theirs = &twin_text[byte_range(twin_text, hit.theirs.0, hit.theirs.1)];
-    let mine = &text[byte_range(text, hit.mine.0, hit.mine.1)];
+    let theirs = CharIndex::new(twin_text).slice(CharAt(hit.theirs.0), CharAt(hit.theirs.1));
+    let mine = text.slice(CharAt(hit.mine.0), CharAt(hit.mine.1));
     let also: Vec<&str> = p
         .passage
         .alternatives

@@ -274,8 +274,11 @@ fn pdf_with_recursive_xobjects_crashes_only_its_helper() {
     run.assert_error("bad/xobject.pdf", &["PDF", "crashed", "stack overflow", "xobject.pdf"]);
 }
 
+/// Tables nested 20,000 deep: the .docx reader walks its XML without recursion (the
+/// reader it replaced overflowed its stack here, and only its helper process crashed), so
+/// the cell's text is read.
 #[test]
-fn docx_with_deeply_nested_tables_crashes_only_its_helper() {
+fn docx_with_deeply_nested_tables_is_read_without_recursion() {
     let case = Case::new();
     let depth = 20_000;
     let body = format!(
@@ -286,7 +289,9 @@ fn docx_with_deeply_nested_tables_crashes_only_its_helper() {
     case.file("bad/nested.docx", &docx(&body));
     let run = compare(&case, &["-s", "bad", "ok/copy.txt", "-r", "ok/source.txt"], 20);
     run.assert_sound(20);
-    run.assert_error("bad/nested.docx", &["DOCX", "crashed", "stack overflow"]);
+    let nested = run.document("bad/nested.docx");
+    assert!(nested["error"].is_null(), "{nested:#}");
+    assert_eq!(nested["chars"], 5, "{nested:#}");
 }
 
 #[test]

@@ -508,6 +508,18 @@ fn docx_of(body: &str, styles: Option<&str>) -> Vec<u8> {
     zip_of(&entries)
 }
 
+/// What a .docx reader must leave out and keep: deleted and moved-away text, field codes
+/// and text boxes out; inserted and moved-in text, hyperlinks, field results, content
+/// controls (a run standing directly in a block control ends its line), tabs and breaks
+/// in, each paragraph on its line, a table cell by cell.
+#[test]
+fn docx_text_is_what_the_document_shows() {
+    let s = Scratch::new();
+    let body = r#"<w:p><w:r><w:t xml:space="preserve">kept </w:t></w:r><w:del><w:r><w:delText>deleted </w:delText></w:r></w:del><w:ins><w:r><w:t xml:space="preserve">inserted </w:t></w:r></w:ins><w:moveFrom><w:r><w:t>gone </w:t></w:r></w:moveFrom><w:moveTo><w:r><w:t xml:space="preserve">moved </w:t></w:r></w:moveTo><w:hyperlink><w:r><w:t xml:space="preserve">link </w:t></w:r></w:hyperlink><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText>PAGE</w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>7</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r><w:r><w:tab/><w:t>tab</w:t><w:br/><w:t>line</w:t></w:r></w:p><w:p><w:r><w:drawing><wp:inline xmlns:wp="wp"><w:txbxContent><w:p><w:r><w:t>in a text box</w:t></w:r></w:p></w:txbxContent></wp:inline></w:drawing><w:t>after the box</w:t></w:r></w:p><w:sdt><w:sdtContent><w:r><w:t>control run</w:t></w:r></w:sdtContent></w:sdt><w:tbl><w:tr><w:tc><w:p><w:r><w:t>cell one</w:t></w:r></w:p></w:tc><w:tc><w:p><w:sdt><w:sdtContent><w:r><w:t>cell two</w:t></w:r></w:sdtContent></w:sdt></w:p></w:tc></w:tr></w:tbl><w:sectPr/>"#;
+    let path = s.file("shown.docx", &docx_of(body, None));
+    assert_eq!(text_of(&path), "kept inserted moved link 7\ttab\nline\nafter the box\ncontrol run\ncell one\ncell two\n");
+}
+
 #[test]
 fn hidden_docx_runs_are_left_out_of_the_text_and_flagged() {
     use twinspot::model::FlagKind;

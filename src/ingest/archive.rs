@@ -117,19 +117,3 @@ fn corrupt(format: Format, e: ZipError) -> Failure {
         _ => Failure::Corrupt(format, format!("broken ZIP entry: {e}")),
     }
 }
-
-/// Writes `parts` into a fresh, uncompressed ZIP archive whose sizes are all true:
-/// what a third-party reader is given instead of the original bytes.
-pub(crate) fn repack(parts: &Parts, format: Format) -> Result<Vec<u8>, Failure> {
-    use std::io::Write;
-    use zip::write::SimpleFileOptions;
-    let fail = |e: String| Failure::Corrupt(format, format!("cannot repack the archive: {e}"));
-    let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    for (name, data) in &parts.parts {
-        writer.start_file(name.as_str(), options).map_err(|e| fail(e.to_string()))?;
-        writer.write_all(data).map_err(|e| fail(e.to_string()))?;
-    }
-    let cursor = writer.finish().map_err(|e| fail(e.to_string()))?;
-    Ok(cursor.into_inner())
-}

@@ -1,10 +1,10 @@
-//! .docx: the body walked in document order with docx-rs (paragraphs one per line,
-//! tables cell by cell, deleted text skipped), then footnotes, endnotes and footers.
+//! .docx: `word/document.xml` walked in document order (paragraphs one per line, tables
+//! cell by cell, deleted and moved-away text, field codes, drawings and text boxes left
+//! out), with the page headers and footers of the last section, found through the
+//! document's relationships; then footnotes and endnotes. One XML walker for every part
+//! ([`super::xml`]), the one .odt uses.
 
-use docx_rs::{
-    DocumentChild, Footer, FooterChild, Header, HeaderChild, Paragraph, ParagraphChild, Run, RunChild,
-    StructuredDataTag, StructuredDataTagChild, Table, TableCellContent, TableChild, TableRowChild, TocContent,
-};
+use std::collections::HashMap;
 
 use super::archive;
 use super::contain::Budget;
@@ -12,25 +12,13 @@ use super::error::Failure;
 use super::hidden::{self, MARK_CLOSE, MARK_OPEN};
 use super::xml::{self, Node, WalkError};
 use super::{Format, IngestLimits};
-use crate::model::{Flag, FlagKind};
+use crate::model::{Flag, FlagKind, Notice};
 
 /// Extracts the text of a .docx held in `bytes`.
-pub(crate) fn extract(
-    bytes: &[u8],
-    limits: &IngestLimits,
-    budget: &Budget,
-) -> Result<(String, Vec<crate::model::Notice>), Failure> {
+pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<Notice>), Failure> {
     let mut parts = archive::read_parts(bytes, Format::Docx, limits, budget, is_xml_part)?;
-    if parts.get("word/document.xml").is_none() && parts.get("[Content_Types].xml").is_none() {
+    if parts.get("word/document.xml").is_none() {
         return Err(Failure::Corrupt(Format::Docx, "no word/document.xml in the archive".into()));
-    }
-    // docx-rs refuses a package without these bookkeeping parts; Word does not.
-    for (name, content) in [
-        ("[Content_Types].xml", MINIMAL_TYPES),
-        ("_rels/.rels", MINIMAL_RELS),
-        ("word/_rels/document.xml.rels", EMPTY_RELS),
-    ] {
-        parts.parts.entry(name.to_string()).or_insert_with(|| content.as_bytes().to_vec());
     }
     // Hidden runs lose their text to markers, read back as hidden-text findings.
     if let Some(document) = parts.get("word/document.xml") {
@@ -42,62 +30,134 @@ pub(crate) fn extract(
             Err(WalkError::TimedOut) => return Err(Failure::TimedOut),
         }
     }
-    // docx-rs is handed a clean copy: only XML parts, sizes all true.
-    let clean = archive::repack(&parts, Format::Docx)?;
-    let docx =
-        docx_rs::read_docx(&clean).map_err(|e| Failure::Corrupt(Format::Docx, format!("unreadable document: {e}")))?;
-    let section = &docx.document.section_property;
-    let mut out = Text::default();
-
-    let mut seen = Vec::new();
-    for header in [&section.header, &section.first_header, &section.even_header].into_iter().flatten() {
-        let mut block = Text::default();
-        block.header(&header.1);
-        if !block.0.is_empty() && !seen.contains(&block.0) {
-            out.0.push_str(&block.0);
-            seen.push(block.0);
-        }
-    }
-    for child in &docx.document.children {
-        if budget.exhausted() {
-            return Err(Failure::TimedOut);
-        }
-        out.document_child(child);
-    }
+    let told = |e: WalkError| match e {
+        WalkError::TimedOut => Failure::TimedOut,
+        WalkError::Malformed(why) => Failure::Corrupt(Format::Docx, format!("unreadable document: {why}")),
+    };
+    let document = parts.get("word/document.xml").unwrap_or_default();
+    let body = body(document, budget).map_err(told)?;
+    let rels = parts.get("word/_rels/document.xml.rels");
+    let targets = rels.map(|data| relationships(data, budget)).transpose().map_err(told)?;
+    let part_of = |id: &str| targets.as_ref().and_then(|t| t.get(id)).and_then(|target| parts.get(&part_name(target)));
+    let mut out = String::new();
     let mut warnings = Vec::new();
-    if out.1.count > 0 {
-        warnings.push(crate::model::Notice::Flag(out.1.clone()));
+    out.push_str(&blocks(body.headers.iter().filter_map(|id| part_of(id)), budget).map_err(told)?);
+    out.push_str(&body.text.0);
+    if body.text.1.count > 0 {
+        warnings.push(Notice::Flag(body.text.1.clone()));
     }
     for part in ["word/footnotes.xml", "word/endnotes.xml"] {
         if let Some(data) = parts.get(part) {
             match notes(data, budget) {
-                Ok(text) => out.0.push_str(&text),
+                Ok(text) => out.push_str(&text),
                 Err(WalkError::TimedOut) => return Err(Failure::TimedOut),
                 Err(WalkError::Malformed(e)) => {
-                    warnings.push(crate::model::Notice::PartSkipped { part: part.to_string(), reason: e.to_string() });
+                    warnings.push(Notice::PartSkipped { part: part.to_string(), reason: e.to_string() });
                 }
             }
         }
     }
-    let mut seen = Vec::new();
-    for footer in [&section.footer, &section.first_footer, &section.even_footer].into_iter().flatten() {
-        let mut block = Text::default();
-        block.footer(&footer.1);
-        if !block.0.is_empty() && !seen.contains(&block.0) {
-            out.0.push_str(&block.0);
-            seen.push(block.0);
-        }
-    }
-    Ok((out.0, warnings))
+    out.push_str(&blocks(body.footers.iter().filter_map(|id| part_of(id)), budget).map_err(told)?);
+    Ok((out, warnings))
 }
-
-const MINIMAL_TYPES: &str = r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>"#;
-const MINIMAL_RELS: &str = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>"#;
-const EMPTY_RELS: &str = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>"#;
 
 fn is_xml_part(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     lower.ends_with(".xml") || lower.ends_with(".rels")
+}
+
+/// The part a relationship of `word/document.xml` targets (relative to `word/`, or
+/// absolute from the package's root).
+fn part_name(target: &str) -> String {
+    match target.strip_prefix('/') {
+        Some(absolute) => absolute.to_string(),
+        None => format!("word/{}", target.trim_start_matches("./")),
+    }
+}
+
+/// Each relationship's id and target, of a `.rels` part.
+fn relationships(data: &[u8], budget: &Budget) -> Result<HashMap<String, String>, WalkError> {
+    let mut out = HashMap::new();
+    xml::walk(&xml::part_text(data), budget, |node| {
+        if let Node::Open("Relationship", e) = node
+            && let (Some(id), Some(target)) = (xml::attr(e, "Id"), xml::attr(e, "Target"))
+        {
+            out.insert(id, target);
+        }
+    })?;
+    Ok(out)
+}
+
+/// The text of header or footer `parts`, in order, each block once (a document that
+/// gives its first page the header of the others shows it once).
+fn blocks<'p>(parts: impl Iterator<Item = &'p [u8]>, budget: &Budget) -> Result<String, WalkError> {
+    let mut seen: Vec<String> = Vec::new();
+    for data in parts {
+        let block = content(data, budget)?.0;
+        if !block.is_empty() && !seen.contains(&block) {
+            seen.push(block);
+        }
+    }
+    Ok(seen.concat())
+}
+
+/// What the document part holds: its text, and the header and footer relationships of its
+/// last section (default, first page, even pages: in that order).
+struct Body {
+    text: Text,
+    headers: Vec<String>,
+    footers: Vec<String>,
+}
+
+/// Walks the document part.
+fn body(data: &[u8], budget: &Budget) -> Result<Body, WalkError> {
+    let mut walker = Walker::default();
+    let mut references: Vec<(bool, String, String)> = Vec::new();
+    let mut depth = 0usize;
+    let mut in_section: Option<usize> = None;
+    xml::walk(&xml::part_text(data), budget, |node| {
+        match &node {
+            Node::Open(name, e) => {
+                depth += 1;
+                // The body's own section properties (a direct child of `w:body`) name
+                // the headers and footers docx readers show; one in a paragraph's
+                // properties ends an earlier section.
+                if *name == "sectPr" && depth == 3 {
+                    in_section = Some(depth);
+                    references.clear();
+                } else if in_section.is_some() && matches!(*name, "headerReference" | "footerReference") {
+                    let kind = xml::attr(e, "type").unwrap_or_else(|| "default".to_string());
+                    if let Some(id) = xml::attr(e, "id") {
+                        references.push((*name == "headerReference", kind, id));
+                    }
+                }
+            }
+            Node::Close(name) => {
+                if *name == "sectPr" && in_section == Some(depth) {
+                    in_section = None;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            Node::Text(_) => {}
+        }
+        walker.visit(node);
+    })?;
+    let of = |header: bool| -> Vec<String> {
+        ["default", "first", "even"]
+            .iter()
+            .filter_map(|kind| {
+                references.iter().find(|(h, k, _)| *h == header && k == kind).map(|(_, _, id)| id.clone())
+            })
+            .collect()
+    };
+    Ok(Body { headers: of(true), footers: of(false), text: walker.text })
+}
+
+/// The text of a header, a footer or any part of paragraphs and tables.
+fn content(data: &[u8], budget: &Budget) -> Result<Text, WalkError> {
+    let mut walker = Walker::default();
+    xml::walk(&xml::part_text(data), budget, |node| walker.visit(node))?;
+    Ok(walker.text)
 }
 
 /// The text being built (every paragraph ends with a line break) and the hidden text
@@ -111,89 +171,12 @@ impl Default for Text {
 }
 
 impl Text {
-    fn document_child(&mut self, child: &DocumentChild) {
-        match child {
-            DocumentChild::Paragraph(p) => self.paragraph(p),
-            DocumentChild::Table(t) => self.table(t),
-            DocumentChild::StructuredDataTag(s) => self.sdt(s),
-            DocumentChild::TableOfContents(toc) => {
-                for c in toc.before_contents.iter().chain(&toc.after_contents) {
-                    match c {
-                        TocContent::Paragraph(p) => self.paragraph(p),
-                        TocContent::Table(t) => self.table(t),
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn header(&mut self, header: &Header) {
-        for child in &header.children {
-            match child {
-                HeaderChild::Paragraph(p) => self.paragraph(p),
-                HeaderChild::Table(t) => self.table(t),
-                HeaderChild::StructuredDataTag(s) => self.sdt(s),
-            }
-        }
-    }
-
-    fn footer(&mut self, footer: &Footer) {
-        for child in &footer.children {
-            match child {
-                FooterChild::Paragraph(p) => self.paragraph(p),
-                FooterChild::Table(t) => self.table(t),
-                FooterChild::StructuredDataTag(s) => self.sdt(s),
-            }
-        }
-    }
-
-    fn paragraph(&mut self, p: &Paragraph) {
-        self.inline(&p.children);
-        self.0.push('\n');
-    }
-
-    fn inline(&mut self, children: &[ParagraphChild]) {
-        for child in children {
-            match child {
-                ParagraphChild::Run(r) => self.run(r),
-                ParagraphChild::Insert(ins) => {
-                    for c in &ins.children {
-                        if let docx_rs::InsertChild::Run(r) = c {
-                            self.run(r);
-                        }
-                    }
-                }
-                ParagraphChild::MoveTo(m) => {
-                    for c in &m.children {
-                        if let docx_rs::MoveToChild::Run(r) = c {
-                            self.run(r);
-                        }
-                    }
-                }
-                ParagraphChild::Hyperlink(h) => self.inline(&h.children),
-                ParagraphChild::StructuredDataTag(s) => self.sdt_inline(s),
-                _ => {}
-            }
-        }
-    }
-
-    fn run(&mut self, run: &Run) {
-        for child in &run.children {
-            match child {
-                RunChild::Text(t) if t.text.contains(MARK_OPEN) => self.text_with_marks(&t.text),
-                RunChild::Text(t) => self.0.push_str(&t.text),
-                RunChild::Tab(_) | RunChild::PTab(_) => self.0.push('\t'),
-                RunChild::Break(_) | RunChild::CarriageReturn(_) => self.0.push('\n'),
-                _ => {}
-            }
-        }
-    }
-
-    /// Text holding hidden-run markers: the rest is kept, each marker counted as hidden
-    /// text where it stood.
-    fn text_with_marks(&mut self, text: &str) {
-        let mut rest = text;
+    /// Text of a run, holding hidden-run markers or not: the rest is kept, each marker
+    /// counted as hidden text where it stood. Line breaks inside a text element are not
+    /// text (Word writes none; a breaking line is `w:br`).
+    fn push_run_text(&mut self, text: &str) {
+        let text = text.replace('\n', "");
+        let mut rest = text.as_str();
         while let Some(open) = rest.find(MARK_OPEN) {
             self.0.push_str(&rest[..open]);
             let after = &rest[open + MARK_OPEN.len_utf8()..];
@@ -205,57 +188,89 @@ impl Text {
         }
         self.0.push_str(rest);
     }
+}
 
-    /// A block-level content control: its paragraphs and tables.
-    fn sdt(&mut self, s: &StructuredDataTag) {
-        let mut open_line = false;
-        for child in &s.children {
-            match child {
-                StructuredDataTagChild::Run(r) => {
-                    self.run(r);
-                    open_line = true;
-                }
-                StructuredDataTagChild::Paragraph(p) => self.paragraph(p),
-                StructuredDataTagChild::Table(t) => self.table(t),
-                StructuredDataTagChild::StructuredDataTag(inner) => self.sdt(inner),
-                _ => {}
-            }
-        }
-        if open_line {
-            self.0.push('\n');
+/// Elements whose whole content is never text of the document: deleted or moved-away
+/// text, field codes, drawings and shapes (their text boxes too), run and paragraph
+/// properties.
+const SKIPPED: [&str; 11] =
+    ["del", "moveFrom", "delText", "instrText", "drawing", "pict", "object", "Fallback", "rPr", "pPr", "sectPr"];
+
+/// The walk of one part: where it stands, and what it kept.
+#[derive(Default)]
+struct Walker {
+    text: Text,
+    /// Depth inside skipped elements.
+    skipped: usize,
+    /// Depth inside runs and text elements.
+    runs: usize,
+    in_text: bool,
+    /// Open paragraphs and content controls, innermost last.
+    blocks: Vec<Block>,
+}
+
+/// A paragraph, or a content control with whether a run stood directly in it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Paragraph,
+    Control { direct_run: bool },
+}
+
+impl Walker {
+    fn visit(&mut self, node: Node<'_, '_>) {
+        match node {
+            Node::Open(name, _) if self.skipped > 0 || SKIPPED.contains(&name) => self.skipped += 1,
+            Node::Close(_) if self.skipped > 0 => self.skipped -= 1,
+            Node::Open(name, _) => self.open(name),
+            Node::Close(name) => self.close(name),
+            Node::Text(t) if self.in_text && self.runs > 0 && self.skipped == 0 => self.text.push_run_text(t),
+            Node::Text(_) => {}
         }
     }
 
-    /// An inline content control: its runs, within the current paragraph.
-    fn sdt_inline(&mut self, s: &StructuredDataTag) {
-        for child in &s.children {
-            match child {
-                StructuredDataTagChild::Run(r) => self.run(r),
-                StructuredDataTagChild::StructuredDataTag(inner) => self.sdt_inline(inner),
-                _ => {}
+    fn open(&mut self, name: &str) {
+        match name {
+            "p" => self.blocks.push(Block::Paragraph),
+            "sdt" => self.blocks.push(Block::Control { direct_run: false }),
+            "r" => {
+                self.runs += 1;
+                // A control inside a paragraph is inline: its runs are the paragraph's.
+                let inline = self.blocks.contains(&Block::Paragraph);
+                if let Some(Block::Control { direct_run }) = self.blocks.last_mut()
+                    && !inline
+                {
+                    *direct_run = true;
+                }
             }
+            "t" if self.runs > 0 => self.in_text = true,
+            "tab" | "ptab" if self.runs > 0 => self.text.0.push('\t'),
+            "br" | "cr" if self.runs > 0 => self.text.0.push('\n'),
+            _ => {}
         }
     }
 
-    /// Tables row by row, each cell's paragraphs on their own lines.
-    fn table(&mut self, t: &Table) {
-        for TableChild::TableRow(row) in &t.rows {
-            for TableRowChild::TableCell(cell) in &row.cells {
-                for content in &cell.children {
-                    match content {
-                        TableCellContent::Paragraph(p) => self.paragraph(p),
-                        TableCellContent::Table(inner) => self.table(inner),
-                        TableCellContent::StructuredDataTag(s) => self.sdt(s),
-                        TableCellContent::TableOfContents(_) => {}
-                    }
-                }
+    fn close(&mut self, name: &str) {
+        match name {
+            "p" => {
+                // A content control left open inside the paragraph ends with it.
+                while self.blocks.pop().is_some_and(|open| open != Block::Paragraph) {}
+                self.text.0.push('\n');
             }
+            "sdt" => {
+                if let Some(Block::Control { direct_run: true }) = self.blocks.last() {
+                    self.text.0.push('\n');
+                }
+                self.blocks.pop();
+            }
+            "r" => self.runs = self.runs.saturating_sub(1),
+            "t" => self.in_text = false,
+            _ => {}
         }
     }
 }
 
-/// Footnotes or endnotes (docx-rs does not read them): each note's paragraphs, one
-/// per line; the separator pseudo-notes are skipped.
+/// Footnotes or endnotes: each note's paragraphs, one per line; the separator
+/// pseudo-notes are skipped.
 fn notes(data: &[u8], budget: &Budget) -> Result<String, WalkError> {
     let xml = xml::part_text(data);
     let mut out = String::new();

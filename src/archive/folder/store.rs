@@ -70,19 +70,27 @@ impl ArchiveStore for Archive {
         self.check_keeping(report)
     }
 
+    /// An immediate transaction: the catalog's write lock from its start.
     fn write<T>(&self, change: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>) -> Result<T, ArchiveError> {
-        let mut conn = self.lock();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(|e| self.sql(e))?;
-        let out = change(&mut CatalogRows { tx: &tx, archive: self })?;
-        tx.commit().map_err(|e| self.sql(e))?;
-        Ok(out)
+        self.transaction(rusqlite::TransactionBehavior::Immediate, change)
     }
 
     /// A deferred transaction: it reads one snapshot of the catalog and waits for nothing.
     fn read<T>(&self, look: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>) -> Result<T, ArchiveError> {
+        self.transaction(rusqlite::TransactionBehavior::Deferred, look)
+    }
+}
+
+impl Archive {
+    /// Runs `work` in one catalog transaction begun as `behavior` says.
+    fn transaction<T>(
+        &self,
+        behavior: rusqlite::TransactionBehavior,
+        work: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>,
+    ) -> Result<T, ArchiveError> {
         let mut conn = self.lock();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Deferred).map_err(|e| self.sql(e))?;
-        let out = look(&mut CatalogRows { tx: &tx, archive: self })?;
+        let tx = conn.transaction_with_behavior(behavior).map_err(|e| self.sql(e))?;
+        let out = work(&mut CatalogRows { tx: &tx, archive: self })?;
         tx.commit().map_err(|e| self.sql(e))?;
         Ok(out)
     }

@@ -81,20 +81,30 @@ impl ArchiveStore for ServerArchive {
         Ok(())
     }
 
+    /// A transaction under the writers' advisory lock.
     fn write<T>(&self, change: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>) -> Result<T, ArchiveError> {
-        let mut client = self.client();
-        let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
-        lock_writers(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
-        let out = change(&mut SchemaRows { tx: &mut tx, archive: self })?;
-        tx.commit().map_err(|e| self.sql(RowError::Sql(e)))?;
-        Ok(out)
+        self.transaction(true, change)
     }
 
     /// A transaction without the writers' lock: it waits for no adder.
     fn read<T>(&self, look: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>) -> Result<T, ArchiveError> {
+        self.transaction(false, look)
+    }
+}
+
+impl ServerArchive {
+    /// Runs `work` in one transaction, under the writers' lock when `locked`.
+    fn transaction<T>(
+        &self,
+        locked: bool,
+        work: impl FnOnce(&mut dyn Rows) -> Result<T, ArchiveError>,
+    ) -> Result<T, ArchiveError> {
         let mut client = self.client();
         let mut tx = client.transaction().map_err(|e| self.sql(RowError::Sql(e)))?;
-        let out = look(&mut SchemaRows { tx: &mut tx, archive: self })?;
+        if locked {
+            lock_writers(&mut tx, &self.schema).map_err(|e| self.sql(RowError::Sql(e)))?;
+        }
+        let out = work(&mut SchemaRows { tx: &mut tx, archive: self })?;
         tx.commit().map_err(|e| self.sql(RowError::Sql(e)))?;
         Ok(out)
     }

@@ -4,6 +4,7 @@
 //! failure.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "helpers of tests: a failed unwrap is a failed test")]
+#![allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 
 mod archive;
 mod archive_cut;

@@ -15,6 +15,7 @@ use super::compare::{read_by_the_run, report_lang, skipped_line, summary};
 use super::grammar::archive::{ArchiveArgs, ArchiveCommand, CheckArgs, Shape};
 use super::output::ReportOutputs;
 use super::progress_bar::TerminalProgress;
+use twinspot::model::usize_from;
 
 /// The settings to open the archive at `location` with: the archive's own, or the
 /// defaults for a new one, with `shape` on top (a differing value is then refused when
@@ -23,10 +24,10 @@ fn settings_for(location: &Location, shape: &Shape) -> anyhow::Result<Settings> 
     let mut settings = location.stored_settings()?.unwrap_or_default();
     // The parsers bound both values, so these conversions are exact.
     if let Some(k) = shape.k {
-        settings.k = k as usize;
+        settings.k = usize_from(k);
     }
     if let Some(w) = shape.w {
-        settings.w = w as usize;
+        settings.w = usize_from(w);
     }
     Ok(settings)
 }

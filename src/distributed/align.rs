@@ -15,6 +15,7 @@ use super::read::{DocumentRecord, Fingerprints, HashKind, HashSpread};
 use crate::engine::Report;
 use crate::engine::{CandidateDocument, CandidateRequest, align_candidates};
 use crate::index::Spread;
+use crate::model::index_u32;
 use crate::settings::Settings;
 
 /// What to align.
@@ -84,9 +85,10 @@ pub fn align_pairs(request: &AlignRequest, tick: &(dyn Fn() + Sync)) -> Result<R
     for row in request.spreads {
         let mut first = [0u32; Spread::FIRST];
         for (slot, id) in first.iter_mut().zip(row.first.iter().flatten()) {
-            *slot = position(*id, request.spreads_path)? as u32;
+            *slot = index_u32(position(*id, request.spreads_path)?);
         }
-        let spread = Spread { documents: row.documents.max(0) as usize, postings: row.postings.max(0) as usize, first };
+        let count = |n: i64| usize::try_from(n.max(0)).unwrap_or(usize::MAX);
+        let spread = Spread { documents: count(row.documents), postings: count(row.postings), first };
         match row.kind {
             HashKind::Kgram => kgram_spreads.insert(row.hash, spread),
             HashKind::Sentence => sentence_spreads.insert(row.hash, spread),

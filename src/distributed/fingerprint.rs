@@ -14,8 +14,8 @@ use parquet::file::metadata::KeyValue;
 use rayon::prelude::*;
 
 use super::layout::{
-    self, CHAR_GRAMS, DOCUMENTS, FingerprintSettings, JoinRule, KEY_BUCKETS, KEY_SETTINGS, KEY_SHARD, KEY_TOOL, RULE, SENTENCES,
-    bucket_dir, bucket_of, document_id, shard_file,
+    self, CHAR_GRAMS, DOCUMENTS, FingerprintSettings, JoinRule, KEY_BUCKETS, KEY_SETTINGS, KEY_SHARD, KEY_TOOL, RULE,
+    SENTENCES, bucket_dir, bucket_of, document_id, shard_file,
 };
 use super::table::{ColumnSpec, Kind, TableWriter, Values};
 use super::{DistributedError, read};
@@ -27,6 +27,7 @@ use crate::hash::kgram_hashes;
 use crate::ingest;
 use crate::matching::lone_hit_reach;
 use crate::model::TokenAt;
+use crate::model::{index_u32, text_u32};
 use crate::settings::Settings;
 
 /// Columns of the `documents` table.
@@ -70,11 +71,8 @@ pub const SENTENCE_COLUMNS: &[ColumnSpec] = &[
 
 /// Columns of the `chargrams` table: a winnowed character gram at a character of the
 /// normalized stream.
-pub const CHAR_GRAM_COLUMNS: &[ColumnSpec] = &[
-    ColumnSpec::required("hash", Kind::Long),
-    ColumnSpec::required("doc", Kind::Long),
-    ColumnSpec::delta("position"),
-];
+pub const CHAR_GRAM_COLUMNS: &[ColumnSpec] =
+    &[ColumnSpec::required("hash", Kind::Long), ColumnSpec::required("doc", Kind::Long), ColumnSpec::delta("position")];
 
 /// Columns of the `rule` table, in the order of [`JoinRule`]'s fields.
 const RULE_COLUMNS: &[ColumnSpec] = &[
@@ -203,7 +201,7 @@ pub fn fingerprint_shard(
             .enumerate()
             .map(|(i, input)| {
                 let rows = fingerprint_one(
-                    document_id(request.shard, (first + i) as u32),
+                    document_id(request.shard, index_u32(first + i)),
                     input,
                     &settings,
                     (&extractor, &dictionary),
@@ -329,8 +327,13 @@ fn write_sentences(
 }
 
 /// Appends one batch's character grams.
-fn write_char_grams(writer: &mut TableWriter, rows: &[Rows], summary: &mut ShardSummary) -> Result<(), DistributedError> {
-    let all: Vec<(i64, &Fingerprint)> = rows.iter().flat_map(|r| r.char_grams.iter().map(|f| (r.document.id, f))).collect();
+fn write_char_grams(
+    writer: &mut TableWriter,
+    rows: &[Rows],
+    summary: &mut ShardSummary,
+) -> Result<(), DistributedError> {
+    let all: Vec<(i64, &Fingerprint)> =
+        rows.iter().flat_map(|r| r.char_grams.iter().map(|f| (r.document.id, f))).collect();
     summary.char_grams += all.len() as u64;
     writer.append(vec![
         Values::Long(all.iter().map(|(_, f)| Some(f.hash as i64)).collect()),
@@ -398,10 +401,10 @@ fn fingerprint_one(
         .map(|(position, hash)| PostingRow {
             hash,
             doc: id,
-            position: position as u32,
+            position: text_u32(position),
             chars: (tokens[position].start, tokens[position + k - 1].end),
             winnowed: winnowed.next_if_eq(&position).is_some(),
-            reach: lone_hit_reach(tokens, TokenAt(position as u32), k, w),
+            reach: lone_hit_reach(tokens, TokenAt(text_u32(position)), k, w),
         })
         .collect();
     let sentences = prints

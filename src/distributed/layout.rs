@@ -70,6 +70,7 @@ pub const BUCKET_RULE: u32 = 2;
 
 /// The bucket of a k-gram hash among `buckets` (a power of two): its low bits, which
 /// winnowing (a choice by the whole value) leaves evenly spread.
+#[expect(clippy::cast_possible_truncation, reason = "masked to below `buckets`, a `u32`")]
 pub fn bucket_of(hash: u64, buckets: u32) -> u32 {
     let mask = u64::from(buckets.max(1).next_power_of_two() - 1);
     (hash & mask) as u32

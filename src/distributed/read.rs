@@ -173,8 +173,8 @@ pub fn read_fingerprints(root: &Path) -> Result<Fingerprints, DistributedError> 
                 path: text(row, "path", p)?.unwrap_or_default(),
                 source: text(row, "source", p)?.unwrap_or_default(),
                 sha256: text(row, "sha256", p)?,
-                chars: required_int(row, "chars", p)?.max(0) as usize,
-                tokens: required_int(row, "tokens", p)?.max(0) as usize,
+                chars: count(required_int(row, "chars", p)?),
+                tokens: count(required_int(row, "tokens", p)?),
                 simhash: int(row, "simhash", p)?.map(|h| h as u64),
                 error: text(row, "error", p)?,
             });
@@ -321,4 +321,9 @@ pub fn read_spreads(path: &Path) -> Result<Vec<HashSpread>, DistributedError> {
     spreads.sort_unstable();
     spreads.dedup();
     Ok(spreads)
+}
+
+/// A count a Parquet column holds as `i64`: a negative one is none.
+fn count(n: i64) -> usize {
+    usize::try_from(n.max(0)).unwrap_or(usize::MAX)
 }

@@ -10,6 +10,7 @@ use crate::engine::MAX_POSTINGS;
 use crate::exclusions::common::{COMMON_FLOOR, COMMON_ONE_IN};
 use crate::index::MAX_POSITIONS_PER_DOCUMENT;
 use crate::matching::{MIN_HITS, MatchTuning};
+use crate::model::{index_u32, text_u32};
 
 /// SimHash blocks written per document: 4 blocks of 16 bits, the pigeonhole for a
 /// Hamming distance of at most 3 (the default near-duplicate threshold).
@@ -39,18 +40,24 @@ pub struct JoinRule {
     pub simhash_threshold: u32,
 }
 
+/// A whole, non-negative number of characters as the rule holds it (`as` saturates).
+#[expect(clippy::cast_possible_truncation, reason = "a length of a few hundred characters, already whole")]
+fn rounded(x: f64) -> u32 {
+    x as u32
+}
+
 impl JoinRule {
     /// The rule for passages of at least `min_chars` characters.
     pub fn for_min_chars(min_chars: usize) -> Self {
         let min_exact = MatchTuning::default().min_exact(min_chars).ceil().max(0.0);
         Self {
-            min_hits: MIN_HITS as u32,
-            min_reach: min_exact as u32,
-            min_chars: min_chars as u32,
-            common_floor: COMMON_FLOOR as u32,
-            common_one_in: COMMON_ONE_IN as u32,
-            max_postings: MAX_POSTINGS as u32,
-            max_positions: MAX_POSITIONS_PER_DOCUMENT as u32,
+            min_hits: index_u32(MIN_HITS),
+            min_reach: rounded(min_exact),
+            min_chars: text_u32(min_chars),
+            common_floor: index_u32(COMMON_FLOOR),
+            common_one_in: index_u32(COMMON_ONE_IN),
+            max_postings: index_u32(MAX_POSTINGS),
+            max_positions: index_u32(MAX_POSITIONS_PER_DOCUMENT),
             simhash_threshold: MAX_SIMHASH_THRESHOLD,
         }
     }

@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap;
 
 use super::Role;
-use crate::model::{Pair, Passage};
+use crate::model::{Pair, Passage, index_u32};
 
 /// What a document is, seen from the files identical to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl IdenticalFiles {
             let Some(hash) = m.sha256.filter(|_| m.has_words && m.role != Role::Template) else {
                 continue;
             };
-            let next = by_hash.len() as u32;
+            let next = index_u32(by_hash.len());
             let (number, earlier) = by_hash.entry(hash).or_insert_with(|| (next, Vec::new()));
             group[id] = Some(*number);
             let part = |x: &Member| (x.role, x.also_reference);

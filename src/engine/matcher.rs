@@ -8,9 +8,8 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use super::policy::PairPolicy;
-use super::translated::add_translated;
-use crate::meaning::collection::Collection;
 use super::progress::MatchClock;
+use super::translated::add_translated;
 use crate::exclusions::quoted::quoted_spans;
 use crate::exclusions::{Exclusions, SuspectExclusions, SuspectKgrams, token_ranges};
 use crate::fingerprint::keywords::{may_reach, similarity};
@@ -26,7 +25,9 @@ use crate::matching::{
     Hit, LazyStream, MIN_HITS, MatchTuning, PairContext, Side, align, glance_windows, lone_hit_may_open_box,
     may_open_box, overlaps,
 };
+use crate::meaning::collection::Collection;
 use crate::model::{Pair, Passage, TokenAt};
+use crate::model::{index_u32, text_u32};
 use crate::score::{KEYWORD_SIMILARITY, near_duplicate_rule, pair_scores};
 use crate::settings::Settings;
 
@@ -206,7 +207,7 @@ impl Matcher<'_> {
                 .iter()
                 .filter(|p| self.policy.wanted(a, p.doc as usize) && (!restricted || judged.is_shown(p.doc)))
             {
-                found.push((p.doc, Hit { a: TokenAt(position as u32), b: TokenAt(p.position) }));
+                found.push((p.doc, Hit { a: TokenAt(text_u32(position)), b: TokenAt(p.position) }));
             }
         }
         drop(lists);
@@ -272,7 +273,7 @@ impl Matcher<'_> {
         let Some(h) = doc.simhash else {
             return Ok((Vec::new(), true));
         };
-        let after = self.policy.simhash_after_suspect().then_some(a as u32);
+        let after = self.policy.simhash_after_suspect().then_some(index_u32(a));
         let mut close: Vec<(u32, u32)> = self
             .index
             .simhash_neighbours(h, after, 4 * MAX_SIMHASH_CANDIDATES)?

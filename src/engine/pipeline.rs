@@ -24,6 +24,7 @@ use crate::index::{ReferenceIndex, StoreError, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::meaning::SharedMeaning;
+use crate::model::index_u32;
 use crate::model::{DocError, Notice};
 use crate::model::{DocumentEntry, Pair};
 use crate::normalize::{self, folded_text};
@@ -391,7 +392,7 @@ fn add_stored_references(per_suspect: &mut [Vec<Pair>], docs: &mut Vec<Loaded>, 
     let first = docs.len();
     for (n, &id) in ids.iter().enumerate() {
         docs.push(Loaded {
-            entry: stored.entry(id as u32, first + n),
+            entry: stored.entry(index_u32(id), first + n),
             also_reference: false,
             compared: 0,
             prints: None,
@@ -536,7 +537,8 @@ pub fn compared_part<'t>(text: &'t str, settings: &Settings) -> (&'t str, Option
         return (text, None);
     }
     let part = &text[..prefix];
-    let cut = Notice::PrefixCompared { compared: part.chars().count(), chars: text.chars().count(), max: MAX_COMPARED_CHARS };
+    let cut =
+        Notice::PrefixCompared { compared: part.chars().count(), chars: text.chars().count(), max: MAX_COMPARED_CHARS };
     (part, Some(cut))
 }
 

@@ -9,10 +9,13 @@
 
 use super::winnow::Fingerprint;
 use crate::hash::fmix64;
+use crate::model::text_u32;
 use crate::normalize::{NormalizeOptions, StreamSink, is_single_char_token, tokenize_into};
 
+/// Characters in a gram, as positions count them.
+pub const GRAM_LEN: u32 = 6;
 /// Characters in a gram.
-pub const GRAM_CHARS: usize = 6;
+pub const GRAM_CHARS: usize = GRAM_LEN as usize;
 /// A reference keeps the smallest gram hash of every window of this many grams.
 pub const GRAM_WINDOW: usize = 3;
 /// A gram hash that is never kept: its gram is not Latin text.
@@ -132,7 +135,7 @@ impl GramWinnower {
         if let Some(&(i, hash)) = self.window.first()
             && self.last != Some(i)
         {
-            self.kept.push(Fingerprint { hash, position: i as u32 });
+            self.kept.push(Fingerprint { hash, position: text_u32(i) });
             self.last = Some(i);
         }
     }

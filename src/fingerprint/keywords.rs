@@ -11,6 +11,7 @@
 //! thesaurus ships with Twinspot.
 
 use crate::hash::{fmix64, hash_str};
+use crate::model::usize_from;
 use crate::normalize::is_single_char_token;
 
 /// Keywords kept per document.
@@ -47,7 +48,7 @@ impl KeywordPrint {
 
 fn probes(hash: u64) -> impl Iterator<Item = usize> {
     (0..BLOOM_PROBES)
-        .map(move |i| (fmix64(hash ^ u64::from(i).wrapping_mul(0x9E37_79B9)) % (BLOOM_WORDS as u64 * 64)) as usize)
+        .map(move |i| usize_from(fmix64(hash ^ u64::from(i).wrapping_mul(0x9E37_79B9)) % (BLOOM_WORDS as u64 * 64)))
 }
 
 /// The keyword fingerprint from a document's weighted words

@@ -24,6 +24,7 @@ pub struct TokenKeys<'a> {
 impl<'a> TokenKeys<'a> {
     /// The two-byte key of one token hash.
     #[inline]
+    #[expect(clippy::cast_possible_truncation, reason = "a key is a hash's low 16 bits")]
     pub fn key(hash: u64) -> u16 {
         hash as u16
     }

@@ -17,6 +17,7 @@ pub const MAX_MATRIX_DOCUMENTS: usize = 600;
 const LABELS: f32 = 170.0;
 
 /// Colour of a score: light yellow (a little shared) through orange to red (all shared).
+#[expect(clippy::cast_possible_truncation, reason = "screen coordinates and colour levels from floats; `as` saturates")]
 fn heat(score: f64) -> Color32 {
     let t = score.clamp(0.0, 1.0) as f32;
     let lerp = |a: u8, b: u8, u: f32| (f32::from(a) + (f32::from(b) - f32::from(a)) * u) as u8;
@@ -160,8 +161,7 @@ pub fn heatmap_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &m
         if !rect.contains(pos) {
             return;
         }
-        let col = ((pos.x - rect.min.x) / cell) as usize;
-        let row = ((pos.y - rect.min.y) / cell) as usize;
+        let (col, row) = (cell_at(pos.x - rect.min.x, cell), cell_at(pos.y - rect.min.y, cell));
         let name = |p: usize| order.get(p).map_or("?", |&d| state.name(d));
         let hit = cells.iter().find(|c| c.0 == row && c.1 == col);
         let text = match hit {
@@ -233,4 +233,10 @@ pub fn groups_ui(ui: &mut egui::Ui, state: &State, report: &Report, actions: &mu
             });
         }
     });
+}
+
+/// The cell `offset` points at, cells `cell` wide (the offset is inside the map).
+#[expect(clippy::cast_possible_truncation, reason = "a screen offset over a cell's width; `as` saturates")]
+fn cell_at(offset: f32, cell: f32) -> usize {
+    (offset / cell) as usize
 }

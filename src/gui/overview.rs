@@ -28,6 +28,7 @@ fn cell<R>(ui: &mut egui::Ui, width: f32, add: impl FnOnce(&mut egui::Ui) -> R) 
     .inner
 }
 
+#[expect(clippy::cast_possible_truncation, reason = "a share in [0, 1] drawn in screen units")]
 fn bar(ui: &mut egui::Ui, share: f64, colour: Color32) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(BAR, 10.0), Sense::hover());
     ui.painter().rect_filled(rect, 2.0, ui.visuals().faint_bg_color);

@@ -17,7 +17,7 @@ use super::i18n_class::ClassTr;
 use super::i18n_review::ReviewTr;
 use super::state::{PairView, State};
 use crate::ingest::{FileDates, a_came_first};
-use crate::model::{CharAt, CharIndex, Flag};
+use crate::model::{CharAt, CharIndex, Flag, text_u32};
 use crate::report::marks::Mark;
 use crate::report::palette::{KindStyle, WORD_COLOUR, kind_style, runs, word_ranges};
 use crate::report::words::{KINDS, Words};
@@ -553,7 +553,7 @@ fn minimap_ui(ui: &mut egui::Ui, side: &Side, side_ranges: &[(u32, u32)], view: 
     if strip_response.clicked()
         && let Some(pos) = strip_response.interact_pointer_pos()
     {
-        let at = ((pos.y - strip.top()) / strip.height() * chars) as u32;
+        let at = offset_at((pos.y - strip.top()) / strip.height(), chars);
         let nearest = side_ranges
             .iter()
             .enumerate()
@@ -667,7 +667,7 @@ fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLay
                 if response.clicked()
                     && let Some(pos) = response.interact_pointer_pos()
                 {
-                    let at = galley.cursor_from_pos(pos - response.rect.min).index.0 as u32;
+                    let at = text_u32(galley.cursor_from_pos(pos - response.rect.min).index.0);
                     if let Some(passage) = side_ranges.iter().position(|&(s, e)| s <= at && at < e) {
                         actions.push(Action::PassageClicked { side: column, passage });
                     }
@@ -675,6 +675,12 @@ fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLay
             });
         });
     });
+}
+
+/// The character at `share` (0 at the top of the strip, 1 at its bottom) of `chars`.
+#[expect(clippy::cast_possible_truncation, reason = "a share of a text's length; `as` saturates")]
+fn offset_at(share: f32, chars: f32) -> u32 {
+    (share * chars) as u32
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod source;
 pub use simhash_index::SimhashIndex;
 pub use source::{Glance, Postings, ReferenceIndex, Signal, StoreError, StoredReferences};
 
+use crate::model::{index_u32, usize_from};
 use rayon::slice::ParallelSliceMut;
 
 /// One occurrence of a fingerprint: which document, at which token.
@@ -95,10 +96,10 @@ impl InvertedIndex {
         for (i, entry) in entries.iter().enumerate() {
             if keys.last() != Some(&entry.0) {
                 keys.push(entry.0);
-                starts.push(i as u32);
+                starts.push(index_u32(i));
             }
         }
-        starts.push(entries.len() as u32);
+        starts.push(index_u32(entries.len()));
         let bits = bucket_bits(keys.len());
         let mut buckets = Vec::with_capacity((1 << bits) + 1);
         let mut next = 0usize;
@@ -106,9 +107,9 @@ impl InvertedIndex {
             while next < keys.len() && top_bits(keys[next], bits) < bucket {
                 next += 1;
             }
-            buckets.push(next as u32);
+            buckets.push(index_u32(next));
         }
-        buckets.push(keys.len() as u32);
+        buckets.push(index_u32(keys.len()));
         let postings = entries.into_iter().map(|e| e.1).collect();
         Self { keys, starts, buckets, postings }
     }
@@ -116,7 +117,7 @@ impl InvertedIndex {
     /// Every posting of `hash`, sorted by document then position.
     pub fn get(&self, hash: u64) -> &[Posting] {
         let bits = self.buckets.len().saturating_sub(1).trailing_zeros();
-        let bucket = top_bits(hash, bits) as usize;
+        let bucket = usize_from(top_bits(hash, bits));
         let (Some(&lo), Some(&hi)) = (self.buckets.get(bucket), self.buckets.get(bucket + 1)) else {
             return &[];
         };
@@ -167,6 +168,7 @@ fn top_bits(hash: u64, bits: u32) -> u64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
 

@@ -5,6 +5,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::fingerprint::simhash::hamming;
+use crate::model::index_u32;
 
 /// Finds every indexed SimHash within a fixed Hamming distance.
 #[derive(Debug)]
@@ -33,7 +34,7 @@ impl SimhashIndex {
 
     /// Adds document `doc` with SimHash `value`.
     pub fn insert(&mut self, doc: u32, value: u64) {
-        let slot = self.values.len() as u32;
+        let slot = index_u32(self.values.len());
         self.values.push((doc, value));
         for (bucket, &range) in self.buckets.iter_mut().zip(&self.blocks) {
             bucket.entry(Self::block(value, range)).or_default().push(slot);
@@ -70,6 +71,7 @@ impl SimhashIndex {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
     use proptest::prelude::*;

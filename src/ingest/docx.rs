@@ -12,7 +12,7 @@ use super::error::Failure;
 use super::hidden::{self, MARK_CLOSE, MARK_OPEN};
 use super::xml::{self, Node, WalkError};
 use super::{Format, IngestLimits};
-use crate::model::{Flag, FlagKind, Notice};
+use crate::model::{Flag, FlagKind, Notice, text_u32};
 
 /// Extracts the text of a .docx held in `bytes`.
 pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<Notice>), Failure> {
@@ -182,7 +182,7 @@ impl Text {
             let after = &rest[open + MARK_OPEN.len_utf8()..];
             let close = after.find(MARK_CLOSE).unwrap_or(after.len());
             let hidden: u32 = after[..close].parse().unwrap_or(0);
-            let at = self.0.chars().count() as u32;
+            let at = text_u32(self.0.chars().count());
             self.1.add(at, at, hidden);
             rest = after.get(close + MARK_CLOSE.len_utf8()..).unwrap_or("");
         }

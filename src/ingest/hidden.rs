@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 
 use super::contain::Budget;
 use super::xml::{self, Node, WalkError};
+use crate::model::text_u32;
 
 /// Opens a hidden-run marker (a noncharacter: never in a document's text).
 pub(crate) const MARK_OPEN: char = '\u{FDD0}';
@@ -60,6 +61,10 @@ impl Props {
     }
 
     /// Reads one child element of a `w:rPr`.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a run's size, spacing and scale as the document writes them; `as` saturates"
+    )]
     fn read(&mut self, name: &str, e: &BytesStart<'_>) {
         let val = || xml::attr(e, "val");
         let number = || val().and_then(|v| v.trim().parse::<f64>().ok());
@@ -306,7 +311,7 @@ fn run_props(run: &[Event<'_>], paragraph: &Props, styles: &Styles) -> (Props, u
                 _ => {}
             },
             Event::Text(t) if in_text => {
-                chars = chars.saturating_add(t.xml10_content().chars().count() as u32);
+                chars = chars.saturating_add(text_u32(t.xml10_content().chars().count()));
             }
             Event::GeneralRef(_) | Event::CData(_) if in_text => chars = chars.saturating_add(1),
             _ => {}

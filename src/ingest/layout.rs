@@ -181,6 +181,7 @@ pub(crate) fn lines(glyphs: &[Glyph]) -> Vec<Line> {
     out
 }
 
+#[expect(clippy::cast_possible_truncation, reason = "a count of spaces from a float, clamped after; `as` saturates")]
 fn build(glyphs: &[&Glyph], has_spaces: bool) -> Line {
     let mut text = String::new();
     let mut prev: Option<&Glyph> = None;

@@ -212,8 +212,10 @@ fn finish(
     sha256: String,
     fail: &dyn Fn(Failure) -> IngestError,
 ) -> Result<Extracted, IngestError> {
-    if text.len() as u64 > limits.max_text_bytes {
-        return Err(fail(Failure::Corrupt(format, format!("more than {} bytes of text", limits.max_text_bytes))));
+    // Never more than a position counts (`model::text_u32`), whatever the limit says.
+    let most = limits.max_text_bytes.min(u64::from(u32::MAX));
+    if text.len() as u64 > most {
+        return Err(fail(Failure::Corrupt(format, format!("more than {most} bytes of text"))));
     }
     Ok(Extracted { text, format, warnings, sha256 })
 }

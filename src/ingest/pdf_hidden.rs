@@ -170,6 +170,10 @@ struct State {
 impl State {
     /// Whether text shown now cannot be seen; `painted` says whether the page has painted
     /// anything (an image, a filled shape that is not white) that text could stand on.
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "a PDF's text mode and rise, small numbers as the file writes them"
+    )]
     fn unseen(&self, painted: bool) -> bool {
         if invisible_mode(self.mode) {
             return true;
@@ -234,9 +238,9 @@ fn rewrite(operations: Vec<Operation>, start: Start) -> Rewritten {
             "Do" | "BI" | "sh" => painted = true,
             "Tj" | "TJ" | "'" | "\"" if state.unseen(painted) => {
                 hidden += 1;
-                out.push(Operation::new("Ts", vec![Object::Real(HIDDEN_RISE as f32)]));
+                out.push(Operation::new("Ts", vec![real(HIDDEN_RISE)]));
                 out.push(op);
-                out.push(Operation::new("Ts", vec![Object::Real(state.rise as f32)]));
+                out.push(Operation::new("Ts", vec![real(state.rise)]));
                 continue;
             }
             _ => {}
@@ -265,6 +269,12 @@ fn is_white(op: &Operation) -> bool {
         Some([c, m, y, k]) => [c, m, y, k].iter().all(|v| **v <= 0.01),
         _ => false,
     }
+}
+
+/// A PDF number as lopdf writes it (single precision).
+#[expect(clippy::cast_possible_truncation, reason = "a text rise of a few points")]
+fn real(x: f64) -> Object {
+    Object::Real(x as f32)
 }
 
 #[cfg(test)]

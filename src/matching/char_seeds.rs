@@ -20,12 +20,12 @@ use rustc_hash::FxHashMap;
 
 use super::closeness::shared_trigrams;
 use super::edits::{SHORT_COPY_LENGTH_FACTOR, copy_edits_between};
-use super::extend::{MAX_EXTENSION, extend};
+use super::extend::{MAX_EXTENSION, MAX_EXTENSION_LEN, extend};
 use super::{LazyStream, overlaps};
-use crate::fingerprint::char_grams::{GRAM_CHARS, gram_hashes, grams_of_text, is_gram};
+use crate::fingerprint::char_grams::{GRAM_CHARS, GRAM_LEN, gram_hashes, grams_of_text, is_gram};
 use crate::fingerprint::{Fingerprint, FingerprintedDoc};
 use crate::index::{InvertedIndex, Posting, ReferenceIndex, Signal, StoreError};
-use crate::model::Passage;
+use crate::model::{Passage, text_u32};
 use crate::normalize::{CharStream, NormalizeOptions};
 
 /// A gram held by more reference positions than this says nothing (a common syllable).
@@ -138,7 +138,7 @@ impl<'a> ShortSearch<'a> {
         let stream = suspect.stream.get();
         let hashes = gram_hashes(&stream.chars);
         let (at, looked_up): (Vec<u32>, Vec<u64>) =
-            hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (i as u32, h)).unzip();
+            hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (text_u32(i), h)).unzip();
         let lists = lookup(&looked_up)?;
         // (reference, suspect index, diagonal), in suspect order.
         let mut hits: Vec<(u32, u32, i64)> = Vec::new();
@@ -146,7 +146,7 @@ impl<'a> ShortSearch<'a> {
             if list.is_empty() || list.len() > MAX_GRAM_POSTINGS {
                 continue;
             }
-            if !suspect.masked.is_empty() && overlaps(suspect.masked, span(stream, i, i + GRAM_CHARS as u32)) {
+            if !suspect.masked.is_empty() && overlaps(suspect.masked, span(stream, i, i + GRAM_LEN)) {
                 continue;
             }
             hits.extend(list.iter().filter(|p| wanted(p.doc)).map(|p| (p.doc, i, i as i64 - p.position as i64)));
@@ -185,11 +185,8 @@ impl<'a> ShortSearch<'a> {
         let stream = self.suspect.stream.get();
         let mut found: Vec<(u32, u32)> = passages.iter().map(|p| (p.a_start, p.a_end)).collect();
         found.sort_unstable();
-        let free: Vec<(i64, u32)> = anchors
-            .iter()
-            .copied()
-            .filter(|&(_, i)| !overlaps(&found, span(stream, i, i + GRAM_CHARS as u32)))
-            .collect();
+        let free: Vec<(i64, u32)> =
+            anchors.iter().copied().filter(|&(_, i)| !overlaps(&found, span(stream, i, i + GRAM_LEN))).collect();
         if free.is_empty() {
             return passages;
         }
@@ -211,14 +208,14 @@ fn by_document(hits: Vec<(u32, u32, i64)>, most: usize) -> Vec<(u32, Vec<(i64, u
     }
     let mut groups: Vec<(u32, Vec<(i64, u32)>)> = counts
         .iter()
-        .enumerate()
-        .filter(|(_, n)| (MIN_SEEDS..=most).contains(&(**n as usize)))
-        .map(|(doc, &n)| (doc as u32, Vec::with_capacity(n as usize)))
+        .zip(0u32..)
+        .filter(|(n, _)| (MIN_SEEDS..=most).contains(&(**n as usize)))
+        .map(|(&n, doc)| (doc, Vec::with_capacity(n as usize)))
         .collect();
     // Group of each reference holding enough hits to have company.
     let mut slot = vec![u32::MAX; last + 1];
-    for (g, (doc, _)) in groups.iter().enumerate() {
-        slot[*doc as usize] = g as u32;
+    for ((doc, _), g) in groups.iter().zip(0u32..) {
+        slot[*doc as usize] = g;
     }
     for (doc, i, diagonal) in hits {
         if let Some(group) = groups.get_mut(slot[doc as usize] as usize) {
@@ -244,7 +241,7 @@ fn anchors(hits: &[(i64, u32)]) -> Vec<(i64, u32)> {
             hi += 1;
         }
         if has_company(&hits[lo..hi], diagonal) && chain_reaches(hits, at, MIN_CHAIN) {
-            anchors.push((diagonal, i as u32));
+            anchors.push((diagonal, hits[at].1));
         }
     }
     anchors
@@ -255,7 +252,7 @@ fn anchors(hits: &[(i64, u32)]) -> Vec<(i64, u32)> {
 /// most [`CHAIN_GAP`] characters after it, followed both ways until it does.
 fn chain_reaches(hits: &[(i64, u32)], at: usize, length: u32) -> bool {
     let (diagonal, i) = hits[at];
-    let reached = |start: u32, end: u32| end + GRAM_CHARS as u32 >= start + length;
+    let reached = |start: u32, end: u32| end + GRAM_LEN >= start + length;
     let (mut d, mut end) = (diagonal, i);
     for &(next_d, next_i) in &hits[at + 1..] {
         if next_i > end + CHAIN_GAP || reached(i, end) {
@@ -348,6 +345,7 @@ fn copies_in_reference(
 
 /// The fewest characters a short copy holds on each side
 /// ([`SHORT_COPY_LENGTH_FACTOR`] times the shortest passage).
+#[expect(clippy::cast_possible_truncation, reason = "a length of a few hundred characters; `as` saturates")]
 fn shortest(min_chars: usize) -> u32 {
     (SHORT_COPY_LENGTH_FACTOR * min_chars as f64) as u32
 }
@@ -373,7 +371,7 @@ impl Tried {
     /// [`MAX_EXTENSION`] characters after its anchor, so only the stretches of anchors that
     /// close to `i` are looked at.
     fn holds(&self, i: u32, diagonal: i64) -> bool {
-        let reach = (GRAM_CHARS + MAX_EXTENSION) as u32;
+        let reach = GRAM_LEN + MAX_EXTENSION_LEN;
         self.0
             .iter()
             .rev()
@@ -413,7 +411,7 @@ impl Stretches {
     /// Counts the hit at `i`; the stretches so far.
     fn push(&mut self, i: u32) -> usize {
         self.current = match self.current {
-            Some((start, last)) if i <= last + GRAM_CHARS as u32 && i < start + MIN_CHAIN => Some((start, i)),
+            Some((start, last)) if i <= last + GRAM_LEN && i < start + MIN_CHAIN => Some((start, i)),
             _ => {
                 self.count += 1;
                 Some((i, i))
@@ -438,7 +436,7 @@ fn grow(a: &CharStream, b: &CharStream, i: u32, j: u32) -> Option<((u32, u32), (
     };
     let (fa, fb) = extend(ahead(&a.chars, i + q), ahead(&b.chars, j + q), X_DROP);
     let (ba, bb) = extend(&back(&a.chars, i), &back(&b.chars, j), X_DROP);
-    Some((((i - ba) as u32, (i + q + fa) as u32), ((j - bb) as u32, (j + q + fb) as u32)))
+    Some(((text_u32(i - ba), text_u32(i + q + fa)), (text_u32(j - bb), text_u32(j + q + fb))))
 }
 
 /// Up to [`MAX_EXTENSION`] characters of `s` from `at` on.
@@ -456,7 +454,7 @@ fn is_copy(sa: &CharStream, sb: &CharStream, a: (u32, u32), b: (u32, u32), hits:
     let from = hits.partition_point(|&(_, i)| i < a.0);
     let mut inside: Vec<u32> = hits[from..]
         .iter()
-        .take_while(|&&(_, i)| i + GRAM_CHARS as u32 <= a.1)
+        .take_while(|&&(_, i)| i + GRAM_LEN <= a.1)
         .filter(|&&(d, _)| (d - diagonal).abs() <= BAND + (longer as i64) / 10)
         .map(|&(_, i)| i)
         .collect();
@@ -506,6 +504,7 @@ fn free_part(p: &Passage, found: &[(u32, u32)], shortest: u32) -> Option<Passage
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
 

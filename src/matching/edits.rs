@@ -13,6 +13,7 @@ pub const SHORT_COPY_LENGTH_FACTOR: f64 = 1.2;
 
 /// The edits between `x` (suspect side) and `y` (reference side) when they are few
 /// enough for a copy: at most [`MAX_EDIT_SHARE`] of the longer side.
+#[expect(clippy::cast_possible_truncation, reason = "a share of a length held in memory; `as` saturates")]
 pub fn copy_edits_between(x: &[char], y: &[char]) -> Option<usize> {
     let longer = x.len().max(y.len());
     edit_distance_within(x, y, (MAX_EDIT_SHARE * longer as f64) as usize)

@@ -3,8 +3,10 @@
 //! The alignment stops where the score falls `x_drop` below its best: in unrelated text
 //! the score sinks at once, so a passage grows only over text that still aligns.
 
+/// How many normalized characters an end may grow at most, as positions count them.
+pub const MAX_EXTENSION_LEN: u32 = 400;
 /// How many normalized characters an end may grow at most.
-pub const MAX_EXTENSION: usize = 400;
+pub const MAX_EXTENSION: usize = MAX_EXTENSION_LEN as usize;
 /// Diagonals the alignment may drift from the start (insertions minus deletions).
 const BAND: usize = 6;
 const MATCH: i32 = 1;

@@ -35,7 +35,7 @@ use rustc_hash::FxHashMap;
 
 use crate::fingerprint::DocumentFingerprints;
 use crate::hash::fmix64;
-use crate::model::{Passage, StreamAt, TokenAt};
+use crate::model::{Passage, StreamAt, TokenAt, text_u32};
 use crate::normalize::{CharStream, NormalizeOptions, Token, char_stream, is_single_char_token};
 use cluster::{Spanned, cluster};
 
@@ -245,12 +245,12 @@ fn stream_range_span(s: &CharStream, (start, end): (StreamAt, StreamAt)) -> (u32
 
 /// First stream index at or after character offset `offset`.
 fn stream_index(s: &CharStream, offset: u32) -> StreamAt {
-    StreamAt(s.offsets.partition_point(|&o| o < offset) as u32)
+    StreamAt(text_u32(s.offsets.partition_point(|&o| o < offset)))
 }
 
 /// The end of a stream: one past its last character.
 fn stream_end(s: &CharStream) -> StreamAt {
-    StreamAt(s.chars.len() as u32)
+    StreamAt(text_u32(s.chars.len()))
 }
 
 /// A half-open range of stream indices on each side.
@@ -351,7 +351,7 @@ fn rough_seeds(
 ) -> Vec<TokenSeed> {
     hits.iter()
         .filter(|h| h.a.index() < suspect.len() && h.b.index() < b_len)
-        .map(|h| Seed { a_at: h.a, b_at: h.b, len: k as u32, a: token_span(suspect, h.a, k), b: b_span(h.b) })
+        .map(|h| Seed { a_at: h.a, b_at: h.b, len: text_u32(k), a: token_span(suspect, h.a, k), b: b_span(h.b) })
         .collect()
 }
 
@@ -394,7 +394,7 @@ fn exact_coverage_by(
         if last.is_some_and(|(d, end)| d == diagonal && at < end) {
             continue;
         }
-        let twin = (at as i64 - diagonal) as usize;
+        let twin = usize::try_from(at as i64 - diagonal).unwrap_or(usize::MAX);
         let (mut start, mut twin_start) = (at, twin);
         let floor = at.saturating_sub(MAX_RUN_GROWTH);
         while start > floor && twin_start > 0 && same(start - 1, twin_start - 1) {
@@ -512,7 +512,7 @@ fn grams(stream: &[char], (lo, hi): (StreamAt, StreamAt), weight: u32) -> Vec<Op
                 h = fmix64(h ^ c as u64);
                 w += if is_single_char_token(c) { 3 } else { 1 };
                 if w >= weight {
-                    return Some((h, n as u32 + 1));
+                    return Some((h, text_u32(n) + 1));
                 }
             }
             None
@@ -638,16 +638,16 @@ fn extend_ends(sa: &CharStream, rb: &CharStream, span: StreamBox, ctx: &PairCont
     let x_drop = ctx.tuning.extension_x_drop;
     let (mut a, mut b) = (span.a, span.b);
     let (fa, fb) = extend::extend(&sa.chars[a.1.index()..], &rb.chars[b.1.index()..], x_drop);
-    let grown = StreamBox { a: (a.1, a.1 + fa as u32), b: (b.1, b.1 + fb as u32) };
+    let grown = StreamBox { a: (a.1, a.1 + text_u32(fa)), b: (b.1, b.1 + text_u32(fb)) };
     if fa > 0 && fb > 0 && !touches_mask(sa, rb, grown, ctx) {
         (a.1, b.1) = (grown.a.1, grown.b.1);
     }
     let back = |stream: &[char], at: StreamAt| -> Vec<char> {
-        stream[at.back(extend::MAX_EXTENSION as u32).index()..at.index()].iter().rev().copied().collect()
+        stream[at.back(extend::MAX_EXTENSION_LEN).index()..at.index()].iter().rev().copied().collect()
     };
     let (ra, rb_rev) = (back(&sa.chars, a.0), back(&rb.chars, b.0));
     let (ba, bb) = extend::extend(&ra, &rb_rev, x_drop);
-    let grown = StreamBox { a: (a.0.back(ba as u32), a.0), b: (b.0.back(bb as u32), b.0) };
+    let grown = StreamBox { a: (a.0.back(text_u32(ba)), a.0), b: (b.0.back(text_u32(bb)), b.0) };
     if ba > 0 && bb > 0 && !touches_mask(sa, rb, grown, ctx) {
         (a.0, b.0) = (grown.a.0, grown.b.0);
     }
@@ -681,6 +681,7 @@ pub fn merge_passages(passages: Vec<Passage>, gap_chars: u32) -> Vec<Passage> {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
     use crate::fingerprint::{GlancedKeys, TokenKeys};

@@ -6,7 +6,7 @@
 use super::cluster::cluster;
 use super::{Hit, PairContext, SUPPORT_RADIUS, SUPPORT_SHIFT, group_opens_box, rough_seeds};
 use crate::fingerprint::GlancedKeys;
-use crate::model::TokenAt;
+use crate::model::{TokenAt, text_u32};
 use crate::normalize::Token;
 
 /// Whether a reference known only by its token keys may open a box with `suspect`
@@ -23,7 +23,7 @@ pub fn may_open_box(suspect: &[Token], reference: &GlancedKeys<'_>, hits: &[Hit]
     let b_len = reference.len();
     // The reference's text is not read: its side of each hit spans its k tokens, counted
     // in tokens, which never makes a gap wider than in characters (see above).
-    let rough = rough_seeds(hits, suspect, b_len, k, |b: TokenAt| (b.0, (b.index() + k).min(b_len) as u32));
+    let rough = rough_seeds(hits, suspect, b_len, k, |b: TokenAt| (b.0, text_u32((b.index() + k).min(b_len))));
     let same = |i: usize, j: usize| reference.holds(j, suspect[i].hash);
     cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars)
         .iter()

@@ -1,5 +1,6 @@
 //! The port against the wheel's numpy backend (tests/data/meaning-fixture.json, written by
 //! tools/meaning-model.py), and the model file's failures.
+#![allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 
 use std::path::Path;
 use std::sync::OnceLock;

@@ -139,6 +139,7 @@ const FUNCTION_WORDS: &[&str] = &[
 ];
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
 

@@ -5,6 +5,7 @@
 //! document ([`TokenAt`], [`StreamAt`]). A leaf: it imports no other
 //! module of the crate, and every stage may use it.
 
+mod char_index;
 mod date;
 mod document;
 mod flags;
@@ -14,12 +15,12 @@ mod language;
 mod notice;
 mod pair;
 mod passage;
-mod char_index;
 mod position;
 mod role;
 mod skipped;
 mod utc;
 
+pub use char_index::CharIndex;
 pub use date::is_calendar_date;
 pub use document::DocumentEntry;
 pub use flags::{Flag, FlagKind, LookAlikeScript, MAX_SPANS};
@@ -29,8 +30,7 @@ pub use language::Language;
 pub use notice::{DocError, Notice};
 pub use pair::Pair;
 pub use passage::{Alternative, Passage, PassageKind, Span, Translation, union_length};
-pub use char_index::CharIndex;
-pub use position::{CharAt, StreamAt, TokenAt};
+pub use position::{CharAt, StreamAt, TokenAt, index_u32, text_u32, usize_from};
 pub use role::{Mode, Role};
 pub use skipped::{SkipReason, Skipped};
 pub use utc::utc_minute;

@@ -112,6 +112,7 @@ impl Passage {
     }
     /// The part over suspect characters `[a0, a1)` (inside the passage), its reference
     /// side cut in the same proportion; kind and alternatives kept.
+    #[expect(clippy::cast_possible_truncation, reason = "a share of a passage's length, rounded; `as` saturates")]
     pub fn part(&self, (a0, a1): (u32, u32)) -> Passage {
         let scale = |x: u32| -> u32 {
             let share = f64::from(x - self.a_start) / f64::from(self.a_len().max(1));

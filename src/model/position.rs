@@ -9,6 +9,27 @@
 
 use std::ops::{Add, Sub};
 
+/// A count or an offset within one document's text (characters, tokens, bytes, grams), as
+/// positions hold it: ingest refuses a text of more than `u32::MAX` bytes, so it fits;
+/// should one not, it saturates rather than wrap onto another place.
+pub fn text_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The index or count of what one process holds in memory as `u32` ids do: the documents
+/// of a check or an index, entries, postings, passages, labels; far fewer than 2^32 fit
+/// in memory, so it fits; should one not, it saturates.
+pub fn index_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A size, count or offset held as `u64` (in a file, a segment's header, a database
+/// row) used to index memory: on the 64-bit machines Twinspot runs on it always fits;
+/// elsewhere it saturates, and the slice it indexes refuses it.
+pub fn usize_from(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
 /// Declares a position type: a `u32` index with the arithmetic positions need.
 macro_rules! position {
     ($(#[$doc:meta])* $name:ident) => {

@@ -275,7 +275,7 @@ pub(crate) fn radical_supplement(c: char) -> Option<char> {
     if !(0x2E80..=0x2EF3).contains(&cp) {
         return None;
     }
-    let found = RADICALS.binary_search_by_key(&(cp as u16), |&(r, _)| r).ok()?;
+    let found = RADICALS.binary_search_by_key(&u16::try_from(cp).ok()?, |&(r, _)| r).ok()?;
     RADICALS.get(found).and_then(|&(_, i)| char::from_u32(i))
 }
 

@@ -1,5 +1,6 @@
 //! A small finished report for the report modules' tests: one suspect, two references,
 //! passages of all four kinds, and a document that could not be read.
+#![allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -31,6 +31,7 @@
     clippy::expect_used,
     reason = "a benchmark or test that cannot set up stops with the message"
 )]
+#![allow(clippy::cast_possible_truncation, reason = "a benchmark's sizes are small")]
 
 /// The program's allocator (src/main.rs), so that in-process figures are the program's.
 #[global_allocator]

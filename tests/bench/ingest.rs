@@ -6,6 +6,7 @@
     clippy::expect_used,
     reason = "a benchmark or test that cannot set up stops with the message"
 )]
+#![allow(clippy::cast_possible_truncation, reason = "a benchmark's sizes are small")]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -4,6 +4,7 @@
 //! computed again. Figures and method in docs/meaning.md.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark that cannot set up stops with the message")]
+#![allow(clippy::cast_possible_truncation, reason = "a benchmark's sizes are small")]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use twinspot::meaning::Model;

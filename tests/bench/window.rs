@@ -14,6 +14,7 @@
     clippy::expect_used,
     reason = "a benchmark or test that cannot set up stops with the message"
 )]
+#![allow(clippy::cast_possible_truncation, reason = "a benchmark's sizes are small")]
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -85,6 +85,7 @@ impl Before {
     /// so a merge that deletes one of them meanwhile changes nothing of what is read.
     /// They are looked up [`HASHES_AT_ONCE`] at a time: what each segment gives of a
     /// hash is held only until its documents are kept.
+    #[expect(clippy::cast_possible_truncation, reason = "the postings of one add's sketches, far fewer than 2^32")]
     pub fn look_up(&mut self, hashes: &[u64]) {
         for hashes in hashes.chunks(HASHES_AT_ONCE) {
             let live = |p: &Posting| !self.removed.contains(&p.doc);

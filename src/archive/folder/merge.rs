@@ -271,6 +271,7 @@ fn pack((hash, p): (u64, Posting)) -> u128 {
     u128::from(hash) << 64 | u128::from(p.doc) << 32 | u128::from(p.position)
 }
 
+#[expect(clippy::cast_possible_truncation, reason = "the fields `pack` put side by side, each cut back to its width")]
 fn unpack(packed: u128) -> (u64, Posting) {
     ((packed >> 64) as u64, Posting { doc: (packed >> 32) as u32, position: packed as u32 })
 }
@@ -352,6 +353,7 @@ impl Iterator for MergeIter<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
     use crate::archive::folder::segments::segment::FilterLayout;

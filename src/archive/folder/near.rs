@@ -252,7 +252,7 @@ impl Held {
         for (i, probes) in half_probes(simhash).iter().enumerate() {
             for &probe in probes {
                 // The halves are stored as 32-bit values in 64-bit columns.
-                let value = probe as u32;
+                let value = u32::try_from(probe).unwrap_or(u32::MAX);
                 self.read.with_half(i, value, &mut found);
                 self.added.with_half(i, value, self.read.len, &mut found);
             }
@@ -291,7 +291,7 @@ impl Sorted {
         for (at, doc) in (0u32..).zip(docs) {
             if let Some(h) = doc.simhash() {
                 for (list, value) in halves_of.iter_mut().zip(halves(h)) {
-                    list.push(u64::from(value as u32) << 32 | u64::from(at));
+                    list.push(u64::from(u32::try_from(value).unwrap_or(u32::MAX)) << 32 | u64::from(at));
                 }
             }
             if let Some(key) = doc.nshash() {
@@ -307,6 +307,7 @@ impl Sorted {
     }
 
     /// Pushes the places of the documents whose half `i` is `value`.
+    #[expect(clippy::cast_possible_truncation, reason = "an entry's low 32 bits are a document's index")]
     fn with_half(&self, i: usize, value: u32, found: &mut Vec<u32>) {
         let bucket = (value >> (32 - BUCKET_BITS)) as usize;
         let list = &self.halves[i][self.starts[i][bucket]..self.starts[i][bucket + 1]];
@@ -349,7 +350,7 @@ impl Chains {
     /// Document `at` with these halves and key.
     fn insert(&mut self, at: u32, half_values: Option<[i64; 2]>, nshash: Option<u64>) {
         for (i, (last, before)) in self.halves.iter_mut().enumerate() {
-            let previous = half_values.and_then(|values| last.insert(values[i] as u32, at));
+            let previous = half_values.and_then(|values| last.insert(u32::try_from(values[i]).unwrap_or(u32::MAX), at));
             before.push(previous.unwrap_or(END));
         }
         let previous = nshash.and_then(|key| self.nshash.0.insert(key, at));

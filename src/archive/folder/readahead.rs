@@ -39,6 +39,7 @@ pub(in crate::archive) fn start<'s>(
 /// The hash below which [`SHARE_READ_AHEAD`] of the hashes of `sketches` (those of a
 /// batch of `batch` files) lie, and how many lookups below it an add of `files` like it
 /// makes.
+#[expect(clippy::cast_possible_truncation, reason = "a share of a length held in memory; `as` saturates")]
 fn span<'s>(sketches: impl Iterator<Item = &'s [u64]>, (batch, files): (usize, usize)) -> Option<(u64, usize)> {
     let mut hashes: Vec<u64> = sketches.flatten().copied().collect();
     if hashes.is_empty() {

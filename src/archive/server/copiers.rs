@@ -108,6 +108,7 @@ fn write_share(client: &mut Db, s: &Schema, share: &[Share]) -> Result<(), RowEr
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
     use crate::index::MAX_POSITIONS_PER_DOCUMENT;

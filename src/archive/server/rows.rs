@@ -34,6 +34,11 @@ impl From<SqlError> for RowError {
 
 type Rows<T> = Result<T, RowError>;
 
+/// A SimHash band (16 bits, [`crate::archive::codec`]) as its `integer` column holds it.
+fn band_value(band: i64) -> i32 {
+    i32::try_from(band).unwrap_or(i32::MAX)
+}
+
 /// A document id as postings and checks hold it.
 pub(super) fn id_of(id: i64) -> Rows<u32> {
     u32::try_from(id).ok().filter(|&i| i32::try_from(i).is_ok()).ok_or(RowError::IdOutOfRange(id))
@@ -81,7 +86,7 @@ pub(super) fn insert_document(
     (id, group): (u32, u32),
     doc: &NewDocument<'_>,
 ) -> Rows<bool> {
-    let band = |i: usize| doc.bands.map(|b| b[i] as i32);
+    let band = |i: usize| doc.bands.map(|b| band_value(b[i]));
     let size = i64::try_from(doc.size).unwrap_or(i64::MAX);
     let chars = i64::try_from(doc.chars).unwrap_or(i64::MAX);
     let compared = i64::try_from(doc.compared).unwrap_or(i64::MAX);
@@ -320,7 +325,7 @@ pub(super) fn longer_than(db: &mut impl Sql, s: &Schema, max: usize) -> Rows<usi
 pub(super) fn simhash_rows(db: &mut impl Sql, s: &Schema, bands: Option<[i64; 4]>) -> Rows<Vec<(u32, u64)>> {
     let rows = match bands {
         Some(b) => {
-            let b = b.map(|v| v as i32);
+            let b = b.map(band_value);
             db.query(
                 &format!(
                     "SELECT id, simhash FROM {s}.documents WHERE b0 = $1 UNION SELECT id, simhash FROM {s}.documents WHERE b1 = $2
@@ -355,7 +360,7 @@ pub(super) fn near_rows(
     bands: [i64; 4],
     nshash: Option<u64>,
 ) -> Rows<Vec<NearRow>> {
-    let b = bands.map(|v| v as i32);
+    let b = bands.map(band_value);
     let rows = db.query(near, &[&i64::from(id), &b[0], &b[1], &b[2], &b[3], &nshash.map(stored_hash)])?;
     rows.iter()
         .map(|r| {

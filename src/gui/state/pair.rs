@@ -4,6 +4,7 @@
 
 use crate::Report;
 use crate::ingest::{FileDates, file_dates};
+use crate::model::text_u32;
 use crate::report::marks::{Mark, Marks};
 
 /// The open pair.
@@ -89,12 +90,12 @@ fn matches(text: &str, query: &str) -> Vec<(u32, u32)> {
     } else {
         (text, query)
     };
-    let needle_chars = needle.chars().count() as u32;
+    let needle_chars = text_u32(needle.chars().count());
     let mut out = Vec::new();
     // Byte offsets to character offsets, counted forward once.
     let (mut byte, mut chars) = (0usize, 0u32);
     for (at, _) in hay.match_indices(needle) {
-        chars += hay.get(byte..at).map_or(0, |s| s.chars().count() as u32);
+        chars += hay.get(byte..at).map_or(0, |s| text_u32(s.chars().count()));
         byte = at;
         out.push((chars, chars + needle_chars));
         if out.len() >= MAX_MATCHES {
@@ -129,7 +130,8 @@ impl PairView {
     /// Whether the view says which side was written first: in a class, between two students.
     pub fn dates_compared(&self, report: &Report) -> bool {
         let student = |d: usize| report.documents.get(d).is_some_and(|d| d.role == crate::Role::Suspect);
-        report.mode == crate::Mode::Classmates && report.pairs.get(self.pair).is_some_and(|p| student(p.a) && student(p.b))
+        report.mode == crate::Mode::Classmates
+            && report.pairs.get(self.pair).is_some_and(|p| student(p.a) && student(p.b))
     }
 
     /// Reads the marks of the pair's passages again (after a mark or a new view).

@@ -71,6 +71,7 @@ fn protocol_output() -> io::Result<File> {
 /// Bounds this process: its address space, and its CPU time to the request's time limit
 /// from now (the process lives on, so the CPU bound is moved forward for each request).
 /// The kernel stops the process when it overruns; the engine reports it.
+#[expect(clippy::cast_possible_truncation, reason = "a time limit of seconds; `as` saturates")]
 fn apply_limits(request: &Request) {
     let cpu_now = cpu_seconds();
     let cpu_secs = request.limits.effective_timeout_secs().ceil() as u64 + 1;

@@ -61,7 +61,7 @@ impl Names {
 pub fn letters(mut n: usize) -> String {
     let mut out = Vec::new();
     loop {
-        out.push(b'A' + (n % 26) as u8);
+        out.push(b'A' + u8::try_from(n % 26).unwrap_or(0));
         if n < 26 {
             break;
         }

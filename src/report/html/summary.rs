@@ -94,6 +94,7 @@ pub fn class_table(ctx: &Ctx<'_>, rows: &[ClassRow<'_, '_>]) -> Markup {
 }
 
 /// Students per band of overall similarity: exactly 0, then ten bands of 10 points.
+#[expect(clippy::cast_possible_truncation, reason = "a percentage bin from a score in [0, 1]")]
 pub fn histogram(ctx: &Ctx<'_>, rows: &[ClassRow<'_, '_>]) -> Markup {
     let mut bins = [0usize; 11];
     for row in rows {

@@ -1,4 +1,5 @@
 //! Tests of the HTML report on the sample report of [`crate::report::tests_support`].
+#![allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 
 use super::*;
 use crate::model::{Role, TOOL};

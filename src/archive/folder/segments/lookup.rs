@@ -20,6 +20,7 @@ use super::packing::Packing;
 use super::segment::{BLOCK_WORDS, FilterLayout, HEADER, Header, top_bits, u64_at};
 use crate::archive::error::ArchiveError;
 use crate::index::Posting;
+use crate::model::usize_from;
 
 /// Entries read at most around the guessed place of a hash (4 KiB of whole entries,
 /// 2 KiB of entries packed in 8 bytes), and at once past a window a walk or a search
@@ -61,7 +62,7 @@ impl SegmentLookup {
         let file = File::open(path).map_err(io_error)?;
         let len = file.metadata().map_err(io_error)?.len();
         let mut first = [0u8; HEADER];
-        let available = (len as usize).min(HEADER);
+        let available = usize_from(len).min(HEADER);
         read_at(&file, &mut first[..available], 0).map_err(io_error)?;
         let header = Header::parse(&first[..available], len, path)?;
         let slots = (1usize << header.bits) + 1;
@@ -88,9 +89,9 @@ impl SegmentLookup {
     /// it asked.
     pub(in crate::archive) fn read_ahead_below(&self, below: u64, lookups: usize) -> bool {
         let below = self.header.packing.keep(below);
-        let bucket = top_bits(below, self.header.bits) as usize;
+        let bucket = usize_from(top_bits(below, self.header.bits));
         let Some(&end) = self.starts.get(bucket + 1) else { return false };
-        let entries = (self.header.entry_offset(0), self.header.entry_offset(end as usize));
+        let entries = (self.header.entry_offset(0), self.header.entry_offset(usize_from(end)));
         let words = self.header.filter_words;
         let filter = match self.header.layout {
             FilterLayout::Ordered => {
@@ -195,7 +196,8 @@ impl SegmentLookup {
             return None;
         }
         let bucket = top_bits(hash, self.header.bits);
-        let (first, last) = (self.starts[bucket as usize] as usize, self.starts[bucket as usize + 1] as usize);
+        let slot = usize_from(bucket);
+        let (first, last) = (usize_from(self.starts[slot]), usize_from(self.starts[slot + 1]));
         if first >= last {
             return None;
         }

@@ -27,7 +27,7 @@ pub const KEPT_HASH_BITS: u32 = 48;
 /// `hash` as segments written now keep it: its low `64 - KEPT_HASH_BITS` bits cleared.
 /// Cutting keeps the order of hashes (a hash below another is not above it once cut).
 pub fn kept_hash(hash: u64) -> u64 {
-    hash & !(mask(64 - KEPT_HASH_BITS) as u64)
+    hash & !mask64(64 - KEPT_HASH_BITS)
 }
 
 /// The range of documents and positions a segment's entries span: what its packing must
@@ -98,6 +98,11 @@ fn mask(bits: u32) -> u128 {
     if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 }
 }
 
+/// The low `bits` bits of a `u64` set.
+fn mask64(bits: u32) -> u64 {
+    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+}
+
 impl Packing {
     /// Entries of 16 bytes, the whole hash, document and position (archive formats 1–5).
     pub const WHOLE: Packing =
@@ -153,7 +158,7 @@ impl Packing {
     /// `hash` as these entries keep it: what a lookup compares them with.
     #[inline]
     pub fn keep(&self, hash: u64) -> u64 {
-        hash & !(mask(self.dropped_bits) as u64)
+        hash & !mask64(self.dropped_bits)
     }
 
     /// Bytes of one entry.
@@ -186,6 +191,10 @@ impl Packing {
     /// are those of `bucket`; its hash as kept, the dropped bits clear. Fastest when `bytes` goes on for
     /// 16 bytes (a reader pads its buffer): the entry is then one load.
     #[inline]
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the document and position are masked to their widths, at most 32 bits each, the hash to its low 64"
+    )]
     pub fn decode(&self, bytes: &[u8], bucket: u64) -> (u64, Posting) {
         let mut raw = [0u8; 16];
         match bytes.get(..16) {
@@ -212,12 +221,13 @@ impl Packing {
     #[inline]
     fn with_bucket(&self, stored: u64, bucket: u64) -> u64 {
         let below_bucket = self.hash_bits + self.dropped_bits;
-        let kept = (stored & mask(self.hash_bits) as u64) << self.dropped_bits;
+        let kept = (stored & mask64(self.hash_bits)) << self.dropped_bits;
         if below_bucket >= 64 { kept } else { kept | (bucket << below_bucket) }
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
 

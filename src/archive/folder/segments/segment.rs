@@ -27,6 +27,7 @@ use super::packing::{Bounds, Packing};
 use crate::archive::error::ArchiveError;
 use crate::hash::fmix64;
 use crate::index::{Posting, Signal};
+use crate::model::usize_from;
 
 const MAGIC: &[u8; 8] = b"TWSEG05\n";
 const MAGIC_WHOLE_HASHES: &[u8; 8] = b"TWSEG04\n";
@@ -101,9 +102,11 @@ impl FilterLayout {
         let block = match self {
             FilterLayout::Spread => None,
             // The hash's place among all hashes, scaled to the blocks.
-            FilterLayout::Ordered => Some(((u128::from(hash) * blocks as u128) >> 64) as usize),
+            FilterLayout::Ordered => {
+                Some(usize_from(u64::try_from((u128::from(hash) * blocks as u128) >> 64).unwrap_or(u64::MAX)))
+            }
             // The block from another mix of the hash than the probes within it.
-            FilterLayout::Blocked => Some((fmix64(hash) % blocks as u64) as usize),
+            FilterLayout::Blocked => Some(usize_from(fmix64(hash) % blocks as u64)),
         };
         let (base, bits) = match block {
             None => (0, (words * 64) as u64),
@@ -237,8 +240,8 @@ impl Header {
         };
         let kind = Kind::from_code(i64::from(u32_at(bytes, 8))).ok_or_else(|| bad("unknown kind"))?;
         let bits = u32_at(bytes, 12);
-        let count = u64_at(bytes, 16) as usize;
-        let filter_words = u64_at(bytes, 24) as usize;
+        let count = usize_from(u64_at(bytes, 16));
+        let filter_words = usize_from(u64_at(bytes, 24));
         let packed = |dropped_bits| {
             Packing::from_parts((bits, dropped_bits), u32_at(bytes, 32), u32::from(bytes[36]), u32::from(bytes[37]))
         };
@@ -309,7 +312,7 @@ pub(in crate::archive) fn top_bits(hash: u64, bits: u32) -> u64 {
 
 /// Words of the filter of a segment of `keys` distinct hashes.
 pub(super) fn filter_words(keys: u64, layout: FilterLayout) -> usize {
-    let words = ((keys as usize * FILTER_BITS_PER_KEY).div_ceil(64)).max(1);
+    let words = ((usize_from(keys) * FILTER_BITS_PER_KEY).div_ceil(64)).max(1);
     match layout {
         FilterLayout::Ordered | FilterLayout::Blocked if words > BLOCK_WORDS => words.next_multiple_of(BLOCK_WORDS),
         _ => words,
@@ -317,6 +320,7 @@ pub(super) fn filter_words(keys: u64, layout: FilterLayout) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
     use crate::archive::folder::segments::lookup::{Held, SegmentLookup};

@@ -12,6 +12,7 @@ use super::packing::Packing;
 use super::segment::{Contents, HEADER, Header, Kind, u64_at};
 use crate::archive::error::ArchiveError;
 use crate::index::Posting;
+use crate::model::usize_from;
 
 /// Entries read at a time.
 const CHUNK_ENTRIES: usize = 65_536;
@@ -178,7 +179,7 @@ fn read_through(
 ) -> std::io::Result<()> {
     let most = buffer.len() as u64;
     while len > 0 {
-        let chunk = &mut buffer[..len.min(most) as usize];
+        let chunk = &mut buffer[..usize_from(len.min(most))];
         reader.read_exact(chunk)?;
         sum.update(chunk);
         each(chunk);
@@ -188,6 +189,7 @@ fn read_through(
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "the tests' values are small")]
 mod tests {
     use super::*;
     use crate::archive::folder::segments::packing::kept_hash;

@@ -11,6 +11,7 @@ use super::packing::{Packing, kept_hash};
 use super::segment::{Contents, EntryLayout, FilterLayout, HEADER, Kind, bucket_bits, filter_words, top_bits};
 use crate::archive::error::ArchiveError;
 use crate::index::{Posting, keep_first_positions};
+use crate::model::usize_from;
 
 /// Entries a writer packs before it writes them.
 const WRITE_BLOCK: usize = 4096;
@@ -94,7 +95,8 @@ fn write_file(
     if stored != EntryLayout::Whole {
         // Widths of at most 32 bits.
         header.extend_from_slice(&doc_base.to_le_bytes());
-        header.extend_from_slice(&[doc_bits as u8, position_bits as u8, packing.dropped_bits() as u8, 0]);
+        let width = |bits: u32| u8::try_from(bits).unwrap_or(u8::MAX);
+        header.extend_from_slice(&[width(doc_bits), width(position_bits), width(packing.dropped_bits()), 0]);
     } else {
         header.extend_from_slice(&[0u8; 8]);
     }
@@ -105,7 +107,7 @@ fn write_file(
     let width = packing.bytes();
     let mut block = vec![0u8; width * WRITE_BLOCK + 16];
     let mut filled = 0;
-    for (hash, p) in entries.take(count as usize) {
+    for (hash, p) in entries.take(usize_from(count)) {
         if !packing.holds(&p) {
             return Err(ArchiveError::Corrupt(format!("{}: a posting outside the bounds announced", path.display())));
         }
@@ -121,7 +123,7 @@ fn write_file(
             out.write_all(&block[..filled]).map_err(io)?;
             filled = 0;
         }
-        bucket_counts[top_bits(hash, bits) as usize + 1] += 1;
+        bucket_counts[usize_from(top_bits(hash, bits)) + 1] += 1;
         for bit in layout.probes(hash, filter_words) {
             filter[bit / 64] |= 1 << (bit % 64);
         }

@@ -4,18 +4,18 @@
 
 use std::path::{Path, PathBuf};
 
+use super::access::Access;
 use super::error::ArchiveError;
 use super::folder::Archive;
 use super::folder::lock::WhenBusy;
 use super::groups::Group;
-use super::records::{DocumentInfo, Stats};
-use super::access::Access;
 use super::location::is_server_url;
+use super::outcomes::VerifyReport;
+use super::outcomes::{AddOptions, AddSummary};
+use super::records::{DocumentInfo, Stats};
 #[cfg(feature = "server")]
 use super::server::{Schema, ServerArchive, ServerLocation};
-use super::verbs::add::{AddOptions, AddSummary};
 use super::verbs::remove::RemoveSummary;
-use super::verbs::verify::VerifyReport;
 use crate::engine::{CancelFlag, CheckRequest, DocumentInput, ProgressSink, Report};
 use crate::settings::Settings;
 

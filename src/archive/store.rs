@@ -8,9 +8,8 @@
 //! backend: the verbs above do not change.
 
 use super::error::ArchiveError;
+use super::outcomes::{AddOptions, EachText, Stored, VerifyReport};
 use super::records::DocumentInfo;
-use super::verbs::add::{AddOptions, Stored};
-use super::verbs::verify::{EachText, VerifyReport};
 use crate::engine::{CancelFlag, DocumentInput, ProgressSink};
 use crate::fingerprint::simhash::Dictionary;
 use crate::index::StoredReferences;

@@ -13,8 +13,8 @@ use super::rows;
 use super::segments::sequential::Segment;
 use crate::archive::error::ArchiveError;
 use crate::archive::groups::Group;
+use crate::archive::outcomes::{EachText, VerifyReport};
 use crate::archive::records::{DocumentInfo, Stats};
-use crate::archive::verbs::verify::{EachText, VerifyReport};
 use crate::archive::verify_text::StoredText;
 
 /// The archived documents a damaged segment holds postings of (as far as its entries

@@ -36,11 +36,11 @@ use super::access::Access;
 use super::error::ArchiveError;
 use super::groups::Group;
 use super::signals::CHAR_GRAMS_FROM;
+use crate::archive::outcomes::VerifyReport;
 use crate::archive::records::{DocumentInfo, Stats};
 use crate::archive::stored_settings::{refuse_other_settings, settings_from, shaping_settings};
 use crate::archive::verbs;
 use crate::archive::verbs::remove::RemoveSummary;
-use crate::archive::verbs::verify::VerifyReport;
 use crate::settings::Settings;
 use rows::{Postings, RowError};
 

@@ -1,89 +1,17 @@
-//! Adding, written once above the stores: what an add is asked ([`AddOptions`]) and
-//! answers ([`AddSummary`]), and its course ([`add`]): the store reads, fingerprints and
+//! Adding, written once above the stores ([`add`]): the store reads, fingerprints and
 //! commits the files its own way ([`ArchiveStore::store_files`]), then the groups' rule
-//! and the sync run the same for both.
+//! and the sync run the same for both. What an add is asked and answers is in
+//! [`super::super::outcomes`].
 
 use super::super::date::parse_date;
 use super::super::error::ArchiveError;
-use super::super::groups::Fresh;
+use super::super::outcomes::{AddOptions, AddSummary, Stored};
 use super::super::store::ArchiveStore;
-use super::regroup::{Sharing, regroup};
+use super::regroup::regroup;
 use super::sync::drop_gone;
 use crate::engine::{CancelFlag, DocumentInput, Progress, ProgressSink, Stage};
 use crate::fingerprint::simhash::Dictionary;
 use crate::ingest;
-
-/// How documents are added.
-#[derive(Clone, Debug, Default)]
-pub struct AddOptions {
-    /// Publication date (YYYY-MM-DD) recorded for every document of this add.
-    pub published: Option<String>,
-    /// Single-pass clustering: each new document joins the group of its nearest archived
-    /// near duplicate only, instead of joining every group it is near.
-    pub cluster: bool,
-    /// Folders kept in step with the archive: once everything is added, archived documents
-    /// whose file lay under one of them and is gone are removed (`add --sync`).
-    pub sync: Vec<std::path::PathBuf>,
-}
-
-/// What an add did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AddSummary {
-    pub added: usize,
-    pub replaced: usize,
-    pub unchanged: usize,
-    /// Of the unchanged files, those whose bytes were read to be sure (their size or
-    /// times differed from those recorded, or none were): every other unchanged file was
-    /// known by its size and times alone, and not read.
-    pub hashed: usize,
-    /// Archived documents removed because their file is gone from a folder kept in step
-    /// (`AddOptions::sync`).
-    pub dropped: usize,
-    /// (path, error) of each file that could not be read.
-    pub failed: Vec<(String, String)>,
-    /// (path, note) of each file archived with a warning, as a check gives it (a text
-    /// compared only up to the character limit, a page without text, …).
-    pub warnings: Vec<(String, String)>,
-    /// Files given that lie inside the archive folder itself (the window's review marks
-    /// and stop passages kept there, a copy of a catalog): never archived as documents.
-    pub inside_archive: Vec<String>,
-    /// Damaged segments a merge found and left as they were (see `archive verify`).
-    pub damaged_segments: Vec<String>,
-    /// New documents checked against the archive for near duplicates other than by
-    /// SimHash (their groups follow the check's rule).
-    pub checked_for_groups: usize,
-}
-
-impl AddSummary {
-    /// Adds the counts of `other` (a batch's) to these.
-    pub(in crate::archive) fn absorb(&mut self, other: AddSummary) {
-        self.added += other.added;
-        self.replaced += other.replaced;
-        self.unchanged += other.unchanged;
-        self.hashed += other.hashed;
-        self.dropped += other.dropped;
-        self.checked_for_groups += other.checked_for_groups;
-        self.failed.extend(other.failed);
-        self.warnings.extend(other.warnings);
-        self.inside_archive.extend(other.inside_archive);
-        for file in other.damaged_segments {
-            if !self.damaged_segments.contains(&file) {
-                self.damaged_segments.push(file);
-            }
-        }
-    }
-}
-
-/// What a store's own part of an add left: what it did, the documents it added (for the
-/// groups' rule), what it already knows of their sketches, and what it keeps running
-/// until the add ends (a folder's read-ahead and the backfill of its log).
-pub(in crate::archive) struct Stored<R> {
-    pub summary: AddSummary,
-    pub fresh: Vec<Fresh>,
-    /// What the groups' rule's sharing says of `fresh`, when the store found it already.
-    pub sharing: Result<Option<Sharing>, ArchiveError>,
-    pub running: R,
-}
 
 /// Adds `inputs` to `store`: a file whose bytes are archived is not stored again, a file
 /// whose path is archived with other content replaces it; batches commit one by one, and a

@@ -8,6 +8,7 @@
 use rayon::prelude::*;
 
 use super::super::groups::{Fresh, join_into_earliest, sharing};
+use super::super::outcomes::Sharing;
 use super::super::store::{ArchiveStore, Rows};
 use super::check::check;
 use crate::archive::error::ArchiveError;
@@ -27,10 +28,6 @@ const CHECKED_AT_ONCE: usize = 64;
 /// 6 sketch hashes a bucket of the largest segment at a million documents, 4,096 leave
 /// about a hundred. Their postings, a few dozen MB, are held until the chunk is done.
 const SKETCHES_AT_ONCE: usize = 4096;
-
-/// What [`sharing`] says of each new document, when the store knows it already (a folder
-/// from what its add looked up beside its last commit); `None`: looked up now.
-pub(in crate::archive) type Sharing = Vec<Option<Vec<u32>>>;
 
 /// Checks the new documents of `fresh` that may have near duplicates the SimHash did not
 /// show, and joins their groups (with `cluster`, a document already in a group of more

@@ -5,21 +5,10 @@
 
 use std::collections::HashSet;
 
+use super::super::outcomes::VerifyReport;
 use super::super::store::ArchiveStore;
-use super::super::verify_text::{StoredText, text_problem};
+use super::super::verify_text::text_problem;
 use crate::archive::error::ArchiveError;
-
-/// What `verify` found; empty `problems` means the archive is sound.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct VerifyReport {
-    pub documents: u64,
-    /// Segment files checked (a folder's; a server keeps none).
-    pub segments: u64,
-    /// Segment files no batch committed (left by an interrupted add; the next add
-    /// removes them). Not a problem.
-    pub leftovers: Vec<String>,
-    pub problems: Vec<String>,
-}
 
 /// Checks everything `store` holds.
 pub(in crate::archive) fn verify<S: ArchiveStore>(store: &S) -> Result<VerifyReport, ArchiveError> {
@@ -51,6 +40,3 @@ fn groups_without_representative<S: ArchiveStore>(store: &S) -> Result<Vec<Strin
         .map(|doc| format!("document {}: its group {} has no such document", doc.id, doc.group))
         .collect())
 }
-
-/// A stored text as [`verify`] reads it, or `None` when it is missing.
-pub(in crate::archive) type EachText<'e> = dyn FnMut(u32, Option<StoredText<'_>>) + 'e;

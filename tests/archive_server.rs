@@ -592,3 +592,29 @@ fn an_archive_opened_for_checking_refuses_every_change_on_a_server_as_in_a_folde
         assert_eq!(archive.list().unwrap().len(), 2, "{}", location.shown());
     }
 }
+
+/// A document whose group names no archived document: `verify` says so of a folder as of
+/// a shared archive (a folder's verify checked no group before).
+#[test]
+fn verify_finds_a_group_without_its_representative_in_a_folder_as_on_a_server() {
+    let server = PgServer::start();
+    let url = server.url();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write_docs(dir, 4);
+    let folder = dir.join("archive");
+    let folder = folder.to_str().unwrap();
+    for archive in [url.as_str(), folder] {
+        success(&twinspot(dir, &["archive", "add", archive, "docs", "-q"]));
+        let sound = success(&twinspot(dir, &["archive", "verify", archive]));
+        assert!(sound.contains(" 0 problems"), "{archive}: {sound}");
+    }
+    server.sql("UPDATE twinspot.documents SET group_id = 999 WHERE id = (SELECT max(id) FROM twinspot.documents)");
+    let catalog = rusqlite::Connection::open(dir.join("archive/catalog.sqlite")).unwrap();
+    catalog.execute("UPDATE documents SET group_id = 999 WHERE id = (SELECT max(id) FROM documents)", []).unwrap();
+    drop(catalog);
+    for archive in [url.as_str(), folder] {
+        let said = failure(dir, &["archive", "verify", archive]);
+        assert!(said.contains("its group 999 has no such document"), "{archive}: {said}");
+    }
+}

@@ -10,8 +10,7 @@ use super::folder::Archive;
 use super::folder::lock::WhenBusy;
 use super::groups::Group;
 use super::location::is_server_url;
-use super::outcomes::VerifyReport;
-use super::outcomes::{AddOptions, AddSummary};
+use super::outcomes::{AddOptions, AddSummary, VerifyReport};
 use super::records::{DocumentInfo, Stats};
 #[cfg(feature = "server")]
 use super::server::{Schema, ServerArchive, ServerLocation};

@@ -15,7 +15,7 @@ use super::read::{DocumentRecord, Fingerprints, HashKind, HashSpread};
 use crate::engine::Report;
 use crate::engine::{CandidateDocument, CandidateRequest, align_candidates};
 use crate::index::Spread;
-use crate::model::index_u32;
+use crate::model::saturating_u32;
 use crate::settings::Settings;
 
 /// What to align.
@@ -85,7 +85,7 @@ pub fn align_pairs(request: &AlignRequest, tick: &(dyn Fn() + Sync)) -> Result<R
     for row in request.spreads {
         let mut first = [0u32; Spread::FIRST];
         for (slot, id) in first.iter_mut().zip(row.first.iter().flatten()) {
-            *slot = index_u32(position(*id, request.spreads_path)?);
+            *slot = saturating_u32(position(*id, request.spreads_path)?);
         }
         let count = |n: i64| usize::try_from(n.max(0)).unwrap_or(usize::MAX);
         let spread = Spread { documents: count(row.documents), postings: count(row.postings), first };

@@ -27,7 +27,7 @@ use crate::hash::kgram_hashes;
 use crate::ingest;
 use crate::matching::lone_hit_reach;
 use crate::model::TokenAt;
-use crate::model::{index_u32, text_u32};
+use crate::model::saturating_u32;
 use crate::settings::Settings;
 
 /// Columns of the `documents` table.
@@ -201,7 +201,7 @@ pub fn fingerprint_shard(
             .enumerate()
             .map(|(i, input)| {
                 let rows = fingerprint_one(
-                    document_id(request.shard, index_u32(first + i)),
+                    document_id(request.shard, saturating_u32(first + i)),
                     input,
                     &settings,
                     (&extractor, &dictionary),
@@ -401,10 +401,10 @@ fn fingerprint_one(
         .map(|(position, hash)| PostingRow {
             hash,
             doc: id,
-            position: text_u32(position),
+            position: saturating_u32(position),
             chars: (tokens[position].start, tokens[position + k - 1].end),
             winnowed: winnowed.next_if_eq(&position).is_some(),
-            reach: lone_hit_reach(tokens, TokenAt(text_u32(position)), k, w),
+            reach: lone_hit_reach(tokens, TokenAt(saturating_u32(position)), k, w),
         })
         .collect();
     let sentences = prints

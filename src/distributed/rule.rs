@@ -10,7 +10,7 @@ use crate::engine::MAX_POSTINGS;
 use crate::exclusions::common::{COMMON_FLOOR, COMMON_ONE_IN};
 use crate::index::MAX_POSITIONS_PER_DOCUMENT;
 use crate::matching::{MIN_HITS, MatchTuning};
-use crate::model::{index_u32, text_u32};
+use crate::model::saturating_u32;
 
 /// SimHash blocks written per document: 4 blocks of 16 bits, the pigeonhole for a
 /// Hamming distance of at most 3 (the default near-duplicate threshold).
@@ -51,13 +51,13 @@ impl JoinRule {
     pub fn for_min_chars(min_chars: usize) -> Self {
         let min_exact = MatchTuning::default().min_exact(min_chars).ceil().max(0.0);
         Self {
-            min_hits: index_u32(MIN_HITS),
+            min_hits: saturating_u32(MIN_HITS),
             min_reach: rounded(min_exact),
-            min_chars: text_u32(min_chars),
-            common_floor: index_u32(COMMON_FLOOR),
-            common_one_in: index_u32(COMMON_ONE_IN),
-            max_postings: index_u32(MAX_POSTINGS),
-            max_positions: index_u32(MAX_POSITIONS_PER_DOCUMENT),
+            min_chars: saturating_u32(min_chars),
+            common_floor: saturating_u32(COMMON_FLOOR),
+            common_one_in: saturating_u32(COMMON_ONE_IN),
+            max_postings: saturating_u32(MAX_POSTINGS),
+            max_positions: saturating_u32(MAX_POSITIONS_PER_DOCUMENT),
             simhash_threshold: MAX_SIMHASH_THRESHOLD,
         }
     }

@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap;
 
 use super::Role;
-use crate::model::{Pair, Passage, index_u32};
+use crate::model::{Pair, Passage, saturating_u32};
 
 /// What a document is, seen from the files identical to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl IdenticalFiles {
             let Some(hash) = m.sha256.filter(|_| m.has_words && m.role != Role::Template) else {
                 continue;
             };
-            let next = index_u32(by_hash.len());
+            let next = saturating_u32(by_hash.len());
             let (number, earlier) = by_hash.entry(hash).or_insert_with(|| (next, Vec::new()));
             group[id] = Some(*number);
             let part = |x: &Member| (x.role, x.also_reference);
@@ -82,7 +82,7 @@ impl IdenticalFiles {
 /// The pair of two identical documents: the whole text on both sides, copied in full.
 /// `a` is the suspect side.
 pub(crate) fn whole_text_pair(a: usize, b: usize, chars: usize, simhash_distance: Option<u32>) -> Pair {
-    let end = u32::try_from(chars).unwrap_or(u32::MAX);
+    let end = saturating_u32(chars);
     Pair {
         a,
         b,

@@ -26,8 +26,8 @@ use crate::matching::{
     may_open_box, overlaps,
 };
 use crate::meaning::collection::Collection;
+use crate::model::saturating_u32;
 use crate::model::{Pair, Passage, TokenAt};
-use crate::model::{index_u32, text_u32};
 use crate::score::{KEYWORD_SIMILARITY, near_duplicate_rule, pair_scores};
 use crate::settings::Settings;
 
@@ -207,7 +207,7 @@ impl Matcher<'_> {
                 .iter()
                 .filter(|p| self.policy.wanted(a, p.doc as usize) && (!restricted || judged.is_shown(p.doc)))
             {
-                found.push((p.doc, Hit { a: TokenAt(text_u32(position)), b: TokenAt(p.position) }));
+                found.push((p.doc, Hit { a: TokenAt(saturating_u32(position)), b: TokenAt(p.position) }));
             }
         }
         drop(lists);
@@ -273,7 +273,7 @@ impl Matcher<'_> {
         let Some(h) = doc.simhash else {
             return Ok((Vec::new(), true));
         };
-        let after = self.policy.simhash_after_suspect().then_some(index_u32(a));
+        let after = self.policy.simhash_after_suspect().then_some(saturating_u32(a));
         let mut close: Vec<(u32, u32)> = self
             .index
             .simhash_neighbours(h, after, 4 * MAX_SIMHASH_CANDIDATES)?

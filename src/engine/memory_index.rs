@@ -12,7 +12,7 @@ use crate::fingerprint::keywords::KeywordPrint;
 use crate::fingerprint::{DocumentFingerprints, Fingerprint};
 use crate::index::{InvertedIndex, Posting, Postings, ReferenceIndex, Signal, SimhashIndex, StoreError};
 use crate::matching::char_seeds;
-use crate::model::{DocumentEntry, index_u32};
+use crate::model::{DocumentEntry, saturating_u32};
 use crate::normalize::NormalizeOptions;
 
 /// One document after reading: its entry for the report and its fingerprints.
@@ -69,7 +69,7 @@ pub(super) fn take_kgrams(docs: &mut [Loaded], is_reference: IsReference) -> Inv
         .flat_map_iter(|(id, d)| {
             let keep = is_reference(d);
             let kgrams = d.prints.as_mut().map(|p| std::mem::take(&mut p.kgrams)).unwrap_or_default();
-            let doc = index_u32(id);
+            let doc = saturating_u32(id);
             kgrams.into_iter().filter(move |_| keep).map(move |f| (f.hash, Posting { doc, position: f.position }))
         })
         .collect();
@@ -91,7 +91,7 @@ pub(super) fn take_char_grams(
             let taken = d.prints.as_mut().and_then(|p| p.char_grams.take());
             let normalize = normalize.filter(|_| is_reference(d))?;
             let grams = taken.unwrap_or_else(|| grams_of_text(&d.entry.text[..d.compared], normalize));
-            Some((index_u32(id), grams))
+            Some((saturating_u32(id), grams))
         })
         .collect();
     char_seeds::gram_index(grams)
@@ -110,13 +110,13 @@ impl<'a> MemoryIndex<'a> {
             .par_iter()
             .enumerate()
             .filter(|(_, d)| is_reference(d))
-            .filter_map(|(id, d)| Some((index_u32(id), d.prints.as_ref()?)))
+            .filter_map(|(id, d)| Some((saturating_u32(id), d.prints.as_ref()?)))
             .flat_map_iter(|(doc, p)| p.sentences.iter().map(move |s| (s.hash, Posting { doc, position: s.start })))
             .collect();
         let mut simhashes = SimhashIndex::new(simhash_threshold);
         for (id, d) in docs.iter().enumerate().filter(|(_, d)| is_reference(d)) {
             if let Some(h) = d.entry.simhash {
-                simhashes.insert(index_u32(id), h);
+                simhashes.insert(saturating_u32(id), h);
             }
         }
         let references = docs.iter().filter(|d| is_reference(d)).count();

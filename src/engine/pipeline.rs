@@ -24,7 +24,7 @@ use crate::index::{ReferenceIndex, StoreError, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::meaning::SharedMeaning;
-use crate::model::index_u32;
+use crate::model::saturating_u32;
 use crate::model::{DocError, Notice};
 use crate::model::{DocumentEntry, Pair};
 use crate::normalize::{self, folded_text};
@@ -392,7 +392,7 @@ fn add_stored_references(per_suspect: &mut [Vec<Pair>], docs: &mut Vec<Loaded>, 
     let first = docs.len();
     for (n, &id) in ids.iter().enumerate() {
         docs.push(Loaded {
-            entry: stored.entry(index_u32(id), first + n),
+            entry: stored.entry(saturating_u32(id), first + n),
             also_reference: false,
             compared: 0,
             prints: None,

@@ -12,7 +12,7 @@
 
 use super::attribution::{attributed, blank_line_at};
 use crate::fingerprint::simhash::Dictionary;
-use crate::model::text_u32;
+use crate::model::saturating_u32;
 
 /// Opening and closing marks of a quotation.
 const PAIRS: [(char, char); 5] = [('“', '”'), ('‘', '’'), ('「', '」'), ('『', '』'), ('"', '"')];
@@ -61,7 +61,7 @@ fn quotations(chars: &[char], dictionary: &Dictionary) -> Vec<(u32, u32)> {
         };
         let inner = &chars[i + 1..end];
         if inner.len() >= MIN_QUOTE_CHARS && is_phrase(inner) && attributed(chars, i, end, dictionary) {
-            spans.push((text_u32(i), text_u32(end) + 1));
+            spans.push((saturating_u32(i), saturating_u32(end) + 1));
         }
         i = end + 1;
     }
@@ -126,7 +126,7 @@ fn bibliography_start(chars: &[char]) -> Option<u32> {
         }
         let line: String = chars[line_start..i].iter().collect();
         if line_start * 2 >= chars.len() && is_bibliography_heading(&line) {
-            return Some(text_u32(line_start));
+            return Some(saturating_u32(line_start));
         }
         line_start = i + 1;
     }
@@ -147,13 +147,13 @@ fn bibliography_end(chars: &[char], start: usize) -> u32 {
         let line: String = chars[line_start..i].iter().collect();
         let blank = line.trim().is_empty();
         if !first && !blank && is_section_heading(&line, previous_blank) {
-            return text_u32(line_start);
+            return saturating_u32(line_start);
         }
         first = false;
         previous_blank = blank;
         line_start = i + 1;
     }
-    text_u32(chars.len())
+    saturating_u32(chars.len())
 }
 
 /// Whether `line` (after a blank line when `after_blank`) heads a new section.

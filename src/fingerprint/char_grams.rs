@@ -9,7 +9,7 @@
 
 use super::winnow::Fingerprint;
 use crate::hash::fmix64;
-use crate::model::text_u32;
+use crate::model::saturating_u32;
 use crate::normalize::{NormalizeOptions, StreamSink, is_single_char_token, tokenize_into};
 
 /// Characters in a gram, as positions count them.
@@ -135,7 +135,7 @@ impl GramWinnower {
         if let Some(&(i, hash)) = self.window.first()
             && self.last != Some(i)
         {
-            self.kept.push(Fingerprint { hash, position: text_u32(i) });
+            self.kept.push(Fingerprint { hash, position: saturating_u32(i) });
             self.last = Some(i);
         }
     }

@@ -3,7 +3,7 @@
 //! longest sentences — as a cheap whole-document repost key.
 
 use crate::hash::fmix64;
-use crate::model::text_u32;
+use crate::model::saturating_u32;
 use crate::normalize::Token;
 
 /// How many of the longest sentences make up the nshash key.
@@ -21,7 +21,7 @@ pub struct SentenceFingerprint {
 
 /// Hashes every sentence with at least `min_tokens` tokens.
 pub fn sentence_fingerprints(tokens: &[Token], sentence_starts: &[u32], min_tokens: usize) -> Vec<SentenceFingerprint> {
-    let ends = sentence_starts.iter().skip(1).copied().chain(std::iter::once(text_u32(tokens.len())));
+    let ends = sentence_starts.iter().skip(1).copied().chain(std::iter::once(saturating_u32(tokens.len())));
     sentence_starts
         .iter()
         .zip(ends)

@@ -5,7 +5,7 @@
 //! Guarantee: two texts sharing a run of at least `t = w + k − 1` tokens share at least
 //! one fingerprint, because that run holds a whole window of identical k-gram hashes.
 
-use crate::model::text_u32;
+use crate::model::saturating_u32;
 use std::collections::VecDeque;
 
 /// A selected k-gram: its hash and the position (token index) of its first token.
@@ -37,7 +37,7 @@ pub fn winnow(hashes: &[u64], w: usize) -> Vec<Fingerprint> {
             && let Some(&min) = deque.front()
             && last != Some(min)
         {
-            out.push(Fingerprint { hash: hashes[min], position: text_u32(min) });
+            out.push(Fingerprint { hash: hashes[min], position: saturating_u32(min) });
             last = Some(min);
         }
     }

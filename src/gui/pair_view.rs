@@ -17,7 +17,7 @@ use super::i18n_class::ClassTr;
 use super::i18n_review::ReviewTr;
 use super::state::{PairView, State};
 use crate::ingest::{FileDates, a_came_first};
-use crate::model::{CharAt, CharIndex, Flag, text_u32};
+use crate::model::{CharAt, CharIndex, Flag, saturating_u32};
 use crate::report::marks::Mark;
 use crate::report::palette::{KindStyle, WORD_COLOUR, kind_style, runs, word_ranges};
 use crate::report::words::{KINDS, Words};
@@ -667,7 +667,7 @@ fn side_ui(ui: &mut egui::Ui, side: &Side, view: &PairView, layout: &mut PairLay
                 if response.clicked()
                     && let Some(pos) = response.interact_pointer_pos()
                 {
-                    let at = text_u32(galley.cursor_from_pos(pos - response.rect.min).index.0);
+                    let at = saturating_u32(galley.cursor_from_pos(pos - response.rect.min).index.0);
                     if let Some(passage) = side_ranges.iter().position(|&(s, e)| s <= at && at < e) {
                         actions.push(Action::PassageClicked { side: column, passage });
                     }

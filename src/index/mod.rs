@@ -8,7 +8,7 @@ pub mod source;
 pub use simhash_index::SimhashIndex;
 pub use source::{Glance, Postings, ReferenceIndex, Signal, StoreError, StoredReferences};
 
-use crate::model::{index_u32, usize_from};
+use crate::model::{saturating_u32, usize_from};
 use rayon::slice::ParallelSliceMut;
 
 /// One occurrence of a fingerprint: which document, at which token.
@@ -96,10 +96,10 @@ impl InvertedIndex {
         for (i, entry) in entries.iter().enumerate() {
             if keys.last() != Some(&entry.0) {
                 keys.push(entry.0);
-                starts.push(index_u32(i));
+                starts.push(saturating_u32(i));
             }
         }
-        starts.push(index_u32(entries.len()));
+        starts.push(saturating_u32(entries.len()));
         let bits = bucket_bits(keys.len());
         let mut buckets = Vec::with_capacity((1 << bits) + 1);
         let mut next = 0usize;
@@ -107,9 +107,9 @@ impl InvertedIndex {
             while next < keys.len() && top_bits(keys[next], bits) < bucket {
                 next += 1;
             }
-            buckets.push(index_u32(next));
+            buckets.push(saturating_u32(next));
         }
-        buckets.push(index_u32(keys.len()));
+        buckets.push(saturating_u32(keys.len()));
         let postings = entries.into_iter().map(|e| e.1).collect();
         Self { keys, starts, buckets, postings }
     }

@@ -5,7 +5,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::fingerprint::simhash::hamming;
-use crate::model::index_u32;
+use crate::model::saturating_u32;
 
 /// Finds every indexed SimHash within a fixed Hamming distance.
 #[derive(Debug)]
@@ -34,7 +34,7 @@ impl SimhashIndex {
 
     /// Adds document `doc` with SimHash `value`.
     pub fn insert(&mut self, doc: u32, value: u64) {
-        let slot = index_u32(self.values.len());
+        let slot = saturating_u32(self.values.len());
         self.values.push((doc, value));
         for (bucket, &range) in self.buckets.iter_mut().zip(&self.blocks) {
             bucket.entry(Self::block(value, range)).or_default().push(slot);

@@ -12,7 +12,7 @@ use super::error::Failure;
 use super::hidden::{self, MARK_CLOSE, MARK_OPEN};
 use super::xml::{self, Node, WalkError};
 use super::{Format, IngestLimits};
-use crate::model::{Flag, FlagKind, Notice, text_u32};
+use crate::model::{Flag, FlagKind, Notice, saturating_u32};
 
 /// Extracts the text of a .docx held in `bytes`.
 pub(crate) fn extract(bytes: &[u8], limits: &IngestLimits, budget: &Budget) -> Result<(String, Vec<Notice>), Failure> {
@@ -114,7 +114,7 @@ fn body(data: &[u8], budget: &Budget) -> Result<Body, WalkError> {
     let mut walker = Walker::default();
     let mut references: Vec<(bool, String, String)> = Vec::new();
     let mut depth = 0usize;
-    let mut in_section: Option<usize> = None;
+    let mut in_section = false;
     xml::walk(&xml::part_text(data), budget, |node| {
         match &node {
             Node::Open(name, e) => {
@@ -123,9 +123,9 @@ fn body(data: &[u8], budget: &Budget) -> Result<Body, WalkError> {
                 // the headers and footers docx readers show; one in a paragraph's
                 // properties ends an earlier section.
                 if *name == "sectPr" && depth == 3 {
-                    in_section = Some(depth);
+                    in_section = true;
                     references.clear();
-                } else if in_section.is_some() && matches!(*name, "headerReference" | "footerReference") {
+                } else if in_section && matches!(*name, "headerReference" | "footerReference") {
                     let kind = xml::attr(e, "type").unwrap_or_else(|| "default".to_string());
                     if let Some(id) = xml::attr(e, "id") {
                         references.push((*name == "headerReference", kind, id));
@@ -133,8 +133,8 @@ fn body(data: &[u8], budget: &Budget) -> Result<Body, WalkError> {
                 }
             }
             Node::Close(name) => {
-                if *name == "sectPr" && in_section == Some(depth) {
-                    in_section = None;
+                if *name == "sectPr" && depth == 3 {
+                    in_section = false;
                 }
                 depth = depth.saturating_sub(1);
             }
@@ -182,7 +182,7 @@ impl Text {
             let after = &rest[open + MARK_OPEN.len_utf8()..];
             let close = after.find(MARK_CLOSE).unwrap_or(after.len());
             let hidden: u32 = after[..close].parse().unwrap_or(0);
-            let at = text_u32(self.0.chars().count());
+            let at = saturating_u32(self.0.chars().count());
             self.1.add(at, at, hidden);
             rest = after.get(close + MARK_CLOSE.len_utf8()..).unwrap_or("");
         }

@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 
 use super::contain::Budget;
 use super::xml::{self, Node, WalkError};
-use crate::model::text_u32;
+use crate::model::saturating_u32;
 
 /// Opens a hidden-run marker (a noncharacter: never in a document's text).
 pub(crate) const MARK_OPEN: char = '\u{FDD0}';
@@ -311,7 +311,7 @@ fn run_props(run: &[Event<'_>], paragraph: &Props, styles: &Styles) -> (Props, u
                 _ => {}
             },
             Event::Text(t) if in_text => {
-                chars = chars.saturating_add(text_u32(t.xml10_content().chars().count()));
+                chars = chars.saturating_add(saturating_u32(t.xml10_content().chars().count()));
             }
             Event::GeneralRef(_) | Event::CData(_) if in_text => chars = chars.saturating_add(1),
             _ => {}

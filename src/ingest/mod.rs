@@ -212,7 +212,7 @@ fn finish(
     sha256: String,
     fail: &dyn Fn(Failure) -> IngestError,
 ) -> Result<Extracted, IngestError> {
-    // Never more than a position counts (`model::text_u32`), whatever the limit says.
+    // Never more than a position counts (`model::saturating_u32`), whatever the limit says.
     let most = limits.max_text_bytes.min(u64::from(u32::MAX));
     if text.len() as u64 > most {
         return Err(fail(Failure::Corrupt(format, format!("more than {most} bytes of text"))));

@@ -17,7 +17,7 @@ use super::error::Failure;
 use super::layout::{self, Glyph, Page};
 use super::pdf_hidden::{RAISED_BEYOND, raise_unseen_text};
 use super::{Format, IngestLimits};
-use crate::model::{Flag, FlagKind, Notice, text_u32};
+use crate::model::{Flag, FlagKind, Notice, saturating_u32};
 use crate::normalize::lookalike::unified_ideograph;
 
 /// Extracts the text of the PDF held in `bytes`.
@@ -256,7 +256,7 @@ impl OutputDev for Collector {
         let raised = y.abs() > RAISED_BEYOND;
         if size < MIN_GLYPH_SIZE || raised || (has_box && outside) {
             if !text.trim().is_empty() {
-                self.hidden = self.hidden.saturating_add(text_u32(text.chars().count()));
+                self.hidden = self.hidden.saturating_add(saturating_u32(text.chars().count()));
             }
             return Ok(());
         }

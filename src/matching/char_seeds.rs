@@ -25,7 +25,7 @@ use super::{LazyStream, overlaps};
 use crate::fingerprint::char_grams::{GRAM_CHARS, GRAM_LEN, gram_hashes, grams_of_text, is_gram};
 use crate::fingerprint::{Fingerprint, FingerprintedDoc};
 use crate::index::{InvertedIndex, Posting, ReferenceIndex, Signal, StoreError};
-use crate::model::{Passage, text_u32};
+use crate::model::{Passage, saturating_u32};
 use crate::normalize::{CharStream, NormalizeOptions};
 
 /// A gram held by more reference positions than this says nothing (a common syllable).
@@ -138,7 +138,7 @@ impl<'a> ShortSearch<'a> {
         let stream = suspect.stream.get();
         let hashes = gram_hashes(&stream.chars);
         let (at, looked_up): (Vec<u32>, Vec<u64>) =
-            hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (text_u32(i), h)).unzip();
+            hashes.iter().enumerate().filter(|(_, h)| is_gram(**h)).map(|(i, &h)| (saturating_u32(i), h)).unzip();
         let lists = lookup(&looked_up)?;
         // (reference, suspect index, diagonal), in suspect order.
         let mut hits: Vec<(u32, u32, i64)> = Vec::new();
@@ -436,7 +436,7 @@ fn grow(a: &CharStream, b: &CharStream, i: u32, j: u32) -> Option<((u32, u32), (
     };
     let (fa, fb) = extend(ahead(&a.chars, i + q), ahead(&b.chars, j + q), X_DROP);
     let (ba, bb) = extend(&back(&a.chars, i), &back(&b.chars, j), X_DROP);
-    Some(((text_u32(i - ba), text_u32(i + q + fa)), (text_u32(j - bb), text_u32(j + q + fb))))
+    Some(((saturating_u32(i - ba), saturating_u32(i + q + fa)), (saturating_u32(j - bb), saturating_u32(j + q + fb))))
 }
 
 /// Up to [`MAX_EXTENSION`] characters of `s` from `at` on.

@@ -12,7 +12,7 @@ use super::{
     FoundPassage, Hit, PairContext, Seed, Side, StreamBox, TokenSeed, exact_coverage, merge_passages, passages_in_box,
     stream_end, token_span,
 };
-use crate::model::{Passage, StreamAt, text_u32};
+use crate::model::{Passage, StreamAt, saturating_u32};
 
 /// Documents longer than this many normalized characters (either side) are not aligned
 /// densely as a whole when no k-gram hit says where to look: the cost grows with their
@@ -98,7 +98,13 @@ fn dense_boxes(suspect: Side, reference: Side, found: &[Passage], hits: &[Hit], 
     let rough: Vec<TokenSeed> = hits
         .iter()
         .filter(in_range)
-        .map(|h| Seed { a_at: h.a, b_at: h.b, len: text_u32(k), a: token_span(ta, h.a, k), b: token_span(tb, h.b, k) })
+        .map(|h| Seed {
+            a_at: h.a,
+            b_at: h.b,
+            len: saturating_u32(k),
+            a: token_span(ta, h.a, k),
+            b: token_span(tb, h.b, k),
+        })
         .collect();
     let min_exact = ctx.tuning.min_exact(ctx.min_chars);
     // Character spans (a, b) of the groups worth a look; the streams are built only when

@@ -35,7 +35,7 @@ use rustc_hash::FxHashMap;
 
 use crate::fingerprint::DocumentFingerprints;
 use crate::hash::fmix64;
-use crate::model::{Passage, StreamAt, TokenAt, text_u32};
+use crate::model::{Passage, StreamAt, TokenAt, saturating_u32};
 use crate::normalize::{CharStream, NormalizeOptions, Token, char_stream, is_single_char_token};
 use cluster::{Spanned, cluster};
 
@@ -245,12 +245,12 @@ fn stream_range_span(s: &CharStream, (start, end): (StreamAt, StreamAt)) -> (u32
 
 /// First stream index at or after character offset `offset`.
 fn stream_index(s: &CharStream, offset: u32) -> StreamAt {
-    StreamAt(text_u32(s.offsets.partition_point(|&o| o < offset)))
+    StreamAt(saturating_u32(s.offsets.partition_point(|&o| o < offset)))
 }
 
 /// The end of a stream: one past its last character.
 fn stream_end(s: &CharStream) -> StreamAt {
-    StreamAt(text_u32(s.chars.len()))
+    StreamAt(saturating_u32(s.chars.len()))
 }
 
 /// A half-open range of stream indices on each side.
@@ -351,7 +351,7 @@ fn rough_seeds(
 ) -> Vec<TokenSeed> {
     hits.iter()
         .filter(|h| h.a.index() < suspect.len() && h.b.index() < b_len)
-        .map(|h| Seed { a_at: h.a, b_at: h.b, len: text_u32(k), a: token_span(suspect, h.a, k), b: b_span(h.b) })
+        .map(|h| Seed { a_at: h.a, b_at: h.b, len: saturating_u32(k), a: token_span(suspect, h.a, k), b: b_span(h.b) })
         .collect()
 }
 
@@ -512,7 +512,7 @@ fn grams(stream: &[char], (lo, hi): (StreamAt, StreamAt), weight: u32) -> Vec<Op
                 h = fmix64(h ^ c as u64);
                 w += if is_single_char_token(c) { 3 } else { 1 };
                 if w >= weight {
-                    return Some((h, text_u32(n) + 1));
+                    return Some((h, saturating_u32(n) + 1));
                 }
             }
             None
@@ -638,7 +638,7 @@ fn extend_ends(sa: &CharStream, rb: &CharStream, span: StreamBox, ctx: &PairCont
     let x_drop = ctx.tuning.extension_x_drop;
     let (mut a, mut b) = (span.a, span.b);
     let (fa, fb) = extend::extend(&sa.chars[a.1.index()..], &rb.chars[b.1.index()..], x_drop);
-    let grown = StreamBox { a: (a.1, a.1 + text_u32(fa)), b: (b.1, b.1 + text_u32(fb)) };
+    let grown = StreamBox { a: (a.1, a.1 + saturating_u32(fa)), b: (b.1, b.1 + saturating_u32(fb)) };
     if fa > 0 && fb > 0 && !touches_mask(sa, rb, grown, ctx) {
         (a.1, b.1) = (grown.a.1, grown.b.1);
     }
@@ -647,7 +647,7 @@ fn extend_ends(sa: &CharStream, rb: &CharStream, span: StreamBox, ctx: &PairCont
     };
     let (ra, rb_rev) = (back(&sa.chars, a.0), back(&rb.chars, b.0));
     let (ba, bb) = extend::extend(&ra, &rb_rev, x_drop);
-    let grown = StreamBox { a: (a.0.back(text_u32(ba)), a.0), b: (b.0.back(text_u32(bb)), b.0) };
+    let grown = StreamBox { a: (a.0.back(saturating_u32(ba)), a.0), b: (b.0.back(saturating_u32(bb)), b.0) };
     if ba > 0 && bb > 0 && !touches_mask(sa, rb, grown, ctx) {
         (a.0, b.0) = (grown.a.0, grown.b.0);
     }

@@ -6,7 +6,7 @@
 use super::cluster::cluster;
 use super::{Hit, PairContext, SUPPORT_RADIUS, SUPPORT_SHIFT, group_opens_box, rough_seeds};
 use crate::fingerprint::GlancedKeys;
-use crate::model::{TokenAt, text_u32};
+use crate::model::{TokenAt, saturating_u32};
 use crate::normalize::Token;
 
 /// Whether a reference known only by its token keys may open a box with `suspect`
@@ -23,7 +23,7 @@ pub fn may_open_box(suspect: &[Token], reference: &GlancedKeys<'_>, hits: &[Hit]
     let b_len = reference.len();
     // The reference's text is not read: its side of each hit spans its k tokens, counted
     // in tokens, which never makes a gap wider than in characters (see above).
-    let rough = rough_seeds(hits, suspect, b_len, k, |b: TokenAt| (b.0, text_u32((b.index() + k).min(b_len))));
+    let rough = rough_seeds(hits, suspect, b_len, k, |b: TokenAt| (b.0, saturating_u32((b.index() + k).min(b_len))));
     let same = |i: usize, j: usize| reference.holds(j, suspect[i].hash);
     cluster(rough, tuning.rough_gap_chars, tuning.rough_gap_chars)
         .iter()
@@ -40,9 +40,10 @@ pub fn may_open_box(suspect: &[Token], reference: &GlancedKeys<'_>, hits: &[Hit]
 pub fn glance_windows(hits: &[Hit], ctx: &PairContext) -> Vec<(u32, u32)> {
     let k = ctx.k.max(1);
     let reach = (SUPPORT_RADIUS + SUPPORT_SHIFT).max(ctx.min_chars);
-    let token = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
-    let mut around: Vec<(u32, u32)> =
-        hits.iter().map(|h| (token(h.b.index().saturating_sub(reach)), token(h.b.index() + k + reach))).collect();
+    let mut around: Vec<(u32, u32)> = hits
+        .iter()
+        .map(|h| (saturating_u32(h.b.index().saturating_sub(reach)), saturating_u32(h.b.index() + k + reach)))
+        .collect();
     around.sort_unstable();
     join_windows(around, 0)
 }

@@ -9,6 +9,7 @@ use std::path::Path;
 use rustc_hash::FxHashMap;
 
 use super::MeaningError;
+use crate::model::saturating_u32;
 use crate::normalize::to_simplified;
 
 /// The first line of a dictionary file, before its format version.
@@ -54,15 +55,17 @@ pub struct Dictionary {
 impl Dictionary {
     /// Reads the dictionary file at `path`.
     pub fn load(path: &Path) -> Result<Self, MeaningError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| MeaningError::Read { path: path.to_path_buf(), source })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|source| MeaningError::Read { path: path.to_path_buf(), source })?;
         Self::parse(&text, path)
     }
 
     /// Reads the text of a dictionary file; `path` names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Self, MeaningError> {
-        let damaged =
-            |line: usize, what: &str| MeaningError::Damaged { path: path.to_path_buf(), what: format!("line {}: {what}", line + 1) };
+        let damaged = |line: usize, what: &str| MeaningError::Damaged {
+            path: path.to_path_buf(),
+            what: format!("line {}: {what}", line + 1),
+        };
         let mut lines = text.lines().enumerate();
         let version = lines.next().and_then(|(_, first)| first.strip_prefix(HEADER));
         let Some(version) = version else { return Err(MeaningError::NotAModel { path: path.to_path_buf() }) };
@@ -89,14 +92,16 @@ impl Dictionary {
                     let (Some(word), Some(ids)) = (fields.next(), fields.next()) else {
                         return Err(damaged(number, "a Chinese word without its lemmas"));
                     };
-                    let ids = parse_ids(ids, lemma_count).ok_or_else(|| damaged(number, "a lemma number out of range"))?;
+                    let ids =
+                        parse_ids(ids, lemma_count).ok_or_else(|| damaged(number, "a lemma number out of range"))?;
                     dictionary.chinese.insert(word.into(), ids);
                 }
                 Some("E") => {
                     let (Some(form), Some(id)) = (fields.next(), fields.next()) else {
                         return Err(damaged(number, "an English form without its lemma"));
                     };
-                    let ids = parse_ids(id, lemma_count).ok_or_else(|| damaged(number, "a lemma number out of range"))?;
+                    let ids =
+                        parse_ids(id, lemma_count).ok_or_else(|| damaged(number, "a lemma number out of range"))?;
                     let [id] = *ids else { return Err(damaged(number, "an English form with several lemmas")) };
                     dictionary.forms.insert(form.into(), id);
                 }
@@ -155,9 +160,9 @@ impl Dictionary {
                 word.clear();
                 word.extend(&run[i..i + length]);
                 if let Some(lemmas) = self.chinese.get(word.as_str()) {
-                    let from = start + offset(i);
+                    let from = start + saturating_u32(i);
                     if !lemmas.is_empty() {
-                        found.push(ChineseWord { chars: from..from + offset(length), lemmas });
+                        found.push(ChineseWord { chars: from..from + saturating_u32(length), lemmas });
                     }
                     step = length;
                     break;
@@ -181,7 +186,7 @@ impl Dictionary {
             } else if !word.is_empty() {
                 let trimmed = word.trim_end_matches('-');
                 if let Some(lemma) = self.english(trimmed) {
-                    found.push(EnglishWord { start, end: start + offset(trimmed.chars().count()), lemma });
+                    found.push(EnglishWord { start, end: start + saturating_u32(trimmed.chars().count()), lemma });
                 }
                 word.clear();
             }
@@ -199,11 +204,6 @@ fn parse_ids(text: &str, count: usize) -> Option<Box<[Lemma]>> {
     text.split(' ')
         .map(|id| id.parse::<Lemma>().ok().filter(|&id| usize::try_from(id).is_ok_and(|id| id < count)))
         .collect()
-}
-
-/// A count of characters as a code-point offset (texts here are far below 4 G characters).
-fn offset(count: usize) -> u32 {
-    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
 /// A CJK unified ideograph (the basic block and extension A), the characters the

@@ -4,7 +4,7 @@
 //! (one unknown id for a character no piece starts with).
 
 use super::asset::Piece;
-use crate::model::index_u32;
+use crate::model::saturating_u32;
 
 /// The id of `<unk>`, `<s>` and `</s>`.
 pub const UNK: u32 = 0;
@@ -142,7 +142,7 @@ impl Trie {
                     Ok(k) => list[k].1 as usize,
                     Err(k) => {
                         let new = children.len();
-                        children[node].insert(k, (byte, index_u32(new)));
+                        children[node].insert(k, (byte, saturating_u32(new)));
                         children.push(Vec::new());
                         piece.push(0);
                         new
@@ -158,13 +158,13 @@ impl Trie {
         let mut labels = Vec::new();
         let mut targets = Vec::new();
         for list in &children {
-            first.push(index_u32(labels.len()));
+            first.push(saturating_u32(labels.len()));
             for &(b, t) in list {
                 labels.push(b);
                 targets.push(t);
             }
         }
-        first.push(index_u32(labels.len()));
+        first.push(saturating_u32(labels.len()));
         Trie { first, labels, targets, piece }
     }
 

@@ -10,6 +10,7 @@ use super::dictionary::Dictionary;
 use super::evidence::{Overlap, overlap};
 use super::units::{Language, Unit};
 use super::{Embedding, cosine};
+use crate::model::saturating_u32;
 
 /// Neighbours averaged for a unit's usual closeness (the margin's denominator).
 const NEIGHBOURS: usize = 4;
@@ -84,8 +85,7 @@ pub fn align_translated(
     background: &[Embedding],
     dictionary: &Dictionary,
 ) -> Vec<Vec<Translated>> {
-    let closeness: Vec<Vec<Vec<f32>>> =
-        references.iter().map(|reference| cosines(suspect, reference)).collect();
+    let closeness: Vec<Vec<Vec<f32>>> = references.iter().map(|reference| cosines(suspect, reference)).collect();
     let suspect_usual = suspect_usual(suspect, &closeness, background);
     references
         .iter()
@@ -211,7 +211,7 @@ fn passage(suspect: &Side<'_>, reference: &Side<'_>, chain: &[Hit], dictionary: 
         chain.iter().map(|h| (range(&suspect.units[h.suspect]), range(&reference.units[h.reference]))).collect();
     let inside = suspect.units[first.suspect..=last.suspect].len();
     (score >= MIN_SCORE).then(|| Translated {
-        suspect_units: u32::try_from(inside).unwrap_or(u32::MAX),
+        suspect_units: saturating_u32(inside),
         aligned_ranges,
         a,
         b,

@@ -29,7 +29,7 @@ impl<'t> CharIndex<'t> {
 
     /// How many characters the text has.
     pub fn chars(&self) -> u32 {
-        u32::try_from(self.starts.len() - 1).unwrap_or(u32::MAX)
+        super::position::saturating_u32(self.starts.len() - 1)
     }
 
     /// The byte offset of character `at` (the text's length for one past its end).

@@ -30,7 +30,7 @@ pub use language::Language;
 pub use notice::{DocError, Notice};
 pub use pair::Pair;
 pub use passage::{Alternative, Passage, PassageKind, Span, Translation, union_length};
-pub use position::{CharAt, StreamAt, TokenAt, index_u32, text_u32, usize_from};
+pub use position::{CharAt, StreamAt, TokenAt, saturating_u32, usize_from};
 pub use role::{Mode, Role};
 pub use skipped::{SkipReason, Skipped};
 pub use utc::utc_minute;

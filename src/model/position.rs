@@ -2,24 +2,18 @@
 //! index of a token in the document's token list ([`TokenAt`]), the index of a character
 //! in its normalized character stream ([`StreamAt`]), and the character offset in its
 //! extracted text ([`CharAt`]; a passage keeps its ends as plain `u32`, as reports state
-//! them). All three were
-//! once `u32`, and a seed could hold "a token or a stream index"; now a token index
+//! them). All three were once `u32`, and a seed could hold "a token or a stream index"; now a token index
 //! cannot be used where a stream index is meant, and each conversion is a named function
 //! of the stream or the token list that knows both coordinates.
 
 use std::ops::{Add, Sub};
 
-/// A count or an offset within one document's text (characters, tokens, bytes, grams), as
-/// positions hold it: ingest refuses a text of more than `u32::MAX` bytes, so it fits;
-/// should one not, it saturates rather than wrap onto another place.
-pub fn text_u32(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-/// The index or count of what one process holds in memory as `u32` ids do: the documents
-/// of a check or an index, entries, postings, passages, labels; far fewer than 2^32 fit
-/// in memory, so it fits; should one not, it saturates.
-pub fn index_u32(n: usize) -> u32 {
+/// A count, offset or index as the `u32` positions and ids hold it: within one text
+/// (characters, tokens, bytes, grams: ingest refuses a text of more than `u32::MAX`
+/// bytes) or among what one process holds in memory (documents, entries, postings,
+/// passages: far fewer than 2^32 fit), so it fits; should one not, it saturates rather
+/// than wrap onto another place.
+pub fn saturating_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::hash::{WordHasher, fmix64, hash_char};
-use crate::model::text_u32;
+use crate::model::saturating_u32;
 use folded::Folded;
 
 /// Which normalizations run before tokens are hashed. All on by default.
@@ -285,7 +285,7 @@ fn scan(
         if !single && (c.is_alphanumeric() || (in_word && is_combining_mark(c))) {
             if !in_word {
                 if !sentence_open {
-                    out.sentence_starts.push(text_u32(out.tokens.len()));
+                    out.sentence_starts.push(saturating_u32(out.tokens.len()));
                     sentence_open = true;
                 }
                 in_word = true;
@@ -301,7 +301,7 @@ fn scan(
         flush(&mut out, &mut word, &mut in_word, word_start, word_end);
         if single {
             if !sentence_open {
-                out.sentence_starts.push(text_u32(out.tokens.len()));
+                out.sentence_starts.push(saturating_u32(out.tokens.len()));
                 sentence_open = true;
             }
             out.tokens.push(Token { hash: hash_char(c), start: offset, end: offset + 1 });
@@ -315,7 +315,7 @@ fn scan(
         }
         if !options.drop_punctuation && !c.is_whitespace() && !c.is_control() {
             if !sentence_open {
-                out.sentence_starts.push(text_u32(out.tokens.len()));
+                out.sentence_starts.push(saturating_u32(out.tokens.len()));
                 sentence_open = true;
             }
             out.tokens.push(Token { hash: fmix64(hash_char(c) ^ 0x7075_6e63), start: offset, end: offset + 1 });

@@ -3,7 +3,7 @@
 
 use super::PassageKind;
 use crate::model::Passage;
-use crate::model::{index_u32, text_u32};
+use crate::model::saturating_u32;
 
 /// Light background colours for passages (black text stays readable on each), in order:
 /// passage `i` of a pair gets `PASSAGE_COLOURS[i % len]` on both sides.
@@ -121,15 +121,15 @@ pub fn runs(chars: u32, ranges: &[(u32, u32)]) -> Vec<Run> {
     for (i, &(start, end)) in ranges.iter().enumerate().rev() {
         let (start, end) = (start.min(chars) as usize, end.min(chars) as usize);
         if start < end {
-            owner[start..end].fill(index_u32(i));
+            owner[start..end].fill(saturating_u32(i));
         }
     }
     let mut out: Vec<Run> = Vec::new();
     for (pos, &o) in owner.iter().enumerate() {
         let passage = (o != NONE).then_some(o as usize);
         match out.last_mut() {
-            Some(last) if last.passage == passage => last.end = text_u32(pos) + 1,
-            _ => out.push(Run { start: text_u32(pos), end: text_u32(pos) + 1, passage }),
+            Some(last) if last.passage == passage => last.end = saturating_u32(pos) + 1,
+            _ => out.push(Run { start: saturating_u32(pos), end: saturating_u32(pos) + 1, passage }),
         }
     }
     out

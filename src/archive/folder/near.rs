@@ -31,6 +31,7 @@ use super::rows;
 use crate::archive::codec::{half_probes, halves};
 use crate::archive::groups::near_by_simhash_alone;
 use crate::archive::records::NearRow;
+use crate::model::saturating_u32;
 
 /// A document's place in [`Held::docs`]; the end of a chain.
 const END: u32 = u32::MAX;
@@ -303,7 +304,7 @@ impl Sorted {
         }
         nshash.sort_unstable();
         let starts = [bucket_starts(&halves_of[0]), bucket_starts(&halves_of[1])];
-        Sorted { len: u32::try_from(docs.len()).unwrap_or(u32::MAX), halves: halves_of, starts, nshash }
+        Sorted { len: saturating_u32(docs.len()), halves: halves_of, starts, nshash }
     }
 
     /// Pushes the places of the documents whose half `i` is `value`.

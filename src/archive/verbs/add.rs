@@ -39,10 +39,11 @@ pub(in crate::archive) fn add<S: ArchiveStore>(
         Ok(checked) => summary.checked_for_groups = checked,
         Err(e) => summary.warnings.push((store.shown(), format!("groups by SimHash alone ({e})"))),
     }
-    if !options.sync.is_empty() && !cancel.is_cancelled() {
-        summary.dropped = drop_gone(store, &options.sync)?;
-    }
+    let dropped =
+        if options.sync.is_empty() || cancel.is_cancelled() { Ok(0) } else { drop_gone(store, &options.sync) };
+    // What the store left running ends with the add, whether the sync failed or not.
     store.finish_add(running);
+    summary.dropped = dropped?;
     sink.progress(Progress { stage: Stage::Done, done: 1, total: 1 });
     Ok(summary)
 }

@@ -4,7 +4,7 @@
 
 use crate::Report;
 use crate::ingest::{FileDates, file_dates};
-use crate::model::text_u32;
+use crate::model::saturating_u32;
 use crate::report::marks::{Mark, Marks};
 
 /// The open pair.
@@ -90,12 +90,12 @@ fn matches(text: &str, query: &str) -> Vec<(u32, u32)> {
     } else {
         (text, query)
     };
-    let needle_chars = text_u32(needle.chars().count());
+    let needle_chars = saturating_u32(needle.chars().count());
     let mut out = Vec::new();
     // Byte offsets to character offsets, counted forward once.
     let (mut byte, mut chars) = (0usize, 0u32);
     for (at, _) in hay.match_indices(needle) {
-        chars += hay.get(byte..at).map_or(0, |s| text_u32(s.chars().count()));
+        chars += hay.get(byte..at).map_or(0, |s| saturating_u32(s.chars().count()));
         byte = at;
         out.push((chars, chars + needle_chars));
         if out.len() >= MAX_MATCHES {

@@ -4,6 +4,7 @@
 //! source of its passages. Computed here, painted by [`super::passages`].
 
 use super::review::{ShownPair, ShownPassage};
+use crate::model::saturating_u32;
 
 /// Characters of the student's text shown before and after an excerpt's passages (cut
 /// back to a word's edge): about two printed lines.
@@ -43,7 +44,7 @@ pub struct Excerpt<'s, 'a> {
 /// order of the text; each passage is in exactly one excerpt.
 pub fn excerpts<'s, 'a>(text: &str, doc: usize, pairs: &[&'s ShownPair<'a>]) -> Vec<Excerpt<'s, 'a>> {
     let chars: Vec<char> = text.chars().collect();
-    let len = u32::try_from(chars.len()).unwrap_or(u32::MAX);
+    let len = saturating_u32(chars.len());
     let mut hits: Vec<Hit<'s, 'a>> = Vec::new();
     for &shown in pairs {
         let mine_a = shown.pair.a == doc;
@@ -91,7 +92,7 @@ fn context_start(chars: &[char], start: u32) -> u32 {
 /// Where the context after `end` stops: [`CONTEXT_CHARS`] on, moved back to the end of a
 /// word when that is near.
 fn context_end(chars: &[char], end: u32) -> u32 {
-    let len = u32::try_from(chars.len()).unwrap_or(u32::MAX);
+    let len = saturating_u32(chars.len());
     let to = end.saturating_add(CONTEXT_CHARS).min(len);
     if to == len {
         return len;

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::asset::{Asset, Tensor, packed_row_len, unpack_row};
-use super::gemm::{Packed, has_fma, matmul};
+use super::gemm::{Kernel, Packed, matmul};
 use super::pieces::{PieceCache, Rows};
 
 /// Dimensions of an embedding.
@@ -59,7 +59,7 @@ pub(crate) struct Encoder {
     cnn_b: Vec<f32>,
     dense: [Packed; 6],
     eps: f32,
-    fma: bool,
+    kernel: Kernel,
     cache: PieceCache,
 }
 
@@ -143,7 +143,7 @@ impl Encoder {
             cnn_b: take(t, "cnn_b", &[DIM])?,
             dense,
             eps: take(t, "eps", &[1])?.first().copied().unwrap_or(1e-12),
-            fma: has_fma(),
+            kernel: Kernel::detect(),
             cache: PieceCache::new(PIECE, CACHED_PIECES),
         })
     }
@@ -207,7 +207,7 @@ impl Encoder {
             t += ids.len();
         }
         let mut mean = vec![0.0f32; group.len() * DIM];
-        matmul(&sums, group.len(), &self.cnn_w, &mut mean, self.fma);
+        matmul(&sums, group.len(), &self.cnn_w, &mut mean, self.kernel);
         for (row, ids) in mean.chunks_exact_mut(DIM).zip(group) {
             let len = ids.len().max(1) as f32;
             for (v, b) in row.iter_mut().zip(&self.cnn_b) {
@@ -224,7 +224,7 @@ impl Encoder {
         let m = ids.len();
         let emb = self.lookup(ids);
         let mut x = vec![0.0f32; m * PROJ];
-        matmul(&emb, m, &self.proj, &mut x, self.fma);
+        matmul(&emb, m, &self.proj, &mut x, self.kernel);
         drop(emb);
         for (row, out) in x.chunks_exact_mut(PROJ).zip(rows.chunks_exact_mut(PIECE)) {
             add(row, &self.proj_b);
@@ -235,7 +235,7 @@ impl Encoder {
             let xs: Vec<f32> = x.chunks_exact(PROJ).flat_map(|r| &r[i * CNN..(i + 1) * CNN]).copied().collect();
             let width = br.n * CNN;
             let mut products = vec![0.0f32; m * width];
-            matmul(&xs, m, &br.w1, &mut products, self.fma);
+            matmul(&xs, m, &br.w1, &mut products, self.kernel);
             for (out, p) in rows.chunks_exact_mut(PIECE).zip(products.chunks_exact(width)) {
                 out[br.at..br.at + width].copy_from_slice(p);
             }
@@ -294,7 +294,7 @@ impl Encoder {
             }
         }
         let mut out = vec![0.0f32; n * CNN];
-        matmul(&window, n, w, &mut out, self.fma);
+        matmul(&window, n, w, &mut out, self.kernel);
         for (row, res) in out.chunks_exact_mut(CNN).zip(input.chunks_exact(CNN)) {
             for ((v, bias), r) in row.iter_mut().zip(b).zip(res) {
                 *v = (*v + bias).max(0.0) + r;
@@ -308,7 +308,7 @@ impl Encoder {
         let [d0, d1, p1, d2, p3, d3] = &self.dense;
         let mm = |a: &[f32], w: &Packed| {
             let mut c = vec![0.0f32; s * w.n];
-            matmul(a, s, w, &mut c, self.fma);
+            matmul(a, s, w, &mut c, self.kernel);
             c
         };
         let relu = |v: &mut [f32]| v.iter_mut().for_each(|x| *x = x.max(0.0));

@@ -1,12 +1,16 @@
 //! The one dense kernel of the encoder: `C = A · B` for a row-major `A` and a weight `B`
-//! packed once into 16-column panels, in 4 × 16 register tiles the compiler vectorizes —
-//! with AVX2 and FMA when the processor has them (chosen at run time), plain SIMD else.
+//! packed once into 16-column panels. The processor chooses the tile at run time
+//! ([`Kernel::detect`]): 8 × 32 in AVX-512 registers (`avx512.rs`), else 4 × 16 tiles the
+//! compiler vectorizes, with AVX2 and FMA when the processor has them, plain SIMD else.
+
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 
 /// Columns of a panel, rows of a tile.
-const NR: usize = 16;
+pub(super) const NR: usize = 16;
 const MR: usize = 4;
 /// Rows of `A` kept hot in cache while every panel of `B` passes over them.
-const MB: usize = 64;
+pub(super) const MB: usize = 64;
 
 /// A `k × n` weight matrix packed as `n / 16` panels of `k` rows of 16 columns (the last
 /// panel zero-padded), so a tile reads its strip of `B` contiguously.
@@ -14,7 +18,7 @@ const MB: usize = 64;
 pub struct Packed {
     pub k: usize,
     pub n: usize,
-    panels: Vec<f32>,
+    pub(super) panels: Vec<f32>,
 }
 
 impl Packed {
@@ -33,29 +37,65 @@ impl Packed {
     }
 }
 
-/// Whether the processor runs the AVX2 + FMA kernel.
-pub fn has_fma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+/// Which tile the processor runs, chosen once (the encoder keeps it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// 4 × 16 tiles in whatever SIMD the build targets.
+    Portable,
+    /// 4 × 16 tiles with AVX2 and fused multiply-adds.
+    Fma,
+    /// 8 × 32 tiles in AVX-512 registers.
+    Avx512,
+}
+
+impl Kernel {
+    /// The fastest tile this processor runs.
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let fma = std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma");
+            if fma && std::arch::is_x86_feature_detected!("avx512f") {
+                return Kernel::Avx512;
+            }
+            if fma {
+                return Kernel::Fma;
+            }
+        }
+        Kernel::Portable
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+
+    /// Every tile this processor runs (the tests compare them).
+    #[cfg(test)]
+    pub fn available() -> Vec<Kernel> {
+        let best = Kernel::detect();
+        [Kernel::Portable, Kernel::Fma, Kernel::Avx512].into_iter().filter(|k| *k <= best).collect()
     }
 }
 
-/// `c[m × n] = a[m × k] · b`, overwriting `c`. `fma` as [`has_fma`] said.
-pub fn matmul(a: &[f32], m: usize, b: &Packed, c: &mut [f32], fma: bool) {
-    debug_assert!(a.len() >= m * b.k && c.len() >= m * b.n);
-    #[cfg(target_arch = "x86_64")]
-    if fma {
-        // SAFETY: `fma` is only true when `has_fma` found AVX2 and FMA on this processor.
-        unsafe { matmul_fma(a, m, b, c) };
-        return;
+impl PartialOrd for Kernel {
+    fn partial_cmp(&self, other: &Kernel) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
-    let _ = fma;
-    matmul_generic::<false>(a, m, b, c);
+}
+
+impl Ord for Kernel {
+    fn cmp(&self, other: &Kernel) -> std::cmp::Ordering {
+        (*self as u8).cmp(&(*other as u8))
+    }
+}
+
+/// `c[m × n] = a[m × k] · b`, overwriting `c`, with the tile `kernel` ([`Kernel::detect`]).
+pub fn matmul(a: &[f32], m: usize, b: &Packed, c: &mut [f32], kernel: Kernel) {
+    assert!(a.len() >= m * b.k && c.len() >= m * b.n, "matmul: {m} × {} into {} values", b.k, c.len());
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Kernel::Avx512` is only chosen when `detect` found AVX-512F.
+        Kernel::Avx512 => unsafe { avx512::matmul(a, m, b, c) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Kernel::Fma` is only chosen when `detect` found AVX2 and FMA.
+        Kernel::Fma => unsafe { matmul_fma(a, m, b, c) },
+        _ => matmul_generic::<false>(a, m, b, c),
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -125,15 +165,16 @@ mod tests {
 
     #[test]
     fn matches_the_naive_product_on_odd_shapes() {
-        for &(m, k, n) in &[(1, 1, 1), (5, 7, 17), (67, 33, 40), (4, 256, 16)] {
+        for &(m, k, n) in &[(1, 1, 1), (5, 7, 17), (67, 33, 40), (4, 256, 16), (9, 20, 48), (130, 64, 80), (17, 3, 33)]
+        {
             let a: Vec<f32> = (0..m * k).map(|i| ((i * 7 % 13) as f32 - 6.0) / 5.0).collect();
             let b: Vec<f32> = (0..k * n).map(|i| ((i * 5 % 11) as f32 - 5.0) / 3.0).collect();
             let want = naive(&a, m, &b, k, n);
-            for fma in [false, has_fma()] {
+            for kernel in Kernel::available() {
                 let mut c = vec![f32::NAN; m * n];
-                matmul(&a, m, &Packed::new(&b, k, n), &mut c, fma);
+                matmul(&a, m, &Packed::new(&b, k, n), &mut c, kernel);
                 for (x, y) in c.iter().zip(&want) {
-                    assert!((x - y).abs() <= 1e-3 * (1.0 + y.abs()), "{m}x{k}x{n}: {x} vs {y}");
+                    assert!((x - y).abs() <= 1e-3 * (1.0 + y.abs()), "{kernel:?} {m}x{k}x{n}: {x} vs {y}");
                 }
             }
         }

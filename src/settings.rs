@@ -39,12 +39,19 @@ pub struct Settings {
     /// distributed join gives.
     pub short_copies: bool,
     /// Look for passages translated between Chinese and English with the meaning layer
-    /// (a sentence encoder and a bilingual dictionary shipped with Twinspot). Off by
-    /// default for now: the encoder embeds about 13,000 Chinese characters a second on
-    /// one core, too slow to run on every check (docs/meaning.md). Recorded in a report's
-    /// settings only when on.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    /// (a sentence encoder and a bilingual dictionary shipped with Twinspot). On by
+    /// default: a check whose documents are all in one language never loads it, and one
+    /// that crosses languages embeds only the references a cheaper pass ties to a suspect
+    /// (docs/meaning.md). A check against an archive and the Parquet + SQL flow compare
+    /// words only, and their reports say so. Recorded in a report's settings only when
+    /// off.
+    #[serde(skip_serializing_if = "is_true")]
     pub meaning: bool,
+}
+
+/// Whether `value` is true (serde's test for a setting recorded only when off).
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 impl Default for Settings {
@@ -61,7 +68,7 @@ impl Default for Settings {
             stop_passages: Vec::new(),
             count_quoted: false,
             short_copies: true,
-            meaning: false,
+            meaning: true,
         }
     }
 }

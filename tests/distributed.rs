@@ -124,7 +124,7 @@ fn datafusion_join_then_align_gives_what_compare_all_gives_on_the_devset() {
     let tmp = tempfile::tempdir().unwrap();
     let t = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
 
-    success(&twinspot(&shared, &["compare", "--all", "devset", "--json", &t("compare.json"), "-q"]));
+    success(&twinspot(&shared, &["compare", "--all", "devset", "--no-meaning", "--json", &t("compare.json"), "-q"]));
     success(&twinspot(&shared, &["fingerprint", "--parquet", &t("prints"), "devset", "-q"]));
     run_sql("datafusion", &tmp.path().join("prints"), &tmp.path().join("sql"));
     let align = |extra: &[&str], out: &str| {
@@ -365,7 +365,7 @@ fn align_gives_compare_all_s_answer_with_common_text_identical_files_and_shared_
         std::fs::write(docs.join(format!("d{i:02}.txt")), text).unwrap();
     }
     let t = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
-    success(&twinspot(tmp.path(), &["compare", "--all", "docs", "--json", &t("compare.json"), "-q"]));
+    success(&twinspot(tmp.path(), &["compare", "--all", "docs", "--no-meaning", "--json", &t("compare.json"), "-q"]));
     success(&twinspot(tmp.path(), &["fingerprint", "--parquet", &t("prints"), "docs", "-q"]));
     run_sql("datafusion", &tmp.path().join("prints"), &tmp.path().join("sql"));
     let align = |extra: &[String], out: &str| {
@@ -426,7 +426,7 @@ fn align_finds_a_short_edited_copy_that_only_character_grams_tie() {
     std::fs::write(docs.join("s.txt"), format!("{HOST}{EDITED} {HOST}")).unwrap();
     std::fs::write(docs.join("t.txt"), format!("{OTHER_EDITED} and more of our own words.")).unwrap();
     let t = |name: &str| tmp.path().join(name).to_string_lossy().into_owned();
-    success(&twinspot(tmp.path(), &["compare", "--all", "docs", "--json", &t("compare.json"), "-q"]));
+    success(&twinspot(tmp.path(), &["compare", "--all", "docs", "--no-meaning", "--json", &t("compare.json"), "-q"]));
     success(&twinspot(tmp.path(), &["fingerprint", "--parquet", &t("prints"), "docs", "-q"]));
     run_sql("datafusion", &tmp.path().join("prints"), &tmp.path().join("sql"));
     let tied = read_pairs(&tmp.path().join("sql/char_gram_pairs.parquet")).unwrap();

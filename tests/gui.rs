@@ -183,6 +183,22 @@ fn the_window_opens_with_a_hint_and_switches_to_chinese() {
 }
 
 #[test]
+fn the_translated_passages_switch_turns_the_meaning_layer_off() {
+    let mut harness = harness();
+    assert!(harness.state().state.persisted.settings.meaning, "on by default");
+    harness.get_by_label("Advanced").scroll_to_me();
+    harness.run();
+    harness.get_by_label("Advanced").click();
+    harness.run();
+    let switch = "Find passages translated between Chinese and English";
+    harness.get_by_label(switch).scroll_to_me();
+    harness.run();
+    harness.get_by_label(switch).click();
+    harness.run();
+    assert!(!harness.state().state.persisted.settings.meaning, "the checkbox turned it off");
+}
+
+#[test]
 fn a_check_finds_the_copied_passages_and_the_pair_view_steps_through_them() {
     let (_dir, suspect, reference) = fixtures();
     let mut harness = harness();

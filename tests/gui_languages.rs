@@ -13,6 +13,8 @@ use crate::other_languages::{SAID, SAID_ZH, folder};
 fn the_overview_says_a_suspect_was_compared_within_its_language_only() {
     let dir = folder();
     let mut harness = harness_with_marks(&marks_dir());
+    // With the meaning layer off: on, it compares English with Chinese.
+    harness.state_mut().state.persisted.settings.meaning = false;
     harness.state_mut().state.inputs.add(ListKind::Suspect, [dir.path().join("suspect/essay.txt")]);
     harness.state_mut().state.inputs.add(ListKind::Reference, [dir.path().join("reference")]);
     harness.run();

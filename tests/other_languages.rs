@@ -1,6 +1,8 @@
 //! A suspect whose references are in another script: nothing is found, and the report
 //! says the check could not see across languages instead of "no shared text found", in
-//! the JSON's warnings and in the HTML report, in English and in Chinese.
+//! the JSON's warnings and in the HTML report, in English and in Chinese. With the meaning
+//! layer on (the default) English and Chinese were compared across languages, and only a
+//! suspect in another language (German against Chinese) is told.
 
 use crate::util::{compare_json, success, twinspot};
 
@@ -51,7 +53,7 @@ pub(crate) const SAID_ZH: &str = "只在同一语言内比较：4 个参考文�
 #[test]
 fn the_json_says_a_suspect_was_compared_within_its_language_only() {
     let dir = folder();
-    let report = compare_json(dir.path(), &["-r", "reference", "-s", "suspect"]);
+    let report = compare_json(dir.path(), &["--no-meaning", "-r", "reference", "-s", "suspect"]);
     assert_eq!(doc(&report, "suspect/essay.txt")["overall"], 0.0, "{report:#}");
     assert_eq!(warnings(&report, "suspect/essay.txt"), vec![SAID.to_string()], "{report:#}");
     for i in 0..4 {
@@ -77,10 +79,22 @@ fn the_html_report_says_so_instead_of_no_shared_text_in_both_languages() {
         let html_arg = html.display().to_string();
         success(&twinspot(
             dir.path(),
-            &["compare", "-r", "reference", "-s", "suspect", "--html", &html_arg, "--lang", lang, "-q"],
+            &["compare", "--no-meaning", "-r", "reference", "-s", "suspect", "--html", &html_arg, "--lang", lang, "-q"],
         ));
         let page = std::fs::read_to_string(&html).expect("the HTML report");
         assert!(page.contains(said), "{lang}: the report does not say {said:?}");
         assert!(!page.contains(not), "{lang}: the report still says {not:?}");
     }
+}
+
+#[test]
+fn with_the_meaning_layer_english_is_compared_with_chinese_and_german_is_told() {
+    let dir = folder();
+    let report = compare_json(dir.path(), &["-r", "reference", "-s", "suspect"]);
+    assert!(warnings(&report, "suspect/essay.txt").is_empty(), "compared by meaning: {report:#}");
+    let german = "Der Paketverwalter installiert, aktualisiert und entfernt Software. Jedes Paket nennt \
+                  die anderen Pakete, von denen es abhängt, damit mit einem alles kommt, was es braucht.\n";
+    std::fs::write(dir.path().join("suspect/essay.txt"), german).expect("write");
+    let report = compare_json(dir.path(), &["-r", "reference", "-s", "suspect"]);
+    assert_eq!(warnings(&report, "suspect/essay.txt"), vec![SAID.to_string()], "{report:#}");
 }

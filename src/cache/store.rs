@@ -13,9 +13,12 @@ use std::time::{Duration, SystemTime};
 
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 
+use super::embeddings::{self, KeptRows};
 use super::location::cache_file;
 use crate::engine::{ReadCache, display_path};
 use crate::ingest::{Extracted, Format, IngestLimits};
+use crate::meaning::Embedding;
+use crate::meaning::kept::{KeptEmbeddings, Key};
 
 /// Layout of the cache file; another value empties the cache.
 const FORMAT: u32 = 2;
@@ -97,6 +100,8 @@ pub struct ReferenceCache {
     /// References to be read, as seen before reading.
     misses: Mutex<HashMap<PathBuf, Seen>>,
     pending: Mutex<Vec<Row>>,
+    /// The embeddings the run used and computed.
+    kept: KeptRows,
     hits: AtomicUsize,
     reads: AtomicUsize,
     problems: Mutex<Vec<String>>,
@@ -142,6 +147,7 @@ impl ReferenceCache {
             asked: Mutex::default(),
             misses: Mutex::default(),
             pending: Mutex::default(),
+            kept: KeptRows::default(),
             hits: AtomicUsize::new(0),
             reads: AtomicUsize::new(0),
             problems: Mutex::new(problem.into_iter().collect()),
@@ -199,6 +205,7 @@ impl ReferenceCache {
                 tx.execute("DELETE FROM files WHERE path = ?1", [gone]).map_err(sql)?;
             }
         }
+        self.kept.write(&tx).map_err(sql)?;
         tx.commit().map_err(sql)?;
         Ok(self.summary())
     }
@@ -289,6 +296,24 @@ impl ReadCache for ReferenceCache {
             Err(e) => self.note(format!("a text could not be compressed for the cache: {e}")),
         }
     }
+
+    fn embeddings(&self) -> Option<&dyn KeptEmbeddings> {
+        Some(self)
+    }
+}
+
+impl KeptEmbeddings for ReferenceCache {
+    fn kept(&self, keys: &[Key]) -> Vec<Option<Embedding>> {
+        let found = self.kept.lookup(&lock(&self.conn), keys);
+        found.unwrap_or_else(|e| {
+            self.note(format!("{}: kept embeddings could not be read ({e}); they were computed", self.file.display()));
+            vec![None; keys.len()]
+        })
+    }
+
+    fn keep(&self, computed: &[(Key, Embedding)]) {
+        self.kept.computed(computed);
+    }
 }
 
 /// What a cached text depends on besides the file: this build and the reading limits.
@@ -347,6 +372,8 @@ fn open_file(file: &Path, identity: &str) -> Result<Connection, CacheError> {
     use_write_ahead_log(&conn).map_err(sql)?;
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(sql)?;
     tx.execute_batch(SCHEMA).map_err(sql)?;
+    // Embeddings depend on the model and the text alone: kept whatever the identity.
+    tx.execute_batch(embeddings::SCHEMA).map_err(sql)?;
     let stored: Option<String> =
         tx.query_row("SELECT value FROM meta WHERE key = 'identity'", [], |r| r.get(0)).optional().map_err(sql)?;
     if stored.as_deref() != Some(identity) {
@@ -395,6 +422,27 @@ mod tests {
         assert_eq!(run(), CacheSummary { from_cache: 2, read: 0 });
         let cache = ReferenceCache::open(&cache_dir, std::slice::from_ref(&refs), &limits).unwrap();
         assert_eq!(cache.get(&a).map(|e| e.text), Some("alpha text".to_string()));
+    }
+
+    #[test]
+    fn kept_embeddings_come_back_in_the_next_run_and_unknown_keys_find_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let refs = dir.path().join("refs");
+        std::fs::create_dir(&refs).unwrap();
+        let limits = IngestLimits::default();
+        let (k1, k2, unknown) = ([1u8; 32], [2u8; 32], [3u8; 32]);
+        let mut e1 = [0.0f32; crate::meaning::DIM];
+        e1[0] = 1.0;
+        e1[511] = -0.25;
+        let e2 = [0.5f32; crate::meaning::DIM];
+        let cache = ReferenceCache::open(dir.path(), std::slice::from_ref(&refs), &limits).unwrap();
+        assert_eq!(cache.kept(&[k1]), vec![None]);
+        cache.keep(&[(k1, e1), (k2, e2)]);
+        cache.finish().unwrap();
+        let again = ReferenceCache::open(dir.path(), std::slice::from_ref(&refs), &limits).unwrap();
+        assert_eq!(again.kept(&[k2, unknown, k1]), vec![Some(e2), None, Some(e1)]);
+        again.finish().unwrap();
+        assert!(again.problems().is_empty(), "{:?}", again.problems());
     }
 
     #[test]

@@ -25,7 +25,7 @@ impl CompareArgs {
         self.passages.apply(&mut s);
         s.count_quoted = self.count_quoted;
         s.short_copies = !self.no_short_copies;
-        s.meaning = self.meaning;
+        s.meaning = !self.no_meaning;
         if let Some(path) = &self.stop_passages {
             s.stop_passages = read_stop_passages(path)?;
         }

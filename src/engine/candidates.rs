@@ -85,7 +85,10 @@ pub const DEFAULT_GROUP_CHARS: usize = 20_000_000;
 /// collection's. The answer does not depend on the grouping: a suspect's pairs are
 /// aligned together, and what the part index cannot know comes from the spreads.
 pub fn align_candidates(request: &CandidateRequest, tick: &(dyn Fn() + Sync)) -> Result<Report, StoreError> {
-    let settings = request.settings.clone().sanitized();
+    let mut settings = request.settings.clone().sanitized();
+    // The Parquet + SQL flow keeps no meaning signal: its pairs share words, and its
+    // report says the layer was not used.
+    settings.meaning = false;
     let (slice, slices) = (request.slice.0, request.slice.1.max(1));
     let records = request.documents;
     let members: Vec<Member> = records
@@ -197,12 +200,7 @@ impl Part<'_> {
         let char_grams = take_char_grams(docs, &is_reference, settings.short_copies.then_some(settings.normalize));
         let docs: &[Loaded] = docs;
         let index = PartIndex {
-            part: MemoryIndex::build(
-                docs,
-                (kgrams, char_grams),
-                settings.simhash_threshold,
-                &is_reference,
-            ),
+            part: MemoryIndex::build(docs, (kgrams, char_grams), settings.simhash_threshold, &is_reference),
             references: self.references,
             kgram_spreads: self.request.kgram_spreads,
             sentence_spreads: self.request.sentence_spreads,
@@ -210,8 +208,15 @@ impl Part<'_> {
         let tuning = MatchTuning::default();
         let exclusions =
             Exclusions::new(self.references, &settings.stop_passages, settings.normalize, settings.k, self.dictionary);
-        let matcher =
-            Matcher { index: &index, settings, tuning: &tuning, exclusions: &exclusions, policy: &policy, clock: None, meaning: None };
+        let matcher = Matcher {
+            index: &index,
+            settings,
+            tuning: &tuning,
+            exclusions: &exclusions,
+            policy: &policy,
+            clock: None,
+            meaning: None,
+        };
         let per_suspect: Vec<Vec<Pair>> = group
             .par_iter()
             .map(|(a, _)| {

@@ -24,6 +24,7 @@ use crate::index::{ReferenceIndex, StoreError, StoredReferences};
 use crate::ingest;
 use crate::matching::MatchTuning;
 use crate::meaning::SharedMeaning;
+use crate::meaning::kept::KeptEmbeddings;
 use crate::model::saturating_u32;
 use crate::model::{DocError, Notice};
 use crate::model::{DocumentEntry, Pair};
@@ -98,7 +99,10 @@ fn run(
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<Report, CheckError> {
-    let settings = request.settings.clone().sanitized();
+    let mut settings = request.settings.clone().sanitized();
+    // The archive keeps no meaning signal yet: a check against it compares words only,
+    // and its report says so.
+    settings.meaning &= stored.is_none();
     let grams =
         |input: &DocumentInput| settings.short_copies && reads_char_grams(request.mode, stored.is_some(), input);
     let mut docs = read_and_sign(request, (&settings, &grams), cache, sink, cancel)?;
@@ -121,7 +125,8 @@ fn run(
     };
     let also_reference = docs.iter().map(|d| d.also_reference).collect();
     let policy = PairPolicy { pairing, identical: &identical, also_reference };
-    let models = (&settings, &request.dictionary, &request.meaning);
+    let kept = cache.and_then(|c| c.embeddings());
+    let models = (&settings, &request.dictionary, &request.meaning, kept);
     let mut per_suspect = match_all(&mut docs, &policy, stored, models, sink, cancel)?;
     if let Some(stored) = stored {
         let whole = twins.iter().map(|(&a, &b)| {
@@ -206,13 +211,13 @@ fn match_all(
     docs: &mut [Loaded],
     policy: &PairPolicy,
     stored: Option<&dyn StoredReferences>,
-    (settings, dictionary, shared): (&Settings, &Dictionary, &SharedMeaning),
+    (settings, dictionary, shared, kept): (&Settings, &Dictionary, &SharedMeaning, Option<&dyn KeptEmbeddings>),
     sink: &dyn ProgressSink,
     cancel: &CancelFlag,
 ) -> Result<Vec<Vec<Pair>>, CheckError> {
     let is_reference = |d: &Loaded| policy.is_reference(d);
-    // The archive keeps no meaning signal yet: a check against it compares words only.
-    let meaning = (settings.meaning && stored.is_none())
+    let meaning = settings
+        .meaning
         .then(|| translated::layer_for(docs, &|d| policy.is_suspect(d), &is_reference, shared))
         .flatten();
     let counter = Counter::start(sink, Stage::Indexing, 1);
@@ -240,7 +245,7 @@ fn match_all(
     let exclusions =
         Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k, dictionary);
     let clock = MatchClock::default();
-    let collection = meaning.as_deref().map(|m| translated::collection(m, docs, &is_reference));
+    let collection = meaning.as_deref().map(|m| translated::collection(m, docs, &is_reference).with_kept(kept));
     let matcher = Matcher {
         index,
         settings,

@@ -1,9 +1,11 @@
 //! The seam through which a check takes the texts of unchanged references from an earlier
-//! run instead of reading their files again (the reference cache, [`crate::cache`]).
+//! run instead of reading their files again (the reference cache, [`crate::cache`]), and
+//! the embeddings of their units instead of computing them again.
 
 use std::path::Path;
 
 use crate::ingest::Extracted;
+use crate::meaning::kept::KeptEmbeddings;
 
 /// Texts of files read by an earlier run. A check asks it for each plain reference (not
 /// for suspects, templates, or a file that is both suspect and reference) and hands it each
@@ -15,4 +17,9 @@ pub trait ReadCache: Sync {
     fn get(&self, path: &Path) -> Option<Extracted>;
     /// The extraction of the file at `path` that this run just read (it could be read).
     fn put(&self, path: &Path, extracted: &Extracted);
+    /// Where the meaning layer's embeddings of the references' units are kept between
+    /// runs, if anywhere.
+    fn embeddings(&self) -> Option<&dyn KeptEmbeddings> {
+        None
+    }
 }

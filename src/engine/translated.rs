@@ -10,7 +10,7 @@ use crate::index::StoreError;
 use crate::meaning::collection::Collection;
 use crate::meaning::translated::Translated;
 use crate::meaning::units::{Language, units};
-use crate::meaning::{Meaning, SharedMeaning};
+use crate::meaning::{MAX_LAYER_CHARS, Meaning, SharedMeaning, layer_part};
 use crate::model::{Notice, Pair, Passage, PassageKind, Span, Translation};
 
 use super::memory_index::Loaded;
@@ -52,7 +52,8 @@ pub(super) fn layer_for(
     is_reference: &dyn Fn(&Loaded) -> bool,
     shared: &SharedMeaning,
 ) -> Option<Arc<Meaning>> {
-    let languages: Vec<Languages> = docs.iter().map(|d| Languages::of(&d.entry.text[..d.compared])).collect();
+    let languages: Vec<Languages> =
+        docs.iter().map(|d| Languages::of(layer_part(&d.entry.text[..d.compared]))).collect();
     let mut in_references = Languages::default();
     for (d, l) in docs.iter().zip(&languages) {
         if is_reference(d) {
@@ -66,7 +67,15 @@ pub(super) fn layer_for(
         return None;
     }
     match shared.get() {
-        Ok(meaning) => Some(meaning),
+        Ok(meaning) => {
+            for (i, d) in docs.iter_mut().enumerate() {
+                let read = crossing.contains(&i) || is_reference(d);
+                if read && layer_part(&d.entry.text[..d.compared]).len() < d.compared {
+                    d.entry.warnings.push(Notice::MeaningCut { max: MAX_LAYER_CHARS });
+                }
+            }
+            Some(meaning)
+        }
         Err(reason) => {
             for i in crossing {
                 docs[i].entry.warnings.push(Notice::MeaningOff { reason: reason.clone() });
@@ -82,7 +91,8 @@ pub(super) fn collection<'m>(
     docs: &[Loaded],
     is_reference: &dyn Fn(&Loaded) -> bool,
 ) -> Collection<'m> {
-    let references = docs.iter().filter(|d| is_reference(d)).map(|d| (d.entry.id, &d.entry.text[..d.compared]));
+    let references =
+        docs.iter().filter(|d| is_reference(d)).map(|d| (d.entry.id, layer_part(&d.entry.text[..d.compared])));
     Collection::new(&meaning.model, &meaning.dictionary, references)
 }
 
@@ -98,7 +108,7 @@ pub(super) fn add_translated<'r>(
     reference: &dyn Fn(usize) -> Result<Option<FingerprintedDoc<'r>>, StoreError>,
     score: &dyn Fn(&mut Pair, &FingerprintedDoc, &FingerprintedDoc),
 ) -> Result<(), StoreError> {
-    for (b, found) in collection.translated(doc.compared_text(), |b| b != a && wanted(b)) {
+    for (b, found) in collection.translated(layer_part(doc.compared_text()), |b| b != a && wanted(b)) {
         let Some(reference_doc) = reference(b)? else { continue };
         let place = match pairs.iter().position(|p| p.b == b) {
             Some(place) => place,
@@ -199,11 +209,6 @@ fn passage_of(found: &Translated) -> Passage {
         b_end: found.b.end,
         kind: PassageKind::Copied,
         alternatives: Vec::new(),
-        translated: Some(Box::new(Translation {
-            from: from.to_owned(),
-            units: found.suspect_units,
-            aligned,
-            words,
-        })),
+        translated: Some(Box::new(Translation { from: from.to_owned(), units: found.suspect_units, aligned, words })),
     }
 }

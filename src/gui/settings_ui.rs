@@ -1,7 +1,7 @@
 //! The settings section: a preset (strict / balanced / lenient) in plain words, and the
 //! numbers behind an "Advanced" fold: k, w (with the guarantee t = w + k − 1), minimum
 //! passage length, the normalization switches, the near-duplicate thresholds, whether
-//! quoted text counts and the stop passages. Every setting has a tooltip in the
+//! quoted text counts, whether translated passages are looked for, and the stop passages. Every setting has a tooltip in the
 //! window's language.
 
 use egui::RichText;
@@ -101,11 +101,13 @@ fn edit_ui(ui: &mut egui::Ui, tr: &Tr, settings: &mut Settings) {
     });
 }
 
-/// What a check counts: quoted text in the scores or not, and the stop passages (text
-/// never counted, one a line; passages dismissed everywhere join them at each check).
+/// What a check counts and looks for: quoted text in the scores or not, translated
+/// passages, and the stop passages (text never counted, one a line; passages dismissed
+/// everywhere join them at each check).
 fn checking_ui(ui: &mut egui::Ui, tr: &Tr, settings: &mut Settings) {
     let words = tr.lang.class_tr();
     ui.checkbox(&mut settings.count_quoted, words.count_quoted).on_hover_text(words.tip_count_quoted);
+    ui.checkbox(&mut settings.meaning, words.meaning).on_hover_text(words.tip_meaning);
     let n = settings.stop_passages.iter().filter(|p| !p.trim().is_empty()).count();
     egui::CollapsingHeader::new(format!("{} ({n})", words.stop_passages)).id_salt("stop-passages").show(ui, |ui| {
         ui.label(RichText::new(words.tip_stop_passages).weak());

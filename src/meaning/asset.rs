@@ -47,6 +47,8 @@ pub(crate) struct Asset {
     pub tensors: HashMap<String, Tensor>,
     pub pieces: Vec<Piece>,
     pub charsmap: Vec<u8>,
+    /// The payload's SHA-256, as the header gives it (checked on reading).
+    pub digest: [u8; 32],
 }
 
 /// Where the model is looked for, in order: beside the installed program
@@ -106,7 +108,7 @@ pub(crate) fn read(path: &Path) -> Result<Asset, MeaningError> {
     let digest = &header[20..];
     let decoder = zstd::stream::read::Decoder::with_buffer(file).map_err(read_err)?;
     let mut stream = Hashing { inner: decoder, hasher: Sha256::new(), count: 0 };
-    let asset = parse(&mut stream).map_err(|e| damaged(format!("{e}")))?;
+    let mut asset = parse(&mut stream).map_err(|e| damaged(format!("{e}")))?;
     let mut rest = Vec::new();
     stream.read_to_end(&mut rest).map_err(|e| damaged(format!("{e}")))?;
     if !rest.is_empty() || stream.count != payload_len {
@@ -115,6 +117,7 @@ pub(crate) fn read(path: &Path) -> Result<Asset, MeaningError> {
     if stream.hasher.finalize().as_slice() != digest {
         return Err(damaged("its SHA-256 does not match its header".into()));
     }
+    asset.digest.copy_from_slice(digest);
     Ok(asset)
 }
 
@@ -240,7 +243,7 @@ fn parse(r: &mut impl Read) -> io::Result<Asset> {
     }
     let charsmap_len = size_of(r, 1 << 26)?;
     let charsmap = bytes_of(r, charsmap_len)?;
-    Ok(Asset { table, rows, dim, tensors, pieces, charsmap })
+    Ok(Asset { table, rows, dim, tensors, pieces, charsmap, digest: [0; 32] })
 }
 
 #[cfg(test)]

@@ -3,15 +3,16 @@
 //! worth embedding without embedding any), and each reference's embeddings, made once,
 //! when a suspect first needs them, and shared by every suspect after.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use rustc_hash::FxHashMap;
 
 use super::dictionary::{Dictionary, Lemma};
 use super::evidence::overlap;
+use super::kept::{KeptEmbeddings, embed_kept};
 use super::translated::{Side, Translated, align_translated};
 use super::units::{Language, Unit, units};
-use super::{Embedding, Model};
+use super::{Embedding, Model, cosine};
 
 /// A lemma held by more than this share of the collection's units (and more than
 /// [`MIN_FREQUENT`] units) finds nothing in particular: it is not looked up.
@@ -24,6 +25,11 @@ const CANDIDATE_UNITS: usize = 10;
 /// share of the Chinese side's known words, and at least [`MIN_MATCHED`] of them.
 const MIN_SHARE: f32 = 0.3;
 const MIN_MATCHED: u32 = 3;
+/// The least cosine of a tied unit pair for its reference to be embedded whole and
+/// aligned: two units that share their topic's words but not their meaning stop here.
+/// (On the development sets no translated pair's best tie fell between 0.30 and 0.50,
+/// while the ties of unrelated pairs above 0.45 were a tenth of those above 0.30.)
+const MIN_TIE_COSINE: f32 = 0.45;
 /// Units of the collection embedded once, as the background every suspect unit's usual
 /// closeness is measured against.
 const BACKGROUND_UNITS: usize = 300;
@@ -52,6 +58,17 @@ pub struct Collection<'m> {
     postings: FxHashMap<(Language, Lemma), Vec<UnitAt>>,
     unit_count: usize,
     background: OnceLock<FxHashMap<Language, Vec<Embedding>>>,
+    /// Where the references' embeddings are kept between checks, if anywhere.
+    kept: Option<&'m dyn KeptEmbeddings>,
+    /// Reference units embedded alone (tied to a suspect unit) in this check.
+    alone: Mutex<FxHashMap<UnitAt, Embedding>>,
+}
+
+/// A suspect unit (its place) tied by the dictionary to a unit of a reference.
+#[derive(Clone, Copy, Debug)]
+struct Tie {
+    suspect: usize,
+    at: UnitAt,
 }
 
 /// A suspect's translated passages in one reference: the reference's id and the passages.
@@ -71,11 +88,19 @@ impl<'m> Collection<'m> {
             postings: FxHashMap::default(),
             unit_count: 0,
             background: OnceLock::new(),
+            kept: None,
+            alone: Mutex::default(),
         };
         for (id, text) in references {
             collection.add(id, text);
         }
         collection
+    }
+
+    /// The collection, its references' embeddings taken from `kept` where it holds them
+    /// and handed to it where they had to be computed.
+    pub fn with_kept(self, kept: Option<&'m dyn KeptEmbeddings>) -> Self {
+        Collection { kept, ..self }
     }
 
     /// Adds one reference, when it has units.
@@ -123,15 +148,22 @@ impl<'m> Collection<'m> {
             return Vec::new();
         }
         let chars: Vec<char> = text.chars().collect();
-        let candidates: Vec<usize> = self
-            .candidates(&chars, &suspect_units)
+        let ties: Vec<Tie> = self
+            .ties(&chars, &suspect_units)
             .into_iter()
-            .filter(|&r| wanted(self.references[r].id))
+            .filter(|t| wanted(self.references[t.at.reference as usize].id))
             .collect();
+        if ties.is_empty() {
+            return Vec::new();
+        }
+        let mut embeddings = vec![None; suspect_units.len()];
+        let candidates = self.confirmed(&chars, &suspect_units, &ties, &mut embeddings);
         if candidates.is_empty() {
             return Vec::new();
         }
-        let suspect_embeddings = self.embed(&chars, &suspect_units);
+        let every: Vec<usize> = (0..suspect_units.len()).collect();
+        self.fill(&chars, &suspect_units, &every, &mut embeddings);
+        let suspect_embeddings: Vec<Embedding> = embeddings.into_iter().flatten().collect();
         let suspect = Side { text: &chars, units: &suspect_units, embeddings: &suspect_embeddings };
         let sides: Vec<Side> = candidates.iter().map(|&r| self.side(r)).collect();
         let languages: Vec<Language> = suspect_units.iter().map(|u| u.language).collect();
@@ -145,12 +177,13 @@ impl<'m> Collection<'m> {
             .collect()
     }
 
-    /// The references (places in the collection) that a dictionary-checked unit pair ties
-    /// to the suspect, sorted.
-    fn candidates(&self, chars: &[char], suspect_units: &[Unit]) -> Vec<usize> {
+    /// The unit pairs the dictionary ties: each suspect unit with the units of the other
+    /// language among its [`CANDIDATE_UNITS`] that share the most words, when the
+    /// dictionary pairs enough of the Chinese side's words.
+    fn ties(&self, chars: &[char], suspect_units: &[Unit]) -> Vec<Tie> {
         let frequent = (self.unit_count / FREQUENT_SHARE).max(MIN_FREQUENT);
-        let mut tied: Vec<usize> = Vec::new();
-        for unit in suspect_units {
+        let mut ties = Vec::new();
+        for (n, unit) in suspect_units.iter().enumerate() {
             let text = unit.text(chars);
             let other = match unit.language {
                 Language::Chinese => Language::English,
@@ -166,13 +199,91 @@ impl<'m> Collection<'m> {
                     Language::English => overlap(self.dictionary, &reference_text, &text),
                 };
                 if evidence.matched >= MIN_MATCHED && evidence.share() >= MIN_SHARE {
-                    tied.push(at.reference as usize);
+                    ties.push(Tie { suspect: n, at });
                 }
             }
         }
+        ties
+    }
+
+    /// The references (places in the collection, sorted) of the ties whose two units the
+    /// encoder finds at least [`MIN_TIE_COSINE`] apart: only the tied units are embedded
+    /// here (the suspect's into `suspect_embeddings`), so a reference that merely shares
+    /// its topic's words costs a few units, not all of them.
+    fn confirmed(
+        &self,
+        chars: &[char],
+        suspect_units: &[Unit],
+        ties: &[Tie],
+        suspect_embeddings: &mut [Option<Embedding>],
+    ) -> Vec<usize> {
+        let mut tied: Vec<usize> = ties.iter().map(|t| t.suspect).collect();
         tied.sort_unstable();
         tied.dedup();
-        tied
+        self.fill(chars, suspect_units, &tied, suspect_embeddings);
+        let mut ats: Vec<UnitAt> = ties.iter().map(|t| t.at).collect();
+        ats.sort_unstable();
+        ats.dedup();
+        let reference_embeddings: FxHashMap<UnitAt, Embedding> =
+            ats.iter().copied().zip(self.unit_embeddings(&ats)).collect();
+        let mut references: Vec<usize> = ties
+            .iter()
+            .filter(|t| {
+                let (Some(a), Some(b)) = (suspect_embeddings[t.suspect].as_ref(), reference_embeddings.get(&t.at))
+                else {
+                    return false;
+                };
+                cosine(a, b) >= MIN_TIE_COSINE
+            })
+            .map(|t| t.at.reference as usize)
+            .collect();
+        references.sort_unstable();
+        references.dedup();
+        references
+    }
+
+    /// Embeds the units `wanted` of the suspect that `embeddings` does not hold yet.
+    fn fill(&self, chars: &[char], units: &[Unit], wanted: &[usize], embeddings: &mut [Option<Embedding>]) {
+        let missing: Vec<usize> = wanted.iter().copied().filter(|&n| embeddings[n].is_none()).collect();
+        let texts: Vec<String> = missing.iter().map(|&n| units[n].text(chars)).collect();
+        let computed = self.model.embed(&texts.iter().map(String::as_str).collect::<Vec<_>>());
+        for (n, e) in missing.into_iter().zip(computed) {
+            embeddings[n] = Some(e);
+        }
+    }
+
+    /// The embeddings of single reference units: from the reference's embeddings when
+    /// they are made, else from the units embedded alone so far in this check, else
+    /// computed (through the kept store) and remembered.
+    fn unit_embeddings(&self, ats: &[UnitAt]) -> Vec<Embedding> {
+        let mut found: Vec<Option<Embedding>> = {
+            let alone = self.alone.lock().unwrap_or_else(PoisonError::into_inner);
+            ats.iter()
+                .map(|at| {
+                    let reference = &self.references[at.reference as usize];
+                    reference
+                        .embeddings
+                        .get()
+                        .and_then(|all| all.get(at.unit as usize).copied())
+                        .or_else(|| alone.get(at).copied())
+                })
+                .collect()
+        };
+        let missing: Vec<usize> = (0..ats.len()).filter(|&i| found[i].is_none()).collect();
+        let texts: Vec<String> = missing
+            .iter()
+            .map(|&i| {
+                let reference = &self.references[ats[i].reference as usize];
+                reference.units[ats[i].unit as usize].text(&reference.text)
+            })
+            .collect();
+        let computed = embed_kept(self.model, &texts.iter().map(String::as_str).collect::<Vec<_>>(), self.kept);
+        let mut alone = self.alone.lock().unwrap_or_else(PoisonError::into_inner);
+        for (&i, e) in missing.iter().zip(computed) {
+            alone.insert(ats[i], e);
+            found[i] = Some(e);
+        }
+        found.into_iter().flatten().collect()
     }
 
     /// For each unit of language `other` that shares a word with `text`: how many of
@@ -208,15 +319,15 @@ impl<'m> Collection<'m> {
     /// One reference as the alignment reads it, its embeddings made on first use.
     fn side(&self, place: usize) -> Side<'_> {
         let reference = &self.references[place];
-        let embeddings = reference.embeddings.get_or_init(|| self.embed(&reference.text, &reference.units));
+        let embeddings = reference.embeddings.get_or_init(|| {
+            let Ok(place) = u32::try_from(place) else { return Vec::new() };
+            let ats: Vec<UnitAt> = (0..reference.units.len())
+                .filter_map(|n| u32::try_from(n).ok())
+                .map(|unit| UnitAt { reference: place, unit })
+                .collect();
+            self.unit_embeddings(&ats)
+        });
         Side { text: &reference.text, units: &reference.units, embeddings }
-    }
-
-    /// The embeddings of `units` of `chars`.
-    fn embed(&self, chars: &[char], units: &[Unit]) -> Vec<Embedding> {
-        let texts: Vec<String> = units.iter().map(|u| u.text(chars)).collect();
-        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        self.model.embed(&refs)
     }
 
     /// The background units in the languages other than those of the suspect's units.
@@ -248,7 +359,7 @@ impl<'m> Collection<'m> {
             .into_iter()
             .map(|(language, texts)| {
                 let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-                (language, self.model.embed(&refs))
+                (language, embed_kept(self.model, &refs, self.kept))
             })
             .collect()
     }

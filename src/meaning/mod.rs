@@ -9,6 +9,7 @@ pub mod dictionary;
 mod encoder;
 pub mod evidence;
 mod gemm;
+pub mod kept;
 mod pieces;
 mod shared;
 mod tokenizer;
@@ -31,6 +32,19 @@ use encoder::Encoder;
 /// encoder, and a longer text (a whole page given as one "sentence") is embedded by its
 /// beginning, so memory stays bounded.
 pub const MAX_TOKENS: usize = 1024;
+
+/// Characters of a document the layer reads (about a hundred pages): a longer one is
+/// looked at in its beginning only, so one huge file cannot make a check embed for
+/// minutes ([`layer_part`]).
+pub const MAX_LAYER_CHARS: usize = 200_000;
+
+/// The part of `text` the layer reads: its first [`MAX_LAYER_CHARS`] characters.
+pub fn layer_part(text: &str) -> &str {
+    match text.char_indices().nth(MAX_LAYER_CHARS) {
+        Some((at, _)) => &text[..at],
+        None => text,
+    }
+}
 
 /// Why the model could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -65,6 +79,7 @@ pub struct Model {
     tokenizer: Tokenizer,
     encoder: Encoder,
     path: PathBuf,
+    digest: [u8; 32],
 }
 
 impl Model {
@@ -79,12 +94,18 @@ impl Model {
         let encoder =
             Encoder::new(&mut asset).map_err(|what| MeaningError::Damaged { path: path.to_path_buf(), what })?;
         let tokenizer = Tokenizer::new(&asset.pieces, &asset.charsmap);
-        Ok(Model { tokenizer, encoder, path: path.to_path_buf() })
+        Ok(Model { tokenizer, encoder, path: path.to_path_buf(), digest: asset.digest })
     }
 
     /// The file this model was loaded from.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The SHA-256 of the model's weights (its file's payload): two models with the same
+    /// digest embed every text alike, so an embedding kept under it can be used again.
+    pub fn digest(&self) -> &[u8; 32] {
+        &self.digest
     }
 
     /// The tokenizer.
@@ -124,6 +145,24 @@ impl Model {
     /// first [`MAX_TOKENS`] tokens). Sentences are run in micro-batches of about
     /// [`TOKEN_BUDGET`] tokens.
     pub fn embed(&self, sentences: &[&str]) -> Vec<Embedding> {
+        // Each distinct text once (a repeated line, a boilerplate sentence).
+        let mut distinct: Vec<&str> = Vec::new();
+        let mut place: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
+        let of: Vec<usize> = sentences
+            .iter()
+            .map(|&s| {
+                *place.entry(s).or_insert_with(|| {
+                    distinct.push(s);
+                    distinct.len() - 1
+                })
+            })
+            .collect();
+        let embedded = self.embed_each(&distinct);
+        of.into_iter().map(|i| embedded[i]).collect()
+    }
+
+    /// [`Model::embed`] of texts that are all distinct.
+    fn embed_each(&self, sentences: &[&str]) -> Vec<Embedding> {
         let mut out = Vec::with_capacity(sentences.len());
         let mut group: Vec<Vec<u32>> = Vec::new();
         let mut tokens = 0;

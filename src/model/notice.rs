@@ -46,6 +46,9 @@ pub enum Notice {
     /// The meaning layer could not be loaded: text in another language than the
     /// suspect's was not compared with it.
     MeaningOff { reason: String },
+    /// The document is longer than the meaning layer reads: translated passages were
+    /// looked for in its first `max` characters only.
+    MeaningCut { max: usize },
     /// Any other remark, as written.
     Other(String),
 }
@@ -113,6 +116,9 @@ impl std::fmt::Display for Notice {
             Self::Flag(flag) => flag.fmt(f),
             Self::MeaningOff { reason } => {
                 write!(f, "not compared across languages: the meaning layer is off ({reason})")
+            }
+            Self::MeaningCut { max } => {
+                write!(f, "translated passages were looked for in its first {max} characters only")
             }
             Self::Other(text) => f.write_str(text),
         }

@@ -119,6 +119,7 @@ fn notice_zh(notice: &Notice) -> String {
             format!("只在同一语言内比较：{}；跨语言的抄袭（翻译）无法发现", each.join("，"))
         }
         Notice::MeaningOff { reason } => format!("未做跨语言比对：语义层不可用（{reason}）"),
+        Notice::MeaningCut { max } => format!("只在其前 {max} 个字符中查找翻译段落"),
         Notice::Other(text) => text.clone(),
     }
 }

@@ -86,10 +86,13 @@ pub struct CompareArgs {
     /// Do not look for short edited copies with character grams.
     #[arg(long)]
     pub no_short_copies: bool,
-    /// Also look for passages translated between Chinese and English (the meaning layer:
-    /// a sentence encoder and a bilingual dictionary shipped with Twinspot; slower, see
-    /// docs/meaning.md).
+    /// Do not look for passages translated between Chinese and English (the meaning
+    /// layer: a sentence encoder and a bilingual dictionary shipped with Twinspot, on by
+    /// default; a check whose documents are all in one language never uses it).
     #[arg(long)]
+    pub no_meaning: bool,
+    /// Look for translated passages (the default; kept for scripts that ask for it).
+    #[arg(long, hide = true, conflicts_with = "no_meaning")]
     pub meaning: bool,
     /// Read every reference file, without the reference cache (by default the texts of
     /// references are kept in the user's cache folder, and unchanged files are not read

@@ -134,7 +134,9 @@ fn a_damaged_segment_is_never_merged_into_a_sound_one_and_a_check_meeting_damage
     };
     damage(&arc, &second, |n| 0..n, noise);
     let checked = fails(dir, &["archive", "check", "arc", "suspect.txt", "--json", "-", "-q"]);
-    assert!(checked.contains(&second) && checked.contains("damaged"), "{checked}");
+    // The first damaged segment is still there too, and the segments are read in
+    // parallel: the check names whichever damaged one it met first.
+    assert!((checked.contains(&second) || checked.contains(&first)) && checked.contains("damaged"), "{checked}");
 }
 
 #[test]

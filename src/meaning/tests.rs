@@ -141,3 +141,20 @@ fn a_damaged_file_is_refused() {
     assert!(matches!(err, MeaningError::Damaged { .. }), "{err}");
     assert!(err.to_string().contains("SHA-256"), "{err}");
 }
+
+#[test]
+fn the_lane_wise_cosine_is_the_plain_one() {
+    let mut a = [0.0f32; DIM];
+    let mut b = [0.0f32; DIM];
+    for i in 0..DIM {
+        a[i] = ((i * 37 % 101) as f32 - 50.0) / 17.0;
+        b[i] = ((i * 53 % 89) as f32 - 44.0) / 13.0;
+    }
+    let dot: f64 = a.iter().zip(&b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+    let na: f64 = a.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    let nb: f64 = b.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    let plain = dot / (na * nb);
+    assert!((f64::from(cosine(&a, &b)) - plain).abs() < 1e-5, "{} vs {plain}", cosine(&a, &b));
+    assert!((cosine(&a, &a) - 1.0).abs() < 1e-5);
+    assert_eq!(cosine(&a, &[0.0; DIM]), 0.0);
+}

@@ -8,7 +8,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::dictionary::{Dictionary, Lemma};
+use super::dictionary::{Dictionary, Entry, Lemma};
 use super::evidence::{Counts, Words, tie_counts};
 use super::kept::{KeptEmbeddings, embed_kept};
 use super::translated::{Side, Translated, align_translated};
@@ -57,7 +57,17 @@ struct Reference {
     id: usize,
     text: Vec<char>,
     units: Vec<Unit>,
+    /// Each unit's words as the tie counts read them, kept from the reading: a unit is a
+    /// candidate of many suspect units, and is not segmented again for each.
+    words: Vec<UnitWords>,
     embeddings: OnceLock<Vec<Embedding>>,
+}
+
+/// A reference unit's words, compact: a Chinese unit's known words (their entries, in
+/// order), an English unit's distinct lemmas (sorted).
+enum UnitWords {
+    Chinese(Box<[Entry]>),
+    English(Box<[Lemma]>),
 }
 
 /// Where a unit is: its reference (place in the collection) and its place there.
@@ -77,7 +87,10 @@ pub struct Collection<'m> {
     postings: FxHashMap<(Language, Lemma), Vec<UnitAt>>,
     /// The lemmas held by more units of either language: their units are not listed.
     frequent_lemmas: FxHashSet<Lemma>,
-    background: OnceLock<FxHashMap<Language, Vec<Embedding>>>,
+    /// The background units of each language ([`Language::place`]), embedded when a
+    /// suspect first needs that language's: a check whose suspects are all Chinese never
+    /// embeds the Chinese ones.
+    background: [OnceLock<Vec<Embedding>>; 2],
     /// Where the references' embeddings are kept between checks, if anywhere.
     kept: Option<&'m dyn KeptEmbeddings>,
     /// Reference units embedded alone (tied to a suspect unit) in this check.
@@ -107,7 +120,7 @@ impl<'m> Collection<'m> {
             references: Vec::new(),
             postings: FxHashMap::default(),
             frequent_lemmas: FxHashSet::default(),
-            background: OnceLock::new(),
+            background: [OnceLock::new(), OnceLock::new()],
             kept: None,
             alone: Mutex::default(),
         };
@@ -226,11 +239,13 @@ impl<'m> Collection<'m> {
             let mut paired = Vec::new();
             for at in best_units(counts) {
                 let reference = &self.references[at.reference as usize];
-                let Some(reference_unit) = reference.units.get(at.unit as usize) else { continue };
-                let theirs = Words::of(self.dictionary, &reference_unit.text(&reference.text), other);
-                let (all, rare) = match (&words, &theirs) {
-                    (Words::Chinese(zh), Words::English(en)) | (Words::English(en), Words::Chinese(zh)) => {
-                        tie_counts(zh, en, telling)
+                let Some(theirs) = reference.words.get(at.unit as usize) else { continue };
+                let (all, rare) = match (&words, theirs) {
+                    (Words::Chinese(zh), UnitWords::English(en)) => {
+                        tie_counts(zh.iter().map(|w| w.lemmas), |l| en.binary_search(&l).is_ok(), telling)
+                    }
+                    (Words::English(en), UnitWords::Chinese(zh)) => {
+                        tie_counts(zh.iter().map(|&e| self.dictionary.entry(e)), |l| en.contains(&l), telling)
                     }
                     _ => continue,
                 };
@@ -372,36 +387,27 @@ impl<'m> Collection<'m> {
 
     /// The background units in the languages other than those of the suspect's units.
     fn background_for(&self, suspect_languages: &[Language]) -> Vec<Embedding> {
-        let all = self.background.get_or_init(|| self.make_background());
         let mut out = Vec::new();
-        for (language, embeddings) in all {
-            if suspect_languages.iter().any(|l| l != language) {
+        for language in Language::ALL {
+            if suspect_languages.iter().any(|&l| l != language) {
+                let embeddings = self.background[language.place()].get_or_init(|| self.make_background(language));
                 out.extend_from_slice(embeddings);
             }
         }
         out
     }
 
-    /// Up to [`BACKGROUND_UNITS`] units of each language, spread evenly over the collection.
-    fn make_background(&self) -> FxHashMap<Language, Vec<Embedding>> {
-        let mut by_language: FxHashMap<Language, Vec<String>> = FxHashMap::default();
-        for language in [Language::Chinese, Language::English] {
-            let all: Vec<(&Reference, &Unit)> = self
-                .references
-                .iter()
-                .flat_map(|r| r.units.iter().filter(|u| u.language == language).map(move |u| (r, u)))
-                .collect();
-            let step = all.len().div_ceil(BACKGROUND_UNITS).max(1);
-            let texts = all.iter().step_by(step).map(|(r, u)| u.text(&r.text)).collect();
-            by_language.insert(language, texts);
-        }
-        by_language
-            .into_iter()
-            .map(|(language, texts)| {
-                let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-                (language, embed_kept(self.model, &refs, self.kept))
-            })
-            .collect()
+    /// Up to [`BACKGROUND_UNITS`] units of `language`, spread evenly over the collection.
+    fn make_background(&self, language: Language) -> Vec<Embedding> {
+        let all: Vec<(&Reference, &Unit)> = self
+            .references
+            .iter()
+            .flat_map(|r| r.units.iter().filter(|u| u.language == language).map(move |u| (r, u)))
+            .collect();
+        let step = all.len().div_ceil(BACKGROUND_UNITS).max(1);
+        let texts: Vec<String> = all.iter().step_by(step).map(|(r, u)| u.text(&r.text)).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        embed_kept(self.model, &refs, self.kept)
     }
 }
 
@@ -423,29 +429,33 @@ fn strongest(mut paired: Vec<(Counts, Counts, UnitAt)>) -> impl Iterator<Item = 
 /// A reference read for the collection: it, and each unit's distinct lemmas.
 type Read = (Reference, Vec<Vec<Lemma>>);
 
-/// Reads one reference cut into `units`: them and their lemmas; `None` when it has none.
+/// Reads one reference cut into `units`: them, their words and their lemmas; `None` when
+/// it has none.
 fn read(dictionary: &Dictionary, id: usize, text: &str, units: &[Unit]) -> Option<Read> {
     if units.is_empty() {
         return None;
     }
     let chars: Vec<char> = text.chars().collect();
-    let lemmas = units
-        .iter()
-        .map(|unit| {
-            let mut lemmas = lemmas_of(dictionary, &unit.text(&chars), unit.language);
-            lemmas.sort_unstable();
-            lemmas.dedup();
-            lemmas
-        })
-        .collect();
-    Some((Reference { id, text: chars, units: units.to_vec(), embeddings: OnceLock::new() }, lemmas))
+    let (words, lemmas) = units.iter().map(|unit| read_unit(dictionary, &unit.text(&chars), unit.language)).unzip();
+    Some((Reference { id, text: chars, units: units.to_vec(), words, embeddings: OnceLock::new() }, lemmas))
 }
 
-/// Every lemma a unit's words reach.
-fn lemmas_of(dictionary: &Dictionary, text: &str, language: Language) -> Vec<Lemma> {
+/// One unit's words and every lemma they reach, distinct and sorted.
+fn read_unit(dictionary: &Dictionary, text: &str, language: Language) -> (UnitWords, Vec<Lemma>) {
     match language {
-        Language::Chinese => dictionary.chinese_words(text).iter().flat_map(|w| w.lemmas.iter().copied()).collect(),
-        Language::English => dictionary.english_words(text).iter().map(|w| w.lemma).collect(),
+        Language::Chinese => {
+            let words = dictionary.chinese_words(text);
+            let mut lemmas: Vec<Lemma> = words.iter().flat_map(|w| w.lemmas.iter().copied()).collect();
+            lemmas.sort_unstable();
+            lemmas.dedup();
+            (UnitWords::Chinese(words.iter().map(|w| w.entry).collect()), lemmas)
+        }
+        Language::English => {
+            let mut lemmas: Vec<Lemma> = dictionary.english_words(text).iter().map(|w| w.lemma).collect();
+            lemmas.sort_unstable();
+            lemmas.dedup();
+            (UnitWords::English(lemmas.clone().into_boxed_slice()), lemmas)
+        }
     }
 }
 

@@ -28,11 +28,16 @@ const MAX_WORD_CHARS: usize = 8;
 /// A lemma's number: its place in the dictionary's lemma list.
 pub type Lemma = u32;
 
-/// One Chinese word found in a text: where it stands (code points of that text) and the
-/// lemmas it translates to.
+/// A Chinese word's number: its place among the dictionary's Chinese words
+/// ([`Dictionary::entry`] gives back its lemmas).
+pub type Entry = u32;
+
+/// One Chinese word found in a text: where it stands (code points of that text), its
+/// entry and the lemmas it translates to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChineseWord<'d> {
     pub chars: Range<u32>,
+    pub entry: Entry,
     pub lemmas: &'d [Lemma],
 }
 
@@ -49,7 +54,10 @@ pub struct EnglishWord {
 pub struct Dictionary {
     lemmas: FxHashMap<Box<str>, Lemma>,
     forms: FxHashMap<Box<str>, Lemma>,
-    chinese: FxHashMap<Box<str>, Box<[Lemma]>>,
+    /// A Chinese word → its entry, a place in `entries`.
+    chinese: FxHashMap<Box<str>, Entry>,
+    /// Each Chinese word's lemmas (none for a function word).
+    entries: Vec<Box<[Lemma]>>,
 }
 
 impl Dictionary {
@@ -94,7 +102,7 @@ impl Dictionary {
                     };
                     let ids =
                         parse_ids(ids, lemma_count).ok_or_else(|| damaged(number, "a lemma number out of range"))?;
-                    dictionary.chinese.insert(word.into(), ids);
+                    dictionary.add_chinese(word, ids).ok_or_else(|| damaged(number, "too many Chinese words"))?;
                 }
                 Some("E") => {
                     let (Some(form), Some(id)) = (fields.next(), fields.next()) else {
@@ -114,6 +122,19 @@ impl Dictionary {
         Ok(dictionary)
     }
 
+    /// Adds a Chinese word and its lemmas (a word listed again keeps its last lemmas);
+    /// `None` when there are more words than entry numbers.
+    fn add_chinese(&mut self, word: &str, lemmas: Box<[Lemma]>) -> Option<()> {
+        if let Some(&entry) = self.chinese.get(word) {
+            *self.entries.get_mut(usize::try_from(entry).ok()?)? = lemmas;
+            return Some(());
+        }
+        let entry = Entry::try_from(self.entries.len()).ok()?;
+        self.chinese.insert(word.into(), entry);
+        self.entries.push(lemmas);
+        Some(())
+    }
+
     /// The lemma of an English word written in lower case, if the dictionary knows it.
     pub fn english(&self, lower: &str) -> Option<Lemma> {
         self.forms.get(lower).or_else(|| self.lemmas.get(lower)).copied()
@@ -121,7 +142,12 @@ impl Dictionary {
 
     /// The lemmas of a simplified Chinese word, if the dictionary holds it.
     pub fn chinese(&self, word: &str) -> Option<&[Lemma]> {
-        self.chinese.get(word).map(|ids| &ids[..])
+        self.chinese.get(word).map(|&entry| self.entry(entry))
+    }
+
+    /// The lemmas of the Chinese word numbered `entry` (none for a number it never gave).
+    pub fn entry(&self, entry: Entry) -> &[Lemma] {
+        usize::try_from(entry).ok().and_then(|e| self.entries.get(e)).map_or(&[], |ids| &ids[..])
     }
 
     /// The Chinese words of `text` that the dictionary translates, by forward maximum
@@ -159,10 +185,11 @@ impl Dictionary {
             for length in (1..=longest).rev() {
                 word.clear();
                 word.extend(&run[i..i + length]);
-                if let Some(lemmas) = self.chinese.get(word.as_str()) {
+                if let Some(&entry) = self.chinese.get(word.as_str()) {
                     let from = start + saturating_u32(i);
+                    let lemmas = self.entry(entry);
                     if !lemmas.is_empty() {
-                        found.push(ChineseWord { chars: from..from + saturating_u32(length), lemmas });
+                        found.push(ChineseWord { chars: from..from + saturating_u32(length), entry, lemmas });
                     }
                     step = length;
                     break;

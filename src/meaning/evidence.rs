@@ -79,21 +79,22 @@ impl<'d> Words<'d> {
 
 /// The counts of [`overlap`] without the word pairs, twice: over every word, and over the
 /// telling ones alone (a Chinese word is telling when one of its lemmas is, and matched
-/// as such only through a telling lemma). A word common to much of a collection ("file",
-/// "system" in a set of manuals; every frequent word in a text of random words) ties
-/// anything to anything; a translation also pairs its rarer words.
-pub fn tie_counts(
-    chinese: &[ChineseWord<'_>],
-    english: &FxHashSet<Lemma>,
+/// as such only through a telling lemma). `chinese` gives each known Chinese word's
+/// lemmas; `english` says whether the English side holds a lemma. A word common to much of
+/// a collection ("file", "system" in a set of manuals; every frequent word in a text of
+/// random words) ties anything to anything; a translation also pairs its rarer words.
+pub fn tie_counts<'d>(
+    chinese: impl IntoIterator<Item = &'d [Lemma]>,
+    english: impl Fn(Lemma) -> bool,
     telling: impl Fn(Lemma) -> bool,
 ) -> (Counts, Counts) {
     let (mut all, mut rare) = (Counts::default(), Counts::default());
-    for word in chinese {
+    for lemmas in chinese {
         all.known += 1;
-        all.matched += u32::from(word.lemmas.iter().any(|l| english.contains(l)));
-        if word.lemmas.iter().any(|&l| telling(l)) {
+        all.matched += u32::from(lemmas.iter().any(|&l| english(l)));
+        if lemmas.iter().any(|&l| telling(l)) {
             rare.known += 1;
-            rare.matched += u32::from(word.lemmas.iter().any(|&l| telling(l) && english.contains(&l)));
+            rare.matched += u32::from(lemmas.iter().any(|&l| telling(l) && english(l)));
         }
     }
     (all, rare)
@@ -134,15 +135,17 @@ mod tests {
         else {
             panic!("the words of each language");
         };
-        let (all, every) = tie_counts(&zh, &en, |_| true);
+        let zh: Vec<&[Lemma]> = zh.iter().map(|w| w.lemmas).collect();
+        let en = |l: Lemma| en.contains(&l);
+        let (all, every) = tie_counts(zh.iter().copied(), en, |_| true);
         assert_eq!((all.known, all.matched), (full.known, full.matched));
         assert_eq!(all, every);
         let package = d.english("package").unwrap();
-        let (_, rare) = tie_counts(&zh, &en, |l| l != package);
+        let (_, rare) = tie_counts(zh.iter().copied(), en, |l| l != package);
         // 软件包 has lemmas besides "package": it stays known; words matched through
         // "package" alone are matched no more
         assert!(rare.matched < all.matched && rare.known <= all.known, "{rare:?} of {all:?}");
-        let (_, none) = tie_counts(&zh, &en, |_| false);
+        let (_, none) = tie_counts(zh.iter().copied(), en, |_| false);
         assert_eq!(none, Counts::default());
         assert_eq!(none.share(), 0.0);
     }

@@ -20,6 +20,19 @@ pub enum Language {
     English,
 }
 
+impl Language {
+    /// Both languages, Chinese first.
+    pub const ALL: [Language; 2] = [Language::Chinese, Language::English];
+
+    /// The language's place in [`Language::ALL`].
+    pub fn place(self) -> usize {
+        match self {
+            Language::Chinese => 0,
+            Language::English => 1,
+        }
+    }
+}
+
 /// One unit: `[start, end)` in code points of the document's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unit {

@@ -11,6 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::dictionary::{Dictionary, Entry, Lemma};
 use super::evidence::{Counts, Words, tie_counts};
 use super::kept::{KeptEmbeddings, embed_kept};
+use super::tally::Tally;
 use super::translated::{Side, Translated, align_translated};
 use super::units::{Language, Unit, units};
 use super::{Embedding, Model, cosine};
@@ -84,7 +85,10 @@ pub struct Collection<'m> {
     references: Vec<Reference>,
     /// (the unit's language, a lemma) → the units that hold it, for the lemmas held by
     /// few enough units of the language ([`FREQUENT_SHARE`], [`MIN_FREQUENT`]).
-    postings: FxHashMap<(Language, Lemma), Vec<UnitAt>>,
+    /// Units by their place in the collection (the units of its references in order).
+    postings: FxHashMap<(Language, Lemma), Vec<u32>>,
+    /// Every unit of the collection, by its place.
+    units_at: Vec<UnitAt>,
     /// The lemmas held by more units of either language: their units are not listed.
     frequent_lemmas: FxHashSet<Lemma>,
     /// The background units of each language ([`Language::place`]), embedded when a
@@ -119,6 +123,7 @@ impl<'m> Collection<'m> {
             dictionary,
             references: Vec::new(),
             postings: FxHashMap::default(),
+            units_at: Vec::new(),
             frequent_lemmas: FxHashSet::default(),
             background: [OnceLock::new(), OnceLock::new()],
             kept: None,
@@ -162,7 +167,8 @@ impl<'m> Collection<'m> {
         let Ok(place) = u32::try_from(self.references.len()) else { return };
         for (n, lemmas) in lemmas.into_iter().enumerate() {
             let Ok(n) = u32::try_from(n) else { break };
-            let at = UnitAt { reference: place, unit: n };
+            let Ok(flat) = u32::try_from(self.units_at.len()) else { break };
+            self.units_at.push(UnitAt { reference: place, unit: n });
             let language = reference.units[n as usize].language;
             for lemma in lemmas {
                 let key = (language, lemma);
@@ -170,7 +176,7 @@ impl<'m> Collection<'m> {
                     continue;
                 }
                 let units = self.postings.entry(key).or_default();
-                units.push(at);
+                units.push(flat);
                 if units.len() > frequent {
                     self.postings.remove(&key);
                     overfull.insert(key);
@@ -228,6 +234,7 @@ impl<'m> Collection<'m> {
     fn ties(&self, chars: &[char], suspect_units: &[Unit]) -> Vec<Tie> {
         let telling = |lemma: Lemma| !self.frequent_lemmas.contains(&lemma);
         let mut ties = Vec::new();
+        let mut tally = Tally::new(self.units_at.len());
         for (n, unit) in suspect_units.iter().enumerate() {
             let text = unit.text(chars);
             let other = match unit.language {
@@ -235,7 +242,9 @@ impl<'m> Collection<'m> {
                 Language::English => Language::Chinese,
             };
             let words = Words::of(self.dictionary, &text, unit.language);
-            let counts = self.shared_words(&words, other);
+            self.shared_words(&words, other, &mut tally);
+            let counts =
+                tally.drain().into_iter().filter_map(|(unit, n)| Some((n, *self.units_at.get(unit as usize)?)));
             let mut paired = Vec::new();
             for at in best_units(counts) {
                 let reference = &self.references[at.reference as usize];
@@ -342,33 +351,27 @@ impl<'m> Collection<'m> {
         found.into_iter().flatten().collect()
     }
 
-    /// For each unit of language `other` that shares a word with a unit's `words`: how
-    /// many of its words (Chinese) or lemmas (English) it shares.
-    fn shared_words(&self, words: &Words<'_>, other: Language) -> FxHashMap<UnitAt, u32> {
-        let mut counts: FxHashMap<UnitAt, u32> = FxHashMap::default();
-        let lookup = |lemma: &Lemma| self.postings.get(&(other, *lemma));
+    /// Counts in `tally`, for each unit of language `other` that shares a word with a
+    /// unit's `words`, how many of its words (Chinese) or lemmas (English) it shares: a
+    /// unit two lemmas of one word reach counts that word once.
+    fn shared_words(&self, words: &Words<'_>, other: Language, tally: &mut Tally) {
+        let postings = |lemma: &Lemma| self.postings.get(&(other, *lemma));
         match words {
             Words::Chinese(words) => {
-                // (words shared, the last word counted): a unit two lemmas of one word
-                // reach counts that word once.
-                let mut shared: FxHashMap<UnitAt, (u32, usize)> = FxHashMap::default();
-                for (n, word) in words.iter().enumerate() {
-                    for at in word.lemmas.iter().filter_map(lookup).flatten() {
-                        let entry = shared.entry(*at).or_insert((0, usize::MAX));
-                        if entry.1 != n {
-                            *entry = (entry.0 + 1, n);
-                        }
+                for (n, word) in (0u32..).zip(words) {
+                    for &unit in word.lemmas.iter().filter_map(postings).flatten() {
+                        tally.count(unit, n);
                     }
                 }
-                counts.extend(shared.into_iter().map(|(at, (words, _))| (at, words)));
             }
             Words::English(lemmas) => {
-                for at in lemmas.iter().filter_map(lookup).flatten() {
-                    *counts.entry(*at).or_default() += 1;
+                for (n, lemma) in (0u32..).zip(lemmas) {
+                    for &unit in postings(lemma).into_iter().flatten() {
+                        tally.count(unit, n);
+                    }
                 }
             }
         }
-        counts
     }
 
     /// One reference as the alignment reads it, its embeddings made on first use.
@@ -436,18 +439,18 @@ fn read(dictionary: &Dictionary, id: usize, text: &str, units: &[Unit]) -> Optio
         return None;
     }
     let chars: Vec<char> = text.chars().collect();
-    let (words, lemmas) = units.iter().map(|unit| read_unit(dictionary, &unit.text(&chars), unit.language)).unzip();
+    let mut seen = Seen::default();
+    let (words, lemmas) =
+        units.iter().map(|unit| read_unit(dictionary, &unit.text(&chars), unit.language, &mut seen)).unzip();
     Some((Reference { id, text: chars, units: units.to_vec(), words, embeddings: OnceLock::new() }, lemmas))
 }
 
-/// One unit's words and every lemma they reach, distinct and sorted.
-fn read_unit(dictionary: &Dictionary, text: &str, language: Language) -> (UnitWords, Vec<Lemma>) {
+/// One unit's words and every lemma they reach, distinct (an English unit's sorted).
+fn read_unit(dictionary: &Dictionary, text: &str, language: Language, seen: &mut Seen) -> (UnitWords, Vec<Lemma>) {
     match language {
         Language::Chinese => {
             let words = dictionary.chinese_words(text);
-            let mut lemmas: Vec<Lemma> = words.iter().flat_map(|w| w.lemmas.iter().copied()).collect();
-            lemmas.sort_unstable();
-            lemmas.dedup();
+            let lemmas = seen.distinct(words.iter().flat_map(|w| w.lemmas.iter().copied()));
             (UnitWords::Chinese(words.iter().map(|w| w.entry).collect()), lemmas)
         }
         Language::English => {
@@ -459,9 +462,39 @@ fn read_unit(dictionary: &Dictionary, text: &str, language: Language) -> (UnitWo
     }
 }
 
-/// The [`CANDIDATE_UNITS`] units that share the most words, ties by place.
-fn best_units(counts: FxHashMap<UnitAt, u32>) -> Vec<UnitAt> {
-    let mut ranked: Vec<(u32, UnitAt)> = counts.into_iter().map(|(at, n)| (n, at)).collect();
+/// A set of lemmas as bits, emptied after each use: a Chinese unit's words reach hundreds
+/// of lemmas, many of them more than once.
+#[derive(Default)]
+struct Seen(Vec<u64>);
+
+impl Seen {
+    /// The distinct lemmas of `lemmas`, in the order first met.
+    fn distinct(&mut self, lemmas: impl Iterator<Item = Lemma>) -> Vec<Lemma> {
+        let mut out = Vec::new();
+        for lemma in lemmas {
+            let Ok(place) = usize::try_from(lemma) else { continue };
+            let (word, bit) = (place / 64, 1u64 << (place % 64));
+            if word >= self.0.len() {
+                self.0.resize(word + 1, 0);
+            }
+            if self.0[word] & bit == 0 {
+                self.0[word] |= bit;
+                out.push(lemma);
+            }
+        }
+        for &lemma in &out {
+            if let Ok(place) = usize::try_from(lemma) {
+                self.0[place / 64] = 0;
+            }
+        }
+        out
+    }
+}
+
+/// The [`CANDIDATE_UNITS`] units that share the most words (of units and the words they
+/// share), ties by place.
+fn best_units(counts: impl Iterator<Item = (u32, UnitAt)>) -> Vec<UnitAt> {
+    let mut ranked: Vec<(u32, UnitAt)> = counts.collect();
     let order = |x: &(u32, UnitAt), y: &(u32, UnitAt)| y.0.cmp(&x.0).then(x.1.cmp(&y.1));
     if ranked.len() > CANDIDATE_UNITS {
         ranked.select_nth_unstable_by(CANDIDATE_UNITS, order);

@@ -54,10 +54,13 @@ pub struct EnglishWord {
 pub struct Dictionary {
     lemmas: FxHashMap<Box<str>, Lemma>,
     forms: FxHashMap<Box<str>, Lemma>,
-    /// A Chinese word → its entry, a place in `entries`.
-    chinese: FxHashMap<Box<str>, Entry>,
+    /// A Chinese word (its characters) → its entry, a place in `entries`.
+    chinese: FxHashMap<Box<[char]>, Entry>,
     /// Each Chinese word's lemmas (none for a function word).
     entries: Vec<Box<[Lemma]>>,
+    /// The longest Chinese word (in characters) beginning with each character: the
+    /// matching looks up no longer word there.
+    longest: FxHashMap<char, usize>,
 }
 
 impl Dictionary {
@@ -125,12 +128,17 @@ impl Dictionary {
     /// Adds a Chinese word and its lemmas (a word listed again keeps its last lemmas);
     /// `None` when there are more words than entry numbers.
     fn add_chinese(&mut self, word: &str, lemmas: Box<[Lemma]>) -> Option<()> {
-        if let Some(&entry) = self.chinese.get(word) {
+        let word: Box<[char]> = word.chars().collect();
+        if let Some(&entry) = self.chinese.get(&word) {
             *self.entries.get_mut(usize::try_from(entry).ok()?)? = lemmas;
             return Some(());
         }
         let entry = Entry::try_from(self.entries.len()).ok()?;
-        self.chinese.insert(word.into(), entry);
+        if let Some(&first) = word.first() {
+            let longest = self.longest.entry(first).or_default();
+            *longest = (*longest).max(word.len());
+        }
+        self.chinese.insert(word, entry);
         self.entries.push(lemmas);
         Some(())
     }
@@ -142,7 +150,8 @@ impl Dictionary {
 
     /// The lemmas of a simplified Chinese word, if the dictionary holds it.
     pub fn chinese(&self, word: &str) -> Option<&[Lemma]> {
-        self.chinese.get(word).map(|&entry| self.entry(entry))
+        let word: Vec<char> = word.chars().collect();
+        self.chinese.get(&word[..]).map(|&entry| self.entry(entry))
     }
 
     /// The lemmas of the Chinese word numbered `entry` (none for a number it never gave).
@@ -177,15 +186,13 @@ impl Dictionary {
 
     /// Forward maximum matching of one run of Han characters.
     fn match_run<'d>(&'d self, run: &[char], start: u32, found: &mut Vec<ChineseWord<'d>>) {
-        let mut word = String::new();
         let mut i = 0usize;
         while i < run.len() {
-            let longest = MAX_WORD_CHARS.min(run.len() - i);
+            let starting = self.longest.get(&run[i]).copied().unwrap_or(0);
+            let longest = MAX_WORD_CHARS.min(run.len() - i).min(starting);
             let mut step = 1usize;
             for length in (1..=longest).rev() {
-                word.clear();
-                word.extend(&run[i..i + length]);
-                if let Some(&entry) = self.chinese.get(word.as_str()) {
+                if let Some(&entry) = self.chinese.get(&run[i..i + length]) {
                     let from = start + saturating_u32(i);
                     let lemmas = self.entry(entry);
                     if !lemmas.is_empty() {

@@ -12,6 +12,7 @@ mod gemm;
 pub mod kept;
 mod pieces;
 mod shared;
+mod tally;
 mod tokenizer;
 pub mod translated;
 pub mod units;

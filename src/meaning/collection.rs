@@ -8,6 +8,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::bits::LemmaBits;
 use super::dictionary::{Dictionary, Entry, Lemma};
 use super::evidence::{Counts, Words, tie_counts};
 use super::kept::{KeptEmbeddings, embed_kept};
@@ -90,13 +91,16 @@ pub struct Collection<'m> {
     /// Every unit of the collection, by its place.
     units_at: Vec<UnitAt>,
     /// The lemmas held by more units of either language: their units are not listed.
-    frequent_lemmas: FxHashSet<Lemma>,
+    frequent_lemmas: LemmaBits,
     /// The background units of each language ([`Language::place`]), embedded when a
     /// suspect first needs that language's: a check whose suspects are all Chinese never
     /// embeds the Chinese ones.
     background: [OnceLock<Vec<Embedding>>; 2],
     /// Where the references' embeddings are kept between checks, if anywhere.
     kept: Option<&'m dyn KeptEmbeddings>,
+    /// Tallies of the candidate search, kept for the next suspect (each is as large as the
+    /// collection: made anew for each, their pages would be cleared again and again).
+    tallies: Mutex<Vec<Tally>>,
     /// Reference units embedded alone (tied to a suspect unit) in this check.
     alone: Mutex<FxHashMap<UnitAt, Embedding>>,
 }
@@ -124,9 +128,10 @@ impl<'m> Collection<'m> {
             references: Vec::new(),
             postings: FxHashMap::default(),
             units_at: Vec::new(),
-            frequent_lemmas: FxHashSet::default(),
+            frequent_lemmas: LemmaBits::default(),
             background: [OnceLock::new(), OnceLock::new()],
             kept: None,
+            tallies: Mutex::default(),
             alone: Mutex::default(),
         };
         // Cut first (the count of units says which lemmas are frequent), then read in
@@ -151,7 +156,7 @@ impl<'m> Collection<'m> {
         for units in collection.postings.values_mut() {
             units.shrink_to_fit();
         }
-        collection.frequent_lemmas = overfull.into_iter().map(|(_, lemma)| lemma).collect();
+        collection.frequent_lemmas = LemmaBits::of(overfull.into_iter().map(|(_, lemma)| lemma));
         collection
     }
 
@@ -232,9 +237,10 @@ impl<'m> Collection<'m> {
     /// language among its [`CANDIDATE_UNITS`] that share the most words, when the
     /// dictionary pairs enough of the Chinese side's words.
     fn ties(&self, chars: &[char], suspect_units: &[Unit]) -> Vec<Tie> {
-        let telling = |lemma: Lemma| !self.frequent_lemmas.contains(&lemma);
+        let telling = |lemma: Lemma| !self.frequent_lemmas.contains(lemma);
         let mut ties = Vec::new();
-        let mut tally = Tally::new(self.units_at.len());
+        let mut tally = self.tally();
+        let mut english = LemmaBits::default();
         for (n, unit) in suspect_units.iter().enumerate() {
             let text = unit.text(chars);
             let other = match unit.language {
@@ -245,16 +251,26 @@ impl<'m> Collection<'m> {
             self.shared_words(&words, other, &mut tally);
             let counts =
                 tally.drain().into_iter().filter_map(|(unit, n)| Some((n, *self.units_at.get(unit as usize)?)));
+            // the English side's lemmas as bits: the suspect's for the unit, a candidate's
+            // for its count
+            let suspect_english: Vec<Lemma> = match &words {
+                Words::English(lemmas) => lemmas.iter().copied().collect(),
+                Words::Chinese(_) => Vec::new(),
+            };
+            suspect_english.iter().for_each(|&l| _ = english.insert(l));
             let mut paired = Vec::new();
             for at in best_units(counts) {
                 let reference = &self.references[at.reference as usize];
                 let Some(theirs) = reference.words.get(at.unit as usize) else { continue };
                 let (all, rare) = match (&words, theirs) {
                     (Words::Chinese(zh), UnitWords::English(en)) => {
-                        tie_counts(zh.iter().map(|w| w.lemmas), |l| en.binary_search(&l).is_ok(), telling)
+                        en.iter().for_each(|&l| _ = english.insert(l));
+                        let counts = tie_counts(zh.iter().map(|w| w.lemmas), |l| english.contains(l), telling);
+                        english.remove_all(en);
+                        counts
                     }
-                    (Words::English(en), UnitWords::Chinese(zh)) => {
-                        tie_counts(zh.iter().map(|&e| self.dictionary.entry(e)), |l| en.contains(&l), telling)
+                    (Words::English(_), UnitWords::Chinese(zh)) => {
+                        tie_counts(zh.iter().map(|&e| self.dictionary.entry(e)), |l| english.contains(l), telling)
                     }
                     _ => continue,
                 };
@@ -266,7 +282,9 @@ impl<'m> Collection<'m> {
                 rare.matched >= MIN_TELLING_MATCHED && rare.share() >= MIN_TELLING_SHARE
             };
             ties.extend(strongest(paired).filter(telling).map(|(_, _, at)| Tie { suspect: n, at }));
+            english.remove_all(&suspect_english);
         }
+        self.tallies.lock().unwrap_or_else(PoisonError::into_inner).push(tally);
         ties
     }
 
@@ -349,6 +367,12 @@ impl<'m> Collection<'m> {
             found[i] = Some(e);
         }
         found.into_iter().flatten().collect()
+    }
+
+    /// A tally of the collection's units, empty: one left by an earlier search, or a new one.
+    fn tally(&self) -> Tally {
+        let kept = self.tallies.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        kept.filter(|t| t.units() == self.units_at.len()).unwrap_or_else(|| Tally::new(self.units_at.len()))
     }
 
     /// Counts in `tally`, for each unit of language `other` that shares a word with a
@@ -439,14 +463,14 @@ fn read(dictionary: &Dictionary, id: usize, text: &str, units: &[Unit]) -> Optio
         return None;
     }
     let chars: Vec<char> = text.chars().collect();
-    let mut seen = Seen::default();
+    let mut seen = LemmaBits::default();
     let (words, lemmas) =
         units.iter().map(|unit| read_unit(dictionary, &unit.text(&chars), unit.language, &mut seen)).unzip();
     Some((Reference { id, text: chars, units: units.to_vec(), words, embeddings: OnceLock::new() }, lemmas))
 }
 
 /// One unit's words and every lemma they reach, distinct (an English unit's sorted).
-fn read_unit(dictionary: &Dictionary, text: &str, language: Language, seen: &mut Seen) -> (UnitWords, Vec<Lemma>) {
+fn read_unit(dictionary: &Dictionary, text: &str, language: Language, seen: &mut LemmaBits) -> (UnitWords, Vec<Lemma>) {
     match language {
         Language::Chinese => {
             let words = dictionary.chinese_words(text);
@@ -459,35 +483,6 @@ fn read_unit(dictionary: &Dictionary, text: &str, language: Language, seen: &mut
             lemmas.dedup();
             (UnitWords::English(lemmas.clone().into_boxed_slice()), lemmas)
         }
-    }
-}
-
-/// A set of lemmas as bits, emptied after each use: a Chinese unit's words reach hundreds
-/// of lemmas, many of them more than once.
-#[derive(Default)]
-struct Seen(Vec<u64>);
-
-impl Seen {
-    /// The distinct lemmas of `lemmas`, in the order first met.
-    fn distinct(&mut self, lemmas: impl Iterator<Item = Lemma>) -> Vec<Lemma> {
-        let mut out = Vec::new();
-        for lemma in lemmas {
-            let Ok(place) = usize::try_from(lemma) else { continue };
-            let (word, bit) = (place / 64, 1u64 << (place % 64));
-            if word >= self.0.len() {
-                self.0.resize(word + 1, 0);
-            }
-            if self.0[word] & bit == 0 {
-                self.0[word] |= bit;
-                out.push(lemma);
-            }
-        }
-        for &lemma in &out {
-            if let Ok(place) = usize::try_from(lemma) {
-                self.0[place / 64] = 0;
-            }
-        }
-        out
     }
 }
 

@@ -4,6 +4,7 @@
 //! cosine says how close two sentences are in meaning (docs/meaning.md).
 
 mod asset;
+mod bits;
 pub mod collection;
 pub mod dictionary;
 mod encoder;

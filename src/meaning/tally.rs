@@ -5,22 +5,27 @@
 /// Counts per unit of the collection, each word counted once for a unit however many of
 /// its lemmas reach that unit.
 pub struct Tally {
-    counts: Vec<u32>,
-    /// One more than the last word counted for each unit (0: none since the last drain).
-    last: Vec<u32>,
+    /// Each unit's count, and one more than the last word counted for it (0: none since
+    /// the last drain), side by side: a unit's two are read together.
+    counts: Vec<(u32, u32)>,
     touched: Vec<u32>,
 }
 
 impl Tally {
     /// A tally for a collection of `units` units.
     pub fn new(units: usize) -> Self {
-        Tally { counts: vec![0; units], last: vec![0; units], touched: Vec::new() }
+        Tally { counts: vec![(0, 0); units], touched: Vec::new() }
+    }
+
+    /// The units this tally counts.
+    pub fn units(&self) -> usize {
+        self.counts.len()
     }
 
     /// Counts word number `word` for `unit`, unless that word was counted for it already.
     pub fn count(&mut self, unit: u32, word: u32) {
         let Ok(place) = usize::try_from(unit) else { return };
-        let (Some(count), Some(last)) = (self.counts.get_mut(place), self.last.get_mut(place)) else { return };
+        let Some((count, last)) = self.counts.get_mut(place) else { return };
         let mark = word.saturating_add(1);
         if *last == mark {
             return;
@@ -38,10 +43,9 @@ impl Tally {
         let mut out = Vec::with_capacity(self.touched.len());
         for unit in self.touched.drain(..) {
             let Ok(place) = usize::try_from(unit) else { continue };
-            if let (Some(count), Some(last)) = (self.counts.get_mut(place), self.last.get_mut(place)) {
-                out.push((unit, *count));
-                *count = 0;
-                *last = 0;
+            if let Some(counted) = self.counts.get_mut(place) {
+                out.push((unit, counted.0));
+                *counted = (0, 0);
             }
         }
         out

@@ -10,7 +10,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::bits::LemmaBits;
 use super::dictionary::{Dictionary, Entry, Lemma};
-use super::evidence::{Counts, Words, tie_counts};
+use super::evidence::{Counts, Words, english_lemmas, tie_counts};
 use super::kept::{KeptEmbeddings, embed_kept};
 use super::tally::Tally;
 use super::translated::{Side, Translated, align_translated};
@@ -253,9 +253,9 @@ impl<'m> Collection<'m> {
                 tally.drain().into_iter().filter_map(|(unit, n)| Some((n, *self.units_at.get(unit as usize)?)));
             // the English side's lemmas as bits: the suspect's for the unit, a candidate's
             // for its count
-            let suspect_english: Vec<Lemma> = match &words {
-                Words::English(lemmas) => lemmas.iter().copied().collect(),
-                Words::Chinese(_) => Vec::new(),
+            let suspect_english: &[Lemma] = match &words {
+                Words::English(lemmas) => lemmas,
+                Words::Chinese(_) => &[],
             };
             suspect_english.iter().for_each(|&l| _ = english.insert(l));
             let mut paired = Vec::new();
@@ -282,7 +282,7 @@ impl<'m> Collection<'m> {
                 rare.matched >= MIN_TELLING_MATCHED && rare.share() >= MIN_TELLING_SHARE
             };
             ties.extend(strongest(paired).filter(telling).map(|(_, _, at)| Tie { suspect: n, at }));
-            english.remove_all(&suspect_english);
+            english.remove_all(suspect_english);
         }
         self.tallies.lock().unwrap_or_else(PoisonError::into_inner).push(tally);
         ties
@@ -478,9 +478,7 @@ fn read_unit(dictionary: &Dictionary, text: &str, language: Language, seen: &mut
             (UnitWords::Chinese(words.iter().map(|w| w.entry).collect()), lemmas)
         }
         Language::English => {
-            let mut lemmas: Vec<Lemma> = dictionary.english_words(text).iter().map(|w| w.lemma).collect();
-            lemmas.sort_unstable();
-            lemmas.dedup();
+            let lemmas = english_lemmas(dictionary, text);
             (UnitWords::English(lemmas.clone().into_boxed_slice()), lemmas)
         }
     }

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::dictionary::{ChineseWord, Dictionary, Lemma};
 use super::units::Language;
@@ -61,10 +61,11 @@ impl Counts {
 }
 
 /// A unit's words as the tie counts read them: a Chinese text's dictionary words, an
-/// English text's lemmas. Made once a unit, and read against each candidate.
+/// English text's distinct lemmas ([`english_lemmas`]). Made once a unit, and read
+/// against each candidate.
 pub enum Words<'d> {
     Chinese(Vec<ChineseWord<'d>>),
-    English(FxHashSet<Lemma>),
+    English(Vec<Lemma>),
 }
 
 impl<'d> Words<'d> {
@@ -72,9 +73,17 @@ impl<'d> Words<'d> {
     pub fn of(dictionary: &'d Dictionary, text: &str, language: Language) -> Self {
         match language {
             Language::Chinese => Words::Chinese(dictionary.chinese_words(text)),
-            Language::English => Words::English(dictionary.english_words(text).iter().map(|w| w.lemma).collect()),
+            Language::English => Words::English(english_lemmas(dictionary, text)),
         }
     }
+}
+
+/// The distinct lemmas of the English words of `text` the dictionary knows, sorted.
+pub fn english_lemmas(dictionary: &Dictionary, text: &str) -> Vec<Lemma> {
+    let mut lemmas: Vec<Lemma> = dictionary.english_words(text).iter().map(|w| w.lemma).collect();
+    lemmas.sort_unstable();
+    lemmas.dedup();
+    lemmas
 }
 
 /// The counts of [`overlap`] without the word pairs, twice: over every word, and over the
@@ -136,7 +145,7 @@ mod tests {
             panic!("the words of each language");
         };
         let zh: Vec<&[Lemma]> = zh.iter().map(|w| w.lemmas).collect();
-        let en = |l: Lemma| en.contains(&l);
+        let en = |l: Lemma| en.binary_search(&l).is_ok();
         let (all, every) = tie_counts(zh.iter().copied(), en, |_| true);
         assert_eq!((all.known, all.matched), (full.known, full.matched));
         assert_eq!(all, every);

@@ -6,12 +6,13 @@
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::bits::LemmaBits;
 use super::dictionary::{Dictionary, Entry, Lemma};
 use super::evidence::{Counts, Words, english_lemmas, tie_counts};
 use super::kept::{KeptEmbeddings, embed_kept};
+use super::postings::Postings;
 use super::tally::Tally;
 use super::translated::{Side, Translated, align_translated};
 use super::units::{Language, Unit, units};
@@ -87,7 +88,7 @@ pub struct Collection<'m> {
     /// (the unit's language, a lemma) → the units that hold it, for the lemmas held by
     /// few enough units of the language ([`FREQUENT_SHARE`], [`MIN_FREQUENT`]).
     /// Units by their place in the collection (the units of its references in order).
-    postings: FxHashMap<(Language, Lemma), Vec<u32>>,
+    postings: Postings,
     /// Every unit of the collection, by its place.
     units_at: Vec<UnitAt>,
     /// The lemmas held by more units of either language: their units are not listed.
@@ -126,7 +127,7 @@ impl<'m> Collection<'m> {
             model,
             dictionary,
             references: Vec::new(),
-            postings: FxHashMap::default(),
+            postings: Postings::default(),
             units_at: Vec::new(),
             frequent_lemmas: LemmaBits::default(),
             background: [OnceLock::new(), OnceLock::new()],
@@ -144,19 +145,15 @@ impl<'m> Collection<'m> {
             .map(|(id, text)| (id, text, units(text)))
             .collect();
         let unit_count: usize = texts.iter().map(|(_, _, units)| units.len()).sum();
-        let frequent = (unit_count / FREQUENT_SHARE).max(MIN_FREQUENT);
-        let mut overfull = FxHashSet::default();
+        collection.postings = Postings::new((unit_count / FREQUENT_SHARE).max(MIN_FREQUENT));
         for batch in texts.chunks(READ_BATCH) {
             let read: Vec<Option<Read>> =
                 batch.par_iter().map(|(id, text, units)| read(dictionary, *id, text, units)).collect();
             for reference in read.into_iter().flatten() {
-                collection.add(reference, frequent, &mut overfull);
+                collection.add(reference);
             }
         }
-        for units in collection.postings.values_mut() {
-            units.shrink_to_fit();
-        }
-        collection.frequent_lemmas = LemmaBits::of(overfull.into_iter().map(|(_, lemma)| lemma));
+        collection.frequent_lemmas = collection.postings.finish();
         collection
     }
 
@@ -166,9 +163,8 @@ impl<'m> Collection<'m> {
         Collection { kept, ..self }
     }
 
-    /// Adds one reference, read. A (language, lemma) key whose units outnumber `frequent`
-    /// is put in `overfull`, and its units are listed no more.
-    fn add(&mut self, (reference, lemmas): Read, frequent: usize, overfull: &mut FxHashSet<(Language, Lemma)>) {
+    /// Adds one reference, read: its units, and their lemmas to the posting lists.
+    fn add(&mut self, (reference, lemmas): Read) {
         let Ok(place) = u32::try_from(self.references.len()) else { return };
         for (n, lemmas) in lemmas.into_iter().enumerate() {
             let Ok(n) = u32::try_from(n) else { break };
@@ -176,16 +172,7 @@ impl<'m> Collection<'m> {
             self.units_at.push(UnitAt { reference: place, unit: n });
             let language = reference.units[n as usize].language;
             for lemma in lemmas {
-                let key = (language, lemma);
-                if overfull.contains(&key) {
-                    continue;
-                }
-                let units = self.postings.entry(key).or_default();
-                units.push(flat);
-                if units.len() > frequent {
-                    self.postings.remove(&key);
-                    overfull.insert(key);
-                }
+                self.postings.add(language, lemma, flat);
             }
         }
         self.references.push(reference);
@@ -379,18 +366,18 @@ impl<'m> Collection<'m> {
     /// unit's `words`, how many of its words (Chinese) or lemmas (English) it shares: a
     /// unit two lemmas of one word reach counts that word once.
     fn shared_words(&self, words: &Words<'_>, other: Language, tally: &mut Tally) {
-        let postings = |lemma: &Lemma| self.postings.get(&(other, *lemma));
+        let postings = |lemma: &Lemma| self.postings.get(other, *lemma);
         match words {
             Words::Chinese(words) => {
                 for (n, word) in (0u32..).zip(words) {
-                    for &unit in word.lemmas.iter().filter_map(postings).flatten() {
+                    for &unit in word.lemmas.iter().flat_map(postings) {
                         tally.count(unit, n);
                     }
                 }
             }
             Words::English(lemmas) => {
                 for (n, lemma) in (0u32..).zip(lemmas) {
-                    for &unit in postings(lemma).into_iter().flatten() {
+                    for &unit in postings(lemma) {
                         tally.count(unit, n);
                     }
                 }

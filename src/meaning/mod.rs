@@ -12,6 +12,7 @@ pub mod evidence;
 mod gemm;
 pub mod kept;
 mod pieces;
+mod postings;
 mod shared;
 mod tally;
 mod tokenizer;

@@ -54,13 +54,14 @@ pub struct EnglishWord {
 pub struct Dictionary {
     lemmas: FxHashMap<Box<str>, Lemma>,
     forms: FxHashMap<Box<str>, Lemma>,
-    /// A Chinese word (its characters) → its entry, a place in `entries`.
-    chinese: FxHashMap<Box<[char]>, Entry>,
+    /// A Chinese word ([`pack`]ed) → its entry, a place in `entries`.
+    chinese: FxHashMap<Packed, Entry>,
+    /// The longest word (in characters) beginning with each pair of characters that some
+    /// word of two or more begins with: the matching looks up no longer word there, and
+    /// only a one-character word where no pair is listed.
+    longest: FxHashMap<[u16; 2], u8>,
     /// Each Chinese word's lemmas (none for a function word).
     entries: Vec<Box<[Lemma]>>,
-    /// The longest Chinese word (in characters) beginning with each character: the
-    /// matching looks up no longer word there.
-    longest: FxHashMap<char, usize>,
 }
 
 impl Dictionary {
@@ -85,6 +86,8 @@ impl Dictionary {
             return Err(MeaningError::WrongVersion { path: path.to_path_buf(), found, expected: DICTIONARY_VERSION });
         }
         let mut dictionary = Self::default();
+        // room for the words, so that the table is not grown, and held twice, while it fills
+        dictionary.chinese.reserve(text.matches("\nZ\t").count());
         let mut lemma_count: usize = 0;
         for (number, line) in lines {
             if line.starts_with('#') || line.is_empty() {
@@ -125,20 +128,24 @@ impl Dictionary {
         Ok(dictionary)
     }
 
-    /// Adds a Chinese word and its lemmas (a word listed again keeps its last lemmas);
+    /// Adds a Chinese word and its lemmas (a word listed again keeps its last lemmas; one
+    /// the matching never meets, too long or not written in Han characters, is left out);
     /// `None` when there are more words than entry numbers.
     fn add_chinese(&mut self, word: &str, lemmas: Box<[Lemma]>) -> Option<()> {
-        let word: Box<[char]> = word.chars().collect();
-        if let Some(&entry) = self.chinese.get(&word) {
+        let chars: Vec<char> = word.chars().collect();
+        let Some(key) = pack(&chars) else { return Some(()) };
+        if let Some(&entry) = self.chinese.get(&key) {
             *self.entries.get_mut(usize::try_from(entry).ok()?)? = lemmas;
             return Some(());
         }
         let entry = Entry::try_from(self.entries.len()).ok()?;
-        if let Some(&first) = word.first() {
-            let longest = self.longest.entry(first).or_default();
-            *longest = (*longest).max(word.len());
+        if let ([first, second, ..], Ok(length)) = (&key[..], u8::try_from(chars.len()))
+            && chars.len() >= 2
+        {
+            let longest = self.longest.entry([*first, *second]).or_default();
+            *longest = (*longest).max(length);
         }
-        self.chinese.insert(word, entry);
+        self.chinese.insert(key, entry);
         self.entries.push(lemmas);
         Some(())
     }
@@ -151,7 +158,7 @@ impl Dictionary {
     /// The lemmas of a simplified Chinese word, if the dictionary holds it.
     pub fn chinese(&self, word: &str) -> Option<&[Lemma]> {
         let word: Vec<char> = word.chars().collect();
-        self.chinese.get(&word[..]).map(|&entry| self.entry(entry))
+        self.chinese.get(&pack(&word)?).map(|&entry| self.entry(entry))
     }
 
     /// The lemmas of the Chinese word numbered `entry` (none for a number it never gave).
@@ -188,22 +195,28 @@ impl Dictionary {
     fn match_run<'d>(&'d self, run: &[char], start: u32, found: &mut Vec<ChineseWord<'d>>) {
         let mut i = 0usize;
         while i < run.len() {
-            let starting = self.longest.get(&run[i]).copied().unwrap_or(0);
-            let longest = MAX_WORD_CHARS.min(run.len() - i).min(starting);
-            let mut step = 1usize;
-            for length in (1..=longest).rev() {
-                if let Some(&entry) = self.chinese.get(&run[i..i + length]) {
-                    let from = start + saturating_u32(i);
-                    let lemmas = self.entry(entry);
-                    if !lemmas.is_empty() {
-                        found.push(ChineseWord { chars: from..from + saturating_u32(length), entry, lemmas });
-                    }
-                    step = length;
-                    break;
-                }
+            let Some((length, entry)) = self.longest_word(&run[i..]) else {
+                i += 1;
+                continue;
+            };
+            let from = start + saturating_u32(i);
+            let lemmas = self.entry(entry);
+            if !lemmas.is_empty() {
+                found.push(ChineseWord { chars: from..from + saturating_u32(length), entry, lemmas });
             }
-            i += step;
+            i += length;
         }
+    }
+
+    /// The longest word `chars` begins with (its length and entry), of at most
+    /// [`MAX_WORD_CHARS`].
+    fn longest_word(&self, chars: &[char]) -> Option<(usize, Entry)> {
+        let pair = match chars {
+            [first, second, ..] => packed_char(*first).zip(packed_char(*second)).map(|(a, b)| [a, b]),
+            _ => None,
+        };
+        let longest = pair.and_then(|pair| self.longest.get(&pair)).map_or(1, |&l| usize::from(l).min(chars.len()));
+        (1..=longest).rev().find_map(|length| Some((length, *self.chinese.get(&pack(chars.get(..length)?)?)?)))
     }
 
     /// The English words of `text` that the dictionary knows, with their lemmas.
@@ -238,6 +251,27 @@ fn parse_ids(text: &str, count: usize) -> Option<Box<[Lemma]>> {
     text.split(' ')
         .map(|id| id.parse::<Lemma>().ok().filter(|&id| usize::try_from(id).is_ok_and(|id| id < count)))
         .collect()
+}
+
+/// A Chinese word of at most [`MAX_WORD_CHARS`] characters held in place, 16 bits a
+/// character and 0 after the last: a lookup hashes 16 bytes and follows no pointer. Every
+/// Han character ([`is_han`]) fits in 16 bits, and none is 0, so two words never share a
+/// key.
+type Packed = [u16; MAX_WORD_CHARS];
+
+/// The key of a word, `None` for one longer than [`MAX_WORD_CHARS`] or with a character
+/// beyond 16 bits (no Han character, so never met by the matching).
+fn pack(chars: &[char]) -> Option<Packed> {
+    let mut key = [0; MAX_WORD_CHARS];
+    for (slot, &c) in key.iter_mut().zip(chars) {
+        *slot = packed_char(c)?;
+    }
+    (chars.len() <= MAX_WORD_CHARS).then_some(key)
+}
+
+/// A character as it is packed: its code point when that fits in 16 bits and is not 0.
+fn packed_char(c: char) -> Option<u16> {
+    u16::try_from(u32::from(c)).ok().filter(|&c| c != 0)
 }
 
 /// A CJK unified ideograph (the basic block and extension A), the characters the

@@ -6,8 +6,10 @@
 /// its lemmas reach that unit.
 pub struct Tally {
     /// Each unit's count, and one more than the last word counted for it (0: none since
-    /// the last drain), side by side: a unit's two are read together.
-    counts: Vec<(u32, u32)>,
+    /// the last drain), side by side: a unit's two are read together, and in 16 bits each
+    /// (a unit is at most 600 characters, so its words fit; a later word is not counted)
+    /// the tally of a large collection stays in the cache.
+    counts: Vec<(u16, u16)>,
     touched: Vec<u32>,
 }
 
@@ -26,14 +28,14 @@ impl Tally {
     pub fn count(&mut self, unit: u32, word: u32) {
         let Ok(place) = usize::try_from(unit) else { return };
         let Some((count, last)) = self.counts.get_mut(place) else { return };
-        let mark = word.saturating_add(1);
+        let Some(mark) = word.checked_add(1).and_then(|mark| u16::try_from(mark).ok()) else { return };
         if *last == mark {
             return;
         }
         if *count == 0 {
             self.touched.push(unit);
         }
-        *count += 1;
+        *count = count.saturating_add(1);
         *last = mark;
     }
 
@@ -44,7 +46,7 @@ impl Tally {
         for unit in self.touched.drain(..) {
             let Ok(place) = usize::try_from(unit) else { continue };
             if let Some(counted) = self.counts.get_mut(place) {
-                out.push((unit, counted.0));
+                out.push((unit, u32::from(counted.0)));
                 *counted = (0, 0);
             }
         }
@@ -68,6 +70,7 @@ mod tests {
         assert_eq!(counted, vec![(2, 2), (3, 1)]);
         assert!(tally.drain().is_empty());
         tally.count(2, 0);
+        tally.count(3, 70_000);
         assert_eq!(tally.drain(), vec![(2, 1)]);
     }
 }

@@ -216,7 +216,17 @@ impl Dictionary {
             _ => None,
         };
         let longest = pair.and_then(|pair| self.longest.get(&pair)).map_or(1, |&l| usize::from(l).min(chars.len()));
-        (1..=longest).rev().find_map(|length| Some((length, *self.chinese.get(&pack(chars.get(..length)?)?)?)))
+        // no word holds a character that does not pack
+        let longest = chars.iter().take(longest).take_while(|&&c| packed_char(c).is_some()).count();
+        // the longest key first, then each shorter one by clearing its last character
+        let mut key = pack(chars.get(..longest)?)?;
+        for length in (1..=longest).rev() {
+            if let Some(&entry) = self.chinese.get(&key) {
+                return Some((length, entry));
+            }
+            key[length - 1] = 0;
+        }
+        None
     }
 
     /// The English words of `text` that the dictionary knows, with their lemmas.

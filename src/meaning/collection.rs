@@ -153,7 +153,7 @@ impl<'m> Collection<'m> {
                 collection.add(reference);
             }
         }
-        collection.frequent_lemmas = collection.postings.finish();
+        collection.frequent_lemmas = collection.postings.finish(dictionary);
         collection
     }
 
@@ -163,16 +163,18 @@ impl<'m> Collection<'m> {
         Collection { kept, ..self }
     }
 
-    /// Adds one reference, read: its units, and their lemmas to the posting lists.
+    /// Adds one reference, read: its units, listed under their words (Chinese) or lemmas
+    /// (English).
     fn add(&mut self, (reference, lemmas): Read) {
         let Ok(place) = u32::try_from(self.references.len()) else { return };
         for (n, lemmas) in lemmas.into_iter().enumerate() {
             let Ok(n) = u32::try_from(n) else { break };
             let Ok(flat) = u32::try_from(self.units_at.len()) else { break };
             self.units_at.push(UnitAt { reference: place, unit: n });
-            let language = reference.units[n as usize].language;
-            for lemma in lemmas {
-                self.postings.add(language, lemma, flat);
+            match reference.words.get(n as usize) {
+                Some(UnitWords::Chinese(words)) => self.postings.add_chinese(flat, words, &lemmas),
+                Some(UnitWords::English(_)) => self.postings.add_english(flat, &lemmas),
+                None => {}
             }
         }
         self.references.push(reference);
@@ -366,20 +368,17 @@ impl<'m> Collection<'m> {
     /// unit's `words`, how many of its words (Chinese) or lemmas (English) it shares: a
     /// unit two lemmas of one word reach counts that word once.
     fn shared_words(&self, words: &Words<'_>, other: Language, tally: &mut Tally) {
-        let postings = |lemma: &Lemma| self.postings.get(other, *lemma);
         match words {
             Words::Chinese(words) => {
                 for (n, word) in (0u32..).zip(words) {
-                    for &unit in word.lemmas.iter().flat_map(postings) {
-                        tally.count(unit, n);
+                    for &lemma in word.lemmas {
+                        self.postings.each_unit(other, lemma, |unit| tally.count(unit, n));
                     }
                 }
             }
             Words::English(lemmas) => {
-                for (n, lemma) in (0u32..).zip(lemmas) {
-                    for &unit in postings(lemma) {
-                        tally.count(unit, n);
-                    }
+                for (n, &lemma) in (0u32..).zip(lemmas) {
+                    self.postings.each_unit(other, lemma, |unit| tally.count(unit, n));
                 }
             }
         }

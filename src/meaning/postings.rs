@@ -1,68 +1,150 @@
-//! The collection's posting lists: for each (language, lemma), the units of that
-//! language that hold the lemma, in a vector indexed by the pair (lemma numbers are
-//! dense), so that indexing a reference and looking a word up cost no hashing. A lemma
-//! held by more units than a bound finds nothing in particular: its list is dropped, and
-//! the lemma is marked frequent.
+//! The collection's posting lists, in vectors indexed by number (no hashing): English
+//! units listed under each of their lemmas, Chinese units under each of their words (the
+//! dictionary's entries). A Chinese word reaches several lemmas, so listing a Chinese unit
+//! under its words instead of its lemmas lists it a third as often; a lemma's Chinese
+//! units are then the units of the words that reach it, through a map from each lemma to
+//! the collection's words. A list held by more units than a bound finds nothing in
+//! particular: it is dropped, and its lemmas are marked frequent.
 
 use super::bits::LemmaBits;
-use super::dictionary::Lemma;
+use super::dictionary::{Dictionary, Entry, Lemma};
 use super::units::Language;
 
-/// The units (by their place in the collection) of each (language, lemma).
+/// The units (by their place in the collection) of each English lemma and Chinese word.
 #[derive(Debug, Default)]
 pub struct Postings {
-    /// The list of key [`key`]; empty for a key never met or dropped.
-    lists: Vec<Vec<u32>>,
-    /// The keys whose lists outgrew the bound (by key number).
-    overfull: LemmaBits,
+    /// An English lemma's units (by lemma number); empty for a lemma never met or dropped.
+    english: Vec<Vec<u32>>,
+    /// The English lemmas whose lists outgrew the bound.
+    english_overfull: LemmaBits,
+    /// A Chinese word's units (by entry number); empty for a word never met or dropped.
+    chinese: Vec<Vec<u32>>,
+    /// The Chinese words whose lists outgrew the bound (by entry number).
+    chinese_overfull: LemmaBits,
+    /// The Chinese units that hold each lemma through one of their words, counted.
+    chinese_counts: Vec<u32>,
+    /// Each lemma's words with a list, once [`Postings::finish`] has run: the words of
+    /// lemma `l` are `words[starts[l]..starts[l + 1]]`. A lemma frequent among Chinese
+    /// units has none.
+    starts: Vec<u32>,
+    words: Vec<Entry>,
+    /// The distinct words of the unit being added (a scratch set, empty between units).
+    seen: LemmaBits,
     /// The most units a list may hold.
     bound: usize,
 }
 
-/// The place of (language, lemma) among the lists; `None` past the lemma numbers a
-/// vector can hold.
-fn key(language: Language, lemma: Lemma) -> Option<usize> {
-    usize::try_from(lemma).ok()?.checked_mul(Language::ALL.len())?.checked_add(language.place())
+/// `list` with `unit` added, or dropped (and `overfull` told) once it holds more than
+/// `bound` units; nothing for a key marked overfull already.
+fn add_to(lists: &mut Vec<Vec<u32>>, overfull: &mut LemmaBits, key: u32, unit: u32, bound: usize) {
+    let Ok(place) = usize::try_from(key) else { return };
+    if overfull.contains(key) {
+        return;
+    }
+    if place >= lists.len() {
+        lists.resize_with(place + 1, Vec::new);
+    }
+    let list = &mut lists[place];
+    list.push(unit);
+    if list.len() > bound {
+        *list = Vec::new();
+        overfull.insert(key);
+    }
 }
 
 impl Postings {
     /// Empty lists, each dropped once it would hold more than `bound` units.
     pub fn new(bound: usize) -> Self {
-        Postings { lists: Vec::new(), overfull: LemmaBits::default(), bound }
+        Postings { bound, ..Self::default() }
     }
 
-    /// Lists `unit` under (language, lemma), unless that lemma is frequent in the
-    /// language already or becomes so now (then its list is dropped).
-    pub fn add(&mut self, language: Language, lemma: Lemma, unit: u32) {
-        let Some(key) = key(language, lemma) else { return };
-        let Ok(bit) = Lemma::try_from(key) else { return };
-        if self.overfull.contains(bit) {
-            return;
-        }
-        if key >= self.lists.len() {
-            self.lists.resize_with(key + 1, Vec::new);
-        }
-        let list = &mut self.lists[key];
-        list.push(unit);
-        if list.len() > self.bound {
-            *list = Vec::new();
-            self.overfull.insert(bit);
+    /// Lists the English `unit` under each of its `lemmas` (distinct).
+    pub fn add_english(&mut self, unit: u32, lemmas: &[Lemma]) {
+        for &lemma in lemmas {
+            add_to(&mut self.english, &mut self.english_overfull, lemma, unit, self.bound);
         }
     }
 
-    /// The units listed under (language, lemma): none for a lemma never met or frequent.
-    pub fn get(&self, language: Language, lemma: Lemma) -> &[u32] {
-        key(language, lemma).and_then(|key| self.lists.get(key)).map_or(&[], |list| &list[..])
+    /// Lists the Chinese `unit` under each of its `words` (once a word however often it
+    /// is met), and counts it for each of the `lemmas` (distinct) they reach.
+    pub fn add_chinese(&mut self, unit: u32, words: &[Entry], lemmas: &[Lemma]) {
+        for &word in words {
+            if self.seen.insert(word) {
+                add_to(&mut self.chinese, &mut self.chinese_overfull, word, unit, self.bound);
+            }
+        }
+        self.seen.remove_all(words);
+        for &lemma in lemmas {
+            let Ok(place) = usize::try_from(lemma) else { continue };
+            if place >= self.chinese_counts.len() {
+                self.chinese_counts.resize(place + 1, 0);
+            }
+            self.chinese_counts[place] = self.chinese_counts[place].saturating_add(1);
+        }
     }
 
-    /// The lemmas frequent in either language, as a set of lemmas. The lists are trimmed
-    /// to their size.
-    pub fn finish(&mut self) -> LemmaBits {
-        self.lists.iter_mut().for_each(Vec::shrink_to_fit);
-        let frequent =
-            (0..self.lists.len()).filter(|&key| Lemma::try_from(key).is_ok_and(|bit| self.overfull.contains(bit)));
-        let languages = Language::ALL.len();
-        LemmaBits::of(frequent.filter_map(|key| Lemma::try_from(key / languages).ok()))
+    /// Whether more Chinese units than the bound hold `lemma`.
+    fn chinese_frequent(&self, lemma: Lemma) -> bool {
+        usize::try_from(lemma)
+            .ok()
+            .and_then(|place| self.chinese_counts.get(place))
+            .is_some_and(|&count| usize::try_from(count).is_ok_and(|count| count > self.bound))
+    }
+
+    /// Calls `found` with each unit of `language` that holds `lemma`: none for a lemma
+    /// never met or frequent in that language. A Chinese unit may come once for each of
+    /// its words that reaches the lemma.
+    pub fn each_unit(&self, language: Language, lemma: Lemma, mut found: impl FnMut(u32)) {
+        let Ok(place) = usize::try_from(lemma) else { return };
+        match language {
+            Language::English => self.english.get(place).into_iter().flatten().copied().for_each(found),
+            Language::Chinese => {
+                let (Some(&start), Some(&end)) = (self.starts.get(place), self.starts.get(place + 1)) else { return };
+                let words = self.words.get(start as usize..end as usize).unwrap_or_default();
+                for &word in words {
+                    let list = usize::try_from(word).ok().and_then(|w| self.chinese.get(w));
+                    list.into_iter().flatten().copied().for_each(&mut found);
+                }
+            }
+        }
+    }
+
+    /// Ends the adding: the lists trimmed to their size, each lemma's words (through
+    /// `dictionary`) mapped. Returns the lemmas frequent in either language.
+    pub fn finish(&mut self, dictionary: &Dictionary) -> LemmaBits {
+        self.english.iter_mut().for_each(Vec::shrink_to_fit);
+        self.chinese.iter_mut().for_each(Vec::shrink_to_fit);
+        let listed = || {
+            (0u32..)
+                .zip(&self.chinese)
+                .filter(|(_, list)| !list.is_empty())
+                .flat_map(|(word, _)| dictionary.entry(word).iter().map(move |&lemma| (lemma, word)))
+                .filter(|&(lemma, _)| !self.chinese_frequent(lemma))
+        };
+        // counted, then placed: the words of each lemma side by side
+        let mut starts = vec![0u32; self.chinese_counts.len() + 1];
+        for (lemma, _) in listed() {
+            if let Some(start) = usize::try_from(lemma).ok().and_then(|l| starts.get_mut(l + 1)) {
+                *start += 1;
+            }
+        }
+        for l in 1..starts.len() {
+            starts[l] += starts[l - 1];
+        }
+        let mut next = starts.clone();
+        let mut words = vec![0; starts.last().map_or(0, |&n| n as usize)];
+        for (lemma, word) in listed() {
+            if let Some(at) = usize::try_from(lemma).ok().and_then(|l| next.get_mut(l)) {
+                words[*at as usize] = word;
+                *at += 1;
+            }
+        }
+        let frequent_english = (0u32..).zip(&self.english).map(|(lemma, _)| lemma);
+        let frequent_english = frequent_english.filter(|&lemma| self.english_overfull.contains(lemma));
+        let frequent_chinese = (0u32..).zip(&self.chinese_counts).map(|(lemma, _)| lemma);
+        let frequent = LemmaBits::of(frequent_english.chain(frequent_chinese.filter(|&l| self.chinese_frequent(l))));
+        (self.starts, self.words) = (starts, words);
+        frequent
     }
 }
 
@@ -70,21 +152,45 @@ impl Postings {
 mod tests {
     use super::*;
 
+    fn units(postings: &Postings, language: Language, lemma: Lemma) -> Vec<u32> {
+        let mut found = Vec::new();
+        postings.each_unit(language, lemma, |unit| found.push(unit));
+        found.sort_unstable();
+        found
+    }
+
     #[test]
     fn a_list_outgrowing_its_bound_is_dropped_and_its_lemma_called_frequent() {
         let mut postings = Postings::new(2);
         for unit in [0, 1, 2] {
-            postings.add(Language::English, 7, unit);
+            postings.add_english(unit, &[7]);
         }
-        postings.add(Language::Chinese, 7, 5);
-        postings.add(Language::Chinese, 9, 1);
-        postings.add(Language::Chinese, 9, 4);
-        postings.add(Language::English, 7, 3);
-        assert!(postings.get(Language::English, 7).is_empty());
-        assert_eq!(postings.get(Language::Chinese, 7), &[5]);
-        assert_eq!(postings.get(Language::Chinese, 9), &[1, 4]);
-        assert!(postings.get(Language::English, 100_000).is_empty());
-        let frequent = postings.finish();
+        postings.add_english(3, &[7, 9]);
+        postings.add_english(4, &[9]);
+        let dictionary = Dictionary::default();
+        let frequent = postings.finish(&dictionary);
+        assert!(units(&postings, Language::English, 7).is_empty());
+        assert_eq!(units(&postings, Language::English, 9), vec![3, 4]);
+        assert!(units(&postings, Language::English, 100_000).is_empty());
         assert!(frequent.contains(7) && !frequent.contains(9));
+    }
+
+    #[test]
+    fn a_lemmas_chinese_units_are_those_of_its_words_and_a_frequent_one_has_none() {
+        // words 1 (计算机) and 3 (软件) reach lemma 1, word 4 (安装) lemma 3
+        let sample = "# twinspot meaning dictionary 1\nL\tapple\tcomputer\tpackage\tinstall\nZ\t苹果\t0\nZ\t计算机\t1\nZ\t软件包\t2\nZ\t软件\t1\nZ\t安装\t3\n";
+        let dictionary = Dictionary::parse(sample, std::path::Path::new("sample")).unwrap();
+        let mut postings = Postings::new(2);
+        postings.add_chinese(0, &[1, 3], &[1]);
+        postings.add_chinese(1, &[3, 3, 4], &[1, 3]);
+        postings.add_chinese(2, &[4], &[3]);
+        postings.add_chinese(3, &[4], &[3]);
+        let frequent = postings.finish(&dictionary);
+        // unit 0 comes through both of its words
+        assert_eq!(units(&postings, Language::Chinese, 1), vec![0, 0, 1]);
+        assert!(units(&postings, Language::Chinese, 3).is_empty());
+        assert!(units(&postings, Language::Chinese, 0).is_empty());
+        assert!(units(&postings, Language::English, 1).is_empty());
+        assert!(frequent.contains(3) && !frequent.contains(1));
     }
 }

@@ -10,15 +10,6 @@ use super::dictionary::Lemma;
 pub struct LemmaBits(Vec<u64>);
 
 impl LemmaBits {
-    /// The set of `lemmas`.
-    pub fn of(lemmas: impl IntoIterator<Item = Lemma>) -> Self {
-        let mut bits = Self::default();
-        for lemma in lemmas {
-            bits.insert(lemma);
-        }
-        bits
-    }
-
     /// Puts `lemma` in; whether it was not in before.
     pub fn insert(&mut self, lemma: Lemma) -> bool {
         let Ok(place) = usize::try_from(lemma) else { return false };
@@ -61,7 +52,8 @@ mod tests {
 
     #[test]
     fn lemmas_are_in_until_removed_and_distinct_keeps_the_first_of_each() {
-        let mut bits = LemmaBits::of([3, 64, 130]);
+        let mut bits = LemmaBits::default();
+        [3, 64, 130].into_iter().for_each(|lemma| _ = bits.insert(lemma));
         assert!(bits.contains(3) && bits.contains(64) && bits.contains(130));
         assert!(!bits.contains(4) && !bits.contains(100_000));
         bits.remove_all(&[3, 64, 130]);

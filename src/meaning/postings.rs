@@ -139,11 +139,14 @@ impl Postings {
                 *at += 1;
             }
         }
-        let frequent_english = (0u32..).zip(&self.english).map(|(lemma, _)| lemma);
-        let frequent_english = frequent_english.filter(|&lemma| self.english_overfull.contains(lemma));
-        let frequent_chinese = (0u32..).zip(&self.chinese_counts).map(|(lemma, _)| lemma);
-        let frequent = LemmaBits::of(frequent_english.chain(frequent_chinese.filter(|&l| self.chinese_frequent(l))));
         (self.starts, self.words) = (starts, words);
+        // the English lemmas whose lists were dropped, and those too many Chinese units hold
+        let mut frequent = self.english_overfull.clone();
+        for (lemma, _) in (0u32..).zip(&self.chinese_counts) {
+            if self.chinese_frequent(lemma) {
+                frequent.insert(lemma);
+            }
+        }
         frequent
     }
 }

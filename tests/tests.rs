@@ -64,6 +64,7 @@ mod reference_cache;
 mod report_fixture;
 mod report_pdf;
 mod report_targets;
+mod reworded;
 #[cfg(feature = "gui")]
 mod review;
 mod short_copies;

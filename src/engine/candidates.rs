@@ -216,6 +216,7 @@ impl Part<'_> {
             policy: &policy,
             clock: None,
             meaning: None,
+            reworded: None,
         };
         let per_suspect: Vec<Vec<Pair>> = group
             .par_iter()

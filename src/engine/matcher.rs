@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap;
 
 use super::policy::PairPolicy;
 use super::progress::MatchClock;
+use super::reworded::{Rewording, carry_reworded};
 use super::translated::add_translated;
 use crate::exclusions::quoted::quoted_spans;
 use crate::exclusions::{Exclusions, SuspectExclusions, SuspectKgrams, token_ranges};
@@ -58,6 +59,8 @@ pub(crate) struct Matcher<'a> {
     pub clock: Option<&'a MatchClock>,
     /// The references as the meaning layer reads them, when the check crosses languages.
     pub meaning: Option<&'a Collection<'a>>,
+    /// The meaning layer for reworded copies in one language, unless it is switched off.
+    pub reworded: Option<&'a Rewording>,
 }
 
 /// A suspect's k-gram hits in the references, sorted by reference, and what the
@@ -157,6 +160,14 @@ impl Matcher<'_> {
             pair.passages = join_reordered_pieces(passages, self.tuning.gap_chars, masked, &copied);
             if changed || pair.passages.len() != pieces {
                 self.score(pair, doc, reference);
+            }
+        }
+        if let Some(rewording) = self.reworded {
+            let changed = carry_reworded(rewording, doc, &mut pairs, &references);
+            for ((pair, reference), changed) in pairs.iter_mut().zip(&references).zip(changed) {
+                if changed {
+                    self.score(pair, doc, reference);
+                }
             }
         }
         pairs.retain(|p| !p.passages.is_empty() || p.near_duplicate);

@@ -13,6 +13,7 @@ mod pipeline;
 mod policy;
 mod progress;
 mod read_cache;
+mod reworded;
 mod stopped;
 mod template;
 mod translated;

@@ -14,6 +14,7 @@ use super::memory_index::{Loaded, MemoryIndex, take_char_grams, take_kgrams};
 use super::policy::{PairPolicy, Pairing, reads_char_grams};
 use super::progress::{CancelFlag, Cancelled, MatchClock, Progress, ProgressSink, Stage};
 use super::read_cache::ReadCache;
+use super::reworded::Rewording;
 use super::stopped::CheckError;
 use super::{CheckRequest, DocumentInput, Mode, Role, template, translated};
 use crate::exclusions::Exclusions;
@@ -246,6 +247,7 @@ fn match_all(
         Exclusions::new(index.reference_count(), &settings.stop_passages, settings.normalize, settings.k, dictionary);
     let clock = MatchClock::default();
     let collection = meaning.as_deref().map(|m| translated::collection(m, docs, &is_reference).with_kept(kept));
+    let rewording = settings.meaning.then(|| Rewording::new(shared));
     let matcher = Matcher {
         index,
         settings,
@@ -254,6 +256,7 @@ fn match_all(
         policy,
         clock: Some(&clock),
         meaning: collection.as_ref(),
+        reworded: rewording.as_ref(),
     };
     // A suspect not matched (cancelled) gives `None`; collected into a `Result`, the
     // first failure stops the other threads.

@@ -210,5 +210,6 @@ fn passage_of(found: &Translated) -> Passage {
         kind: PassageKind::Copied,
         alternatives: Vec::new(),
         translated: Some(Box::new(Translation { from: from.to_owned(), units: found.suspect_units, aligned, words })),
+        reworded: None,
     }
 }

@@ -249,6 +249,28 @@ fn translations_ui(ui: &mut egui::Ui, words: &Words, review: &ReviewTr, pair: &P
     });
 }
 
+/// For each reworded passage of the pair, "2: Reworded: 3 sentences say the same in other
+/// words"; nothing when it has none.
+fn reworded_ui(ui: &mut egui::Ui, words: &Words, pair: &Pair) {
+    let lines: Vec<String> = pair
+        .passages
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.reworded.as_ref().map(|r| format!("{}: {}", i + 1, words.reworded_line(r))))
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        for (n, line) in lines.into_iter().enumerate() {
+            if n > 0 {
+                ui.separator();
+            }
+            ui.label(line);
+        }
+    });
+}
+
 /// Draws the pair view; `layout` keeps the laid-out texts between frames.
 pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, actions: &mut Vec<Action>) {
     let tr = state.persisted.lang.tr();
@@ -299,6 +321,7 @@ pub fn pair_view_ui(ui: &mut egui::Ui, state: &State, layout: &mut PairLayout, a
     let flagged = (has_spans(a) || has_spans(b)).then(|| state.persisted.lang.review_tr());
     legend_ui(ui, words, flagged);
     translations_ui(ui, words, state.persisted.lang.review_tr(), pair);
+    reworded_ui(ui, words, pair);
     if view.dates_compared(report) {
         came_first_ui(ui, class, view, [state.name(pair.a), state.name(pair.b)]);
     }

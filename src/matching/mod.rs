@@ -673,6 +673,7 @@ pub fn merge_passages(passages: Vec<Passage>, gap_chars: u32) -> Vec<Passage> {
                 kind: group.iter().map(|p| p.kind).min()?,
                 alternatives: group.iter().flat_map(|p| p.alternatives.iter().copied()).collect(),
                 translated: None,
+                reworded: None,
             })
         })
         .collect();

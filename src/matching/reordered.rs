@@ -95,7 +95,7 @@ fn joined_group(
     let mut alternatives: Vec<_> = group.iter().flat_map(|p| p.alternatives.iter().copied()).collect();
     alternatives.sort_unstable();
     alternatives.dedup();
-    Some(Passage { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1, kind: first.kind, alternatives, translated: None })
+    Some(Passage { a_start: a.0, a_end: a.1, b_start: b.0, b_end: b.1, kind: first.kind, alternatives, translated: None, reworded: None })
 }
 
 /// Whether the pieces of `group` follow each other in another order on the reference side

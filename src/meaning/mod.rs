@@ -13,6 +13,7 @@ mod gemm;
 pub mod kept;
 mod pieces;
 mod postings;
+pub mod reworded;
 mod shared;
 mod tally;
 mod tokenizer;

@@ -29,7 +29,7 @@ pub use ingest_error::IngestError;
 pub use language::Language;
 pub use notice::{DocError, Notice};
 pub use pair::Pair;
-pub use passage::{Alternative, Passage, PassageKind, Span, Translation, union_length};
+pub use passage::{Alternative, Passage, PassageKind, Reworded, Span, Translation, union_length};
 pub use position::{CharAt, StreamAt, TokenAt, saturating_u32, usize_from};
 pub use role::{Mode, Role};
 pub use skipped::{SkipReason, Skipped};

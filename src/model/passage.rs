@@ -39,6 +39,19 @@ pub struct Passage {
     /// them: the evidence a reviewer is shown. `None` for text that shares its words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub translated: Option<Box<Translation>>,
+    /// Set when the meaning layer carried a copied passage over sentences reworded on
+    /// one side (same language, other words): the sentence pairs it took in. `None` for
+    /// a passage the word-level passes found whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reworded: Option<Box<Reworded>>,
+}
+
+/// Why a copied passage reaches beyond the words it shares: the sentences on both sides,
+/// reworded, that the meaning layer found to say the same thing, each as ranges into both
+/// texts (code points, as the passage's own).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Reworded {
+    pub sentences: Vec<Span>,
 }
 
 /// Why a passage whose sides are in two languages was taken for a translation: the
@@ -91,6 +104,7 @@ impl Passage {
             kind: PassageKind::Copied,
             alternatives: Vec::new(),
             translated: None,
+            reworded: None,
         }
     }
     /// Whether the passage counts in scores: copied text always, quoted text when the

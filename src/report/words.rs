@@ -3,7 +3,7 @@
 
 use super::PassageKind;
 use super::marks::Mark;
-use crate::model::{Passage, Translation};
+use crate::model::{Passage, Reworded, Translation};
 
 /// A language of a report.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -154,6 +154,10 @@ pub struct Words {
     pub translated_zh: &'static str,
     /// What the underlined words of a translated passage are.
     pub word_pairs: &'static str,
+    /// The kind of a copied passage carried over reworded sentences.
+    pub reworded: &'static str,
+    /// "{n}" stands for the reworded sentences the passage took in.
+    pub reworded_line: &'static str,
 }
 
 impl Words {
@@ -165,10 +169,16 @@ impl Words {
     /// The name of a passage's kind as lists show it: "translated" for copied text whose
     /// two sides are in different languages.
     pub fn passage_kind(&self, passage: &Passage) -> &'static str {
-        match (&passage.translated, passage.kind) {
-            (Some(_), PassageKind::Copied) => self.translated,
+        match (&passage.translated, &passage.reworded, passage.kind) {
+            (Some(_), _, PassageKind::Copied) => self.translated,
+            (None, Some(_), PassageKind::Copied) => self.reworded,
             _ => self.kind(passage.kind).0,
         }
+    }
+
+    /// "Reworded: 3 sentences say the same in other words".
+    pub fn reworded_line(&self, reworded: &Reworded) -> String {
+        self.reworded_line.replace("{n}", &reworded.sentences.len().to_string())
     }
 
     /// "Translated from English: 7 of 9 sentences align".
@@ -336,6 +346,8 @@ pub static EN: Words = Words {
     translated_en: "Translated from English: {a} of {n} sentences align",
     translated_zh: "Translated from Chinese: {a} of {n} sentences align",
     word_pairs: "Underlined: word pairs the dictionary matched in both texts.",
+    reworded: "reworded",
+    reworded_line: "Reworded: {n} sentences say the same in other words",
 };
 
 pub static ZH: Words = Words {
@@ -456,4 +468,6 @@ pub static ZH: Words = Words {
     translated_en: "译自英文：{n} 句中有 {a} 句对齐",
     translated_zh: "译自中文：{n} 句中有 {a} 句对齐",
     word_pairs: "下划线：词典在两篇文本中匹配的词对。",
+    reworded: "改写",
+    reworded_line: "改写：{n} 句换了说法，意思相同",
 };

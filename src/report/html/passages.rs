@@ -118,6 +118,7 @@ fn source_line(ctx: &Ctx<'_>, text: &CharIndex<'_>, hit: &Hit<'_, '_>, n: usize)
             " · " span.pos { (hit.mine.0) "–" (hit.mine.1) " ⇔ " (hit.theirs.0) "–" (hit.theirs.1) }
             @if !also.is_empty() { " · " (w.also_in) " " (also.join(", ")) }
             @if let Some(t) = &p.passage.translated { " · " (w.translated_line(t)) }
+            @if let Some(r) = &p.passage.reworded { " · " (w.reworded_line(r)) }
             @if !same_words(mine, theirs) {
                 br; span.twin { (cut(theirs)) }
             }

@@ -38,11 +38,12 @@ pub struct Settings {
     /// only: archives hold no character grams, and an all-vs-all check gives what the
     /// distributed join gives.
     pub short_copies: bool,
-    /// Look for passages translated between Chinese and English with the meaning layer
-    /// (a sentence encoder and a bilingual dictionary shipped with Twinspot). On by
-    /// default: a check whose documents are all in one language never loads it, and one
-    /// that crosses languages embeds only the references a cheaper pass ties to a suspect
-    /// (docs/meaning.md). A check against an archive and the Parquet + SQL flow compare
+    /// Use the meaning layer (a sentence encoder and a bilingual dictionary shipped with
+    /// Twinspot): passages translated between Chinese and English, and copied passages
+    /// carried over the reworded sentences beyond their words. On by default: a check
+    /// that crosses languages embeds only the references a cheaper pass ties to a
+    /// suspect, and one in one language loads the layer only when a sentence beside a
+    /// copied passage shares enough of its source's letters (docs/meaning.md). A check against an archive and the Parquet + SQL flow compare
     /// words only, and their reports say so. Recorded in a report's settings only when
     /// off.
     #[serde(skip_serializing_if = "is_true")]

@@ -1,7 +1,7 @@
 //! The meaning layer in a check: when suspects and references are written in different
 //! languages (Chinese and English), the references are read into a
 //! [`Collection`] and each suspect's translated passages join its pairs, scored with the
-//! rest. A check in one language never loads the layer.
+//! rest. A check in one language never reads its references into a collection.
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! The meaning layer's model and dictionary as a value that clones share: loaded when a
-//! check first needs them (a check with one language only never does), kept by the window
-//! across checks, let go by a one-shot command with the check.
+//! check first needs them (to cross languages, or to read a sentence beside a copy),
+//! kept by the window across checks, let go by a one-shot command with the check.
 
 use std::sync::{Arc, Mutex, PoisonError};
 

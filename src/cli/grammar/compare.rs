@@ -86,9 +86,9 @@ pub struct CompareArgs {
     /// Do not look for short edited copies with character grams.
     #[arg(long)]
     pub no_short_copies: bool,
-    /// Do not look for passages translated between Chinese and English (the meaning
-    /// layer: a sentence encoder and a bilingual dictionary shipped with Twinspot, on by
-    /// default; a check whose documents are all in one language never uses it).
+    /// Do not use the meaning layer (a sentence encoder and a bilingual dictionary shipped
+    /// with Twinspot, on by default): no passages translated between Chinese and English,
+    /// and no copied passage carried over the reworded sentences beyond its words.
     #[arg(long)]
     pub no_meaning: bool,
     /// Look for translated passages (the default; kept for scripts that ask for it).

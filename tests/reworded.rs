@@ -40,3 +40,18 @@ fn a_copy_that_goes_on_in_other_words_is_found_to_its_end() {
     assert!(passage.get("reworded").is_none(), "{passage:#}");
     assert!(!a.contains("uncovered"), "without the layer only the words are found: {a}");
 }
+
+#[test]
+fn a_copy_is_never_carried_over_template_text() {
+    let dir = fixtures().join("reworded-template");
+    let args = ["--no-cache", "-r", "reference", "-s", "suspect", "-t", "template"];
+    let report = compare_json(&dir, &args);
+    let pairs = report["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 1, "{report:#}");
+    for passage in pairs[0]["passages"].as_array().unwrap() {
+        let at = |k: &str| passage[k].as_u64().unwrap();
+        let a = slice(&dir, "suspect/report.txt", at("a_start"), at("a_end"));
+        assert!(!a.contains("safety form"), "the assignment sheet's sentence is no copy: {a}");
+        assert!(passage.get("reworded").is_none(), "{passage:#}");
+    }
+}

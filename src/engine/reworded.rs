@@ -37,7 +37,8 @@ impl Rewording {
     }
 }
 
-/// The suspect's text that passages hold, kept up to date as they are carried on.
+/// The suspect's text that passages hold, kept up to date as they are carried on, and
+/// its template text (masked: never a copy).
 struct Held(Vec<Range<u32>>);
 
 impl Taken for Held {
@@ -56,7 +57,9 @@ pub(crate) fn carry_reworded(
     references: &[FingerprintedDoc],
 ) -> Vec<bool> {
     let suspect: Vec<char> = doc.compared_text().chars().collect();
-    let mut held = Held(pairs.iter().flat_map(|p| p.passages.iter().map(|q| q.a_start..q.a_end)).collect());
+    let passages = pairs.iter().flat_map(|p| p.passages.iter().map(|q| q.a_start..q.a_end));
+    let masked = doc.masked_chars.iter().map(|&(start, end)| start..end);
+    let mut held = Held(passages.chain(masked).collect());
     let embed = |texts: &[String]| rewording.embed(texts);
     let mut changed = vec![false; pairs.len()];
     for ((pair, reference), changed) in pairs.iter_mut().zip(references).zip(&mut changed) {

@@ -248,14 +248,14 @@ mod tests {
         let text = "First sentence is here. Second sentence runs on. Third one ends it all.";
         let c = chars(text);
         let t = Text { chars: &c };
-        let at = |s: &str| text.find(s).unwrap() as u32;
+        let at = |s: &str| u32::try_from(text.find(s).unwrap()).unwrap();
         let second = at("Second")..at(" Third");
         assert_eq!(t.piece_after(at(" Second")), Some(second.clone()));
         assert_eq!(t.piece_before(at(" Third")), Some(second));
         // "here." alone is too short: the piece goes on over the next sentence.
         assert_eq!(t.piece_after(at("here")), Some(at("here")..at(" Third")));
         assert_eq!(t.piece_before(at("runs")), Some(0..at(" runs")));
-        assert_eq!(t.piece_after(c.len() as u32), None);
+        assert_eq!(t.piece_after(u32::try_from(c.len()).unwrap()), None);
         assert_eq!(t.piece_before(0), None);
     }
 

@@ -8,9 +8,9 @@ use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use crate::fingerprint::FingerprintedDoc;
-use crate::meaning::reworded::{Sides, Taken, Text, carry};
+use crate::meaning::reworded::{Embed, Sides, Taken, Text, bridges, carry};
 use crate::meaning::{Embedding, Meaning, SharedMeaning};
-use crate::model::{Pair, PassageKind, Reworded, Span, saturating_u32};
+use crate::model::{Pair, Passage, PassageKind, Reworded, Span, saturating_u32};
 
 /// The meaning layer as the rewording pass of a check uses it: loaded on first need.
 pub(crate) struct Rewording {
@@ -90,11 +90,43 @@ pub(crate) fn carry_reworded(
             passage.reworded = Some(Box::new(Reworded { sentences: spans.collect() }));
             *changed = true;
         }
+        *changed |=
+            join_across_gaps(&mut pair.passages, (Text { chars: &suspect }, Text { chars: &other }), &held, &embed);
     }
     changed
 }
 
+/// Joins each two passages of a pair (in the suspect's order) that follow each other on
+/// both sides when the text between them says the same on both ([`bridges`]): one copy,
+/// reworded in the middle. Returns whether any were joined.
+fn join_across_gaps(passages: &mut Vec<Passage>, texts: (Text<'_>, Text<'_>), held: &Held, embed: &Embed<'_>) -> bool {
+    let mut joined = false;
+    let mut out: Vec<Passage> = Vec::with_capacity(passages.len());
+    for next in passages.drain(..) {
+        if let Some(last) = out.last_mut()
+            && carried(last)
+            && carried(&next)
+            && next.a_start >= last.a_end
+            && next.b_start >= last.b_end
+        {
+            let gap = (last.a_end..next.a_start, last.b_end..next.b_start);
+            if bridges(texts, (&gap.0, &gap.1), held, embed) {
+                let mut sentences = last.reworded.take().map(|r| r.sentences).unwrap_or_default();
+                sentences.push(Span { a_start: gap.0.start, a_end: gap.0.end, b_start: gap.1.start, b_end: gap.1.end });
+                sentences.extend(next.reworded.map(|r| r.sentences).unwrap_or_default());
+                (last.a_end, last.b_end) = (next.a_end, next.b_end);
+                last.reworded = Some(Box::new(Reworded { sentences }));
+                joined = true;
+                continue;
+            }
+        }
+        out.push(next);
+    }
+    *passages = out;
+    joined
+}
+
 /// Whether a passage is one this pass carries on: text copied in one language.
-fn carried(passage: &crate::model::Passage) -> bool {
+fn carried(passage: &Passage) -> bool {
     passage.kind == PassageKind::Copied && passage.translated.is_none()
 }

@@ -26,6 +26,11 @@ pub const MAX_STEPS: usize = 6;
 const MIN_LETTERS: usize = 15;
 /// The largest ratio of the two pieces' lengths.
 const MAX_RATIO: f32 = 2.0;
+/// The widest text between two passages of one pair, on either side, that [`bridges`]
+/// reads, and the largest ratio of its two sides' lengths (a gap is a sentence or two,
+/// cut wherever the words that survived end).
+pub const MAX_GAP: u32 = 240;
+const MAX_GAP_RATIO: f32 = 3.0;
 
 /// One document as this pass reads it.
 #[derive(Clone, Copy)]
@@ -39,7 +44,7 @@ impl Text<'_> {
     /// rest of a sentence a passage ended in); `None` at the end of the text.
     fn piece_after(&self, at: u32) -> Option<Range<u32>> {
         let piece = self.sentence_after(at)?;
-        if letters_in(&self.chars[piece.start as usize..piece.end as usize]) >= MIN_LETTERS {
+        if letters(&self.text(&piece)) >= MIN_LETTERS {
             return Some(piece);
         }
         match self.sentence_after(piece.end) {
@@ -52,7 +57,7 @@ impl Text<'_> {
     /// one before when it is too short by itself; `None` at the start of the text.
     fn piece_before(&self, at: u32) -> Option<Range<u32>> {
         let piece = self.sentence_before(at)?;
-        if letters_in(&self.chars[piece.start as usize..piece.end as usize]) >= MIN_LETTERS {
+        if letters(&self.text(&piece)) >= MIN_LETTERS {
             return Some(piece);
         }
         match self.sentence_before(piece.start) {
@@ -102,8 +107,9 @@ impl Text<'_> {
         Some(u32::try_from(start).ok()?..u32::try_from(end).ok()?)
     }
 
+    /// The text of `range` (nothing for a range outside the text).
     fn text(&self, range: &Range<u32>) -> String {
-        self.chars[range.start as usize..range.end as usize].iter().collect()
+        self.chars.get(range.start as usize..range.end as usize).map(|c| c.iter().collect()).unwrap_or_default()
     }
 }
 
@@ -177,10 +183,38 @@ pub fn carry(
 }
 
 /// Whether piece `a` of the suspect and `b` of the reference say the same thing.
-fn same_meaning((suspect, reference): (Text<'_>, Text<'_>), a: &Range<u32>, b: &Range<u32>, embed: &Embed<'_>) -> bool {
+fn same_meaning(texts: (Text<'_>, Text<'_>), a: &Range<u32>, b: &Range<u32>, embed: &Embed<'_>) -> bool {
+    alike(texts, (a, b), MAX_RATIO, embed)
+}
+
+/// Whether the text between two passages of one pair, `a` in the suspect and `b` in the
+/// reference (each at most [`MAX_GAP`]), says the same on both sides or holds no letter
+/// on either (the two were carried up to each other), and no other passage (`taken`)
+/// holds `a`: the two passages are one copy, reworded between them.
+pub fn bridges(
+    texts: (Text<'_>, Text<'_>),
+    (a, b): (&Range<u32>, &Range<u32>),
+    taken: &dyn Taken,
+    embed: &Embed<'_>,
+) -> bool {
+    let touch = || letters(&texts.0.text(a)) == 0 && letters(&texts.1.text(b)) == 0;
+    a.end - a.start <= MAX_GAP
+        && b.end - b.start <= MAX_GAP
+        && !taken.taken(a)
+        && (touch() || alike(texts, (a, b), MAX_GAP_RATIO, embed))
+}
+
+/// Whether `a` of the suspect and `b` of the reference, of lengths within `ratio` of each
+/// other, share enough trigrams and are close enough in meaning.
+fn alike(
+    (suspect, reference): (Text<'_>, Text<'_>),
+    (a, b): (&Range<u32>, &Range<u32>),
+    ratio: f32,
+    embed: &Embed<'_>,
+) -> bool {
     let (a, b) = (suspect.text(a), reference.text(b));
     let (la, lb) = (letters(&a), letters(&b));
-    if la < MIN_LETTERS || lb < MIN_LETTERS || la.max(lb) as f32 > MAX_RATIO * la.min(lb) as f32 {
+    if la < MIN_LETTERS || lb < MIN_LETTERS || la.max(lb) as f32 > ratio * la.min(lb) as f32 {
         return false;
     }
     if trigram_dice(&a, &b) < MIN_TRIGRAMS {
@@ -195,10 +229,6 @@ fn same_meaning((suspect, reference): (Text<'_>, Text<'_>), a: &Range<u32>, b: &
 
 fn letters(text: &str) -> usize {
     text.chars().filter(|c| c.is_alphanumeric()).count()
-}
-
-fn letters_in(chars: &[char]) -> usize {
-    chars.iter().filter(|c| c.is_alphanumeric()).count()
 }
 
 /// The Dice coefficient of two texts' character trigrams (lower case, white space runs
@@ -282,6 +312,30 @@ mod tests {
         assert_eq!(pieces, vec![Piece { a: 16..50, b: 11..45 }]);
         assert_eq!(carried.a, 0..50);
         assert_eq!(carried.b, 0..45);
+    }
+
+    #[test]
+    fn two_passages_are_bridged_when_they_touch_or_the_gap_says_the_same_and_is_free() {
+        let a = chars("Copied one. The cat sat on the warm mat today. Copied two.");
+        let b = chars("Copied one. The cat sat on the warm rug today. Copied two.");
+        let texts = (Text { chars: &a }, Text { chars: &b });
+        let never = |_: &[String]| -> Vec<Embedding> { Vec::new() };
+        let same = |texts: &[String]| -> Vec<Embedding> { texts.iter().map(|_| [1.0f32; super::super::DIM]).collect() };
+        // Touching (only white space between): bridged without the encoder.
+        assert!(bridges(texts, (&(11..12), &(11..12)), &Nothing, &never));
+        // A reworded sentence between: bridged when the encoder agrees.
+        let gap = (11..47, 11..47);
+        assert!(bridges(texts, (&gap.0, &gap.1), &Nothing, &same));
+        assert!(!bridges(texts, (&gap.0, &gap.1), &Nothing, &never));
+        // Held by another passage, or too wide: never.
+        struct All;
+        impl Taken for All {
+            fn taken(&self, _: &Range<u32>) -> bool {
+                true
+            }
+        }
+        assert!(!bridges(texts, (&gap.0, &gap.1), &All, &same));
+        assert!(!bridges(texts, (&(0..MAX_GAP + 1), &gap.1), &Nothing, &same));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use crate::fingerprint::FingerprintedDoc;
 use crate::meaning::reworded::{Embed, Sides, Taken, Text, bridges, carry};
 use crate::meaning::{Embedding, Meaning, SharedMeaning};
-use crate::model::{Pair, Passage, PassageKind, Reworded, Span, saturating_u32};
+use crate::model::{Pair, Passage, PassageKind, Reworded, Span};
 
 /// The meaning layer as the rewording pass of a check uses it: loaded on first need.
 pub(crate) struct Rewording {
@@ -67,12 +67,11 @@ pub(crate) fn carry_reworded(
             continue;
         }
         let other: Vec<char> = reference.compared_text().chars().collect();
-        let bounds = (saturating_u32(suspect.len()), saturating_u32(other.len()));
+        let texts = (Text { chars: &suspect }, Text { chars: &other });
         for passage in pair.passages.iter_mut().filter(|p| carried(p)) {
             let sides = Sides { a: passage.a_start..passage.a_end, b: passage.b_start..passage.b_end };
             let before = sides.a.clone();
-            let (sides, pieces) =
-                carry((Text { chars: &suspect }, Text { chars: &other }), sides, bounds, &held, &embed);
+            let (sides, pieces) = carry(texts, sides, &held, &embed);
             if pieces.is_empty() {
                 continue;
             }
@@ -90,8 +89,7 @@ pub(crate) fn carry_reworded(
             passage.reworded = Some(Box::new(Reworded { sentences: spans.collect() }));
             *changed = true;
         }
-        *changed |=
-            join_across_gaps(&mut pair.passages, (Text { chars: &suspect }, Text { chars: &other }), &held, &embed);
+        *changed |= join_across_gaps(&mut pair.passages, texts, &held, &embed);
     }
     changed
 }

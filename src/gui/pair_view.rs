@@ -17,7 +17,7 @@ use super::i18n_class::ClassTr;
 use super::i18n_review::ReviewTr;
 use super::state::{PairView, State};
 use crate::ingest::{FileDates, a_came_first};
-use crate::model::{CharAt, CharIndex, Flag, saturating_u32};
+use crate::model::{CharAt, CharIndex, Flag, Passage, saturating_u32};
 use crate::report::marks::Mark;
 use crate::report::palette::{KindStyle, WORD_COLOUR, kind_style, runs, word_ranges};
 use crate::report::words::{KINDS, Words};
@@ -230,12 +230,7 @@ pub fn legend_ui(ui: &mut egui::Ui, words: &Words, flagged: Option<&ReviewTr>) {
 /// For each translated passage of the pair, "3: Translated from English: 7 of 9
 /// sentences align", and the legend of the underlined word pairs; nothing when it has none.
 fn translations_ui(ui: &mut egui::Ui, words: &Words, review: &ReviewTr, pair: &Pair) {
-    let lines: Vec<String> = pair
-        .passages
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.translated.as_ref().map(|t| format!("{}: {}", i + 1, words.translated_line(t))))
-        .collect();
+    let lines = numbered_lines(pair, |p| p.translated.as_ref().map(|t| words.translated_line(t)));
     if lines.is_empty() {
         return;
     }
@@ -252,12 +247,7 @@ fn translations_ui(ui: &mut egui::Ui, words: &Words, review: &ReviewTr, pair: &P
 /// For each reworded passage of the pair, "2: Reworded: 3 sentences say the same in other
 /// words"; nothing when it has none.
 fn reworded_ui(ui: &mut egui::Ui, words: &Words, pair: &Pair) {
-    let lines: Vec<String> = pair
-        .passages
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.reworded.as_ref().map(|r| format!("{}: {}", i + 1, words.reworded_line(r))))
-        .collect();
+    let lines = numbered_lines(pair, |p| p.reworded.as_ref().map(|r| words.reworded_line(r)));
     if lines.is_empty() {
         return;
     }
@@ -269,6 +259,11 @@ fn reworded_ui(ui: &mut egui::Ui, words: &Words, pair: &Pair) {
             ui.label(line);
         }
     });
+}
+
+/// "n: line" for each passage of the pair (numbered from 1) that `line` says something of.
+fn numbered_lines(pair: &Pair, line: impl Fn(&Passage) -> Option<String>) -> Vec<String> {
+    pair.passages.iter().enumerate().filter_map(|(i, p)| line(p).map(|l| format!("{}: {l}", i + 1))).collect()
 }
 
 /// Draws the pair view; `layout` keeps the laid-out texts between frames.

@@ -119,16 +119,10 @@ fn ends_sentence(c: char, next: Option<char>) -> bool {
     is_sentence_terminator(c) || (c == '.' && next.is_none_or(char::is_whitespace))
 }
 
-/// A passage's two sides: `a` in the suspect, `b` in the reference (code points).
+/// Two stretches of text, `a` in the suspect and `b` in the reference (code points): a
+/// passage's two sides, or the sentence (or rest of one) of each that it was carried over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sides {
-    pub a: Range<u32>,
-    pub b: Range<u32>,
-}
-
-/// A sentence (or the rest of one) of each side that a passage was carried over.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Piece {
     pub a: Range<u32>,
     pub b: Range<u32>,
 }
@@ -144,47 +138,35 @@ pub type Embed<'e> = dyn Fn(&[String]) -> Vec<Embedding> + 'e;
 
 /// `sides` carried on at both edges over the sentences that say the same thing on both
 /// sides ([`MIN_TRIGRAMS`], [`MIN_COSINE`]), each step at most one sentence a side, never
-/// into suspect text `taken` holds, nor past `bounds` on either side (the texts' limits:
-/// the compared part). Returns the sides and the pieces taken in (suspect, reference), in
-/// the suspect's order.
-pub fn carry(
-    (suspect, reference): (Text<'_>, Text<'_>),
-    sides: Sides,
-    bounds: (u32, u32),
-    taken: &dyn Taken,
-    embed: &Embed<'_>,
-) -> (Sides, Vec<Piece>) {
+/// into suspect text `taken` holds (the texts end where their compared part does).
+/// Returns the sides and the pieces taken in, in the suspect's order.
+pub fn carry(texts: (Text<'_>, Text<'_>), sides: Sides, taken: &dyn Taken, embed: &Embed<'_>) -> (Sides, Vec<Sides>) {
+    let (suspect, reference) = texts;
     let mut sides = sides;
     let (mut before, mut after) = (Vec::new(), Vec::new());
     for _ in 0..MAX_STEPS {
         let (Some(a), Some(b)) = (suspect.piece_after(sides.a.end), reference.piece_after(sides.b.end)) else { break };
-        if a.end > bounds.0 || b.end > bounds.1 || taken.taken(&a) || !same_meaning((suspect, reference), &a, &b, embed)
-        {
+        if taken.taken(&a) || !alike(texts, (&a, &b), MAX_RATIO, embed) {
             break;
         }
         sides.a.end = a.end;
         sides.b.end = b.end;
-        after.push(Piece { a, b });
+        after.push(Sides { a, b });
     }
     for _ in 0..MAX_STEPS {
         let (Some(a), Some(b)) = (suspect.piece_before(sides.a.start), reference.piece_before(sides.b.start)) else {
             break;
         };
-        if taken.taken(&a) || !same_meaning((suspect, reference), &a, &b, embed) {
+        if taken.taken(&a) || !alike(texts, (&a, &b), MAX_RATIO, embed) {
             break;
         }
         sides.a.start = a.start;
         sides.b.start = b.start;
-        before.push(Piece { a, b });
+        before.push(Sides { a, b });
     }
     before.reverse();
     before.extend(after);
     (sides, before)
-}
-
-/// Whether piece `a` of the suspect and `b` of the reference say the same thing.
-fn same_meaning(texts: (Text<'_>, Text<'_>), a: &Range<u32>, b: &Range<u32>, embed: &Embed<'_>) -> bool {
-    alike(texts, (a, b), MAX_RATIO, embed)
 }
 
 /// Whether the text between two passages of one pair, `a` in the suspect and `b` in the
@@ -204,8 +186,8 @@ pub fn bridges(
         && (touch() || alike(texts, (a, b), MAX_GAP_RATIO, embed))
 }
 
-/// Whether `a` of the suspect and `b` of the reference, of lengths within `ratio` of each
-/// other, share enough trigrams and are close enough in meaning.
+/// Whether `a` of the suspect and `b` of the reference say the same thing: of lengths
+/// within `ratio` of each other, sharing enough trigrams, close enough in meaning.
 fn alike(
     (suspect, reference): (Text<'_>, Text<'_>),
     (a, b): (&Range<u32>, &Range<u32>),
@@ -231,8 +213,10 @@ fn letters(text: &str) -> usize {
     text.chars().filter(|c| c.is_alphanumeric()).count()
 }
 
-/// The Dice coefficient of two texts' character trigrams (lower case, white space runs
-/// as one space).
+/// The Dice coefficient of two texts' distinct character trigrams (lower case, white
+/// space runs as one space). Unlike [`crate::matching::closeness::shared_trigrams`],
+/// which counts the trigrams two normalized streams share, it reads raw text and needs
+/// no stream: the thresholds above were measured with it.
 pub fn trigram_dice(a: &str, b: &str) -> f32 {
     let (x, y) = (trigrams(a), trigrams(b));
     if x.is_empty() || y.is_empty() {
@@ -308,8 +292,8 @@ mod tests {
         };
         // A passage ending just before "The cat" on both sides.
         let sides = Sides { a: 0..15, b: 0..10 };
-        let (carried, pieces) = carry((Text { chars: &a }, Text { chars: &b }), sides, (87, 87), &Nothing, &embed);
-        assert_eq!(pieces, vec![Piece { a: 16..50, b: 11..45 }]);
+        let (carried, pieces) = carry((Text { chars: &a }, Text { chars: &b }), sides, &Nothing, &embed);
+        assert_eq!(pieces, vec![Sides { a: 16..50, b: 11..45 }]);
         assert_eq!(carried.a, 0..50);
         assert_eq!(carried.b, 0..45);
     }
